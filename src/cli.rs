@@ -1,0 +1,247 @@
+//! The command-line surface (clap derive): one `Args` struct per subcommand. Doc comments
+//! are the help text. Nothing here reaches the library: `main.rs` converts at the edge.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success
+  1  the command found problems (errors in check/validate, a disabled preset,
+     a missing required skill)
+  2  it could not do its job (usage error, unreadable or corrupt input, lock timeout)";
+
+/// A self-correcting rules memory for coding agents, and a checker and renderer for
+/// preset tasks.
+#[derive(Debug, Parser)]
+#[command(name = "autofix", version, after_help = EXIT_STATUS, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GlobalArgs {
+    /// Use DIR as the workspace root instead of searching upwards from the current directory.
+    #[arg(short = 'C', long = "root", value_name = "DIR", global = true)]
+    pub(crate) root: Option<PathBuf>,
+
+    /// Use this rules file, skipping discovery [env: AUTOFIX_FILE].
+    #[arg(long, value_name = "PATH", global = true)]
+    pub(crate) file: Option<PathBuf>,
+
+    /// When to color the output (`auto` honours NO_COLOR and colors only terminals).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, global = true)]
+    pub(crate) color: Color,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Append a rule: locked, atomic, numbered highest + 1.
+    #[command(after_help = EXIT_STATUS)]
+    Learn(LearnArgs),
+    /// Print the active rules (what an agent loads at the start of every task).
+    Rules(RulesArgs),
+    /// Lint the rules file.
+    #[command(after_help = EXIT_STATUS)]
+    Check(CheckArgs),
+    /// Show which rules file is used and the candidates considered.
+    Where(WhereArgs),
+    /// Check and render preset tasks.
+    #[command(subcommand)]
+    Preset(PresetCommand),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TextOrJson {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RulesFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DiagnosticsFormat {
+    Text,
+    Json,
+    Github,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LearnArgs {
+    /// The instruction, in the imperative: "Never/Always do X - because Y."
+    #[arg(value_name = "INSTRUCTION", required_unless_present = "json")]
+    pub(crate) instruction: Option<String>,
+
+    /// STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX or OTHER (any case, brackets allowed).
+    #[arg(short, long, value_name = "CAT", required_unless_present = "json")]
+    pub(crate) category: Option<String>,
+
+    /// Why the rule exists: "user preference", "codebase pattern", "framework limitation".
+    #[arg(short, long, value_name = "WHY", required_unless_present = "json")]
+    pub(crate) why: Option<String>,
+
+    /// The number of an older rule this one replaces (repeatable).
+    #[arg(short, long, value_name = "N")]
+    pub(crate) supersedes: Vec<u64>,
+
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?} from standard input.
+    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
+    pub(crate) json: bool,
+
+    /// Show the rule that would be learned, without writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RulesArgs {
+    /// Show only rules of this category (repeatable).
+    #[arg(short, long = "category", value_name = "CAT")]
+    pub(crate) categories: Vec<String>,
+
+    /// Also show superseded rules, and what superseded them.
+    #[arg(long)]
+    pub(crate) all: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
+    pub(crate) format: RulesFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct WhereArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum PresetCommand {
+    /// One line per preset: id, status, commands, bound skills.
+    List(PresetListArgs),
+    /// Load every preset and report diagnostics (for CI).
+    #[command(after_help = EXIT_STATUS)]
+    Validate(PresetValidateArgs),
+    /// Print the final command line of each command.
+    #[command(after_help = EXIT_STATUS)]
+    Render(PresetRenderArgs),
+    /// Each requirement once, the commands bound to it, and whether skills are installed.
+    #[command(after_help = EXIT_STATUS)]
+    Requirements(PresetRequirementsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PresetListArgs {
+    /// Preset directories, or directories whose children are presets
+    /// [default: .agents/presets and presets under the workspace root].
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PresetValidateArgs {
+    /// Preset directories, or directories whose children are presets
+    /// [default: .agents/presets and presets under the workspace root].
+    #[arg(value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
+
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PresetRenderArgs {
+    /// The preset directory.
+    #[arg(value_name = "PRESET")]
+    pub(crate) preset: PathBuf,
+
+    /// Render only this command (repeatable); lines still come in file order.
+    #[arg(long = "command", value_name = "ID")]
+    pub(crate) commands: Vec<String>,
+
+    /// Fill the placeholder {NAME} with VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    pub(crate) values: Vec<(String, String)>,
+
+    /// Fail when a placeholder has no value, naming every missing one.
+    #[arg(long)]
+    pub(crate) strict: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+
+    /// End each line with NUL instead of newline.
+    #[arg(short = '0', long = "null")]
+    pub(crate) null: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PresetRequirementsArgs {
+    /// The preset directory.
+    #[arg(value_name = "PRESET")]
+    pub(crate) preset: PathBuf,
+
+    /// Another directory holding installed skills (`<dir>/<skill>/SKILL.md`; repeatable).
+    #[arg(long = "skills-dir", value_name = "DIR")]
+    pub(crate) skills_dirs: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+fn parse_assignment(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("expected NAME=VALUE, got `{text}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,70 @@
+//! The subcommands: each converts its clap arguments into a library request, calls the
+//! library, and writes the rendered result. Printing happens here, not in the library.
+
+pub(crate) mod preset;
+pub(crate) mod rules;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use autofix::paint::{ColorChoice, Painter};
+use autofix::workspace::{self, Workspace};
+
+use crate::cli::{Color, GlobalArgs};
+
+/// What every subcommand needs from the global options.
+pub(crate) struct Context {
+    pub(crate) options: workspace::Options,
+    pub(crate) color: ColorChoice,
+}
+
+impl Context {
+    pub(crate) fn new(global: &GlobalArgs) -> Self {
+        Context {
+            options: workspace::Options {
+                root: global.root.clone(),
+                file: global.file.clone(),
+            },
+            color: match global.color {
+                Color::Auto => ColorChoice::Auto,
+                Color::Always => ColorChoice::Always,
+                Color::Never => ColorChoice::Never,
+            },
+        }
+    }
+
+    pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
+        use anyhow::Context as _;
+        Workspace::discover(&self.options).context("cannot determine the current directory")
+    }
+
+    pub(crate) fn stdout_painter(&self) -> Painter {
+        Painter::for_stream(self.color, &io::stdout())
+    }
+
+    pub(crate) fn stderr_painter(&self) -> Painter {
+        Painter::for_stream(self.color, &io::stderr())
+    }
+}
+
+/// Writes a result to stdout in one go; a closed pipe surfaces as `BrokenPipe`, which
+/// `main` treats as success.
+pub(crate) fn print(text: &str) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+/// Writes warnings and diagnostics to stderr; a closed stderr is ignored.
+pub(crate) fn eprint(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Exit status 1 when problems were found, else 0.
+pub(crate) fn status(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,185 @@
+//! Finding things in JSON source text: the byte offset of a JSON pointer, and the line
+//! and column of a byte offset. serde_json reports positions only for syntax errors;
+//! semantic diagnostics use this to point at the exact value.
+
+use crate::diagnostics::Position;
+
+/// The line and column (1-based, columns in characters) of a byte offset in `source`.
+pub fn position(source: &str, offset: usize) -> Position {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let before = &source[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Position {
+        line: before.bytes().filter(|&b| b == b'\n').count() + 1,
+        column: before[line_start..].chars().count() + 1,
+    }
+}
+
+fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Where the value at `pointer` (RFC 6901) starts in `source`, if the document is valid
+/// enough to walk there.
+pub fn find_pointer(source: &str, pointer: &str) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut at = skip_ws(bytes, skip_bom(bytes));
+    if pointer.is_empty() {
+        return Some(at);
+    }
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match bytes.get(at)? {
+            b'{' => member(bytes, at, &token)?,
+            b'[' => element(bytes, at, token.parse().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+/// Where the value at `pointer` starts, as a position.
+pub fn locate(source: &str, pointer: &str) -> Option<Position> {
+    find_pointer(source, pointer).map(|offset| position(source, offset))
+}
+
+fn skip_bom(bytes: &[u8]) -> usize {
+    if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 }
+}
+
+fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// The offset of the value of member `key` in the object starting at `at`.
+fn member(bytes: &[u8], at: usize, key: &str) -> Option<usize> {
+    let mut at = skip_ws(bytes, at + 1);
+    if bytes.get(at) == Some(&b'}') {
+        return None;
+    }
+    loop {
+        let key_start = at;
+        let key_end = skip_string(bytes, at)?;
+        let raw_key = std::str::from_utf8(&bytes[key_start..key_end]).ok()?;
+        let name: String = serde_json::from_str(raw_key).ok()?;
+        at = skip_ws(bytes, key_end);
+        if bytes.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_ws(bytes, at + 1);
+        if name == key {
+            return Some(at);
+        }
+        at = skip_ws(bytes, skip_value(bytes, at)?);
+        match bytes.get(at)? {
+            b',' => at = skip_ws(bytes, at + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// The offset of element `index` in the array starting at `at`.
+fn element(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
+    let mut at = skip_ws(bytes, at + 1);
+    if bytes.get(at) == Some(&b']') {
+        return None;
+    }
+    for _ in 0..index {
+        at = skip_ws(bytes, skip_value(bytes, at)?);
+        match bytes.get(at)? {
+            b',' => at = skip_ws(bytes, at + 1),
+            _ => return None,
+        }
+    }
+    Some(at)
+}
+
+/// The offset just past the string starting at `at` (which must be a `"`).
+fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut i = at + 1;
+    loop {
+        match bytes.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The offset just past the value starting at `at`. Containers are skipped by counting
+/// brackets outside strings; the document was already checked by a real parser or is
+/// only being searched, so this need not validate.
+fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'"' => skip_string(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let mut i = at;
+            while let Some(b) = bytes.get(i) {
+                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                i += 1;
+            }
+            (i > at).then_some(i)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "{\n  \"a\": [1, {\"b/c\": \"x\\\"y\"}],\n  \"d\": {\"e\": true}\n}";
+
+    #[test]
+    fn finds_nested_values() {
+        assert_eq!(locate(DOC, ""), Some(Position { line: 1, column: 1 }));
+        assert_eq!(locate(DOC, "/a/0"), Some(Position { line: 2, column: 9 }));
+        assert_eq!(locate(DOC, "/a/1/b~1c"), Some(Position { line: 2, column: 20 }));
+        assert_eq!(locate(DOC, "/d/e"), Some(Position { line: 3, column: 14 }));
+    }
+
+    #[test]
+    fn missing_paths_are_none() {
+        assert_eq!(find_pointer(DOC, "/zz"), None);
+        assert_eq!(find_pointer(DOC, "/a/5"), None);
+        assert_eq!(find_pointer(DOC, "/a/0/x"), None);
+        assert_eq!(find_pointer("[]", "/0"), None);
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        assert_eq!(position("é\"x", 2), Position { line: 1, column: 2 });
+        assert_eq!(position("a\nb", 99), Position { line: 2, column: 2 });
+    }
+}

@@ -1,0 +1,19 @@
+//! `autofix`: a self-correcting rules memory for coding agents, and a checker and renderer
+//! for preset tasks.
+//!
+//! The two halves:
+//! - [`rules`]: locate, parse, resolve precedence, lint and append to `autofix.json`
+//!   (with [`lock`] for the sidecar lock and [`workspace`] for discovery);
+//! - [`preset`]: load flat and HagiTask presets, validate, render, check requirements.
+//!
+//! Both report problems as [`diagnostics`] values. Nothing in the library prints: every
+//! renderer returns a `String`, so the CLI (and any other front end) decides where it goes.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod diagnostics;
+pub mod jsonpos;
+pub mod lock;
+pub mod paint;
+pub mod preset;
+pub mod rules;
+pub mod workspace;

@@ -1,0 +1,122 @@
+//! The one place that touches file locks: an exclusive lock on a sidecar file
+//! (`autofix.json.lock`) next to the rules file, never on the data file itself, because
+//! renaming a new file over a locked one hands the next writer a different inode.
+//!
+//! `fs2` is called fully qualified: since Rust 1.89 std's own `File::lock*` methods shadow
+//! fs2's of the same names.
+
+use std::ffi::OsString;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Environment variable: how long to wait for the lock, in seconds (fractions allowed).
+pub const TIMEOUT_ENV: &str = "AUTOFIX_LOCK_TIMEOUT";
+
+/// The default wait for the lock.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error("cannot open the lock file {}: {source}", path.display())]
+    Open { path: PathBuf, source: io::Error },
+    #[error("cannot lock {}: {source}", path.display())]
+    Lock { path: PathBuf, source: io::Error },
+    #[error(
+        "timed out after {:.1}s waiting for the lock {} (another `autofix learn` is running; \
+         raise {TIMEOUT_ENV} to wait longer)",
+        waited.as_secs_f64(),
+        path.display()
+    )]
+    Timeout { path: PathBuf, waited: Duration },
+}
+
+/// An exclusive lock, held until dropped (closing the file releases it). The lock file
+/// itself is never deleted or renamed: another process may be waiting on its inode.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: File,
+}
+
+/// The sidecar lock path for a data file: `<file>.lock`.
+pub fn lock_path_for(target: &Path) -> PathBuf {
+    let mut name = target.file_name().map(OsString::from).unwrap_or_default();
+    name.push(".lock");
+    target.with_file_name(name)
+}
+
+/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set and valid, else 10 s.
+pub fn timeout_from_env() -> Duration {
+    std::env::var(TIMEOUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|secs| secs.is_finite() && *secs >= 0.0)
+        .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64)
+}
+
+/// Takes the exclusive lock on `path`, creating the file if needed; retries with backoff
+/// until `timeout` has passed.
+pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|source| LockError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match fs2::FileExt::try_lock_exclusive(&file) {
+            Ok(()) => return Ok(FileLock { _file: file }),
+            Err(error) if is_contended(&error) => {}
+            Err(source) => {
+                return Err(LockError::Lock {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        }
+        let waited = start.elapsed();
+        if waited >= timeout {
+            return Err(LockError::Timeout {
+                path: path.to_path_buf(),
+                waited,
+            });
+        }
+        thread::sleep(pause.min(timeout - waited));
+        pause = (pause * 2).min(Duration::from_millis(25));
+    }
+}
+
+fn is_contended(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::WouldBlock
+        || error.raw_os_error() == fs2::lock_contended_error().raw_os_error()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lock_is_a_sidecar() {
+        assert_eq!(
+            lock_path_for(Path::new("/x/.agents/autofix.json")),
+            Path::new("/x/.agents/autofix.json.lock")
+        );
+    }
+
+    #[test]
+    fn a_held_lock_times_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.lock");
+        let _held = acquire(&path, Duration::ZERO).unwrap();
+        let error = acquire(&path, Duration::from_millis(20)).unwrap_err();
+        assert!(matches!(error, LockError::Timeout { .. }), "{error}");
+    }
+}

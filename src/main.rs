@@ -1,0 +1,53 @@
+//! The `autofix` binary: parse the command line, dispatch to a subcommand, turn the outcome
+//! into an exit status. This is the only place that prints errors.
+
+mod cli;
+mod cmd;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout (exit 0) and usage errors to stderr.
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let context = cmd::Context::new(&cli.global);
+    let outcome = match cli.command {
+        Command::Learn(args) => cmd::rules::learn(&context, args),
+        Command::Rules(args) => cmd::rules::rules(&context, args),
+        Command::Check(args) => cmd::rules::check(&context, args),
+        Command::Where(args) => cmd::rules::where_(&context, args),
+        Command::Preset(command) => cmd::preset::run(&context, command),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            let painter = context.stderr_painter();
+            eprintln!("{} {error:#}", painter.error("error:"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed pipe (`autofix rules | head -1`) is not an error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,221 @@
+//! Where things are: the workspace root and the rules file, found the way SPEC §1.1 says
+//! (`-C`, `--file`/`AUTOFIX_FILE`, then walking up from the current directory), fenced by
+//! `AUTOFIX_CEILING_DIRECTORIES` so tests never pick up a stray file above their sandbox.
+
+use std::env;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The rules file candidates, relative to the workspace root, highest priority first.
+pub const CANDIDATES: [&str; 3] = [".agents/autofix.json", "autofix.json", ".rules/autofix.json"];
+
+/// Where a new rules file is created when none exists.
+pub const DEFAULT_CANDIDATE: &str = CANDIDATES[0];
+
+/// Environment variable naming the rules file directly.
+pub const FILE_ENV: &str = "AUTOFIX_FILE";
+
+/// Environment variable with directories (separated like `PATH`) that discovery does not
+/// walk above, like git's `GIT_CEILING_DIRECTORIES`. A ceiling itself is still searched.
+pub const CEILING_ENV: &str = "AUTOFIX_CEILING_DIRECTORIES";
+
+/// What the user said on the command line about where to look.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-C/--root`: the workspace root, no walking up.
+    pub root: Option<PathBuf>,
+    /// `--file`: the rules file itself.
+    pub file: Option<PathBuf>,
+}
+
+/// How the rules file was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `--file` on the command line.
+    FileFlag,
+    /// The `AUTOFIX_FILE` environment variable.
+    FileEnv,
+    /// The first existing candidate under the workspace root.
+    Candidate,
+    /// No candidate exists: the path `learn` would create.
+    Default,
+}
+
+impl Source {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Source::FileFlag => "--file",
+            Source::FileEnv => FILE_ENV,
+            Source::Candidate => "discovered",
+            Source::Default => "default (created by the first learn)",
+        }
+    }
+}
+
+/// The resolved workspace: its root and its rules file.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    pub root: PathBuf,
+    pub rules_file: PathBuf,
+    pub source: Source,
+    /// The candidate paths considered, in priority order (empty when a file was named).
+    pub candidates: Vec<PathBuf>,
+}
+
+impl Workspace {
+    /// Resolves the workspace from the options, the environment and the current directory.
+    pub fn discover(options: &Options) -> std::io::Result<Workspace> {
+        let cwd = env::current_dir()?;
+        Ok(Self::discover_from(
+            options,
+            &cwd,
+            env::var_os(FILE_ENV),
+            env::var_os(CEILING_ENV),
+        ))
+    }
+
+    /// The pure part of [`Workspace::discover`], for tests.
+    pub fn discover_from(
+        options: &Options,
+        cwd: &Path,
+        file_env: Option<OsString>,
+        ceilings: Option<OsString>,
+    ) -> Workspace {
+        let ceilings: Vec<PathBuf> = ceilings
+            .map(|value| env::split_paths(&value).filter(|p| p.is_absolute()).collect())
+            .unwrap_or_default();
+        let root = match &options.root {
+            Some(root) => cwd.join(root),
+            None => find_root(cwd, &ceilings),
+        };
+        let named = match (&options.file, file_env.filter(|v| !v.is_empty())) {
+            (Some(file), _) => Some((cwd.join(file), Source::FileFlag)),
+            (None, Some(file)) => Some((cwd.join(file), Source::FileEnv)),
+            (None, None) => None,
+        };
+        if let Some((rules_file, source)) = named {
+            return Workspace {
+                root,
+                rules_file,
+                source,
+                candidates: Vec::new(),
+            };
+        }
+        let candidates: Vec<PathBuf> = CANDIDATES.iter().map(|c| root.join(c)).collect();
+        let (rules_file, source) = match candidates.iter().find(|c| exists_or_link(c)) {
+            Some(found) => (found.clone(), Source::Candidate),
+            None => (root.join(DEFAULT_CANDIDATE), Source::Default),
+        };
+        Workspace {
+            root,
+            rules_file,
+            source,
+            candidates,
+        }
+    }
+
+    /// Whether the rules file exists (a dangling link counts as existing, so that it is
+    /// reported rather than silently replaced).
+    pub fn rules_file_exists(&self) -> bool {
+        exists_or_link(&self.rules_file)
+    }
+}
+
+fn exists_or_link(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
+/// The nearest ancestor holding a rules file candidate, else the nearest holding `.git`,
+/// else `cwd` itself; never above a ceiling.
+fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
+    let ancestors: Vec<&Path> = {
+        let mut list = Vec::new();
+        for dir in cwd.ancestors() {
+            list.push(dir);
+            if ceilings.iter().any(|c| c == dir) {
+                break;
+            }
+        }
+        list
+    };
+    let with_candidate = ancestors
+        .iter()
+        .find(|dir| CANDIDATES.iter().any(|c| exists_or_link(&dir.join(c))));
+    let with_git = || ancestors.iter().find(|dir| dir.join(".git").exists());
+    with_candidate
+        .or_else(with_git)
+        .map_or_else(|| cwd.to_path_buf(), |dir| dir.to_path_buf())
+}
+
+/// Shows `path` relative to `base` when it lies below it, for messages.
+pub fn display_path(path: &Path, base: &Path) -> String {
+    path.strip_prefix(base)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn discover(dir: &Path, cwd: &Path, options: &Options) -> Workspace {
+        Workspace::discover_from(options, cwd, None, Some(dir.as_os_str().to_owned()))
+    }
+
+    #[test]
+    fn walks_up_to_the_nearest_candidate() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        fs::create_dir_all(top.join("a/b/.git")).unwrap();
+        fs::write(top.join("autofix.json"), "[]").unwrap();
+        let ws = discover(top, &top.join("a/b"), &Options::default());
+        assert_eq!(ws.root, top);
+        assert_eq!(ws.rules_file, top.join("autofix.json"));
+        assert_eq!(ws.source, Source::Candidate);
+    }
+
+    #[test]
+    fn falls_back_to_git_then_cwd() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        fs::create_dir_all(top.join("repo/.git")).unwrap();
+        fs::create_dir_all(top.join("repo/src")).unwrap();
+        let ws = discover(top, &top.join("repo/src"), &Options::default());
+        assert_eq!(ws.root, top.join("repo"));
+        assert_eq!(ws.rules_file, top.join("repo/.agents/autofix.json"));
+        assert_eq!(ws.source, Source::Default);
+        let ws = discover(top, top, &Options::default());
+        assert_eq!(ws.root, top);
+    }
+
+    #[test]
+    fn priority_follows_the_candidate_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        fs::create_dir_all(top.join(".rules")).unwrap();
+        fs::write(top.join(".rules/autofix.json"), "[]").unwrap();
+        assert_eq!(
+            discover(top, top, &Options::default()).rules_file,
+            top.join(".rules/autofix.json")
+        );
+        fs::write(top.join("autofix.json"), "[]").unwrap();
+        assert_eq!(
+            discover(top, top, &Options::default()).rules_file,
+            top.join("autofix.json")
+        );
+    }
+
+    #[test]
+    fn the_ceiling_stops_the_walk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        fs::write(top.join("autofix.json"), "[]").unwrap();
+        fs::create_dir_all(top.join("inner")).unwrap();
+        let ws = discover(&top.join("inner"), &top.join("inner"), &Options::default());
+        assert_eq!(ws.root, top.join("inner"));
+    }
+}
