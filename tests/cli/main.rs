@@ -1,0 +1,7 @@
+//! Integration tests: every case drives the real `autofix` binary in a fresh sandbox.
+//! One test binary with modules, so the suite links once.
+
+mod support;
+
+mod preset;
+mod rules;

@@ -1,0 +1,1 @@
+//! `autofix preset ...` through the binary.

@@ -1,0 +1,1 @@
+//! `autofix learn`, `rules`, `check` and `where` through the binary.

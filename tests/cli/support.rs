@@ -1,0 +1,124 @@
+//! The sandbox every case runs in: a temp directory that is the workspace, `HOME` inside
+//! it, discovery fenced at it, and no behaviour-changing environment from outside.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_autofix");
+
+pub(crate) struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+/// What a run produced.
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Asserts the exit status, showing both streams when it differs.
+    #[track_caller]
+    pub(crate) fn expect(self, code: i32) -> Run {
+        assert_eq!(
+            self.code, code,
+            "exit status\n--- stdout\n{}\n--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+impl Sandbox {
+    pub(crate) fn new() -> Sandbox {
+        let dir = tempfile::Builder::new()
+            .prefix("autofix-test-")
+            .tempdir()
+            .unwrap();
+        fs::create_dir(dir.path().join("home")).unwrap();
+        Sandbox { dir }
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub(crate) fn join(&self, relative: impl AsRef<Path>) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    /// Writes a file (creating its directories) and returns its path.
+    pub(crate) fn write(&self, relative: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, contents).unwrap();
+        path
+    }
+
+    pub(crate) fn read(&self, relative: impl AsRef<Path>) -> String {
+        fs::read_to_string(self.join(relative)).unwrap()
+    }
+
+    pub(crate) fn read_bytes(&self, relative: impl AsRef<Path>) -> Vec<u8> {
+        fs::read(self.join(relative)).unwrap()
+    }
+
+    /// A command for the binary, run from `relative_cwd` inside the sandbox.
+    pub(crate) fn command_in(&self, relative_cwd: &str, args: &[&str]) -> Command {
+        let mut command = Command::new(BIN);
+        command
+            .args(args)
+            .current_dir(self.join(relative_cwd))
+            .env_remove("NO_COLOR")
+            .env_remove("AUTOFIX_FILE")
+            .env_remove("AUTOFIX_LOCK_TIMEOUT")
+            .env_remove("CLICOLOR_FORCE")
+            .env("HOME", self.join("home"))
+            .env("AUTOFIX_CEILING_DIRECTORIES", self.path())
+            .stdin(Stdio::null());
+        command
+    }
+
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
+        self.command_in("", args)
+    }
+
+    /// Runs the binary in the sandbox root.
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.command(args).output().unwrap())
+    }
+
+    /// Runs the binary with `input` on standard input.
+    pub(crate) fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        Run::from(child.wait_with_output().unwrap())
+    }
+}
