@@ -231,7 +231,11 @@ pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) 
     let _ = writeln!(
         out,
         "{label}{}",
-        painter.bold(&format!("[{}]: {}", diagnostic.code.as_str(), diagnostic.message))
+        painter.bold(&format!(
+            "[{}]: {}",
+            diagnostic.code.as_str(),
+            diagnostic.message
+        ))
     );
     if let Some(file) = &diagnostic.file {
         let mut location = file.display().to_string();
@@ -253,7 +257,10 @@ pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     let _ = write!(out, "::{}", diagnostic.severity().as_str());
     let mut properties = Vec::new();
     if let Some(file) = &diagnostic.file {
-        properties.push(format!("file={}", escape_property(&file.display().to_string())));
+        properties.push(format!(
+            "file={}",
+            escape_property(&file.display().to_string())
+        ));
         if let Some(position) = diagnostic.position {
             properties.push(format!("line={}", position.line));
             properties.push(format!("col={}", position.column));

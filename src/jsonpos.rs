@@ -47,7 +47,11 @@ pub fn locate(source: &str, pointer: &str) -> Option<Position> {
 }
 
 fn skip_bom(bytes: &[u8]) -> usize {
-    if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 }
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    }
 }
 
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
@@ -165,8 +169,20 @@ mod tests {
     fn finds_nested_values() {
         assert_eq!(locate(DOC, ""), Some(Position { line: 1, column: 1 }));
         assert_eq!(locate(DOC, "/a/0"), Some(Position { line: 2, column: 9 }));
-        assert_eq!(locate(DOC, "/a/1/b~1c"), Some(Position { line: 2, column: 20 }));
-        assert_eq!(locate(DOC, "/d/e"), Some(Position { line: 3, column: 14 }));
+        assert_eq!(
+            locate(DOC, "/a/1/b~1c"),
+            Some(Position {
+                line: 2,
+                column: 20
+            })
+        );
+        assert_eq!(
+            locate(DOC, "/d/e"),
+            Some(Position {
+                line: 3,
+                column: 14
+            })
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! renderer returns a `String`, so the CLI (and any other front end) decides where it goes.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod atomic;
 pub mod diagnostics;
 pub mod jsonpos;
 pub mod lock;

@@ -7,7 +7,11 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The rules file candidates, relative to the workspace root, highest priority first.
-pub const CANDIDATES: [&str; 3] = [".agents/autofix.json", "autofix.json", ".rules/autofix.json"];
+pub const CANDIDATES: [&str; 3] = [
+    ".agents/autofix.json",
+    "autofix.json",
+    ".rules/autofix.json",
+];
 
 /// Where a new rules file is created when none exists.
 pub const DEFAULT_CANDIDATE: &str = CANDIDATES[0];
@@ -82,7 +86,11 @@ impl Workspace {
         ceilings: Option<OsString>,
     ) -> Workspace {
         let ceilings: Vec<PathBuf> = ceilings
-            .map(|value| env::split_paths(&value).filter(|p| p.is_absolute()).collect())
+            .map(|value| {
+                env::split_paths(&value)
+                    .filter(|p| p.is_absolute())
+                    .collect()
+            })
             .unwrap_or_default();
         let root = match &options.root {
             Some(root) => cwd.join(root),

@@ -5,6 +5,7 @@ pub(crate) mod preset;
 pub(crate) mod rules;
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use autofix::paint::{ColorChoice, Painter};
@@ -58,6 +59,14 @@ pub(crate) fn print(text: &str) -> io::Result<()> {
 /// Writes warnings and diagnostics to stderr; a closed stderr is ignored.
 pub(crate) fn eprint(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// How a path is shown: relative to the current directory when it lies below it, else as
+/// is. Deterministic for a given working directory, never a surprise absolute path in a
+/// listing made from the workspace.
+pub(crate) fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    workspace::display_path(path, &cwd)
 }
 
 /// Exit status 1 when problems were found, else 0.

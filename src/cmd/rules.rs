@@ -1,22 +1,144 @@
 //! `autofix learn`, `rules`, `check` and `where`.
 
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{CheckArgs, LearnArgs, RulesArgs, WhereArgs};
-use crate::cmd::Context;
+use anyhow::Context as _;
+use autofix::lock;
+use autofix::rules::{self, check, learn, listing};
 
-pub(crate) fn learn(_context: &Context, _args: LearnArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+use crate::cli::{
+    CheckArgs, DiagnosticsFormat, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
+};
+use crate::cmd::{Context, eprint, print, shown, status};
+
+pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let request = if args.json {
+        let mut input = String::new();
+        std::io::stdin()
+            .read_to_string(&mut input)
+            .context("cannot read the rule from standard input")?;
+        serde_json::from_str::<learn::Request>(&input).context(
+            "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
+        )?
+    } else {
+        learn::Request {
+            category: args.category.unwrap_or_default(),
+            instruction: args.instruction.unwrap_or_default(),
+            why: args.why.unwrap_or_default(),
+            supersedes: args.supersedes,
+        }
+    };
+    let options = learn::Options {
+        dry_run: args.dry_run,
+        lock_timeout: lock::timeout_from_env(),
+    };
+    let outcome = learn::learn(&workspace.rules_file, &request, &options)?;
+    let painter = context.stderr_painter();
+    for warning in &outcome.warnings {
+        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
+    }
+    let path = shown(&workspace.rules_file);
+    print(&match args.format {
+        TextOrJson::Text => outcome.to_text(&path),
+        TextOrJson::Json => outcome.to_json(&path),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn rules(_context: &Context, _args: RulesArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let path = &workspace.rules_file;
+    let source = rules::read(path)?;
+    let document = source
+        .as_deref()
+        .map(|source| rules::parse_tolerant(path, source))
+        .transpose()?;
+    let query = listing::Query {
+        categories: args.categories,
+        all: args.all,
+    };
+    let listing = listing::build(shown(path), document.as_ref(), &query);
+    print(&match args.format {
+        RulesFormat::Text => listing.to_text(),
+        RulesFormat::Json => listing.to_json(),
+        RulesFormat::Markdown => listing.to_markdown(),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check(_context: &Context, _args: CheckArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let path = &workspace.rules_file;
+    let report = check::check(Path::new(&shown(path)), rules::read(path));
+    print(&match args.format {
+        DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
+        DiagnosticsFormat::Json => report.to_json(),
+        DiagnosticsFormat::Github => report.to_github(),
+    })?;
+    Ok(status(report.has_errors()))
 }
 
-pub(crate) fn where_(_context: &Context, _args: WhereArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let exists = workspace.rules_file_exists();
+    let candidates: Vec<(String, bool)> = workspace
+        .candidates
+        .iter()
+        .map(|c| (shown(c), c.symlink_metadata().is_ok()))
+        .collect();
+    let text = match args.format {
+        TextOrJson::Text => {
+            let mut out = format!(
+                "{}\n  exists: {}\n  chosen by: {}\n  workspace root: {}\n",
+                shown(&workspace.rules_file),
+                if exists { "yes" } else { "no" },
+                workspace.source.describe(),
+                workspace.root.display(),
+            );
+            if !candidates.is_empty() {
+                out.push_str("  candidates, highest priority first:\n");
+                for (path, exists) in &candidates {
+                    let mark = if *exists { "exists" } else { "-" };
+                    out.push_str(&format!("    {path}  ({mark})\n"));
+                }
+            }
+            out
+        }
+        TextOrJson::Json => {
+            #[derive(serde::Serialize)]
+            struct Candidate<'a> {
+                path: &'a str,
+                exists: bool,
+            }
+            #[derive(serde::Serialize)]
+            struct Json<'a> {
+                version: u32,
+                path: String,
+                exists: bool,
+                source: &'static str,
+                root: String,
+                candidates: Vec<Candidate<'a>>,
+            }
+            let json = Json {
+                version: 1,
+                path: shown(&workspace.rules_file),
+                exists,
+                source: workspace.source.describe(),
+                root: workspace.root.display().to_string(),
+                candidates: candidates
+                    .iter()
+                    .map(|(path, exists)| Candidate {
+                        path,
+                        exists: *exists,
+                    })
+                    .collect(),
+            };
+            format!("{}\n", serde_json::to_string_pretty(&json)?)
+        }
+    };
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
 }

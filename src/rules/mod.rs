@@ -1,2 +1,125 @@
-//! The rules half: the `autofix.json` format, precedence ("newest wins"), the lint, the
-//! locked atomic append, and the renderers of `rules`.
+//! The rules half: the `autofix.json` format ([`file`]), categories ([`category`]),
+//! precedence ([`supersede`]), the lint ([`check`]), the locked atomic append ([`learn`],
+//! [`append`]) and the listing with its renderers ([`listing`]).
+
+pub mod append;
+pub mod category;
+pub mod check;
+pub mod error;
+pub mod file;
+pub mod learn;
+pub mod listing;
+pub mod supersede;
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+pub use category::Category;
+pub use error::RulesError;
+pub use file::Document;
+
+use crate::jsonpos;
+use file::{Number, ParseError};
+
+/// The sentence every listing carries, so an agent applies precedence the same way.
+pub const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.";
+
+/// Reads the rules file as text; `None` when it does not exist.
+pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(RulesError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) => {
+            let valid = error.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(&error.as_bytes()[..valid]);
+            let position = jsonpos::position(&text, valid);
+            Err(RulesError::NotUtf8 {
+                path: path.to_path_buf(),
+                line: position.line,
+                column: position.column,
+            })
+        }
+    }
+}
+
+/// Parses for reading: any JSON array of objects is accepted.
+pub fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
+    file::parse(source).map_err(|error| match error {
+        ParseError::Syntax {
+            line,
+            column,
+            message,
+        } => RulesError::InvalidJson {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        },
+        ParseError::NotArray { found } => RulesError::NotArray {
+            path: path.to_path_buf(),
+            found,
+        },
+        ParseError::NotObject {
+            index,
+            offset,
+            found,
+        } => {
+            let position = jsonpos::position(source, offset);
+            RulesError::NotObject {
+                path: path.to_path_buf(),
+                line: position.line,
+                column: position.column,
+                position: index + 1,
+                found,
+            }
+        }
+    })
+}
+
+/// Parses for writing: additionally every rule needs a valid `Rule_number` and must be
+/// readable field by field, or the writer would compute a wrong next number.
+pub fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
+    let document = parse_tolerant(path, source)?;
+    for rule in &document.rules {
+        let problem = if let Some(problem) = &rule.malformed {
+            problem.clone()
+        } else {
+            match rule.number {
+                Number::Valid(_) => continue,
+                Number::Missing => "`Rule_number` is missing".to_string(),
+                Number::Invalid(raw) => {
+                    format!("`Rule_number` {raw} is not a positive integer below 2^63")
+                }
+            }
+        };
+        let position = jsonpos::position(source, rule.offset);
+        return Err(RulesError::BadRule {
+            path: path.to_path_buf(),
+            line: position.line,
+            column: position.column,
+            position: rule.index + 1,
+            problem,
+        });
+    }
+    Ok(document)
+}
+
+/// Instructions compare equal ignoring case and surrounding whitespace.
+pub fn same_instruction(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim(), b.trim());
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b.to_lowercase()
+    }
+}

@@ -1,1 +1,722 @@
 //! `autofix learn`, `rules`, `check` and `where` through the binary.
+
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::process::Command;
+
+use crate::support::{Run, Sandbox};
+
+const RULES: &str = ".agents/autofix.json";
+
+fn learn(sandbox: &Sandbox, category: &str, why: &str, instruction: &str) -> Run {
+    sandbox.run(&["learn", "-c", category, "-w", why, instruction])
+}
+
+/// A file as the tool writes it, with `n` rules.
+fn tool_written(sandbox: &Sandbox, n: usize) {
+    for i in 1..=n {
+        learn(
+            sandbox,
+            "code",
+            "user preference",
+            &format!("Always do thing {i}"),
+        )
+        .expect(0);
+    }
+}
+
+fn numbers(sandbox: &Sandbox, relative: &str) -> Vec<u64> {
+    let value: serde_json::Value = serde_json::from_str(&sandbox.read(relative)).unwrap();
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["Rule_number"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn learn_creates_the_file_and_acknowledges() {
+    let sandbox = Sandbox::new();
+    let run = learn(
+        &sandbox,
+        "[code]",
+        "user preference",
+        "Always use named exports",
+    )
+    .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Learned rule #1 ([CODE]): Always use named exports \u{2014} saved to .agents/autofix.json\n"
+    );
+    assert_eq!(
+        sandbox.read(RULES),
+        "[\n  {\n    \"Rule_number\": 1,\n    \"Category\": \"CODE\",\n    \"Instruction\": \"Always use named exports\",\n    \"Why\": \"user preference\"\n  }\n]\n"
+    );
+    learn(
+        &sandbox,
+        "Style",
+        "codebase pattern",
+        "Never use default exports",
+    )
+    .expect(0);
+    assert_eq!(numbers(&sandbox, RULES), [1, 2]);
+    assert!(!sandbox.join("autofix.json").exists());
+}
+
+#[test]
+fn new_files_get_0666_less_the_umask_and_existing_modes_are_kept() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "code", "why", "Always x").expect(0);
+    let mode = |s: &Sandbox| fs::metadata(s.join(RULES)).unwrap().permissions().mode() & 0o777;
+    // The test process's umask is inherited by the binary.
+    let umask = {
+        let probe = sandbox.join("probe");
+        fs::File::create(&probe).unwrap();
+        0o666 & !(fs::metadata(&probe).unwrap().permissions().mode() & 0o777)
+    };
+    assert_eq!(mode(&sandbox), 0o666 & !umask);
+    fs::set_permissions(sandbox.join(RULES), fs::Permissions::from_mode(0o640)).unwrap();
+    learn(&sandbox, "code", "why", "Always y").expect(0);
+    assert_eq!(mode(&sandbox), 0o640);
+}
+
+#[test]
+fn the_three_locations_have_a_priority() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".rules/autofix.json", "[]");
+    learn(&sandbox, "code", "why", "Always a").expect(0);
+    assert_eq!(numbers(&sandbox, ".rules/autofix.json"), [1]);
+    sandbox.write("autofix.json", "[]\n");
+    learn(&sandbox, "code", "why", "Always b").expect(0);
+    assert_eq!(numbers(&sandbox, "autofix.json"), [1]);
+    sandbox.write(RULES, "");
+    learn(&sandbox, "code", "why", "Always c").expect(0);
+    assert_eq!(numbers(&sandbox, RULES), [1]);
+    let run = sandbox.run(&["where", "--format", "json"]).expect(0);
+    let json = run.json();
+    assert_eq!(json["path"], RULES);
+    assert_eq!(json["candidates"].as_array().unwrap().len(), 3);
+    assert!(
+        json["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["exists"] == true)
+    );
+}
+
+#[test]
+fn discovery_walks_up_from_a_subdirectory() {
+    let sandbox = Sandbox::new();
+    sandbox.write("autofix.json", "[]");
+    fs::create_dir_all(sandbox.join("src/deep")).unwrap();
+    let run = sandbox
+        .command_in(
+            "src/deep",
+            &["learn", "-c", "code", "-w", "why", "Always walk up"],
+        )
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        format!(
+            "Learned rule #1 ([CODE]): Always walk up \u{2014} saved to {}\n",
+            sandbox.join("autofix.json").display()
+        )
+    );
+    assert_eq!(numbers(&sandbox, "autofix.json"), [1]);
+}
+
+#[test]
+fn discovery_falls_back_to_the_git_root_and_root_and_file_flags_win() {
+    let sandbox = Sandbox::new();
+    fs::create_dir_all(sandbox.join("repo/.git")).unwrap();
+    fs::create_dir_all(sandbox.join("repo/src")).unwrap();
+    let output = sandbox.command_in("repo/src", &["where"]).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let expected = format!(
+        "{}\n  exists: no",
+        sandbox.join("repo/.agents/autofix.json").display()
+    );
+    assert!(text.starts_with(&expected), "{text}");
+
+    let run = sandbox
+        .run(&[
+            "-C",
+            "repo",
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always root",
+        ])
+        .expect(0);
+    assert!(
+        run.stdout.ends_with("saved to repo/.agents/autofix.json\n"),
+        "{}",
+        run.stdout
+    );
+    sandbox
+        .run(&[
+            "--file",
+            "custom.json",
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always file",
+        ])
+        .expect(0);
+    assert_eq!(numbers(&sandbox, "custom.json"), [1]);
+    let run = Run::from_command(
+        sandbox
+            .command(&["learn", "-c", "code", "-w", "w", "Always env"])
+            .env("AUTOFIX_FILE", "env.json"),
+    )
+    .expect(0);
+    assert!(run.stdout.ends_with("saved to env.json\n"));
+}
+
+#[test]
+fn numbering_continues_after_gaps_and_keeps_existing_text() {
+    let sandbox = Sandbox::new();
+    let original = "\u{feff}[\n    {\"Rule_number\": 3, \"Why\": \"x\", \"Instruction\": \"Use \\u00e9 and 日本\", \"Category\": \"UI\",\n     \"extra\": {\"nested\": [1.10, -0, 123456789012345678901234567890, \"\\/\"]}},\n    {\"Rule_number\": 10, \"Category\": \"[code]\", \"Instruction\": \"Never x\", \"Why\": \"y\"}\n]";
+    sandbox.write(RULES, original);
+    let run = learn(&sandbox, "data", "lesson", "Always keep bytes").expect(0);
+    assert!(run.stdout.starts_with("Learned rule #11 ([DATA])"));
+    let text = sandbox.read(RULES);
+    let kept = original.strip_suffix("\n]").unwrap();
+    assert!(text.starts_with(kept), "existing rules changed:\n{text}");
+    assert!(text.starts_with('\u{feff}'));
+    // The new rule follows the file's own four-space indentation.
+    assert!(text.ends_with(
+        ",\n    {\n        \"Rule_number\": 11,\n        \"Category\": \"DATA\",\n        \"Instruction\": \"Always keep bytes\",\n        \"Why\": \"lesson\"\n    }\n]\n"
+    ), "{text}");
+}
+
+#[test]
+fn a_second_learn_changes_only_the_tail() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 2);
+    let before = sandbox.read(RULES);
+    learn(&sandbox, "tool", "why", "Always run cargo fmt").expect(0);
+    let after = sandbox.read(RULES);
+    // Line by line: the old last rule's closing brace gains a comma, the rest is added.
+    let before_lines: Vec<&str> = before.lines().collect();
+    let after_lines: Vec<&str> = after.lines().collect();
+    let common = before_lines.len() - 2; // up to, not including, "  }" and "]"
+    assert_eq!(before_lines[..common], after_lines[..common]);
+    assert_eq!(before_lines[common], "  }");
+    assert_eq!(after_lines[common], "  },");
+    assert_eq!(
+        after_lines[common + 1..],
+        [
+            "  {",
+            "    \"Rule_number\": 3,",
+            "    \"Category\": \"TOOL\",",
+            "    \"Instruction\": \"Always run cargo fmt\",",
+            "    \"Why\": \"why\"",
+            "  }",
+            "]"
+        ]
+    );
+    // git's diff is six added lines and no removed one: `  },`, `  {` and the four fields
+    // (it pairs the old closing brace with the new rule's).
+    if Command::new("git").arg("--version").output().is_ok() {
+        sandbox.write("old.json", &before);
+        let diff = Command::new("git")
+            .args(["diff", "--no-index", "--numstat", "old.json", RULES])
+            .current_dir(sandbox.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&diff.stdout)
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>(),
+            ["6", "0"]
+        );
+    }
+}
+
+#[test]
+fn crlf_files_stay_crlf() {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, "[\r\n  {\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always a\", \"Why\": \"b\"}\r\n]\r\n");
+    learn(&sandbox, "code", "why", "Always c").expect(0);
+    let text = sandbox.read(RULES);
+    assert_eq!(text.matches('\n').count(), text.matches("\r\n").count());
+    assert_eq!(numbers(&sandbox, RULES), [1, 2]);
+}
+
+#[test]
+fn corrupt_files_are_refused_byte_identical() {
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("open bracket", b"[", "invalid JSON"),
+        ("unterminated", b"[1,2", "invalid JSON"),
+        ("object", b"{}", "not a JSON array"),
+        ("null", b"null", "not a JSON array"),
+        ("trailing garbage", b"[] x", "invalid JSON"),
+        ("element not object", b"[1]", "not an object"),
+        ("invalid utf-8", b"[{\"Why\": \"\xff\"}]", "not valid UTF-8"),
+        ("nul byte", b"[\x00]", "invalid JSON"),
+        ("string number", br#"[{"Rule_number": "1"}]"#, "Rule_number"),
+        ("negative", br#"[{"Rule_number": -1}]"#, "Rule_number"),
+        ("fraction", br#"[{"Rule_number": 1.5}]"#, "Rule_number"),
+        ("zero", br#"[{"Rule_number": 0}]"#, "Rule_number"),
+        (
+            "too large",
+            br#"[{"Rule_number": 9223372036854775808}]"#,
+            "Rule_number",
+        ),
+        ("missing", br#"[{"Category": "CODE"}]"#, "Rule_number"),
+        (
+            "repeated key",
+            br#"[{"Rule_number": 1, "Rule_number": 2}]"#,
+            "duplicate",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        let sandbox = Sandbox::new();
+        sandbox.write(RULES, bytes);
+        let run = learn(&sandbox, "code", "why", "Always x").expect(2);
+        assert!(run.stderr.contains(message), "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(".agents/autofix.json"),
+            "{name}: {}",
+            run.stderr
+        );
+        assert_eq!(sandbox.read_bytes(RULES), *bytes, "{name}: file changed");
+        let leftovers: Vec<_> = fs::read_dir(sandbox.join(".agents"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "autofix.json" && n != "autofix.json.lock")
+            .collect();
+        assert!(leftovers.is_empty(), "{name}: left {leftovers:?}");
+    }
+}
+
+#[test]
+fn json_errors_name_the_line_and_column() {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, "[\n  {\"Rule_number\": 1,}\n]");
+    let run = learn(&sandbox, "code", "why", "Always x").expect(2);
+    assert!(
+        run.stderr.contains(".agents/autofix.json:2:"),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox.run(&["rules"]).expect(2);
+    assert!(
+        run.stderr.contains(".agents/autofix.json:2:"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_requests_are_refused() {
+    let sandbox = Sandbox::new();
+    let run = learn(&sandbox, "UI", "why", "Always x").expect(2);
+    assert!(
+        run.stderr
+            .contains("STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER")
+    );
+    learn(&sandbox, "code", " ", "Always x").expect(2);
+    learn(&sandbox, "code", "why", "  ").expect(2);
+    let run = sandbox.run(&["learn", "-c", "code", "Always x"]).expect(2);
+    assert!(run.stderr.contains("--why"), "{}", run.stderr);
+    let run = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "-s", "4", "Always x"])
+        .expect(2);
+    assert!(
+        run.stderr.contains("cannot supersede rule 4"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
+}
+
+#[test]
+fn read_only_files_and_bad_links_are_refused() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 1);
+    let before = sandbox.read_bytes(RULES);
+    fs::set_permissions(sandbox.join(RULES), fs::Permissions::from_mode(0o444)).unwrap();
+    let run = learn(&sandbox, "code", "why", "Always y").expect(2);
+    assert!(run.stderr.contains("read-only"), "{}", run.stderr);
+    assert_eq!(sandbox.read_bytes(RULES), before);
+
+    let sandbox = Sandbox::new();
+    fs::create_dir(sandbox.join(".agents")).unwrap();
+    symlink("missing.json", sandbox.join(RULES)).unwrap();
+    let run = learn(&sandbox, "code", "why", "Always y").expect(2);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    assert!(!sandbox.join(".agents/missing.json").exists());
+
+    let sandbox = Sandbox::new();
+    fs::create_dir(sandbox.join(".agents")).unwrap();
+    symlink("autofix.json", sandbox.join(RULES)).unwrap();
+    let run = learn(&sandbox, "code", "why", "Always y").expect(2);
+    assert!(run.stderr.contains("loop"), "{}", run.stderr);
+}
+
+#[test]
+fn symlinks_are_followed_and_stay_links() {
+    for absolute in [false, true] {
+        let sandbox = Sandbox::new();
+        sandbox.write("shared/rules.json", "[]\n");
+        symlink("shared/rules.json", sandbox.join("chain")).unwrap();
+        let link_target = if absolute {
+            sandbox.join("chain")
+        } else {
+            "../chain".into()
+        };
+        fs::create_dir(sandbox.join(".agents")).unwrap();
+        symlink(&link_target, sandbox.join(RULES)).unwrap();
+        learn(&sandbox, "code", "why", "Always follow links").expect(0);
+        assert!(
+            fs::symlink_metadata(sandbox.join(RULES))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(
+            fs::symlink_metadata(sandbox.join("chain"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(numbers(&sandbox, "shared/rules.json"), [1]);
+        // The lock sits next to the real file.
+        assert!(sandbox.join("shared/rules.json.lock").exists());
+    }
+}
+
+#[test]
+fn learning_an_active_instruction_again_adds_nothing() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 2);
+    let before = sandbox.read_bytes(RULES);
+    let run = learn(&sandbox, "style", "other", "  always DO thing 2 ").expect(0);
+    assert!(
+        run.stdout.starts_with("Already known as rule #2 ([CODE])"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read_bytes(RULES), before);
+    // A superseded instruction can be learned again.
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "1",
+            "Always do thing 3",
+        ])
+        .expect(0);
+    let run = learn(&sandbox, "code", "back", "Always do thing 1").expect(0);
+    assert!(run.stdout.starts_with("Learned rule #4"), "{}", run.stdout);
+}
+
+#[test]
+fn supersedes_is_recorded_and_honoured() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 3);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "user preference",
+            "-s",
+            "1",
+            "-s",
+            "2",
+            "Always do the new thing",
+            "--format",
+            "json",
+        ])
+        .expect(0);
+    let json = run.json();
+    assert_eq!(json["status"], "learned");
+    assert_eq!(json["rule"]["Rule_number"], 4);
+    assert_eq!(
+        json["rule"]["Why"],
+        "user preference (supersedes rules 1 and 2)"
+    );
+    let listing = sandbox.run(&["rules", "--format", "json"]).expect(0).json();
+    let active: Vec<u64> = listing["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(active, [3, 4]);
+    assert_eq!(listing["counts"]["superseded"], 2);
+}
+
+#[test]
+fn hand_written_markers_in_english_and_french() {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Use tabs", "Why": "old"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Use spaces", "Why": "old"},
+  {"Rule_number": 3, "Category": "CODE", "Instruction": "Use npm", "Why": "old"},
+  {"Rule_number": 4, "Category": "CODE", "Instruction": "Use 4 spaces", "Why": "Replaces rule 1"},
+  {"Rule_number": 5, "Category": "CODE", "Instruction": "Utilise 2 espaces", "Why": "remplace la règle 2"},
+  {"Rule_number": 6, "Category": "CODE", "Instruction": "Use pnpm", "Why": "team", "Supersedes": [3]},
+  {"Rule_number": 7, "Category": "CODE", "Instruction": "Use yarn (overrides #9)", "Why": "x"}
+]"#);
+    let run = sandbox.run(&["rules"]).expect(0);
+    assert_eq!(
+        run.stdout,
+        "Rules from .agents/autofix.json: 4 active, 3 superseded. On conflict, the higher-numbered rule wins.\n\
+         4 [CODE] Use 4 spaces \u{2014} Replaces rule 1\n\
+         5 [CODE] Utilise 2 espaces \u{2014} remplace la règle 2\n\
+         6 [CODE] Use pnpm \u{2014} team\n\
+         7 [CODE] Use yarn (overrides #9) \u{2014} x\n"
+    );
+    let run = sandbox.run(&["rules", "--all"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("1 [CODE] Use tabs \u{2014} old [superseded by 4]\n"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["check", "--format", "json"]).expect(1);
+    let codes: Vec<String> = run.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(codes, ["dangling-supersedes"]);
+}
+
+#[test]
+fn rules_filters_formats_and_tolerates_real_files() {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, "\u{feff}[\n{\"Rule_number\": 2, \"Category\": \"[ui]\", \"Instruction\": \"Always center\", \"Why\": \"w\", \"Owner\": \"me\"},\n{\"Rule_number\": 1, \"Category\": \"code\", \"Instruction\": \"Never panic\", \"Why\": \"w\"}\n]\n\n");
+    let run = sandbox.run(&["rules"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("\n1 [CODE] Never panic \u{2014} w\n2 [UI] Always center \u{2014} w\n"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["rules", "--category", "UI"]).expect(0);
+    assert!(
+        run.stdout
+            .ends_with("Showing UI only.\n2 [UI] Always center \u{2014} w\n"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox
+        .run(&["rules", "--format", "markdown", "-c", "code"])
+        .expect(0);
+    assert!(run.stdout.starts_with("## Project rules (autofix)\n"));
+    assert!(
+        run.stdout
+            .ends_with("- **1** [CODE] Never panic \u{2014} _w_\n"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox.run(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(json["version"], 1);
+    assert_eq!(
+        json["precedence"],
+        "On conflict, the higher-numbered rule wins."
+    );
+    assert_eq!(json["counts"]["active"], 2);
+}
+
+#[test]
+fn no_rules_file_is_an_empty_list() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["rules"]).expect(0);
+    assert!(
+        run.stdout.starts_with("No rules file yet"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox.run(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(json["exists"], false);
+    assert_eq!(json["rules"].as_array().unwrap().len(), 0);
+    sandbox.run(&["check"]).expect(0);
+    assert!(!sandbox.join(".agents").exists());
+}
+
+#[test]
+fn learn_from_json_on_stdin_and_dry_run() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run_with_stdin(
+        &["learn", "--json"],
+        r#"{"Category": "process", "Instruction": "Always write a test first", "Why": "bug lesson"}"#,
+    ).expect(0);
+    assert!(run.stdout.starts_with("Learned rule #1 ([PROCESS])"));
+    let run = sandbox
+        .run_with_stdin(&["learn", "--json"], "{\"Category\": 1}")
+        .expect(2);
+    assert!(run.stderr.contains("standard input"), "{}", run.stderr);
+    let before = sandbox.read_bytes(RULES);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "--dry-run",
+            "-c",
+            "ux",
+            "-w",
+            "w",
+            "Never block the UI",
+            "--format",
+            "json",
+        ])
+        .expect(0);
+    let json = run.json();
+    assert_eq!(json["status"], "dry_run");
+    assert_eq!(json["rule"]["Rule_number"], 2);
+    assert_eq!(json["path"], RULES);
+    assert_eq!(sandbox.read_bytes(RULES), before);
+}
+
+#[test]
+fn check_reports_every_rule_problem() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always a", "Why": "w"},
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always b", "Why": "w"},
+  {"Rule_number": "3", "Category": "CODE", "Instruction": "Always c", "Why": "w"},
+  {"Rule_number": 4, "Category": "VIBES", "Instruction": "Always d", "Why": "w"},
+  {"Rule_number": 5, "Category": "CODE", "Instruction": " ", "Why": "w"},
+  {"Rule_number": 6, "Category": "CODE", "Why": "w"},
+  {"Rule_number": 7, "Category": "CODE", "Instruction": "Always g", "Why": "supersedes rule 99"},
+  {"Rule_number": 8, "Category": "CODE", "Instruction": "The tests are slow", "Why": "w"},
+  {"Rule_number": 9, "Category": "CODE", "Instruction": "always A", "Why": "w"},
+  {"Rule_number": 10, "Category": "CODE", "Instruction": ["x"], "Why": "w"}
+]"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    for code in [
+        "error[duplicate-rule-number]",
+        "error[invalid-rule-number]",
+        "error[unknown-category]",
+        "error[empty-text]",
+        "error[missing-field]",
+        "error[dangling-supersedes]",
+        "warning[not-imperative]",
+        "warning[duplicate-instruction]",
+        "error[invalid-field]",
+    ] {
+        assert!(run.stdout.contains(code), "{code} missing:\n{}", run.stdout);
+    }
+    assert!(
+        run.stdout
+            .contains("--> .agents/autofix.json:3:19 (/1/Rule_number)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("Checked 10 rules in .agents/autofix.json: 7 errors, 2 warnings.\n"),
+        "{}",
+        run.stdout
+    );
+    let github = sandbox.run(&["check", "--format", "github"]).expect(1);
+    assert!(
+        github.stdout.contains(
+            "::error file=.agents/autofix.json,line=3,col=19,title=duplicate-rule-number::"
+        ),
+        "{}",
+        github.stdout
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(1).json();
+    assert_eq!(json["summary"]["errors"], 7);
+    assert_eq!(json["ok"], false);
+}
+
+#[test]
+fn check_reports_syntax_and_shape() {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, "[\n<<<<<<< HEAD\n]");
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(run.stdout.contains("error[invalid-json]"));
+    assert!(
+        run.stdout.contains(".agents/autofix.json:2:1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("merge conflict marker"));
+    sandbox.write(RULES, "{}");
+    assert!(
+        sandbox
+            .run(&["check"])
+            .expect(1)
+            .stdout
+            .contains("error[not-an-array]")
+    );
+    sandbox.write(RULES, "[{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always x\", \"Why\": \"w\"}]");
+    let run = sandbox.run(&["check"]).expect(0);
+    assert_eq!(
+        run.stdout,
+        "Checked 1 rules in .agents/autofix.json: 0 errors, 0 warnings.\n"
+    );
+}
+
+#[test]
+fn a_held_lock_times_out_with_exit_2() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 1);
+    let before = sandbox.read_bytes(RULES);
+    let lock = fs::File::create(sandbox.join(".agents/autofix.json.lock")).unwrap();
+    fs2::FileExt::lock_exclusive(&lock).unwrap();
+    let run = Run::from_command(
+        sandbox
+            .command(&["learn", "-c", "code", "-w", "w", "Always wait"])
+            .env("AUTOFIX_LOCK_TIMEOUT", "0.2"),
+    )
+    .expect(2);
+    assert!(
+        run.stderr.contains(".agents/autofix.json.lock"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(sandbox.read_bytes(RULES), before);
+}
+
+#[test]
+fn concurrent_learns_lose_nothing() {
+    // C2: 4 processes x 50 learns.
+    let sandbox = Sandbox::new();
+    let workers: Vec<_> = (0..4)
+        .map(|worker| {
+            let script = format!(
+                "for i in $(seq 1 50); do {} learn -c code -w w \"Always do {worker}-$i\" || exit 1; done",
+                crate::support::BIN
+            );
+            Command::new("sh")
+                .args(["-c", &script])
+                .current_dir(sandbox.path())
+                .env("AUTOFIX_CEILING_DIRECTORIES", sandbox.path())
+                .env_remove("AUTOFIX_FILE")
+                .env("AUTOFIX_LOCK_TIMEOUT", "60")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut worker in workers {
+        assert!(worker.wait().unwrap().success());
+    }
+    assert_eq!(numbers(&sandbox, RULES), (1..=200).collect::<Vec<_>>());
+}

@@ -1,5 +1,6 @@
 //! The sandbox every case runs in: a temp directory that is the workspace, `HOME` inside
 //! it, discovery fenced at it, and no behaviour-changing environment from outside.
+#![allow(dead_code)] // Each helper is used by some modules, not all.
 
 use std::fs;
 use std::io::Write;
@@ -20,6 +21,11 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// Runs a prepared command to completion.
+    pub(crate) fn from_command(command: &mut Command) -> Run {
+        Run::from(command.output().unwrap())
+    }
+
     fn from(output: Output) -> Run {
         Run {
             code: output.status.code().unwrap_or(-1),

@@ -1,0 +1,243 @@
+//! Replacing a file so that a crash at any instant leaves the old bytes or the new ones:
+//! resolve the symlink chain to the real target, write a temp file in the target's
+//! directory, fsync it, rename it over the target, fsync the directory (cargo's
+//! `write_atomic`, git's lockfile commit, SQLite's journal all follow this order).
+
+use std::fs::{self, File, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// How many links a chain may have before it counts as a loop (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AtomicError {
+    #[error("{} is a symbolic link to {}, which does not exist", link.display(), target.display())]
+    DanglingLink { link: PathBuf, target: PathBuf },
+    #[error("{} is a symbolic link loop (more than {MAX_LINKS} links)", path.display())]
+    LinkLoop { path: PathBuf },
+    #[error("cannot inspect {}: {source}", path.display())]
+    Inspect { path: PathBuf, source: io::Error },
+    #[error("{} is not a regular file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error("{} is read-only; make it writable (chmod u+w) and try again", path.display())]
+    ReadOnly { path: PathBuf },
+    #[error("cannot create the directory {}: {source}", path.display())]
+    CreateDir { path: PathBuf, source: io::Error },
+    #[error("cannot create a temporary file in {}: {source}", dir.display())]
+    CreateTemp { dir: PathBuf, source: io::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("cannot flush {} to disk: {source}", path.display())]
+    Sync { path: PathBuf, source: io::Error },
+    #[error("cannot rename the temporary file over {}: {source}", path.display())]
+    Rename { path: PathBuf, source: io::Error },
+}
+
+/// The real file behind a path: the end of its symlink chain.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub path: PathBuf,
+    /// The file's metadata, when it exists.
+    pub metadata: Option<fs::Metadata>,
+}
+
+/// Follows the whole symlink chain from `path`, each relative link against the directory
+/// that holds it. A missing final file is fine (it will be created), unless a link points
+/// at it: a dangling link is an error, so that a typo is not silently replaced by a file.
+pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match current.symlink_metadata() {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let link = fs::read_link(&current).map_err(|source| AtomicError::Inspect {
+                    path: current.clone(),
+                    source,
+                })?;
+                let next = match current.parent() {
+                    Some(parent) => parent.join(&link),
+                    None => link,
+                };
+                if next.symlink_metadata().is_err() {
+                    return Err(AtomicError::DanglingLink {
+                        link: path.to_path_buf(),
+                        target: next,
+                    });
+                }
+                current = next;
+            }
+            Ok(metadata) => {
+                return Ok(Target {
+                    path: current,
+                    metadata: Some(metadata),
+                });
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Ok(Target {
+                    path: current,
+                    metadata: None,
+                });
+            }
+            Err(source) => {
+                return Err(AtomicError::Inspect {
+                    path: current,
+                    source,
+                });
+            }
+        }
+    }
+    Err(AtomicError::LinkLoop {
+        path: path.to_path_buf(),
+    })
+}
+
+impl Target {
+    /// Refuses what cannot be replaced: a directory or special file, or a file without a
+    /// write bit (refused even for root, who could otherwise replace it).
+    pub fn check_writable(&self) -> Result<(), AtomicError> {
+        let Some(metadata) = &self.metadata else {
+            return Ok(());
+        };
+        if !metadata.is_file() {
+            return Err(AtomicError::NotAFile {
+                path: self.path.clone(),
+            });
+        }
+        if metadata.permissions().mode() & 0o222 == 0 {
+            return Err(AtomicError::ReadOnly {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        match self.path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        }
+    }
+
+    /// The prefix of this target's temp files: `.<name>.` (e.g. `.autofix.json.`).
+    pub fn temp_prefix(&self) -> String {
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        format!(".{name}.")
+    }
+
+    /// Creates the target's directory when it does not exist yet.
+    pub fn create_dir(&self) -> Result<(), AtomicError> {
+        let dir = self.dir();
+        fs::create_dir_all(dir).map_err(|source| AtomicError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Removes temp files a killed writer left behind. Call only while holding the lock
+    /// that every writer of this target takes before creating its temp file.
+    pub fn remove_stale_temps(&self) {
+        let prefix = self.temp_prefix();
+        let Ok(entries) = fs::read_dir(self.dir()) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets
+    /// 0666 less the umask. Returns a warning when the rename happened but the directory
+    /// could not be flushed: the new content is in place, so this is not a failure.
+    pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
+        let dir = self.dir();
+        let mut temp = tempfile::Builder::new()
+            .prefix(&self.temp_prefix())
+            .suffix(TEMP_SUFFIX)
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(|source| AtomicError::CreateTemp {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+        let temp_path = temp.path().to_path_buf();
+        let write_error = |source| AtomicError::Write {
+            path: temp_path.clone(),
+            source,
+        };
+        temp.write_all(bytes).map_err(write_error)?;
+        if let Some(metadata) = &self.metadata {
+            // fchmod is not subject to the umask, so the old mode comes back exactly.
+            let mode = metadata.permissions().mode() & 0o7777;
+            temp.as_file()
+                .set_permissions(Permissions::from_mode(mode))
+                .map_err(write_error)?;
+        }
+        // If the data cannot be flushed, do not rename: the temp file is dropped (removed)
+        // and the target is untouched. Never retry a failed fsync (PostgreSQL's lesson).
+        temp.as_file()
+            .sync_all()
+            .map_err(|source| AtomicError::Sync {
+                path: temp_path.clone(),
+                source,
+            })?;
+        temp.persist(&self.path)
+            .map_err(|error| AtomicError::Rename {
+                path: self.path.clone(),
+                source: error.error,
+            })?;
+        Ok(sync_dir(dir).err().map(|error| {
+            format!(
+                "the file was replaced, but its directory {} could not be flushed to disk: {error}",
+                dir.display()
+            )
+        }))
+    }
+}
+
+/// Every temp file ends so, which keeps the stale-file sweep from touching anything else.
+const TEMP_SUFFIX: &str = ".tmp";
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn follows_relative_chains() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::create_dir(dir.join("real")).unwrap();
+        fs::write(dir.join("real/rules.json"), "[]").unwrap();
+        symlink("real/rules.json", dir.join("one")).unwrap();
+        symlink("one", dir.join("two")).unwrap();
+        let target = resolve(&dir.join("two")).unwrap();
+        assert_eq!(target.path, dir.join("real/rules.json"));
+        assert!(target.metadata.is_some());
+    }
+
+    #[test]
+    fn dangling_and_looping_links_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        symlink("nowhere", dir.join("dangling")).unwrap();
+        assert!(matches!(
+            resolve(&dir.join("dangling")),
+            Err(AtomicError::DanglingLink { .. })
+        ));
+        symlink("b", dir.join("a")).unwrap();
+        symlink("a", dir.join("b")).unwrap();
+        assert!(matches!(
+            resolve(&dir.join("a")),
+            Err(AtomicError::LinkLoop { .. })
+        ));
+    }
+}

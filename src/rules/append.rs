@@ -1,0 +1,169 @@
+//! Appending one rule to the text of a rules file without touching the existing rules:
+//! the new object is spliced in before the closing `]`, in the file's own indentation and
+//! line endings. For a file the tool wrote, the diff is the new rule plus the comma that
+//! ends the rule before it.
+
+use serde::Serialize;
+
+use super::file::Document;
+
+/// A rule as the writer stores it: the four fields, in this key order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoredRule {
+    #[serde(rename = "Rule_number")]
+    pub number: u64,
+    #[serde(rename = "Category")]
+    pub category: String,
+    #[serde(rename = "Instruction")]
+    pub instruction: String,
+    #[serde(rename = "Why")]
+    pub why: String,
+}
+
+/// The new text of the file: `document.source` with `rule` added as the last element.
+pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
+    let source = document.source;
+    let newline = if source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let unit = indent_unit(document);
+    let object = render_object(rule, unit, newline);
+
+    let Some(close) = closing_bracket(document) else {
+        // Empty or whitespace-only file: a fresh array (the BOM, if any, is kept).
+        let bom = if document.has_bom {
+            super::file::BOM
+        } else {
+            ""
+        };
+        return format!("{bom}[{newline}{unit}{object}{newline}]{newline}");
+    };
+    let (before, after) = source.split_at(close);
+    let content_end = before.trim_end().len();
+    let gap = &before[content_end..];
+    let mut text = String::with_capacity(source.len() + object.len() + 16);
+    if document.rules.is_empty() {
+        // `[]` or `[ \n ]`: the element goes between the brackets.
+        text.push_str(&before[..content_end]);
+        text.push_str(newline);
+    } else {
+        text.push_str(&before[..content_end]);
+        text.push(',');
+        text.push_str(newline);
+    }
+    text.push_str(unit);
+    text.push_str(&object);
+    // Keep the whitespace that stood before `]` when it ended a line; else add a newline.
+    if !document.rules.is_empty() && gap.contains('\n') {
+        text.push_str(gap);
+    } else {
+        text.push_str(newline);
+    }
+    text.push_str(after);
+    if after == "]" {
+        text.push_str(newline);
+    }
+    text
+}
+
+/// Byte offset of the array's closing `]`, or `None` for an empty file.
+fn closing_bracket(document: &Document<'_>) -> Option<usize> {
+    let trimmed = document.source.trim_end();
+    trimmed.ends_with(']').then(|| trimmed.len() - 1)
+}
+
+/// The indentation of the first rule when it starts its own line, else two spaces.
+fn indent_unit<'a>(document: &Document<'a>) -> &'a str {
+    let default = "  ";
+    let Some(first) = document.rules.first() else {
+        return default;
+    };
+    let before = &document.source[..first.offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let indent = &before[line_start..];
+    if !indent.is_empty() && indent.bytes().all(|b| b == b' ' || b == b'\t') && line_start > 0 {
+        indent
+    } else {
+        default
+    }
+}
+
+/// The object, pretty-printed with `unit` per level, its first line unindented.
+fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
+    let string = |text: &str| serde_json::to_string(text).expect("strings always serialise");
+    let fields = [
+        ("Rule_number", rule.number.to_string()),
+        ("Category", string(&rule.category)),
+        ("Instruction", string(&rule.instruction)),
+        ("Why", string(&rule.why)),
+    ];
+    let mut out = String::from("{");
+    for (i, (key, value)) in fields.iter().enumerate() {
+        out.push_str(newline);
+        out.push_str(unit);
+        out.push_str(unit);
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\": ");
+        out.push_str(value);
+        if i + 1 < fields.len() {
+            out.push(',');
+        }
+    }
+    out.push_str(newline);
+    out.push_str(unit);
+    out.push('}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::file::parse;
+
+    fn rule(number: u64) -> StoredRule {
+        StoredRule {
+            number,
+            category: "CODE".into(),
+            instruction: "Always \"quote\" é".into(),
+            why: "user preference".into(),
+        }
+    }
+
+    const ONE: &str = "[\n  {\n    \"Rule_number\": 1,\n    \"Category\": \"CODE\",\n    \"Instruction\": \"Always \\\"quote\\\" é\",\n    \"Why\": \"user preference\"\n  }\n]\n";
+
+    #[test]
+    fn new_and_empty_files() {
+        for empty in ["", "  \n", "[]", "[]\n", "[\n]\n", "[ ]"] {
+            let document = parse(empty).unwrap();
+            assert_eq!(append(&document, &rule(1)), ONE, "from {empty:?}");
+        }
+    }
+
+    #[test]
+    fn appending_keeps_the_old_text_as_a_prefix() {
+        let document = parse(ONE).unwrap();
+        let text = append(&document, &rule(2));
+        assert!(text.starts_with(&ONE[..ONE.len() - 3]));
+        assert!(text.ends_with("    \"Why\": \"user preference\"\n  }\n]\n"));
+        let reparsed = parse(&text).unwrap();
+        assert_eq!(reparsed.rules.len(), 2);
+        assert_eq!(reparsed.rules[0].raw, document.rules[0].raw);
+    }
+
+    #[test]
+    fn keeps_indentation_crlf_bom_and_compact_files() {
+        let four = "\u{feff}[\r\n    {\"Rule_number\": 1}\r\n]";
+        let text = append(&parse(four).unwrap(), &rule(2));
+        assert!(text.starts_with(
+            "\u{feff}[\r\n    {\"Rule_number\": 1},\r\n    {\r\n        \"Rule_number\": 2,"
+        ));
+        assert!(text.ends_with("    }\r\n]\r\n"));
+        let compact = r#"[{"Rule_number":1}]"#;
+        let text = append(&parse(compact).unwrap(), &rule(2));
+        assert!(text.starts_with("[{\"Rule_number\":1},\n  {\n"));
+        assert_eq!(parse(&text).unwrap().rules.len(), 2);
+    }
+}

@@ -1,0 +1,62 @@
+//! Why a rules-file operation could not be done. Every variant names the file.
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::atomic::AtomicError;
+use crate::lock::LockError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{}:{line}:{column}: the file is not valid UTF-8", path.display())]
+    NotUtf8 {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+    },
+    #[error("{}:{line}:{column}: invalid JSON: {message}", path.display())]
+    InvalidJson {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: not a JSON array of rules (the top level is {found})", path.display())]
+    NotArray { path: PathBuf, found: &'static str },
+    #[error("{}:{line}:{column}: rule {position} of the array is {found}, not an object", path.display())]
+    NotObject {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        position: usize,
+        found: &'static str,
+    },
+    #[error("{}:{line}:{column}: rule {position} of the array: {problem}", path.display())]
+    BadRule {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        position: usize,
+        problem: String,
+    },
+    #[error("unknown category `{given}`; use one of {allowed}")]
+    UnknownCategory { given: String, allowed: String },
+    #[error("the {field} is empty")]
+    EmptyField { field: &'static str },
+    #[error("cannot supersede rule {number}: {} has no rule with that number", path.display())]
+    UnknownSupersedes { path: PathBuf, number: u64 },
+    #[error("{}: the next rule number would exceed 2^63 - 1", path.display())]
+    NumberOverflow { path: PathBuf },
+    #[error(
+        "refusing to write {}: the new text does not read back as the old rules plus the new one \
+         (this is a bug in autofix; the file is unchanged)",
+        path.display()
+    )]
+    Verify { path: PathBuf },
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error(transparent)]
+    Write(#[from] AtomicError),
+}

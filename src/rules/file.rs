@@ -1,0 +1,345 @@
+//! Reading `autofix.json`: a tolerant parser that keeps every rule's exact source text
+//! and position, so that listing accepts real-world files and the writer can append
+//! without touching a byte of the existing rules.
+//!
+//! The file is parsed once into borrowed slices (`RawValue`), then each rule's four known
+//! fields are read lazily from its own slice; unknown fields are never materialised.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// The UTF-8 byte order mark, tolerated on read and kept on write.
+pub const BOM: &str = "\u{feff}";
+
+/// Why a file is not a JSON array of rule objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not JSON at all; position from serde_json (1-based).
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Valid JSON whose top level is not an array.
+    NotArray { found: &'static str },
+    /// An element of the array is not an object.
+    NotObject {
+        index: usize,
+        offset: usize,
+        found: &'static str,
+    },
+}
+
+/// A parsed rules file, borrowing from its source text.
+#[derive(Debug)]
+pub struct Document<'a> {
+    /// The whole file as read (including any BOM).
+    pub source: &'a str,
+    pub has_bom: bool,
+    pub rules: Vec<Rule<'a>>,
+}
+
+/// One rule object, as written.
+#[derive(Debug)]
+pub struct Rule<'a> {
+    /// Index in the array.
+    pub index: usize,
+    /// Byte offset of the object in the source.
+    pub offset: usize,
+    /// The object's exact source text.
+    pub raw: &'a str,
+    pub number: Number<'a>,
+    pub category: Text<'a>,
+    pub instruction: Text<'a>,
+    pub why: Text<'a>,
+    /// The optional `Supersedes` array.
+    pub supersedes: Supersedes<'a>,
+    /// Set when the object could not be read field by field (a repeated key).
+    pub malformed: Option<String>,
+}
+
+/// A `Rule_number` as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Number<'a> {
+    Missing,
+    /// A positive integer below 2^63.
+    Valid(u64),
+    /// Anything else: a string, zero, negative, fractional, exponent or too large.
+    Invalid(&'a str),
+}
+
+impl Number<'_> {
+    pub fn value(self) -> Option<u64> {
+        match self {
+            Number::Valid(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// A text field as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Text<'a> {
+    Missing,
+    Str(Cow<'a, str>),
+    /// Present but not a string: the raw JSON.
+    Other(&'a str),
+}
+
+impl Text<'_> {
+    /// The text to show: the string, the raw JSON of another type, or "".
+    pub fn display(&self) -> &str {
+        match self {
+            Text::Missing => "",
+            Text::Str(text) => text,
+            Text::Other(raw) => raw,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Text::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// The optional `Supersedes` field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Supersedes<'a> {
+    Missing,
+    Numbers(Vec<u64>),
+    /// Present but not an array of positive integers: the raw JSON.
+    Invalid(&'a str),
+}
+
+#[derive(Deserialize)]
+struct Fields<'a> {
+    #[serde(rename = "Rule_number", borrow, default)]
+    number: Option<&'a RawValue>,
+    #[serde(rename = "Category", borrow, default)]
+    category: Option<&'a RawValue>,
+    #[serde(rename = "Instruction", borrow, default)]
+    instruction: Option<&'a RawValue>,
+    #[serde(rename = "Why", borrow, default)]
+    why: Option<&'a RawValue>,
+    #[serde(rename = "Supersedes", borrow, default)]
+    supersedes: Option<&'a RawValue>,
+}
+
+/// The largest accepted `Rule_number`: numbers are signed 64-bit in most readers.
+pub const MAX_RULE_NUMBER: u64 = i64::MAX as u64;
+
+/// Parses a rules file. Empty or whitespace-only text (after a BOM) is an empty array.
+pub fn parse(source: &str) -> Result<Document<'_>, ParseError> {
+    let has_bom = source.starts_with(BOM);
+    let body = &source[if has_bom { BOM.len() } else { 0 }..];
+    let mut document = Document {
+        source,
+        has_bom,
+        rules: Vec::new(),
+    };
+    if body.trim().is_empty() {
+        return Ok(document);
+    }
+    let elements: Vec<&RawValue> = match serde_json::from_str(body) {
+        Ok(elements) => elements,
+        Err(error) => return Err(classify(body, &error)),
+    };
+    document.rules.reserve(elements.len());
+    for (index, element) in elements.into_iter().enumerate() {
+        let raw = element.get();
+        let offset = raw.as_ptr() as usize - source.as_ptr() as usize;
+        if !raw.starts_with('{') {
+            return Err(ParseError::NotObject {
+                index,
+                offset,
+                found: kind_of(raw),
+            });
+        }
+        document.rules.push(read_rule(index, offset, raw));
+    }
+    Ok(document)
+}
+
+fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
+    let mut rule = Rule {
+        index,
+        offset,
+        raw,
+        number: Number::Missing,
+        category: Text::Missing,
+        instruction: Text::Missing,
+        why: Text::Missing,
+        supersedes: Supersedes::Missing,
+        malformed: None,
+    };
+    match serde_json::from_str::<Fields<'_>>(raw) {
+        Ok(fields) => {
+            rule.number = fields.number.map_or(Number::Missing, |v| number(v.get()));
+            rule.category = text(fields.category);
+            rule.instruction = text(fields.instruction);
+            rule.why = text(fields.why);
+            rule.supersedes = fields
+                .supersedes
+                .map_or(Supersedes::Missing, |v| supersedes(v.get()));
+        }
+        Err(error) => rule.malformed = Some(strip_position(&error.to_string())),
+    }
+    rule
+}
+
+/// A `Rule_number` is valid when written as a plain positive integer below 2^63.
+fn number(raw: &str) -> Number<'_> {
+    let valid = !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit());
+    match raw.parse::<u64>() {
+        Ok(n) if valid && n > 0 && n <= MAX_RULE_NUMBER => Number::Valid(n),
+        _ => Number::Invalid(raw),
+    }
+}
+
+fn text(raw: Option<&RawValue>) -> Text<'_> {
+    let Some(raw) = raw else {
+        return Text::Missing;
+    };
+    match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
+        Ok(text) => Text::Str(text),
+        Err(_) => Text::Other(raw.get()),
+    }
+}
+
+fn supersedes(raw: &str) -> Supersedes<'_> {
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw) else {
+        return Supersedes::Invalid(raw);
+    };
+    let numbers: Option<Vec<u64>> = items
+        .iter()
+        .map(|item| number(item.get()).value())
+        .collect();
+    numbers.map_or(Supersedes::Invalid(raw), Supersedes::Numbers)
+}
+
+/// serde_json's messages end in " at line L column C"; positions are reported separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn classify(body: &str, error: &serde_json::Error) -> ParseError {
+    // Valid JSON of another shape is "not an array"; anything else is a syntax error.
+    if let Ok(value) = serde_json::from_str::<&RawValue>(body) {
+        let raw = value.get();
+        if !raw.starts_with('[') {
+            return ParseError::NotArray {
+                found: kind_of(raw),
+            };
+        }
+    }
+    ParseError::Syntax {
+        line: error.line(),
+        column: error.column(),
+        message: strip_position(&error.to_string()),
+    }
+}
+
+/// "an object", "a string", ... for a raw JSON value.
+pub fn kind_of(raw: &str) -> &'static str {
+    match raw.as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+impl<'a> Document<'a> {
+    /// The highest valid `Rule_number`, or 0 for an empty file.
+    pub fn max_number(&self) -> u64 {
+        self.rules
+            .iter()
+            .filter_map(|r| r.number.value())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_whitespace_are_empty_arrays() {
+        assert!(parse("").unwrap().rules.is_empty());
+        assert!(parse(" \n\t").unwrap().rules.is_empty());
+        assert!(parse("\u{feff}\n").unwrap().has_bom);
+    }
+
+    #[test]
+    fn reads_fields_and_keeps_raw_text() {
+        let source = "\u{feff}[\n  {\"Rule_number\": 7, \"Category\": \"[code]\", \"Instruction\": \"Use \\\"x\\\"\", \"Why\": 3, \"extra\": {\"a\": [1]}}\n]\n";
+        let document = parse(source).unwrap();
+        let rule = &document.rules[0];
+        assert_eq!(rule.number, Number::Valid(7));
+        assert_eq!(rule.category.as_str(), Some("[code]"));
+        assert_eq!(rule.instruction.as_str(), Some("Use \"x\""));
+        assert_eq!(rule.why, Text::Other("3"));
+        assert_eq!(&source[rule.offset..rule.offset + rule.raw.len()], rule.raw);
+        assert!(rule.raw.ends_with("}}"));
+    }
+
+    #[test]
+    fn number_spellings() {
+        for bad in [
+            "0",
+            "-1",
+            "1.0",
+            "1e2",
+            "\"3\"",
+            "9223372036854775808",
+            "-0",
+            "null",
+        ] {
+            assert_eq!(number(bad), Number::Invalid(bad), "{bad}");
+        }
+        assert_eq!(
+            number("9223372036854775807"),
+            Number::Valid(MAX_RULE_NUMBER)
+        );
+    }
+
+    #[test]
+    fn shapes_are_classified() {
+        assert!(matches!(
+            parse("{}"),
+            Err(ParseError::NotArray { found: "an object" })
+        ));
+        assert!(matches!(
+            parse("null"),
+            Err(ParseError::NotArray { found: "null" })
+        ));
+        assert!(matches!(
+            parse("[1]"),
+            Err(ParseError::NotObject { index: 0, .. })
+        ));
+        assert!(matches!(parse("[1,2"), Err(ParseError::Syntax { .. })));
+        assert!(matches!(parse("[] x"), Err(ParseError::Syntax { .. })));
+    }
+
+    #[test]
+    fn repeated_keys_are_malformed_not_fatal() {
+        let document = parse(r#"[{"Why": "a", "Why": "b"}]"#).unwrap();
+        assert!(
+            document.rules[0]
+                .malformed
+                .as_deref()
+                .unwrap()
+                .contains("duplicate")
+        );
+    }
+}

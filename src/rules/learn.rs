@@ -1,0 +1,344 @@
+//! `learn`: validate a new rule, then append it under the sidecar lock with an atomic
+//! replace (RELIABILITY.md): lock, re-read and parse strictly, number = highest + 1, splice
+//! the text, check it reads back, write a temp file, fsync, rename, fsync the directory.
+//! Once the rename has happened the rule is committed; later trouble is only a warning.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::append::{StoredRule, append};
+use super::file::{self, Document, MAX_RULE_NUMBER, Number};
+use super::{Category, RulesError, same_instruction, supersede};
+use crate::atomic;
+use crate::lock;
+
+/// What to learn, as the user or agent gave it.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Request {
+    #[serde(rename = "Category", alias = "category")]
+    pub category: String,
+    #[serde(rename = "Instruction", alias = "instruction")]
+    pub instruction: String,
+    #[serde(rename = "Why", alias = "why")]
+    pub why: String,
+    #[serde(rename = "Supersedes", alias = "supersedes", default)]
+    pub supersedes: Vec<u64>,
+}
+
+/// How to learn it.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub dry_run: bool,
+    pub lock_timeout: Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The rule was appended.
+    Learned,
+    /// An active rule already holds this instruction; nothing was written.
+    Duplicate,
+    /// `--dry-run`: the rule that would be appended.
+    DryRun,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Learned => "learned",
+            Status::Duplicate => "duplicate",
+            Status::DryRun => "dry_run",
+        }
+    }
+}
+
+/// The outcome of a `learn`.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub status: Status,
+    /// The rules file, as discovered or named (not the symlink target).
+    pub path: PathBuf,
+    /// The new rule, or for a duplicate the rule that already holds the instruction.
+    pub rule: StoredRule,
+    pub warnings: Vec<String>,
+}
+
+/// A request checked and normalised: category upper-case, texts trimmed, supersede
+/// markers added to `Why`.
+#[derive(Clone, Debug)]
+struct Validated {
+    category: Category,
+    instruction: String,
+    why: String,
+    supersedes: Vec<u64>,
+}
+
+fn validate(request: &Request) -> Result<Validated, RulesError> {
+    let category =
+        Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
+            given: request.category.clone(),
+            allowed: Category::list(),
+        })?;
+    let instruction = request.instruction.trim();
+    if instruction.is_empty() {
+        return Err(RulesError::EmptyField {
+            field: "instruction",
+        });
+    }
+    let why = request.why.trim();
+    if why.is_empty() {
+        return Err(RulesError::EmptyField { field: "why" });
+    }
+    let mut supersedes = request.supersedes.clone();
+    supersedes.sort_unstable();
+    supersedes.dedup();
+    Ok(Validated {
+        category,
+        instruction: instruction.to_string(),
+        why: with_marker(why, &supersedes),
+        supersedes,
+    })
+}
+
+/// `why (supersedes rule 1)`, or `(supersedes rules 1 and 3)`, unless `why` already says so.
+fn with_marker(why: &str, supersedes: &[u64]) -> String {
+    let present = supersede::markers(why);
+    let missing: Vec<String> = supersedes
+        .iter()
+        .filter(|n| !present.contains(n))
+        .map(u64::to_string)
+        .collect();
+    match missing.as_slice() {
+        [] => why.to_string(),
+        [one] => format!("{why} (supersedes rule {one})"),
+        [init @ .., last] => format!("{why} (supersedes rules {} and {last})", init.join(", ")),
+    }
+}
+
+/// Learns a rule into the rules file at `path` (created, with its directory, if absent).
+pub fn learn(path: &Path, request: &Request, options: &Options) -> Result<Outcome, RulesError> {
+    let rule = validate(request)?;
+    let target = atomic::resolve(path)?;
+    target.check_writable()?;
+    if options.dry_run {
+        let source = super::read(&target.path)?.unwrap_or_default();
+        let document = super::parse_strict(path, &source)?;
+        return plan(path, &document, &rule, Status::DryRun).map(|(outcome, _)| outcome);
+    }
+    target.create_dir()?;
+    let _lock = lock::acquire(&lock::lock_path_for(&target.path), options.lock_timeout)?;
+    // Re-read under the lock: another writer may have appended since we resolved.
+    let target = atomic::resolve(path)?;
+    target.check_writable()?;
+    let source = super::read(&target.path)?.unwrap_or_default();
+    let document = super::parse_strict(path, &source)?;
+    let (mut outcome, text) = plan(path, &document, &rule, Status::Learned)?;
+    let Some(text) = text else {
+        return Ok(outcome);
+    };
+    verify(path, &document, &text, &outcome.rule)?;
+    target.remove_stale_temps();
+    if let Some(warning) = target.write(text.as_bytes())? {
+        outcome.warnings.push(warning);
+    }
+    Ok(outcome)
+}
+
+/// Decides what learning means for this document: a duplicate (no text), or the new rule
+/// and the new text.
+fn plan(
+    path: &Path,
+    document: &Document<'_>,
+    rule: &Validated,
+    status: Status,
+) -> Result<(Outcome, Option<String>), RulesError> {
+    let resolution = supersede::resolve(document);
+    let holder = document.rules.iter().find(|existing| {
+        resolution.is_active(existing.index)
+            && existing
+                .instruction
+                .as_str()
+                .is_some_and(|text| same_instruction(text, &rule.instruction))
+    });
+    if let Some(existing) = holder {
+        let outcome = Outcome {
+            status: Status::Duplicate,
+            path: path.to_path_buf(),
+            rule: StoredRule {
+                number: existing.number.value().unwrap_or_default(),
+                category: existing.category.display().to_string(),
+                instruction: existing.instruction.display().to_string(),
+                why: existing.why.display().to_string(),
+            },
+            warnings: Vec::new(),
+        };
+        return Ok((outcome, None));
+    }
+    for &number in &rule.supersedes {
+        if !document
+            .rules
+            .iter()
+            .any(|r| r.number == Number::Valid(number))
+        {
+            return Err(RulesError::UnknownSupersedes {
+                path: path.to_path_buf(),
+                number,
+            });
+        }
+    }
+    let number = document
+        .max_number()
+        .checked_add(1)
+        .filter(|n| *n <= MAX_RULE_NUMBER)
+        .ok_or_else(|| RulesError::NumberOverflow {
+            path: path.to_path_buf(),
+        })?;
+    let stored = StoredRule {
+        number,
+        category: rule.category.as_str().to_string(),
+        instruction: rule.instruction.clone(),
+        why: rule.why.clone(),
+    };
+    let mut warnings = Vec::new();
+    if has_duplicate_numbers(document) {
+        warnings.push(format!(
+            "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
+            path.display()
+        ));
+    }
+    let text = append(document, &stored);
+    let outcome = Outcome {
+        status,
+        path: path.to_path_buf(),
+        rule: stored,
+        warnings,
+    };
+    Ok((outcome, Some(text)))
+}
+
+fn has_duplicate_numbers(document: &Document<'_>) -> bool {
+    let mut numbers: Vec<u64> = document
+        .rules
+        .iter()
+        .filter_map(|r| r.number.value())
+        .collect();
+    numbers.sort_unstable();
+    numbers.windows(2).any(|pair| pair[0] == pair[1])
+}
+
+/// The new text must read back as exactly the old rules (same bytes) plus the new one.
+fn verify(
+    path: &Path,
+    old: &Document<'_>,
+    text: &str,
+    rule: &StoredRule,
+) -> Result<(), RulesError> {
+    let failed = || RulesError::Verify {
+        path: path.to_path_buf(),
+    };
+    let new = file::parse(text).map_err(|_| failed())?;
+    let (last, kept) = new.rules.split_last().ok_or_else(failed)?;
+    let same_old =
+        kept.len() == old.rules.len() && kept.iter().zip(&old.rules).all(|(a, b)| a.raw == b.raw);
+    let same_new = last.number == Number::Valid(rule.number)
+        && last.category.as_str() == Some(&rule.category)
+        && last.instruction.as_str() == Some(&rule.instruction)
+        && last.why.as_str() == Some(&rule.why);
+    if same_old && same_new && new.has_bom == old.has_bom {
+        Ok(())
+    } else {
+        Err(failed())
+    }
+}
+
+impl Outcome {
+    /// The acknowledgement line (SPEC §2), `shown` being how the path is displayed.
+    pub fn to_text(&self, shown: &str) -> String {
+        let rule = &self.rule;
+        match self.status {
+            Status::Learned => format!(
+                "Learned rule #{} ([{}]): {} \u{2014} saved to {shown}\n",
+                rule.number, rule.category, rule.instruction
+            ),
+            Status::Duplicate => format!(
+                "Already known as rule #{} ([{}]): {} \u{2014} nothing learned ({shown} unchanged)\n",
+                rule.number, rule.category, rule.instruction
+            ),
+            Status::DryRun => format!(
+                "Would learn rule #{} ([{}]): {} \u{2014} into {shown} (dry run, nothing written)\n",
+                rule.number, rule.category, rule.instruction
+            ),
+        }
+    }
+
+    /// The `learn --format json` document.
+    pub fn to_json(&self, shown: &str) -> String {
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            version: u32,
+            status: &'static str,
+            path: &'a str,
+            rule: &'a StoredRule,
+            warnings: &'a [String],
+        }
+        let json = Json {
+            version: 1,
+            status: self.status.as_str(),
+            path: shown,
+            rule: &self.rule,
+            warnings: &self.warnings,
+        };
+        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
+        text.push('\n');
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn supersede_markers_are_readable_and_not_repeated() {
+        assert_eq!(with_marker("pref", &[]), "pref");
+        assert_eq!(with_marker("pref", &[1]), "pref (supersedes rule 1)");
+        assert_eq!(
+            with_marker("pref", &[1, 2, 3]),
+            "pref (supersedes rules 1, 2 and 3)"
+        );
+        assert_eq!(with_marker("supersedes rule 1", &[1]), "supersedes rule 1");
+        assert_eq!(supersede::markers(&with_marker("x", &[4, 5, 6])), [4, 5, 6]);
+    }
+
+    #[test]
+    fn categories_and_texts_are_checked() {
+        let request = |category: &str, instruction: &str, why: &str| Request {
+            category: category.into(),
+            instruction: instruction.into(),
+            why: why.into(),
+            supersedes: vec![],
+        };
+        assert_eq!(
+            validate(&request("[code]", " Do x ", "y"))
+                .unwrap()
+                .instruction,
+            "Do x"
+        );
+        assert!(matches!(
+            validate(&request("UI", "Do x", "y")),
+            Err(RulesError::UnknownCategory { .. })
+        ));
+        assert!(matches!(
+            validate(&request("CODE", "  ", "y")),
+            Err(RulesError::EmptyField {
+                field: "instruction"
+            })
+        ));
+        assert!(matches!(
+            validate(&request("CODE", "x", "")),
+            Err(RulesError::EmptyField { field: "why" })
+        ));
+    }
+}

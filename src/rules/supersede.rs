@@ -1,0 +1,265 @@
+//! Precedence ("newest wins"): which rules a rule supersedes, read from its `Supersedes`
+//! array and from the markers people and agents write in `Why` or `Instruction`, and which
+//! rules are therefore no longer active.
+//!
+//! The marker grammar, case-insensitive:
+//!
+//! ```text
+//! marker  = verb ws+ [noun ws*] ref { sep [noun ws*] ref }
+//! verb    = "supersedes" | "supersede" | "replaces" | "overrides" | "remplace"
+//! noun    = "rules" | "rule" | "les règles" | "la règle" | "règles" | "règle"   (also without the accent)
+//! ref     = ["#"] digits
+//! sep     = ws* ("," | "&" | "and" | "et") ws*
+//! ```
+//!
+//! So `supersedes rule 1`, `Supersedes #1`, `replaces rules 3 and 5`, `overrides #2, #4`
+//! and `remplace la règle 1` all count; `supersedes the old rule` does not.
+
+use std::collections::HashMap;
+
+use super::file::{Document, Supersedes};
+
+const VERBS: [&str; 5] = [
+    "supersedes",
+    "supersede",
+    "replaces",
+    "overrides",
+    "remplace",
+];
+const NOUNS: [&str; 10] = [
+    "les règles",
+    "les regles",
+    "la règle",
+    "la regle",
+    "règles",
+    "regles",
+    "règle",
+    "regle",
+    "rules",
+    "rule",
+];
+const SEPARATORS: [&str; 4] = [",", "&", "and", "et"];
+
+/// The rule numbers that supersede markers in `text` refer to, in order of appearance.
+pub fn markers(text: &str) -> Vec<u64> {
+    // Cheap filter first: most instructions mention none of the verbs.
+    if !has_verb_stem(text) {
+        return Vec::new();
+    }
+    let lower = text.to_lowercase();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < lower.len() {
+        let rest = &lower[at..];
+        let boundary = lower[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let verb = VERBS.iter().find(|v| rest.starts_with(**v));
+        match verb {
+            Some(verb) if boundary => {
+                at += verb.len();
+                let after = &lower[at..];
+                if after.starts_with(char::is_whitespace) {
+                    at += refs(after, &mut found);
+                }
+            }
+            _ => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    found
+}
+
+fn has_verb_stem(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    ["supersede", "replace", "override", "remplace"]
+        .iter()
+        .any(|stem| {
+            bytes
+                .windows(stem.len())
+                .any(|window| window.eq_ignore_ascii_case(stem.as_bytes()))
+        })
+}
+
+/// Reads `ws+ [noun ws*] ref { sep [noun ws*] ref }` from `text`; returns the bytes used.
+fn refs(text: &str, found: &mut Vec<u64>) -> usize {
+    let mut rest = text.trim_start();
+    let mut used = text.len() - rest.len();
+    loop {
+        let (number, after) = match reference(rest) {
+            Some(parsed) => parsed,
+            None => return used,
+        };
+        found.push(number);
+        used += rest.len() - after.len();
+        rest = after;
+        let trimmed = rest.trim_start();
+        let Some(sep) = SEPARATORS.iter().find(|s| trimmed.starts_with(**s)) else {
+            return used;
+        };
+        let next = trimmed[sep.len()..].trim_start();
+        if reference(next).is_none() {
+            return used;
+        }
+        used += rest.len() - next.len();
+        rest = next;
+    }
+}
+
+/// `[noun ws*] ["#"] digits` at the start of `text`.
+fn reference(text: &str) -> Option<(u64, &str)> {
+    let mut rest = text;
+    if let Some(noun) = NOUNS.iter().find(|n| rest.starts_with(**n)) {
+        rest = rest[noun.len()..].trim_start();
+    }
+    rest = rest.strip_prefix('#').unwrap_or(rest);
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let number = rest[..digits].parse().ok()?;
+    let after = &rest[digits..];
+    // "rule 12b" is not a reference to 12.
+    if after.starts_with(char::is_alphanumeric) {
+        return None;
+    }
+    Some((number, after))
+}
+
+/// Why a supersede reference does not count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DanglingReason {
+    /// No rule has that number.
+    Missing,
+    /// The referenced rule is not older (its number is not lower).
+    NotOlder,
+}
+
+/// A reference that does not count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dangling {
+    /// Index of the referencing rule.
+    pub index: usize,
+    pub reference: u64,
+    pub reason: DanglingReason,
+}
+
+/// The outcome of precedence: for each rule (by index), the numbers of the rules that
+/// supersede it (empty = active), and the references that did not count.
+#[derive(Debug, Default)]
+pub struct Resolution {
+    pub superseded_by: Vec<Vec<u64>>,
+    pub dangling: Vec<Dangling>,
+}
+
+impl Resolution {
+    pub fn is_active(&self, index: usize) -> bool {
+        self.superseded_by[index].is_empty()
+    }
+
+    pub fn active_count(&self) -> usize {
+        self.superseded_by.iter().filter(|by| by.is_empty()).count()
+    }
+}
+
+/// Every reference a rule makes: its `Supersedes` array, then markers in `Why` and
+/// `Instruction`, without repeats.
+pub fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
+    let mut all = match &rule.supersedes {
+        Supersedes::Numbers(numbers) => numbers.clone(),
+        _ => Vec::new(),
+    };
+    all.extend(markers(rule.why.display()));
+    all.extend(markers(rule.instruction.display()));
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|n| seen.insert(*n));
+    all
+}
+
+/// Decides which rules are active. A rule supersedes only lower-numbered rules that exist;
+/// a superseded rule stays superseded even if its superseder is later superseded too.
+pub fn resolve(document: &Document<'_>) -> Resolution {
+    let mut by_number: HashMap<u64, Vec<usize>> = HashMap::new();
+    for rule in &document.rules {
+        if let Some(number) = rule.number.value() {
+            by_number.entry(number).or_default().push(rule.index);
+        }
+    }
+    let mut resolution = Resolution {
+        superseded_by: vec![Vec::new(); document.rules.len()],
+        dangling: Vec::new(),
+    };
+    for rule in &document.rules {
+        let Some(number) = rule.number.value() else {
+            continue;
+        };
+        for reference in references(rule) {
+            let reason = if reference >= number {
+                Some(DanglingReason::NotOlder)
+            } else if !by_number.contains_key(&reference) {
+                Some(DanglingReason::Missing)
+            } else {
+                None
+            };
+            match reason {
+                Some(reason) => resolution.dangling.push(Dangling {
+                    index: rule.index,
+                    reference,
+                    reason,
+                }),
+                None => {
+                    for &target in &by_number[&reference] {
+                        resolution.superseded_by[target].push(number);
+                    }
+                }
+            }
+        }
+    }
+    for by in &mut resolution.superseded_by {
+        by.sort_unstable();
+        by.dedup();
+    }
+    resolution
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_and_french_markers() {
+        assert_eq!(markers("user preference (supersedes rule 1)"), [1]);
+        assert_eq!(markers("Supersedes #12."), [12]);
+        assert_eq!(markers("REPLACES RULE 3"), [3]);
+        assert_eq!(markers("overrides rule #4"), [4]);
+        assert_eq!(markers("remplace la règle 5"), [5]);
+        assert_eq!(markers("Remplace la REGLE 6"), [6]);
+        assert_eq!(markers("supersedes rules 1 and 3, #7 & 9"), [1, 3, 7, 9]);
+        assert_eq!(markers("remplace les règles 2 et 4"), [2, 4]);
+    }
+
+    #[test]
+    fn non_markers() {
+        assert!(markers("supersedes the old approach").is_empty());
+        assert!(markers("it replaces nothing").is_empty());
+        assert!(markers("unsupersedes rule 1").is_empty());
+        assert!(markers("supersedes rule 12b").is_empty());
+        assert!(markers("supersedes1").is_empty());
+        assert!(markers("Use the overrides file 2 times").is_empty());
+    }
+
+    #[test]
+    fn only_older_existing_rules_are_superseded() {
+        let source = r#"[
+            {"Rule_number": 1, "Instruction": "a", "Why": "x"},
+            {"Rule_number": 5, "Instruction": "b", "Why": "supersedes rule 1, rule 3"},
+            {"Rule_number": 6, "Instruction": "c", "Why": "x", "Supersedes": [6]}
+        ]"#;
+        let document = super::super::file::parse(source).unwrap();
+        let resolution = resolve(&document);
+        assert_eq!(resolution.superseded_by, vec![vec![5], vec![], vec![]]);
+        assert_eq!(resolution.dangling.len(), 2);
+        assert_eq!(resolution.dangling[0].reason, DanglingReason::Missing);
+        assert_eq!(resolution.dangling[1].reason, DanglingReason::NotOlder);
+    }
+}
