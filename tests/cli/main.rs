@@ -4,4 +4,5 @@
 mod support;
 
 mod preset;
+mod reliability;
 mod rules;

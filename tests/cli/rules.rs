@@ -693,30 +693,3 @@ fn a_held_lock_times_out_with_exit_2() {
     );
     assert_eq!(sandbox.read_bytes(RULES), before);
 }
-
-#[test]
-fn concurrent_learns_lose_nothing() {
-    // C2: 4 processes x 50 learns.
-    let sandbox = Sandbox::new();
-    let workers: Vec<_> = (0..4)
-        .map(|worker| {
-            let script = format!(
-                "for i in $(seq 1 50); do {} learn -c code -w w \"Always do {worker}-$i\" || exit 1; done",
-                crate::support::BIN
-            );
-            Command::new("sh")
-                .args(["-c", &script])
-                .current_dir(sandbox.path())
-                .env("AUTOFIX_CEILING_DIRECTORIES", sandbox.path())
-                .env_remove("AUTOFIX_FILE")
-                .env("AUTOFIX_LOCK_TIMEOUT", "60")
-                .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for mut worker in workers {
-        assert!(worker.wait().unwrap().success());
-    }
-    assert_eq!(numbers(&sandbox, RULES), (1..=200).collect::<Vec<_>>());
-}

@@ -87,10 +87,18 @@ impl Sandbox {
 
     /// A command for the binary, run from `relative_cwd` inside the sandbox.
     pub(crate) fn command_in(&self, relative_cwd: &str, args: &[&str]) -> Command {
-        let mut command = Command::new(BIN);
+        let mut command = self.program(BIN, args);
+        command.current_dir(self.join(relative_cwd));
+        command
+    }
+
+    /// A command for any program (`strace`, `sh`), with the sandbox's directory and
+    /// environment.
+    pub(crate) fn program(&self, program: &str, args: &[&str]) -> Command {
+        let mut command = Command::new(program);
         command
             .args(args)
-            .current_dir(self.join(relative_cwd))
+            .current_dir(self.path())
             .env_remove("NO_COLOR")
             .env_remove("AUTOFIX_FILE")
             .env_remove("AUTOFIX_LOCK_TIMEOUT")
