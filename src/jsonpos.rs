@@ -33,8 +33,8 @@ pub fn find_pointer(source: &str, pointer: &str) -> Option<usize> {
     for token in pointer.strip_prefix('/')?.split('/') {
         let token = token.replace("~1", "/").replace("~0", "~");
         at = match bytes.get(at)? {
-            b'{' => member(bytes, at, &token)?,
-            b'[' => element(bytes, at, token.parse().ok()?)?,
+            b'{' => member(source, at, &token)?,
+            b'[' => element(source, at, token.parse().ok()?)?,
             _ => return None,
         };
     }
@@ -54,7 +54,7 @@ fn skip_bom(bytes: &[u8]) -> usize {
     }
 }
 
-fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
+pub(crate) fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
     while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         at += 1;
     }
@@ -62,14 +62,15 @@ fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
 }
 
 /// The offset of the value of member `key` in the object starting at `at`.
-fn member(bytes: &[u8], at: usize, key: &str) -> Option<usize> {
+fn member(text: &str, at: usize, key: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut at = skip_ws(bytes, at + 1);
     if bytes.get(at) == Some(&b'}') {
         return None;
     }
     loop {
         let key_start = at;
-        let key_end = skip_string(bytes, at)?;
+        let key_end = skip_string(text, at)?;
         let raw_key = std::str::from_utf8(&bytes[key_start..key_end]).ok()?;
         let name: String = serde_json::from_str(raw_key).ok()?;
         at = skip_ws(bytes, key_end);
@@ -80,7 +81,7 @@ fn member(bytes: &[u8], at: usize, key: &str) -> Option<usize> {
         if name == key {
             return Some(at);
         }
-        at = skip_ws(bytes, skip_value(bytes, at)?);
+        at = skip_ws(bytes, skip_value(text, at)?);
         match bytes.get(at)? {
             b',' => at = skip_ws(bytes, at + 1),
             _ => return None,
@@ -89,13 +90,14 @@ fn member(bytes: &[u8], at: usize, key: &str) -> Option<usize> {
 }
 
 /// The offset of element `index` in the array starting at `at`.
-fn element(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
+fn element(text: &str, at: usize, index: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut at = skip_ws(bytes, at + 1);
     if bytes.get(at) == Some(&b']') {
         return None;
     }
     for _ in 0..index {
-        at = skip_ws(bytes, skip_value(bytes, at)?);
+        at = skip_ws(bytes, skip_value(text, at)?);
         match bytes.get(at)? {
             b',' => at = skip_ws(bytes, at + 1),
             _ => return None,
@@ -104,34 +106,43 @@ fn element(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
     Some(at)
 }
 
-/// The offset just past the string starting at `at` (which must be a `"`).
-fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+/// The offset just past the string starting at `at` (which must be a `"`). The closing
+/// quote is found with `str::find` (memchr); a quote after an odd run of backslashes is
+/// escaped.
+pub(crate) fn skip_string(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let mut i = at + 1;
+    let mut from = at + 1;
     loop {
-        match bytes.get(i)? {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            _ => i += 1,
+        let quote = from + text.get(from..)?.find('"')?;
+        let backslashes = bytes[from..quote]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            return Some(quote + 1);
         }
+        from = quote + 1;
     }
 }
 
 /// The offset just past the value starting at `at`. Containers are skipped by counting
 /// brackets outside strings; the document was already checked by a real parser or is
 /// only being searched, so this need not validate.
-fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+pub(crate) fn skip_value(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
     match bytes.get(at)? {
-        b'"' => skip_string(bytes, at),
+        b'"' => skip_string(text, at),
         b'{' | b'[' => {
             let mut depth = 0usize;
             let mut i = at;
             loop {
                 match bytes.get(i)? {
                     b'"' => {
-                        i = skip_string(bytes, i)?;
+                        i = skip_string(text, i)?;
                         continue;
                     }
                     b'{' | b'[' => depth += 1,

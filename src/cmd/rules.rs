@@ -1,6 +1,6 @@
 //! `autofix learn`, `rules`, `check` and `where`.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -61,11 +61,14 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         all: args.all,
     };
     let listing = listing::build(shown(path), document.as_ref(), &query);
-    print(&match args.format {
-        RulesFormat::Text => listing.to_text(),
-        RulesFormat::Json => listing.to_json(),
-        RulesFormat::Markdown => listing.to_markdown(),
-    })?;
+    // Streamed: a listing of 100k rules is never held twice in memory.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        RulesFormat::Text => listing.write_text(&mut out)?,
+        RulesFormat::Json => listing.write_json(&mut out)?,
+        RulesFormat::Markdown => listing.write_markdown(&mut out)?,
+    }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,12 +2,12 @@
 //! and position, so that listing accepts real-world files and the writer can append
 //! without touching a byte of the existing rules.
 //!
-//! The file is parsed once into borrowed slices (`RawValue`), then each rule's four known
-//! fields are read lazily from its own slice; unknown fields are never materialised.
+//! serde_json validates the file once and splits it into borrowed element slices
+//! (`RawValue`); a structural walk then finds each rule's known fields in its own slice.
+//! Strings without escapes are borrowed; unknown fields are never decoded.
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 /// The UTF-8 byte order mark, tolerated on read and kept on write.
@@ -115,18 +115,57 @@ pub enum Supersedes<'a> {
     Invalid(&'a str),
 }
 
-#[derive(Deserialize)]
+/// The raw values of the known fields of one rule object.
+#[derive(Default)]
 struct Fields<'a> {
-    #[serde(rename = "Rule_number", borrow, default)]
-    number: Option<&'a RawValue>,
-    #[serde(rename = "Category", borrow, default)]
-    category: Option<&'a RawValue>,
-    #[serde(rename = "Instruction", borrow, default)]
-    instruction: Option<&'a RawValue>,
-    #[serde(rename = "Why", borrow, default)]
-    why: Option<&'a RawValue>,
-    #[serde(rename = "Supersedes", borrow, default)]
-    supersedes: Option<&'a RawValue>,
+    number: Option<&'a str>,
+    category: Option<&'a str>,
+    instruction: Option<&'a str>,
+    why: Option<&'a str>,
+    supersedes: Option<&'a str>,
+}
+
+/// Finds the known top-level members of an object that serde_json has already validated,
+/// without decoding anything else: a structural walk, far cheaper than deserialising.
+/// A known key that appears twice is an error, as it would be for serde.
+fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
+    use crate::jsonpos::{skip_string, skip_value, skip_ws};
+    let bytes = raw.as_bytes();
+    let mut fields = Fields::default();
+    let mut at = skip_ws(bytes, 1);
+    let broken = || "the object could not be read".to_string();
+    while bytes.get(at) == Some(&b'"') {
+        let key_end = skip_string(raw, at).ok_or_else(broken)?;
+        let key = string_at(&raw[at..key_end]);
+        at = skip_ws(bytes, skip_ws(bytes, key_end) + 1);
+        let value_end = skip_value(raw, at).ok_or_else(broken)?;
+        let value = &raw[at..value_end];
+        let slot = match key.as_ref() {
+            "Rule_number" => &mut fields.number,
+            "Category" => &mut fields.category,
+            "Instruction" => &mut fields.instruction,
+            "Why" => &mut fields.why,
+            "Supersedes" => &mut fields.supersedes,
+            _ => &mut None,
+        };
+        if slot.replace(value).is_some() {
+            return Err(format!("duplicate field `{key}`"));
+        }
+        at = skip_ws(bytes, value_end);
+        if bytes.get(at) == Some(&b',') {
+            at = skip_ws(bytes, at + 1);
+        }
+    }
+    Ok(fields)
+}
+
+/// Decodes a validated JSON string literal, borrowing when it has no escapes.
+fn string_at(literal: &str) -> Cow<'_, str> {
+    if literal.contains('\\') {
+        Cow::Owned(serde_json::from_str(literal).unwrap_or_default())
+    } else {
+        Cow::Borrowed(&literal[1..literal.len() - 1])
+    }
 }
 
 /// The largest accepted `Rule_number`: numbers are signed 64-bit in most readers.
@@ -176,17 +215,15 @@ fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
         supersedes: Supersedes::Missing,
         malformed: None,
     };
-    match serde_json::from_str::<Fields<'_>>(raw) {
+    match scan_fields(raw) {
         Ok(fields) => {
-            rule.number = fields.number.map_or(Number::Missing, |v| number(v.get()));
+            rule.number = fields.number.map_or(Number::Missing, number);
             rule.category = text(fields.category);
             rule.instruction = text(fields.instruction);
             rule.why = text(fields.why);
-            rule.supersedes = fields
-                .supersedes
-                .map_or(Supersedes::Missing, |v| supersedes(v.get()));
+            rule.supersedes = fields.supersedes.map_or(Supersedes::Missing, supersedes);
         }
-        Err(error) => rule.malformed = Some(strip_position(&error.to_string())),
+        Err(problem) => rule.malformed = Some(problem),
     }
     rule
 }
@@ -200,13 +237,11 @@ fn number(raw: &str) -> Number<'_> {
     }
 }
 
-fn text(raw: Option<&RawValue>) -> Text<'_> {
-    let Some(raw) = raw else {
-        return Text::Missing;
-    };
-    match serde_json::from_str::<Cow<'_, str>>(raw.get()) {
-        Ok(text) => Text::Str(text),
-        Err(_) => Text::Other(raw.get()),
+fn text(raw: Option<&str>) -> Text<'_> {
+    match raw {
+        None => Text::Missing,
+        Some(raw) if raw.starts_with('"') => Text::Str(string_at(raw)),
+        Some(raw) => Text::Other(raw),
     }
 }
 

@@ -1,12 +1,13 @@
 //! `rules`: the active constraints, and their text, JSON and Markdown renderers. One
 //! builder and one JSON shape serve the CLI and every other front end.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
+use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::category::normalize;
-use super::file::{Document, Number};
+use super::file::Document;
 use super::supersede::Resolution;
 use super::{PRECEDENCE, supersede};
 
@@ -19,16 +20,16 @@ pub struct Query {
     pub all: bool,
 }
 
-/// One listed rule.
+/// One listed rule, borrowing its text from the document.
 #[derive(Clone, Debug, Serialize)]
-pub struct Entry {
+pub struct Entry<'a> {
     /// `null` when the file's `Rule_number` is not a valid number.
     pub number: Option<u64>,
-    pub category: String,
-    pub instruction: String,
-    pub why: String,
+    pub category: Cow<'a, str>,
+    pub instruction: &'a str,
+    pub why: &'a str,
     pub active: bool,
-    pub superseded_by: Vec<u64>,
+    pub superseded_by: &'a [u64],
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -40,7 +41,7 @@ pub struct Counts {
 
 /// The `rules` result: the JSON document of `rules --format json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Listing {
+pub struct Listing<'a> {
     pub version: u32,
     /// The rules file, relative to the workspace root when it lies below it.
     pub path: String,
@@ -49,11 +50,53 @@ pub struct Listing {
     pub counts: Counts,
     /// The category filter, as given (bare, upper-case).
     pub categories: Vec<String>,
-    pub rules: Vec<Entry>,
+    pub rules: Entries<'a>,
+}
+
+/// The listed rules, made on demand from the document: a listing of 100k rules holds
+/// indices, not copies.
+#[derive(Clone, Debug, Default)]
+pub struct Entries<'a> {
+    document: Option<&'a Document<'a>>,
+    superseded_by: Vec<Vec<u64>>,
+    selected: Vec<usize>,
+}
+
+impl<'a> Entries<'a> {
+    pub fn len(&self) -> usize {
+        self.selected.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.selected.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
+        self.selected.iter().map(|&index| self.entry(index))
+    }
+
+    fn entry(&self, index: usize) -> Entry<'_> {
+        let rule = &self.document.expect("entries come from a document").rules[index];
+        let superseded_by = &self.superseded_by[index];
+        Entry {
+            number: rule.number.value(),
+            category: bare_category(rule.category.display()),
+            instruction: rule.instruction.display().trim(),
+            why: rule.why.display().trim(),
+            active: superseded_by.is_empty(),
+            superseded_by,
+        }
+    }
+}
+
+impl Serialize for Entries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 /// Builds the listing of `document` (`None`: there is no rules file).
-pub fn build(path: String, document: Option<&Document<'_>>, query: &Query) -> Listing {
+pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query) -> Listing<'a> {
     let categories: Vec<String> = query.categories.iter().map(|c| normalize(c)).collect();
     let mut listing = Listing {
         version: 1,
@@ -62,7 +105,7 @@ pub fn build(path: String, document: Option<&Document<'_>>, query: &Query) -> Li
         precedence: PRECEDENCE,
         counts: Counts::default(),
         categories,
-        rules: Vec::new(),
+        rules: Entries::default(),
     };
     let Some(document) = document else {
         return listing;
@@ -73,35 +116,39 @@ pub fn build(path: String, document: Option<&Document<'_>>, query: &Query) -> Li
         active: resolution.active_count(),
         superseded: document.rules.len() - resolution.active_count(),
     };
-    let mut order: Vec<usize> = (0..document.rules.len()).collect();
+    let mut selected: Vec<usize> = (0..document.rules.len())
+        .filter(|&index| query.all || resolution.is_active(index))
+        .filter(|&index| {
+            listing.categories.is_empty()
+                || listing
+                    .categories
+                    .iter()
+                    .any(|c| *c == bare_category(document.rules[index].category.display()))
+        })
+        .collect();
     // Ascending number, file order for ties; unnumbered rules last.
-    order.sort_by_key(|&i| (document.rules[i].number.value().unwrap_or(u64::MAX), i));
-    for index in order {
-        let rule = &document.rules[index];
-        let active = resolution.is_active(index);
-        if !active && !query.all {
-            continue;
-        }
-        let category = normalize(rule.category.display());
-        if !listing.categories.is_empty() && !listing.categories.contains(&category) {
-            continue;
-        }
-        listing.rules.push(Entry {
-            number: match rule.number {
-                Number::Valid(n) => Some(n),
-                _ => None,
-            },
-            category,
-            instruction: rule.instruction.display().trim().to_string(),
-            why: rule.why.display().trim().to_string(),
-            active,
-            superseded_by: resolution.superseded_by[index].clone(),
-        });
-    }
+    selected.sort_by_key(|&i| (document.rules[i].number.value().unwrap_or(u64::MAX), i));
+    listing.rules = Entries {
+        document: Some(document),
+        superseded_by: resolution.superseded_by,
+        selected,
+    };
     listing
 }
 
-impl Listing {
+/// The category as listed: bare and upper-case, borrowed when the file already says so.
+fn bare_category(text: &str) -> Cow<'_, str> {
+    let plain = text
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    if plain {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(normalize(text))
+    }
+}
+
+impl Listing<'_> {
     fn headline(&self) -> String {
         if !self.exists {
             return format!(
@@ -121,45 +168,82 @@ impl Listing {
     }
 
     /// The compact form an agent reads into its context: a headline, then one rule a line.
-    pub fn to_text(&self) -> String {
-        let mut out = self.headline();
-        out.push('\n');
-        for entry in &self.rules {
-            let _ = writeln!(out, "{}", line(entry, "", ""));
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "{}", self.headline())?;
+        for entry in self.rules.iter() {
+            write_line(out, &entry, "", "")?;
         }
-        out
+        Ok(())
     }
 
     /// For pasting into AGENTS.md / CLAUDE.md: one list item a rule.
-    pub fn to_markdown(&self) -> String {
-        let mut out = String::from("## Project rules (autofix)\n\n");
-        out.push_str(&self.headline());
-        out.push_str("\n\n");
-        for entry in &self.rules {
-            let _ = writeln!(out, "- {}", line(entry, "**", "_"));
+    pub fn write_markdown(&self, out: &mut impl Write) -> io::Result<()> {
+        write!(out, "## Project rules (autofix)\n\n{}\n\n", self.headline())?;
+        for entry in self.rules.iter() {
+            out.write_all(b"- ")?;
+            write_line(out, &entry, "**", "_")?;
         }
-        out
+        Ok(())
+    }
+
+    pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, self)?;
+        out.write_all(b"\n")
+    }
+
+    pub fn to_text(&self) -> String {
+        to_string(|out| self.write_text(out))
+    }
+
+    pub fn to_markdown(&self) -> String {
+        to_string(|out| self.write_markdown(out))
     }
 
     pub fn to_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("a listing always serialises");
-        text.push('\n');
-        text
+        to_string(|out| self.write_json(out))
     }
 }
 
+fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+    let mut buffer = Vec::new();
+    write(&mut buffer).expect("writing to memory cannot fail");
+    String::from_utf8(buffer).expect("renderers write UTF-8")
+}
+
 /// `12 [CODE] Instruction — why`, with `strong`/`emphasis` around the number and the why.
-fn line(entry: &Entry, strong: &str, emphasis: &str) -> String {
-    let number = entry
-        .number
-        .map_or_else(|| "?".to_string(), |n| n.to_string());
-    let mut text = format!(
-        "{strong}{number}{strong} [{}] {} \u{2014} {emphasis}{}{emphasis}",
-        entry.category, entry.instruction, entry.why
-    );
-    if !entry.active {
-        let by: Vec<String> = entry.superseded_by.iter().map(u64::to_string).collect();
-        let _ = write!(text, " [superseded by {}]", by.join(", "));
+fn write_line(
+    out: &mut impl Write,
+    entry: &Entry<'_>,
+    strong: &str,
+    emphasis: &str,
+) -> io::Result<()> {
+    out.write_all(strong.as_bytes())?;
+    match entry.number {
+        Some(number) => write!(out, "{number}")?,
+        None => out.write_all(b"?")?,
     }
-    text
+    for part in [
+        strong,
+        " [",
+        &entry.category,
+        "] ",
+        entry.instruction,
+        " \u{2014} ",
+        emphasis,
+        entry.why,
+        emphasis,
+    ] {
+        out.write_all(part.as_bytes())?;
+    }
+    if !entry.active {
+        out.write_all(b" [superseded by ")?;
+        for (i, number) in entry.superseded_by.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b", ")?;
+            }
+            write!(out, "{number}")?;
+        }
+        out.write_all(b"]")?;
+    }
+    out.write_all(b"\n")
 }

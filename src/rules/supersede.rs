@@ -15,8 +15,6 @@
 //! So `supersedes rule 1`, `Supersedes #1`, `replaces rules 3 and 5`, `overrides #2, #4`
 //! and `remplace la règle 1` all count; `supersedes the old rule` does not.
 
-use std::collections::HashMap;
-
 use super::file::{Document, Supersedes};
 
 const VERBS: [&str; 5] = [
@@ -70,14 +68,26 @@ pub fn markers(text: &str) -> Vec<u64> {
     found
 }
 
+/// Whether `text` contains a verb stem in any ASCII case, in one cheap pass (this runs for
+/// every rule of every listing).
 fn has_verb_stem(text: &str) -> bool {
     let bytes = text.as_bytes();
-    ["supersede", "replace", "override", "remplace"]
+    // Two case-folded letters reject almost every position before any stem is compared.
+    for i in 1..bytes.len() {
+        let pair = [bytes[i - 1] | 0x20, bytes[i] | 0x20];
+        if matches!(&pair, b"su" | b"re" | b"ov") && stem_at(&bytes[i - 1..]) {
+            return true;
+        }
+    }
+    false
+}
+
+fn stem_at(rest: &[u8]) -> bool {
+    ["supersede", "replace", "remplace", "override"]
         .iter()
         .any(|stem| {
-            bytes
-                .windows(stem.len())
-                .any(|window| window.eq_ignore_ascii_case(stem.as_bytes()))
+            rest.get(..stem.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
         })
 }
 
@@ -179,12 +189,20 @@ pub fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
 /// Decides which rules are active. A rule supersedes only lower-numbered rules that exist;
 /// a superseded rule stays superseded even if its superseder is later superseded too.
 pub fn resolve(document: &Document<'_>) -> Resolution {
-    let mut by_number: HashMap<u64, Vec<usize>> = HashMap::new();
-    for rule in &document.rules {
-        if let Some(number) = rule.number.value() {
-            by_number.entry(number).or_default().push(rule.index);
-        }
-    }
+    // (number, index) sorted: one allocation, and the rules holding a number are a range.
+    let mut by_number: Vec<(u64, usize)> = document
+        .rules
+        .iter()
+        .filter_map(|rule| Some((rule.number.value()?, rule.index)))
+        .collect();
+    by_number.sort_unstable();
+    let holders = |number: u64| {
+        let start = by_number.partition_point(|&(n, _)| n < number);
+        by_number[start..]
+            .iter()
+            .take_while(move |&&(n, _)| n == number)
+            .map(|&(_, index)| index)
+    };
     let mut resolution = Resolution {
         superseded_by: vec![Vec::new(); document.rules.len()],
         dangling: Vec::new(),
@@ -196,7 +214,7 @@ pub fn resolve(document: &Document<'_>) -> Resolution {
         for reference in references(rule) {
             let reason = if reference >= number {
                 Some(DanglingReason::NotOlder)
-            } else if !by_number.contains_key(&reference) {
+            } else if holders(reference).next().is_none() {
                 Some(DanglingReason::Missing)
             } else {
                 None
@@ -208,7 +226,7 @@ pub fn resolve(document: &Document<'_>) -> Resolution {
                     reason,
                 }),
                 None => {
-                    for &target in &by_number[&reference] {
+                    for target in holders(reference) {
                         resolution.superseded_by[target].push(number);
                     }
                 }

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod bench;
 mod preset;
 mod reliability;
 mod rules;

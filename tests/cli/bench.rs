@@ -1,0 +1,321 @@
+//! The side-by-side benchmark (ignored by default; figures, never assertions):
+//!
+//! ```sh
+//! cargo test --release --test cli bench -- --ignored --nocapture
+//! ```
+//!
+//! It generates its data, runs each pair of commands alternately after a warm-up, and
+//! prints the median of each and their ratio, measured in the same run. A comparison whose
+//! peer (`jq`, `/usr/bin/time`) is not installed is skipped with a message.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{BIN, Sandbox};
+
+const ROUNDS: usize = 15;
+
+fn installed(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A rules file as `learn` writes it, with `n` rules of realistic length.
+fn rules_file(n: usize) -> String {
+    let mut text = String::from("[\n");
+    for i in 1..=n {
+        let category = [
+            "STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER",
+        ][i % 8];
+        text.push_str(&format!(
+            "  {{\n    \"Rule_number\": {i},\n    \"Category\": \"{category}\",\n    \"Instruction\": \"Always keep module {i} free of side effects at import time - because the loader runs every module once.\",\n    \"Why\": \"codebase pattern\"\n  }}{}\n",
+            if i == n { "" } else { "," }
+        ));
+    }
+    text.push_str("]\n");
+    text
+}
+
+/// A HagiTask-form preset with `commands` commands, all bound to one declared skill.
+fn write_preset(dir: &Path, id: &str, commands: usize) {
+    let write = |relative: &str, text: String| {
+        let path = dir.join(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(
+        "manifest.json",
+        format!(
+            r#"{{"schemaVersion": "1.0", "taskPresetId": "{id}", "version": "1.0.0",
+  "displayName": {{"key": "n"}}, "description": {{"key": "d"}}, "kind": "custom-executor",
+  "status": "experimental",
+  "localization": {{"strategy": "host-i18n-bridge", "namespace": "{id}", "defaultLocale": "en-US", "supportedLocales": ["en-US"]}},
+  "ui": {{"panel": "./frontend/panel.json", "commands": "./frontend/commands.json"}},
+  "site": {{"storePage": "./store-page/"}},
+  "backend": {{"taskPreset": "./backend/task-preset.json", "prompts": "./backend/prompts.json"}}}}"#
+        ),
+    );
+    write(
+        "frontend/panel.json",
+        r#"{"surface": "drawer", "submitLabel": {"key": "s"}, "sections": [{"id": "main", "layout": "stack",
+  "fields": [{"id": "query", "renderer": "multiline-text", "output": "query", "required": true}]}]}"#
+            .to_string(),
+    );
+    let list: Vec<String> = (0..commands)
+        .map(|i| {
+            format!(
+                r#"    {{"id": "cmd{i}", "groupId": "main", "label": "cmd{i}", "skill": "bench-skill", "description": {{"key": "c{i}"}}, "preludeTemplate": "{{commandId}} {{query}}"}}"#
+            )
+        })
+        .collect();
+    write(
+        "frontend/commands.json",
+        format!(
+            "{{\"schemaVersion\": \"1.1\", \"selectionMode\": \"single\", \"groups\": [{{\"id\": \"main\", \"title\": {{\"key\": \"g\"}}}}],\n  \"commands\": [\n{}\n  ]}}\n",
+            list.join(",\n")
+        ),
+    );
+    write(
+        "backend/task-preset.json",
+        r#"{"taskKey": "bench", "scriptKey": "autotask.bench", "defaultTargetType": "repository",
+  "requirements": [{"type": "agent", "name": "any"}, {"type": "skills", "name": "bench-skill"}],
+  "targets": {"repositories": {"enabled": false}, "vaults": {"enabled": false}, "projects": {"enabled": false}},
+  "inputBindings": [{"input": "query", "promptParameter": "query", "required": true}]}"#
+            .to_string(),
+    );
+    write(
+        "backend/prompts.json",
+        r#"{"version": "1.0.0", "templateEngine": "handlebars", "defaultLocale": "en-US", "supportedLocales": ["en-US"],
+  "inputs": [{"name": "query", "source": "task-preset-input"}],
+  "locales": {"en-US": {"systemTemplate": "./s.md", "userTemplate": "./u.hbs"}}}"#
+            .to_string(),
+    );
+}
+
+fn sh(script: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", script]);
+    command
+}
+
+/// Runs a command to completion, output discarded, and returns how long it took.
+fn time(command: &mut Command) -> Duration {
+    let start = Instant::now();
+    let status = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let elapsed = start.elapsed();
+    assert!(status.success(), "{command:?} failed");
+    elapsed
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Runs `sides` alternately (each with its own untimed set-up) and reports the medians.
+fn compare(title: &str, target: &str, sides: &mut [Side<'_>]) -> Vec<Duration> {
+    for (_, make, setup) in sides.iter_mut() {
+        setup();
+        time(&mut make());
+    }
+    let mut samples = vec![Vec::new(); sides.len()];
+    for _ in 0..ROUNDS {
+        for (i, (_, make, setup)) in sides.iter_mut().enumerate() {
+            setup();
+            samples[i].push(time(&mut make()));
+        }
+    }
+    let medians: Vec<Duration> = samples.into_iter().map(median).collect();
+    println!("\n{title}  (target: {target})");
+    for (i, (name, _, _)) in sides.iter().enumerate() {
+        let ratio = medians[0].as_secs_f64() / medians[i].as_secs_f64();
+        let note = if i == 0 {
+            String::new()
+        } else {
+            format!("  autofix / this = {ratio:.3}")
+        };
+        println!("  {name:<44} {:>10}{note}", ms(medians[i]));
+    }
+    medians
+}
+
+fn noop() {}
+
+/// One side of a comparison: its name, how to make its command, its untimed set-up.
+type Side<'a> = (&'a str, &'a mut dyn FnMut() -> Command, &'a mut dyn FnMut());
+
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture"]
+fn bench() {
+    let sandbox = Sandbox::new();
+    let jq = installed("jq");
+    if !jq {
+        println!("skipped: every jq comparison (jq is not installed)");
+    }
+    let base: Vec<(usize, std::path::PathBuf)> = [1_000, 10_000, 100_000]
+        .into_iter()
+        .map(|n| (n, sandbox.write(format!("base-{n}.json"), rules_file(n))))
+        .collect();
+    let work = sandbox.join("work.json");
+    let temp = sandbox.join("work.tmp");
+    let (work_s, temp_s) = (work.display().to_string(), temp.display().to_string());
+    let autofix = |args: &[&str]| {
+        let mut command = sandbox.command(args);
+        command.env("AUTOFIX_FILE", &work);
+        command
+    };
+    let restore = |n: usize| {
+        let from = base.iter().find(|(m, _)| *m == n).unwrap().1.clone();
+        let to = work.clone();
+        move || {
+            fs::copy(&from, &to).unwrap();
+        }
+    };
+
+    // learn on 10k rules.
+    let jq_append = format!(
+        "jq --arg i 'Always bench' '. + [{{Rule_number: ((map(.Rule_number) | max) + 1), Category: \"CODE\", Instruction: $i, Why: \"bench\"}}]' {work_s} > {temp_s} && mv {temp_s} {work_s}"
+    );
+    let floor = format!("cp {work_s} {temp_s} && mv {temp_s} {work_s}");
+    let learn_args = ["learn", "-c", "code", "-w", "bench", "Always bench"];
+    let (mut r1, mut r2, mut r3) = (restore(10_000), restore(10_000), restore(10_000));
+    let mut sides: Vec<Side<'_>> = Vec::new();
+    let mut make_learn = || autofix(&learn_args);
+    let mut make_jq = || sh(&jq_append);
+    let mut make_floor = || sh(&floor);
+    sides.push(("autofix learn", &mut make_learn, &mut r1));
+    if jq {
+        sides.push(("jq append (max+1, temp, rename)", &mut make_jq, &mut r2));
+    }
+    sides.push((
+        "floor: cp file tmp && mv tmp file",
+        &mut make_floor,
+        &mut r3,
+    ));
+    compare(
+        "learn on 10k rules",
+        "<= 0.15 x jq, <= 3 x floor",
+        &mut sides,
+    );
+
+    // rules on 100k rules.
+    if jq {
+        let (mut s1, mut s2) = (restore(100_000), restore(100_000));
+        let mut make_rules = || autofix(&["rules"]);
+        let jq_list = format!("jq -r '.[].Instruction' {work_s}");
+        let mut make_jq = || sh(&jq_list);
+        compare(
+            "rules on 100k rules",
+            "<= 0.3 x jq",
+            &mut [
+                ("autofix rules", &mut make_rules, &mut s1),
+                ("jq -r '.[].Instruction'", &mut make_jq, &mut s2),
+            ],
+        );
+    }
+
+    // preset validate on 1000 presets.
+    let presets = sandbox.join("presets");
+    for i in 0..1000 {
+        write_preset(&presets.join(format!("p{i:04}")), &format!("p{i:04}"), 20);
+    }
+    if jq {
+        let presets_s = presets.display().to_string();
+        let mut make_validate = || sandbox.command(&["preset", "validate", &presets_s]);
+        let jq_empty = format!("find {presets_s} -name '*.json' -exec jq empty {{}} +");
+        let mut make_jq = || sh(&jq_empty);
+        let (mut n1, mut n2) = (noop, noop);
+        compare(
+            "preset validate on 1000 presets (20 commands each)",
+            "<= 1.0 x jq",
+            &mut [
+                ("autofix preset validate", &mut make_validate, &mut n1),
+                ("jq empty over the same files", &mut make_jq, &mut n2),
+            ],
+        );
+    }
+
+    // Start-up.
+    {
+        let mut make_version = || {
+            let mut command = Command::new(BIN);
+            command.arg("--version");
+            command
+        };
+        let mut make_true = || Command::new("/bin/true");
+        let (mut n1, mut n2) = (noop, noop);
+        compare(
+            "start-up",
+            "<= 3 x /bin/true",
+            &mut [
+                ("autofix --version", &mut make_version, &mut n1),
+                ("/bin/true", &mut make_true, &mut n2),
+            ],
+        );
+    }
+
+    // Scaling from 1k to 100k rules.
+    println!("\nscaling (medians; should grow linearly with the file)");
+    for (n, _) in &base {
+        let setup_learn = restore(*n);
+        let setup_rules = restore(*n);
+        let (mut learn_samples, mut rules_samples) = (Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            setup_learn();
+            learn_samples.push(time(&mut autofix(&learn_args)));
+            setup_rules();
+            rules_samples.push(time(&mut autofix(&["rules"])));
+        }
+        let size = fs::metadata(sandbox.join(format!("base-{n}.json")))
+            .unwrap()
+            .len();
+        println!(
+            "  {n:>7} rules ({:>6.1} MB): learn {:>10}, rules {:>10}",
+            size as f64 / 1e6,
+            ms(median(learn_samples)),
+            ms(median(rules_samples))
+        );
+    }
+
+    // Peak memory.
+    if Path::new("/usr/bin/time").exists() {
+        restore(100_000)();
+        let output = Command::new("/usr/bin/time")
+            .args(["-v", BIN, "--file", &work_s, "rules"])
+            .env("AUTOFIX_CEILING_DIRECTORIES", sandbox.path())
+            .stdout(Stdio::null())
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&output.stderr);
+        let peak_kb: u64 = report
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("Maximum resident set size (kbytes): ")
+            })
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        let size = fs::metadata(&work).unwrap().len();
+        println!(
+            "\npeak memory, rules on 100k rules  (target: <= 3 x file size)\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
+            peak_kb as f64 / 1024.0,
+            size as f64 / 1048576.0,
+            (peak_kb * 1024) as f64 / size as f64
+        );
+    } else {
+        println!("skipped: peak memory (/usr/bin/time is not installed)");
+    }
+}
