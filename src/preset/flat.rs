@@ -20,27 +20,43 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
         draft.id = load::manifest_id(&root, diagnostics);
     }
     let commands = open(dir, "commands.json", true, diagnostics)?;
-    if let Some(doc) = &commands {
+    if let Opened::Doc(doc) = &commands {
         draft.commands = load::commands(doc, false, diagnostics);
     }
-    let panel = open(dir, "panel.json", false, diagnostics)?;
+    // Inputs are declared by a panel, input bindings or prompt inputs; a broken file among
+    // them (reported already) leaves them unknown, and placeholders unchecked.
     let mut inputs: Option<Vec<String>> = None;
-    if let Some(doc) = &panel {
-        let outputs = load::panel_outputs(doc, false, diagnostics);
-        inputs
-            .get_or_insert_default()
-            .extend(outputs.into_iter().map(str::to_string));
+    let mut inputs_known = true;
+    let panel = open(dir, "panel.json", false, diagnostics)?;
+    match &panel {
+        Opened::Doc(doc) => {
+            let outputs = load::panel_outputs(doc, false, diagnostics);
+            inputs
+                .get_or_insert_default()
+                .extend(outputs.into_iter().map(str::to_string));
+        }
+        Opened::Broken => inputs_known = false,
+        Opened::Absent => {}
     }
     let task_preset = open(dir, "task-preset.json", false, diagnostics)?;
     let prompts = open(dir, "prompts.json", false, diagnostics)?;
-    for (doc, holds_requirements) in [(&task_preset, true), (&prompts, task_preset.is_none())] {
-        let Some(doc) = doc else { continue };
-        let Some(root) = doc.root("the file", diagnostics) else {
+    let task_preset_absent = matches!(task_preset, Opened::Absent);
+    for (opened, holds_requirements) in [(&task_preset, true), (&prompts, task_preset_absent)] {
+        let root = match opened {
+            Opened::Doc(doc) => doc.root("the file", diagnostics),
+            Opened::Broken => None,
+            Opened::Absent => continue,
+        };
+        let Some(root) = root else {
+            inputs_known = false;
+            if holds_requirements {
+                draft.requirements_known = false;
+            }
             continue;
         };
         if holds_requirements {
             draft.requirements = load::requirements(&root, true, diagnostics);
-            draft.requirements_file = Some(doc.rel.clone());
+            draft.requirements_file = Some(root.doc.rel.clone());
         }
         for names in [
             load::binding_inputs(&root, false, diagnostics),
@@ -54,12 +70,37 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
                 .extend(names.into_iter().map(str::to_string));
         }
     }
-    draft.inputs = inputs.map(|names| names.into_iter().collect());
-    draft.docs = [manifest, commands, panel, task_preset, prompts]
-        .into_iter()
-        .flatten()
-        .collect();
+    draft.inputs = inputs
+        .filter(|_| inputs_known)
+        .map(|names| names.into_iter().collect());
+    draft.docs = [
+        manifest,
+        commands.doc(),
+        panel.doc(),
+        task_preset.doc(),
+        prompts.doc(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Ok(draft)
+}
+
+/// One of the flat form's fixed files.
+enum Opened {
+    Doc(Doc),
+    /// There, but unusable (reported).
+    Broken,
+    Absent,
+}
+
+impl Opened {
+    fn doc(self) -> Option<Doc> {
+        match self {
+            Opened::Doc(doc) => Some(doc),
+            Opened::Broken | Opened::Absent => None,
+        }
+    }
 }
 
 /// Opens one of the flat form's fixed files. An absent optional file is not a problem.
@@ -68,34 +109,33 @@ fn open(
     name: &str,
     required: bool,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Option<Doc>, LoadError> {
+) -> Result<Opened, LoadError> {
     let shown = dir.shown(Path::new(name));
-    match dir.resolve(Path::new(""), name) {
-        Resolved::Found { real, rel } => dir.read_json(&real, rel, diagnostics),
+    let diagnostic = match dir.resolve(Path::new(""), name) {
+        Resolved::Found { real, rel } => {
+            return Ok(match dir.read_json(&real, rel, diagnostics)? {
+                Some(doc) => Opened::Doc(doc),
+                None => Opened::Broken,
+            });
+        }
         Resolved::Missing { why, .. } if required || why != NOT_FOUND => {
-            diagnostics.push(
-                Diagnostic::new(Code::MissingFile, format!("`{name}` {why}"))
-                    .in_file(shown)
-                    .with_help(if required {
-                        "a flat preset needs `commands.json`; a HagiTask package names its files \
-                         in `manifest.json` (`ui`, `backend`)"
-                    } else {
-                        "replace it with a JSON file, or remove it"
-                    }),
-            );
-            Ok(None)
-        }
-        Resolved::Missing { .. } => Ok(None),
-        Resolved::Escapes => {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::PathEscapesPreset,
-                    format!("`{name}` is a link to a file outside the preset directory"),
-                )
+            Diagnostic::new(Code::MissingFile, format!("`{name}` {why}"))
                 .in_file(shown)
-                .with_help("copy the file into the preset instead of linking to it"),
-            );
-            Ok(None)
+                .with_help(if required {
+                    "a flat preset needs `commands.json`; a HagiTask package names its files \
+                     in `manifest.json` (`ui`, `backend`)"
+                } else {
+                    "replace it with a JSON file, or remove it"
+                })
         }
-    }
+        Resolved::Missing { .. } => return Ok(Opened::Absent),
+        Resolved::Escapes => Diagnostic::new(
+            Code::PathEscapesPreset,
+            format!("`{name}` is a link to a file outside the preset directory"),
+        )
+        .in_file(shown)
+        .with_help("copy the file into the preset instead of linking to it"),
+    };
+    diagnostics.push(diagnostic);
+    Ok(Opened::Broken)
 }

@@ -44,32 +44,48 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         let task_preset = open(&backend, "taskPreset", true, diagnostics)?;
         let prompts = open(&backend, "prompts", true, diagnostics)?;
 
-        // Placeholders come from panel outputs, input bindings and prompt inputs.
+        // Placeholders come from panel outputs, input bindings and prompt inputs. The
+        // panel is required, so a package always declares its inputs — unless one of
+        // these files is broken (reported already), and then placeholders go unchecked.
         let mut inputs: Vec<String> = Vec::new();
-        if let Some(panel) = &panel {
-            let outputs = load::panel_outputs(panel, true, diagnostics);
-            inputs.extend(outputs.into_iter().map(str::to_string));
+        let mut inputs_known = true;
+        match &panel {
+            Some(panel) => {
+                let outputs = load::panel_outputs(panel, true, diagnostics);
+                inputs.extend(outputs.into_iter().map(str::to_string));
+            }
+            None => inputs_known = false,
         }
         if let Some(doc) = &commands {
             draft.commands = load::commands(doc, true, diagnostics);
         }
-        if let Some(doc) = &task_preset
-            && let Some(root) = doc.root("the task preset", diagnostics)
+        match task_preset
+            .as_ref()
+            .and_then(|doc| doc.root("the task preset", diagnostics))
         {
-            draft.requirements = load::requirements(&root, false, diagnostics);
-            draft.requirements_file = Some(doc.rel.clone());
-            let bound = load::binding_inputs(&root, true, diagnostics);
-            inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));
+            Some(root) => {
+                draft.requirements = load::requirements(&root, false, diagnostics);
+                draft.requirements_file = Some(root.doc.rel.clone());
+                let bound = load::binding_inputs(&root, true, diagnostics);
+                inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));
+            }
+            None => {
+                draft.requirements_known = false;
+                inputs_known = false;
+            }
         }
-        if let Some(doc) = &prompts
-            && let Some(root) = doc.root("the prompt package", diagnostics)
+        match prompts
+            .as_ref()
+            .and_then(|doc| doc.root("the prompt package", diagnostics))
         {
-            let names = load::prompt_inputs(&root, true, diagnostics);
-            inputs.extend(names.unwrap_or_default().into_iter().map(str::to_string));
-            check_templates(dir, &root, diagnostics);
+            Some(root) => {
+                let names = load::prompt_inputs(&root, true, diagnostics);
+                inputs.extend(names.unwrap_or_default().into_iter().map(str::to_string));
+                check_templates(dir, &root, diagnostics);
+            }
+            None => inputs_known = false,
         }
-        // The panel is required, so a HagiTask package always declares its inputs.
-        draft.inputs = Some(inputs.into_iter().collect());
+        draft.inputs = inputs_known.then(|| inputs.into_iter().collect());
         docs.extend(
             [panel, commands, task_preset, prompts]
                 .into_iter()

@@ -36,6 +36,9 @@ pub(crate) struct Draft {
     pub(crate) requirements: Vec<Requirement>,
     pub(crate) inputs: Option<BTreeSet<String>>,
     pub(crate) requirements_file: Option<PathBuf>,
+    /// False when the requirements file exists but could not be read: then no command
+    /// is blamed for a skill the unreadable file may well declare.
+    pub(crate) requirements_known: bool,
     /// Every JSON file read, for positions in later checks.
     pub(crate) docs: Vec<Doc>,
     pub(crate) diagnostics: Vec<Diagnostic>,
@@ -50,6 +53,7 @@ impl Draft {
             requirements: Vec::new(),
             inputs: None,
             requirements_file: None,
+            requirements_known: true,
             docs: Vec::new(),
             diagnostics: Vec::new(),
         }
@@ -114,7 +118,7 @@ pub fn load(dir: &Path) -> Result<Preset, LoadError> {
         id_location: draft.id.map(|(_, location)| location),
         requirements_file: draft.requirements_file,
     };
-    let found = validate::check(&preset, &draft.docs);
+    let found = validate::check(&preset, &draft.docs, draft.requirements_known);
     preset.diagnostics.extend(found);
     diagnostics::sort(&mut preset.diagnostics);
     Ok(preset)

@@ -146,13 +146,13 @@ fn summary_line(presets: &[Preset], totals: Totals) -> String {
         plural(totals.counts.errors, "error", "errors"),
         plural(totals.counts.warnings, "warning", "warnings"),
     );
-    let disabled: Vec<&str> = presets
+    let disabled: Vec<String> = presets
         .iter()
         .filter(|p| !p.enabled())
-        .map(|p| p.id.as_str())
+        .map(|p| p.dir.display().to_string())
         .collect();
     if !disabled.is_empty() {
-        let _ = writeln!(line, "disabled presets: {}", disabled.join(", "));
+        let _ = writeln!(line, "disabled: {}", disabled.join(", "));
     }
     line
 }

@@ -73,7 +73,8 @@ pub struct Dir {
 impl Dir {
     pub fn new(shown: &Path) -> io::Result<Dir> {
         Ok(Dir {
-            shown: shown.to_path_buf(),
+            // `a//b/./c` is shown as `a/b/c`.
+            shown: shown.components().collect(),
             real: fs::canonicalize(shown)?,
         })
     }

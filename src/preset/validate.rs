@@ -12,8 +12,10 @@ use super::render::{self, COMMAND_ID};
 use super::source::{Doc, child};
 use super::{Command, Form, Preset};
 
-/// The checks on one preset; `docs` are its parsed files, for line and column.
-pub(crate) fn check(preset: &Preset, docs: &[Doc]) -> Vec<Diagnostic> {
+/// The checks on one preset; `docs` are its parsed files, for line and column. Without
+/// `requirements_known` (the requirements file is broken, which is reported already) the
+/// binding is not checked against the gate.
+pub(crate) fn check(preset: &Preset, docs: &[Doc], requirements_known: bool) -> Vec<Diagnostic> {
     let at = |file: &Path, pointer: &str, code: Code, message: String| {
         let position = docs
             .iter()
@@ -40,7 +42,7 @@ pub(crate) fn check(preset: &Preset, docs: &[Doc]) -> Vec<Diagnostic> {
         }
     }
 
-    for command in &preset.commands {
+    for command in preset.commands.iter().filter(|_| requirements_known) {
         if let Some(skill) = &command.skill
             && !preset.requires_skill(skill)
         {
