@@ -119,7 +119,9 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {
     let preset = load_one(context, &args.preset)?;
-    let (root, _) = places(context)?;
+    let (root, cwd) = places(context)?;
+    // Skills installed in the workspace are shown relative to it when it is here.
+    let root = if root == cwd { PathBuf::new() } else { root };
     let home = home_dir();
     let environment = Environment::new(
         &root,
