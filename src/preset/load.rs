@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{self, Code, Diagnostic};
 
-use super::source::{Dir, Doc, Obj, Resolved, child, kind_of};
+use super::source::{Dir, Doc, Obj, Opened, Resolved, child, kind_of};
 use super::{Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, validate};
 
 /// A preset that could not be read at all (as opposed to one with problems, which loads
@@ -68,22 +68,19 @@ pub fn load(dir: &Path) -> Result<Preset, LoadError> {
         source,
     })?;
     let mut diagnostics = Vec::new();
-    let manifest = match dir.resolve(Path::new(""), "manifest.json") {
-        Resolved::Found { real, rel } => Some(dir.read_json(&real, rel, &mut diagnostics)?),
-        _ => None,
-    };
+    let manifest = dir.open_top("manifest.json", None, &mut diagnostics)?;
     let has_commands = matches!(
         dir.resolve(Path::new(""), "commands.json"),
         Resolved::Found { .. }
     );
     let mut draft = match manifest {
         // A manifest that names `ui` or `backend` is a HagiTask package.
-        Some(Some(doc)) if is_hagitask(&doc.value) => hagitask::load(&dir, doc)?,
-        Some(Some(doc)) => flat::load(&dir, Some(doc))?,
-        // An unparsable manifest: keep going only if the flat form's files are there.
-        Some(None) if has_commands => flat::load(&dir, None)?,
-        Some(None) => Draft::new(Form::HagiTask),
-        None => flat::load(&dir, None)?,
+        Opened::Doc(doc) if is_hagitask(&doc.value) => hagitask::load(&dir, doc)?,
+        Opened::Doc(doc) => flat::load(&dir, Some(doc))?,
+        // A broken manifest: keep going only if the flat form's files are there.
+        Opened::Broken if has_commands => flat::load(&dir, None)?,
+        Opened::Broken => Draft::new(Form::HagiTask),
+        Opened::Absent => flat::load(&dir, None)?,
     };
     diagnostics.append(&mut draft.diagnostics);
 

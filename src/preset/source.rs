@@ -52,6 +52,24 @@ impl Doc {
     }
 }
 
+/// A file at the top of a preset, opened.
+#[derive(Debug)]
+pub enum Opened {
+    Doc(Doc),
+    /// There, but unusable (reported).
+    Broken,
+    Absent,
+}
+
+impl Opened {
+    pub fn doc(self) -> Option<Doc> {
+        match self {
+            Opened::Doc(doc) => Some(doc),
+            Opened::Broken | Opened::Absent => None,
+        }
+    }
+}
+
 /// The outcome of resolving a path declared inside a preset.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Resolved {
@@ -169,6 +187,41 @@ impl Dir {
                 Ok(None)
             }
         }
+    }
+
+    /// Opens a file at the top of the preset that is there by convention rather than
+    /// declared (`manifest.json`, the flat form's files). An absent file is reported only
+    /// when `required` (with that help); a directory, a dangling link or a link out of
+    /// the preset always is.
+    pub fn open_top(
+        &self,
+        name: &str,
+        required: Option<&str>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Result<Opened, LoadError> {
+        let shown = self.shown(Path::new(name));
+        let diagnostic = match self.resolve(Path::new(""), name) {
+            Resolved::Found { real, rel } => {
+                return Ok(match self.read_json(&real, rel, diagnostics)? {
+                    Some(doc) => Opened::Doc(doc),
+                    None => Opened::Broken,
+                });
+            }
+            Resolved::Missing { why, .. } if required.is_some() || why != NOT_FOUND => {
+                Diagnostic::new(Code::MissingFile, format!("`{name}` {why}"))
+                    .in_file(shown)
+                    .with_help(required.unwrap_or("replace it with a JSON file, or remove it"))
+            }
+            Resolved::Missing { .. } => return Ok(Opened::Absent),
+            Resolved::Escapes => Diagnostic::new(
+                Code::PathEscapesPreset,
+                format!("`{name}` is a link to a file outside the preset directory"),
+            )
+            .in_file(shown)
+            .with_help("copy the file into the preset instead of linking to it"),
+        };
+        diagnostics.push(diagnostic);
+        Ok(Opened::Broken)
     }
 
     /// Opens the file a document member declares (`ui.commands` → `./frontend/commands.json`),

@@ -962,6 +962,13 @@ fn links_out_of_the_preset_are_refused() {
         sandbox.join("presets/linked/commands.json"),
     )
     .unwrap();
+    sandbox.write("secret/manifest.json", r#"{"taskPresetId": "secret"}"#);
+    sandbox.write("presets/mlink/commands.json", r#"{"commands": []}"#);
+    symlink(
+        sandbox.join("secret/manifest.json"),
+        sandbox.join("presets/mlink/manifest.json"),
+    )
+    .unwrap();
     fixture(&sandbox, "good/studio", "presets/studio");
     fs::remove_dir_all(sandbox.join("presets/studio/backend")).unwrap();
     fixture(&sandbox, "good/studio/backend", "elsewhere");
@@ -982,6 +989,7 @@ fn links_out_of_the_preset_are_refused() {
         codes,
         [
             ("path-escapes-preset", "presets/linked/commands.json"),
+            ("path-escapes-preset", "presets/mlink/manifest.json"),
             ("path-escapes-preset", "presets/studio/manifest.json"),
             ("path-escapes-preset", "presets/studio/manifest.json"),
         ]
