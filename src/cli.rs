@@ -188,7 +188,7 @@ pub(crate) struct PresetValidateArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetRenderArgs {
-    /// The preset directory.
+    /// The preset directory, or the name of a preset in .agents/presets or presets.
     #[arg(value_name = "PRESET")]
     pub(crate) preset: PathBuf,
 
@@ -215,7 +215,7 @@ pub(crate) struct PresetRenderArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetRequirementsArgs {
-    /// The preset directory.
+    /// The preset directory, or the name of a preset in .agents/presets or presets.
     #[arg(value_name = "PRESET")]
     pub(crate) preset: PathBuf,
 

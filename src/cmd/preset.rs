@@ -1,10 +1,152 @@
-//! `autofix preset list|validate|render|requirements`.
+//! `autofix preset list|validate|render|requirements`: turn the clap arguments into library
+//! calls, print the rendered result, and choose the exit status (0 ok, 1 problems found;
+//! an `Err` is exit 2).
 
+use std::collections::BTreeMap;
+use std::env;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cli::PresetCommand;
-use crate::cmd::Context;
+use anyhow::Context as _;
+use autofix::preset::requirements::{self, Environment, Status};
+use autofix::preset::{self, Preset, collection, render, report};
 
-pub(crate) fn run(_context: &Context, _command: PresetCommand) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("preset commands are not built yet")
+use crate::cli::{
+    DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
+    PresetValidateArgs, TextOrJson,
+};
+use crate::cmd::{Context, eprint, print, status};
+
+pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        PresetCommand::List(args) => list(context, args),
+        PresetCommand::Validate(args) => validate(context, args),
+        PresetCommand::Render(args) => render(context, args),
+        PresetCommand::Requirements(args) => requirements(context, args),
+    }
+}
+
+/// The workspace root and the current directory (paths are shown relative to it).
+fn places(context: &Context) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let root = context.workspace()?.root;
+    let cwd = env::current_dir().context("cannot determine the current directory")?;
+    Ok((root, cwd))
+}
+
+/// Loads the presets the paths name (or the default collections).
+fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Preset>> {
+    let (root, cwd) = places(context)?;
+    let dirs = preset::discover(paths, &root, &cwd)?;
+    if dirs.is_empty() {
+        let painter = context.stderr_painter();
+        eprint(&format!(
+            "{} no presets found in `{}` or `{}` under `{}`\n",
+            painter.warning("note:"),
+            collection::DEFAULT_DIRS[0],
+            collection::DEFAULT_DIRS[1],
+            root.display()
+        ));
+    }
+    Ok(preset::load_collection(&dirs)?)
+}
+
+/// Loads the one preset `render` and `requirements` work on.
+fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset> {
+    let (root, cwd) = places(context)?;
+    let dir = collection::find(path, &root, &cwd)?;
+    Ok(preset::load(&dir)?)
+}
+
+fn list(context: &Context, args: PresetListArgs) -> anyhow::Result<ExitCode> {
+    let presets = load_presets(context, &args.paths)?;
+    let text = match args.format {
+        TextOrJson::Text => report::list_text(&presets, context.stdout_painter()),
+        TextOrJson::Json => report::list_json(&presets),
+    };
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitCode> {
+    let presets = load_presets(context, &args.paths)?;
+    let text = match args.format {
+        DiagnosticsFormat::Text => report::validate_text(&presets, context.stdout_painter()),
+        DiagnosticsFormat::Json => report::validate_json(&presets),
+        DiagnosticsFormat::Github => report::validate_github(&presets),
+    };
+    print(&text)?;
+    let totals = report::Totals::of(&presets);
+    Ok(status(
+        totals.disabled() > 0
+            || totals.counts.errors > 0
+            || (args.deny_warnings && totals.counts.warnings > 0),
+    ))
+}
+
+/// Puts a preset's diagnostics on stderr; says so when they disable it.
+fn report_diagnostics(context: &Context, preset: &Preset, consequence: &str) {
+    let painter = context.stderr_painter();
+    let mut text = report::diagnostics_text(&preset.diagnostics, painter);
+    if !preset.enabled() {
+        text.push_str(&format!(
+            "{} preset `{}` is disabled by the errors above; {consequence}\n",
+            painter.error("error:"),
+            preset.id
+        ));
+    }
+    eprint(&text);
+}
+
+fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode> {
+    let preset = load_one(context, &args.preset)?;
+    report_diagnostics(context, &preset, "nothing rendered");
+    if !preset.enabled() {
+        return Ok(status(true));
+    }
+    let request = render::Request {
+        commands: args.commands,
+        values: args.values.into_iter().collect::<BTreeMap<_, _>>(),
+        strict: args.strict,
+    };
+    let rendered = render::render(&preset, &request)?;
+    let text = match args.format {
+        TextOrJson::Text => report::render_text(&rendered, args.null),
+        TextOrJson::Json => report::render_json(&preset, &rendered),
+    };
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {
+    let preset = load_one(context, &args.preset)?;
+    let (root, cwd) = places(context)?;
+    // Skills installed in the workspace are shown relative to it when it is here.
+    let root = if root == cwd { PathBuf::new() } else { root };
+    let home = home_dir();
+    let environment = Environment::new(
+        &root,
+        home.as_deref(),
+        &args.skills_dirs,
+        env::var_os("PATH"),
+    );
+    let summaries = requirements::summarize(&preset, &environment);
+    let text = match args.format {
+        TextOrJson::Text => {
+            report::requirements_text(&preset, &summaries, context.stdout_painter())
+        }
+        TextOrJson::Json => report::requirements_json(&preset, &summaries),
+    };
+    print(&text)?;
+    report_diagnostics(context, &preset, "fix them before running it");
+    let missing = summaries
+        .iter()
+        .any(|s| matches!(s.status, Status::Missing { .. }));
+    Ok(status(missing || !preset.enabled()))
+}
+
+fn home_dir() -> Option<PathBuf> {
+    let name = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    env::var_os(name)
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from)
 }

@@ -1,0 +1,497 @@
+//! Loading one preset directory: decide its form, hand the form-specific files to
+//! [`flat`](super::flat) or [`hagitask`](super::hagitask), and parse what both forms share
+//! (the manifest id, commands, requirements, panel fields). The cross-checks then run on
+//! the result while the sources are still at hand for line and column.
+
+use std::collections::BTreeSet;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::diagnostics::{self, Code, Diagnostic};
+
+use super::source::{Dir, Doc, Obj, Opened, Resolved, child, kind_of};
+use super::{Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, validate};
+
+/// A preset that could not be read at all (as opposed to one with problems, which loads
+/// with diagnostics).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read `{}`", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// What a form loader produces; [`load`] turns it into a [`Preset`].
+#[derive(Debug)]
+pub(crate) struct Draft {
+    pub(crate) form: Form,
+    /// The manifest's `taskPresetId`, where it was declared.
+    pub(crate) id: Option<(String, Location)>,
+    pub(crate) commands: Vec<Command>,
+    pub(crate) requirements: Vec<Requirement>,
+    pub(crate) inputs: Option<BTreeSet<String>>,
+    pub(crate) requirements_file: Option<PathBuf>,
+    /// False when the requirements file exists but could not be read: then no command
+    /// is blamed for a skill the unreadable file may well declare.
+    pub(crate) requirements_known: bool,
+    /// Every JSON file read, for positions in later checks.
+    pub(crate) docs: Vec<Doc>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+impl Draft {
+    pub(crate) fn new(form: Form) -> Draft {
+        Draft {
+            form,
+            id: None,
+            commands: Vec::new(),
+            requirements: Vec::new(),
+            inputs: None,
+            requirements_file: None,
+            requirements_known: true,
+            docs: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+}
+
+/// Loads the preset in `dir`. Problems with its files are diagnostics on the result; only
+/// a directory or file that cannot be read at all is an error.
+pub fn load(dir: &Path) -> Result<Preset, LoadError> {
+    let dir = Dir::new(dir).map_err(|source| LoadError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut diagnostics = Vec::new();
+    let manifest = dir.open_top("manifest.json", None, &mut diagnostics)?;
+    let has_commands = matches!(
+        dir.resolve(Path::new(""), "commands.json"),
+        Resolved::Found { .. }
+    );
+    let mut draft = match manifest {
+        // A manifest that names `ui` or `backend` is a HagiTask package.
+        Opened::Doc(doc) if is_hagitask(&doc.value) => hagitask::load(&dir, doc)?,
+        Opened::Doc(doc) => flat::load(&dir, Some(doc))?,
+        // A broken manifest: keep going only if the flat form's files are there.
+        Opened::Broken if has_commands => flat::load(&dir, None)?,
+        Opened::Broken => Draft::new(Form::HagiTask),
+        Opened::Absent => flat::load(&dir, None)?,
+    };
+    diagnostics.append(&mut draft.diagnostics);
+
+    let dir_name = dir_name(&dir);
+    let id = match &draft.id {
+        Some((id, location)) => {
+            if *id != dir_name {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::PresetIdMismatch,
+                        format!("`taskPresetId` is `{id}` but the directory is `{dir_name}`"),
+                    )
+                    .in_file(&location.file)
+                    .at(location.pointer.clone(), location.position)
+                    .with_help(format!(
+                        "rename the directory to `{id}`, or set `taskPresetId` to `{dir_name}`"
+                    )),
+                );
+            }
+            id.clone()
+        }
+        None => dir_name,
+    };
+    let mut preset = Preset {
+        id,
+        dir: dir.shown.clone(),
+        form: draft.form,
+        commands: draft.commands,
+        requirements: draft.requirements,
+        inputs: draft.inputs,
+        diagnostics,
+        id_location: draft.id.map(|(_, location)| location),
+        requirements_file: draft.requirements_file,
+    };
+    let found = validate::check(&preset, &draft.docs, draft.requirements_known);
+    preset.diagnostics.extend(found);
+    diagnostics::sort(&mut preset.diagnostics);
+    Ok(preset)
+}
+
+fn is_hagitask(manifest: &Value) -> bool {
+    manifest
+        .as_object()
+        .is_some_and(|m| m.contains_key("ui") || m.contains_key("backend"))
+}
+
+/// The directory's own name as the user named it (a symlinked preset keeps its link name).
+fn dir_name(dir: &Dir) -> String {
+    std::path::absolute(&dir.shown)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .or_else(|| {
+            dir.real
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_default()
+}
+
+/// Reads `taskPresetId` from a manifest: a string matching `^[a-z0-9][a-z0-9-]*$`.
+pub(crate) fn manifest_id(
+    manifest: &Obj<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(String, Location)> {
+    let id = manifest.string("taskPresetId", false, diagnostics)?;
+    let pointer = manifest.pointer_of("taskPresetId");
+    let valid = id
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !valid {
+        diagnostics.push(
+            manifest
+                .doc
+                .diagnostic(
+                    Code::InvalidField,
+                    format!("`taskPresetId` `{id}` is not a valid preset id"),
+                    &pointer,
+                )
+                .with_help(
+                    "use lowercase letters, digits and `-`, starting with a letter or digit",
+                ),
+        );
+    }
+    let location = Location {
+        file: manifest.doc.path.clone(),
+        position: manifest.doc.locate(&pointer),
+        pointer,
+    };
+    Some((id.to_string(), location))
+}
+
+/// Parses a commands file. `hagitask` demands the HagiTask fields (`selectionMode`,
+/// `groups`, and each command's `groupId` and `label`); the flat form needs only `id`.
+pub(crate) fn commands(
+    doc: &Doc,
+    hagitask: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Command> {
+    let Some(root) = doc.root("the commands file", diagnostics) else {
+        return Vec::new();
+    };
+    if let Some(mode) = root.string("selectionMode", hagitask, diagnostics)
+        && mode != "single"
+        && mode != "multiple"
+    {
+        diagnostics.push(doc.diagnostic(
+            Code::InvalidField,
+            format!("`selectionMode` must be `single` or `multiple`, found `{mode}`"),
+            &root.pointer_of("selectionMode"),
+        ));
+    }
+    root.string("version", false, diagnostics);
+    let groups = root.array("groups", hagitask, diagnostics).map(|items| {
+        let mut ids = BTreeSet::new();
+        for (index, item) in items.iter().enumerate() {
+            let pointer = child(&root.pointer_of("groups"), &index.to_string());
+            let what = format!("group `{pointer}`");
+            if let Some(group) = Obj::new(doc, item, pointer, what, diagnostics)
+                && let Some(id) = group.name("id", true, diagnostics)
+            {
+                ids.insert(id.to_string());
+            }
+        }
+        ids
+    });
+    let Some(items) = root.array("commands", true, diagnostics) else {
+        return Vec::new();
+    };
+    let mut commands = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let pointer = child(&root.pointer_of("commands"), &index.to_string());
+        let what = format!("the command at `{pointer}`");
+        let Some(mut command) = Obj::new(doc, item, pointer.clone(), what, diagnostics) else {
+            continue;
+        };
+        let id = command.string("id", true, diagnostics);
+        if let Some(id) = id {
+            if id.trim().is_empty() {
+                diagnostics.push(doc.diagnostic(
+                    Code::InvalidField,
+                    format!("the command at `{pointer}` has an empty `id`"),
+                    &command.pointer_of("id"),
+                ));
+            } else {
+                command.what = format!("command `{id}`");
+            }
+        }
+        if let Some(group) = command.string("groupId", hagitask, diagnostics)
+            && let Some(groups) = &groups
+            && !groups.contains(group)
+        {
+            let known = groups.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>();
+            diagnostics.push(
+                doc.diagnostic(
+                    Code::UnknownCommandGroup,
+                    format!(
+                        "{} names group `{group}`, which `groups` does not declare",
+                        command.what
+                    ),
+                    &command.pointer_of("groupId"),
+                )
+                .with_help(if known.is_empty() {
+                    format!("add {{\"id\": \"{group}\", ...}} to `groups`")
+                } else {
+                    format!(
+                        "use one of {}, or add `{group}` to `groups`",
+                        known.join(", ")
+                    )
+                }),
+            );
+        }
+        command.string("label", hagitask, diagnostics);
+        let skill = skill(&command, diagnostics);
+        let (template, template_field) = template(&command, diagnostics);
+        if let Some(id) = id.filter(|id| !id.trim().is_empty()) {
+            commands.push(Command {
+                id: id.to_string(),
+                skill,
+                template,
+                file: doc.path.clone(),
+                pointer,
+                template_field,
+            });
+        }
+    }
+    commands
+}
+
+/// SPEC §3.2: a missing, `null`, empty or whitespace `skill` is no skill; otherwise it is
+/// trimmed. Anything but a string is `invalid-field`: one command binds at most one skill.
+fn skill(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    match command.get("skill")? {
+        Value::Null => None,
+        Value::String(text) => Some(text.trim().to_string()).filter(|s| !s.is_empty()),
+        other => {
+            diagnostics.push(
+                command
+                    .doc
+                    .diagnostic(
+                        Code::InvalidField,
+                        format!(
+                            "`skill` of {} must be a string naming one skill, found {}",
+                            command.what,
+                            kind_of(other)
+                        ),
+                        &command.pointer_of("skill"),
+                    )
+                    .with_help(
+                        "a command binds at most one skill: declare several skills in the \
+                         preset's requirements and bind each command to one of them",
+                    ),
+            );
+            None
+        }
+    }
+}
+
+/// `preludeTemplate`, else `prompt`; blank means none.
+fn template(
+    command: &Obj<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Option<String>, &'static str) {
+    for field in ["preludeTemplate", "prompt"] {
+        if command.get(field).is_some() {
+            let text = command.string(field, false, diagnostics);
+            let text = text.filter(|t| !t.trim().is_empty()).map(str::to_string);
+            return (text, field);
+        }
+    }
+    (None, "preludeTemplate")
+}
+
+/// Parses `requirements` of a requirements file. HagiTask entries are
+/// `{type, name?, names?, command?, args?}`; the flat form also accepts `{key, cacheKey?}`
+/// (a skill requirement).
+pub(crate) fn requirements(
+    root: &Obj<'_>,
+    flat: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Requirement> {
+    let Some(items) = root.array("requirements", false, diagnostics) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let pointer = child(&root.pointer_of("requirements"), &index.to_string());
+        let what = format!("the requirement at `{pointer}`");
+        let Some(entry) = Obj::new(root.doc, item, pointer, what, diagnostics) else {
+            continue;
+        };
+        let parsed = if flat && entry.get("type").is_none() {
+            flat_requirement(&entry, diagnostics)
+        } else {
+            typed_requirement(&entry, diagnostics)
+        };
+        out.extend(parsed);
+    }
+    out
+}
+
+fn flat_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Requirement> {
+    let key = entry.name("key", true, diagnostics)?;
+    let cache_key = entry
+        .name("cacheKey", false, diagnostics)
+        .map_or_else(|| format!("skill:{key}"), str::to_string);
+    Some(Requirement {
+        kind: Kind::Skill,
+        key: key.to_string(),
+        cache_key,
+        command: None,
+        args: Vec::new(),
+        file: entry.doc.path.clone(),
+        pointer: entry.pointer.clone(),
+    })
+}
+
+fn typed_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Requirement> {
+    let kind = match entry.string("type", true, diagnostics)? {
+        "skills" => Kind::Skill,
+        "cli" => Kind::Cli,
+        "agent" => Kind::Agent,
+        other => {
+            diagnostics.push(entry.doc.diagnostic(
+                Code::InvalidField,
+                format!(
+                    "`type` of {} must be `skills`, `cli` or `agent`, found `{other}`",
+                    entry.what
+                ),
+                &entry.pointer_of("type"),
+            ));
+            return None;
+        }
+    };
+    let name = entry.name("name", false, diagnostics);
+    let names = entry.strings("names", false, diagnostics);
+    let command = entry
+        .name("command", false, diagnostics)
+        .map(str::to_string);
+    let args = entry
+        .strings("args", false, diagnostics)
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let key = match (kind, name, names) {
+        (_, Some(name), _) => name.to_string(),
+        (Kind::Agent, None, Some(names)) if !names.is_empty() => {
+            names.iter().map(|n| n.trim()).collect::<Vec<_>>().join(",")
+        }
+        _ => {
+            let needs = if kind == Kind::Agent {
+                "`name` or `names`"
+            } else {
+                "`name`"
+            };
+            diagnostics.push(entry.doc.diagnostic(
+                Code::InvalidField,
+                format!("{} has no {needs}", entry.what),
+                &entry.pointer,
+            ));
+            return None;
+        }
+    };
+    Some(Requirement {
+        kind,
+        cache_key: format!("{}:{key}", kind.as_str()),
+        key,
+        command,
+        args,
+        file: entry.doc.path.clone(),
+        pointer: entry.pointer.clone(),
+    })
+}
+
+/// The `output` of every panel field: `sections[].fields[]`, and (flat form) `fields[]`.
+pub(crate) fn panel_outputs<'a>(
+    doc: &'a Doc,
+    hagitask: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<&'a str> {
+    let Some(root) = doc.root("the panel", diagnostics) else {
+        return Vec::new();
+    };
+    let mut outputs = Vec::new();
+    let mut fields = |owner: &Obj<'a>, required: bool, diagnostics: &mut Vec<Diagnostic>| {
+        for (index, item) in owner
+            .array("fields", required, diagnostics)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let pointer = child(&owner.pointer_of("fields"), &index.to_string());
+            let what = format!("the field at `{pointer}`");
+            if let Some(field) = Obj::new(doc, item, pointer, what, diagnostics) {
+                outputs.extend(field.name("output", hagitask, diagnostics));
+            }
+        }
+    };
+    let sections = root
+        .array("sections", hagitask, diagnostics)
+        .unwrap_or_default();
+    for (index, item) in sections.iter().enumerate() {
+        let pointer = child(&root.pointer_of("sections"), &index.to_string());
+        let what = format!("the section at `{pointer}`");
+        if let Some(section) = Obj::new(doc, item, pointer, what, diagnostics) {
+            fields(&section, hagitask, diagnostics);
+        }
+    }
+    if !hagitask {
+        fields(&root, false, diagnostics);
+    }
+    outputs
+}
+
+/// The names `inputBindings` provide (`input` and `promptParameter`).
+pub(crate) fn binding_inputs<'a>(
+    root: &Obj<'a>,
+    required: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<&'a str>> {
+    let items = root.array("inputBindings", required, diagnostics)?;
+    let mut names = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let pointer = child(&root.pointer_of("inputBindings"), &index.to_string());
+        let what = format!("the input binding at `{pointer}`");
+        if let Some(binding) = Obj::new(root.doc, item, pointer, what, diagnostics) {
+            names.extend(binding.name("input", true, diagnostics));
+            names.extend(binding.name("promptParameter", false, diagnostics));
+        }
+    }
+    Some(names)
+}
+
+/// The names `inputs[].name` of a prompts file provide.
+pub(crate) fn prompt_inputs<'a>(
+    root: &Obj<'a>,
+    required: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<&'a str>> {
+    let items = root.array("inputs", required, diagnostics)?;
+    let mut names = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let pointer = child(&root.pointer_of("inputs"), &index.to_string());
+        let what = format!("the input at `{pointer}`");
+        if let Some(input) = Obj::new(root.doc, item, pointer, what, diagnostics) {
+            names.extend(input.name("name", true, diagnostics));
+        }
+    }
+    Some(names)
+}

@@ -1,0 +1,420 @@
+//! The output of `autofix preset list|validate|render|requirements`: text for people,
+//! JSON (one document with a `version` field) for programs, GitHub annotations for CI.
+//! Every renderer returns a `String`; the CLI decides where it goes.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
+use crate::paint::Painter;
+
+use super::Preset;
+use super::render::Rendered;
+use super::requirements::{Status, Summary};
+
+/// The `version` field of every JSON document.
+pub const JSON_VERSION: u32 = 1;
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn diagnostics_json(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
+    diagnostics.iter().map(DiagnosticJson::from).collect()
+}
+
+fn status_word(preset: &Preset) -> &'static str {
+    if preset.enabled() {
+        "enabled"
+    } else {
+        "disabled"
+    }
+}
+
+/// `list`: one line per preset — id, status, commands, bound skills.
+pub fn list_text(presets: &[Preset], painter: Painter) -> String {
+    let width = presets
+        .iter()
+        .map(|p| p.id.chars().count())
+        .max()
+        .unwrap_or(0);
+    let commands: Vec<String> = presets
+        .iter()
+        .map(|p| plural(p.commands.len(), "command", "commands"))
+        .collect();
+    let commands_width = commands.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
+    for (preset, commands) in presets.iter().zip(&commands) {
+        let status = format!("{:<8}", status_word(preset));
+        let status = if preset.enabled() {
+            painter.good(&status)
+        } else {
+            painter.error(&status)
+        };
+        let skills = preset.bound_skills();
+        let skills = if skills.is_empty() {
+            "none".to_string()
+        } else {
+            skills.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{:<width$}  {status}  {commands:<commands_width$}  skills: {skills}",
+            preset.id
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct ListJson<'a> {
+    version: u32,
+    presets: Vec<ListedJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct ListedJson<'a> {
+    id: &'a str,
+    path: String,
+    form: &'static str,
+    enabled: bool,
+    commands: usize,
+    skills: Vec<&'a str>,
+    requirements: Vec<&'a str>,
+}
+
+/// `list --format json`.
+pub fn list_json(presets: &[Preset]) -> String {
+    to_json(&ListJson {
+        version: JSON_VERSION,
+        presets: presets
+            .iter()
+            .map(|p| ListedJson {
+                id: &p.id,
+                path: p.dir.display().to_string(),
+                form: p.form.as_str(),
+                enabled: p.enabled(),
+                commands: p.commands.len(),
+                skills: p.bound_skills(),
+                requirements: p
+                    .unique_requirements()
+                    .iter()
+                    .map(|r| r.cache_key.as_str())
+                    .collect(),
+            })
+            .collect(),
+    })
+}
+
+/// The totals `validate` ends with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub presets: usize,
+    pub enabled: usize,
+    pub counts: Counts,
+}
+
+impl Totals {
+    pub fn of(presets: &[Preset]) -> Totals {
+        Totals {
+            presets: presets.len(),
+            enabled: presets.iter().filter(|p| p.enabled()).count(),
+            counts: Counts::of(presets.iter().flat_map(|p| &p.diagnostics)),
+        }
+    }
+
+    pub fn disabled(&self) -> usize {
+        self.presets - self.enabled
+    }
+}
+
+/// The summary line; it never starts with `error` or `warning`, so a grep for diagnostics
+/// does not count it.
+fn summary_line(presets: &[Preset], totals: Totals) -> String {
+    let mut line = format!(
+        "checked {}: {} enabled, {} disabled ({}, {})\n",
+        plural(totals.presets, "preset", "presets"),
+        totals.enabled,
+        totals.disabled(),
+        plural(totals.counts.errors, "error", "errors"),
+        plural(totals.counts.warnings, "warning", "warnings"),
+    );
+    let disabled: Vec<String> = presets
+        .iter()
+        .filter(|p| !p.enabled())
+        .map(|p| p.dir.display().to_string())
+        .collect();
+    if !disabled.is_empty() {
+        let _ = writeln!(line, "disabled: {}", disabled.join(", "));
+    }
+    line
+}
+
+/// `validate`: compiler-like diagnostics, then the summary.
+pub fn validate_text(presets: &[Preset], painter: Painter) -> String {
+    let mut out = String::new();
+    for diagnostic in presets.iter().flat_map(|p| &p.diagnostics) {
+        diagnostics::render_text(&mut out, diagnostic, painter);
+        out.push('\n');
+    }
+    out.push_str(&summary_line(presets, Totals::of(presets)));
+    out
+}
+
+/// `validate --format github`: one workflow command per diagnostic, then the summary.
+pub fn validate_github(presets: &[Preset]) -> String {
+    let mut out = String::new();
+    for diagnostic in presets.iter().flat_map(|p| &p.diagnostics) {
+        diagnostics::render_github(&mut out, diagnostic);
+    }
+    out.push_str(&summary_line(presets, Totals::of(presets)));
+    out
+}
+
+#[derive(Serialize)]
+struct ValidateJson<'a> {
+    version: u32,
+    presets: Vec<ValidatedJson<'a>>,
+    summary: SummaryJson,
+}
+
+#[derive(Serialize)]
+struct ValidatedJson<'a> {
+    id: &'a str,
+    path: String,
+    form: &'static str,
+    enabled: bool,
+    commands: usize,
+    diagnostics: Vec<DiagnosticJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    presets: usize,
+    enabled: usize,
+    disabled: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+/// `validate --format json`.
+pub fn validate_json(presets: &[Preset]) -> String {
+    let totals = Totals::of(presets);
+    to_json(&ValidateJson {
+        version: JSON_VERSION,
+        presets: presets
+            .iter()
+            .map(|p| ValidatedJson {
+                id: &p.id,
+                path: p.dir.display().to_string(),
+                form: p.form.as_str(),
+                enabled: p.enabled(),
+                commands: p.commands.len(),
+                diagnostics: diagnostics_json(&p.diagnostics),
+            })
+            .collect(),
+        summary: SummaryJson {
+            presets: totals.presets,
+            enabled: totals.enabled,
+            disabled: totals.disabled(),
+            errors: totals.counts.errors,
+            warnings: totals.counts.warnings,
+        },
+    })
+}
+
+/// Diagnostics alone (what `render` and `requirements` put on stderr).
+pub fn diagnostics_text(diagnostics: &[Diagnostic], painter: Painter) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        diagnostics::render_text(&mut out, diagnostic, painter);
+        out.push('\n');
+    }
+    out
+}
+
+/// `render`: each line, ended by a newline or (`nul`) a NUL; commands without a line are
+/// skipped.
+pub fn render_text(rendered: &[Rendered], nul: bool) -> String {
+    let end = if nul { '\0' } else { '\n' };
+    let mut out = String::new();
+    for line in rendered.iter().filter_map(|r| r.line.as_deref()) {
+        out.push_str(line);
+        out.push(end);
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct RenderJson<'a> {
+    version: u32,
+    preset: &'a str,
+    commands: &'a [Rendered],
+}
+
+/// `render --format json`: every selected command, `line: null` when it has none.
+pub fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
+    to_json(&RenderJson {
+        version: JSON_VERSION,
+        preset: &preset.id,
+        commands: rendered,
+    })
+}
+
+/// Counts for the requirements summary.
+fn skill_counts(summaries: &[Summary<'_>]) -> (usize, usize) {
+    let skills = summaries
+        .iter()
+        .filter(|s| matches!(s.status, Status::Installed(_) | Status::Missing { .. }))
+        .count();
+    let missing = summaries
+        .iter()
+        .filter(|s| matches!(s.status, Status::Missing { .. }))
+        .count();
+    (skills, missing)
+}
+
+/// `requirements`: each requirement once, its status, the commands bound to it.
+pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Painter) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}): {}",
+        painter.bold(&preset.id),
+        preset.dir.display(),
+        plural(summaries.len(), "requirement", "requirements")
+    );
+    let width = summaries
+        .iter()
+        .map(|s| s.requirement.cache_key.chars().count())
+        .max()
+        .unwrap_or(0);
+    let indent = " ".repeat(width + 4);
+    for summary in summaries {
+        let word = match &summary.status {
+            Status::NotChecked => "not checked",
+            Status::NotFound => "not found",
+            other => other.as_str(),
+        };
+        let padded = format!("{word:<11}");
+        let status = match &summary.status {
+            Status::Installed(_) | Status::Found(_) => painter.good(&padded),
+            Status::Missing { .. } | Status::NotFound => painter.error(&padded),
+            Status::NotChecked => painter.dim(&padded),
+        };
+        let mut detail = Vec::new();
+        if !summary.commands.is_empty() {
+            detail.push(format!("commands: {}", summary.commands.join(", ")));
+        }
+        match &summary.status {
+            Status::Found(path) => detail.push(path.display().to_string()),
+            Status::NotFound => detail.push(format!(
+                "`{}` is not on PATH",
+                summary
+                    .requirement
+                    .command
+                    .as_deref()
+                    .unwrap_or(&summary.requirement.key)
+            )),
+            _ => {}
+        }
+        let line = format!(
+            "  {:<width$}  {status}  {}",
+            summary.requirement.cache_key,
+            detail.join("  ")
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+        match &summary.status {
+            Status::Installed(path) => {
+                let _ = writeln!(out, "{indent}{}", painter.dim(&path.display().to_string()));
+            }
+            Status::Missing { install } => {
+                let _ = writeln!(out, "{indent}install: {install}");
+            }
+            _ => {}
+        }
+    }
+    let (skills, missing) = skill_counts(summaries);
+    let _ = writeln!(
+        out,
+        "{}",
+        match (skills, missing) {
+            (0, _) => "no skills required".to_string(),
+            (n, 0) => format!("all {} installed", plural(n, "skill", "skills")),
+            (n, m) => format!("{m} of {} not installed", plural(n, "skill", "skills")),
+        }
+    );
+    out
+}
+
+#[derive(Serialize)]
+struct RequirementsJson<'a> {
+    version: u32,
+    preset: &'a str,
+    path: String,
+    enabled: bool,
+    requirements: Vec<RequirementJson<'a>>,
+    summary: RequirementsSummaryJson,
+    diagnostics: Vec<DiagnosticJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RequirementJson<'a> {
+    kind: &'static str,
+    key: &'a str,
+    cache_key: &'a str,
+    command: Option<&'a str>,
+    args: &'a [String],
+    commands: &'a [&'a str],
+    status: &'static str,
+    path: Option<String>,
+    install: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct RequirementsSummaryJson {
+    requirements: usize,
+    skills: usize,
+    missing_skills: usize,
+}
+
+/// `requirements --format json`.
+pub fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> String {
+    let (skills, missing) = skill_counts(summaries);
+    to_json(&RequirementsJson {
+        version: JSON_VERSION,
+        preset: &preset.id,
+        path: preset.dir.display().to_string(),
+        enabled: preset.enabled(),
+        requirements: summaries
+            .iter()
+            .map(|s| RequirementJson {
+                kind: s.requirement.kind.as_str(),
+                key: &s.requirement.key,
+                cache_key: &s.requirement.cache_key,
+                command: s.requirement.command.as_deref(),
+                args: &s.requirement.args,
+                commands: &s.commands,
+                status: s.status.as_str(),
+                path: s.status.path().map(|p| p.display().to_string()),
+                install: match &s.status {
+                    Status::Missing { install } => Some(install),
+                    _ => None,
+                },
+            })
+            .collect(),
+        summary: RequirementsSummaryJson {
+            requirements: summaries.len(),
+            skills,
+            missing_skills: missing,
+        },
+        diagnostics: diagnostics_json(&preset.diagnostics),
+    })
+}
