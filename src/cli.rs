@@ -54,6 +54,13 @@ pub(crate) enum Command {
     /// Check and render preset tasks.
     #[command(subcommand)]
     Preset(PresetCommand),
+    /// Explain a diagnostic code: what it means, why it matters, how to fix it.
+    #[command(after_help = EXIT_STATUS)]
+    Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on stdout: `autofix man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -81,6 +88,8 @@ pub(crate) enum DiagnosticsFormat {
     Text,
     Json,
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Debug, Args)]
@@ -226,6 +235,24 @@ pub(crate) struct PresetRequirementsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExplainArgs {
+    /// The code, e.g. `command-skill-not-in-requirements`.
+    #[arg(value_name = "CODE", required_unless_present = "list")]
+    pub(crate) code: Option<String>,
+
+    /// List every code with its severity and meaning.
+    #[arg(long, conflicts_with = "code")]
+    pub(crate) list: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
 }
 
 fn parse_assignment(text: &str) -> Result<(String, String), String> {

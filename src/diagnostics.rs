@@ -26,7 +26,7 @@ impl Severity {
 }
 
 macro_rules! codes {
-    ($($variant:ident = $name:literal, $severity:ident, $summary:literal, $fix:literal;)*) => {
+    ($($variant:ident = $name:literal, $severity:ident, $summary:literal, $fix:literal, $why:literal, $example:literal;)*) => {
         /// Every diagnostic the tool can emit. A code never changes meaning.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code { $($variant,)* }
@@ -44,14 +44,24 @@ macro_rules! codes {
                 match self { $(Code::$variant => Severity::$severity,)* }
             }
 
-            /// What the code means, in one sentence.
+            /// What the code means (the README table's text).
             pub fn summary(self) -> &'static str {
                 match self { $(Code::$variant => $summary,)* }
             }
 
-            /// How to fix it, in one sentence.
+            /// How to fix it.
             pub fn fix(self) -> &'static str {
                 match self { $(Code::$variant => $fix,)* }
+            }
+
+            /// Why it matters.
+            pub fn why(self) -> &'static str {
+                match self { $(Code::$variant => $why,)* }
+            }
+
+            /// A short example of what triggers it.
+            pub fn example(self) -> &'static str {
+                match self { $(Code::$variant => $example,)* }
             }
 
             pub fn from_name(name: &str) -> Option<Code> {
@@ -62,72 +72,111 @@ macro_rules! codes {
 }
 
 codes! {
-    // Shared by the rules file and preset files.
     InvalidJson = "invalid-json", Error,
-        "The file is not valid JSON.",
-        "Fix the syntax at the reported line and column (a leftover merge marker, a missing comma or bracket).";
-    // The rules file.
+        "A file is not valid JSON, or not UTF-8; the line and column come from the parser.",
+        "Fix the syntax at the reported line and column (a leftover merge marker, a missing comma or bracket).",
+        "Nothing in the file can be trusted until it parses: `learn` refuses to touch it and every agent that loads it fails.",
+        "[\n  {\"Rule_number\": 1, \"Category\": \"CODE\",}\n]    <- the comma before } is not allowed";
     NotAnArray = "not-an-array", Error,
         "The rules file is not a JSON array of objects.",
-        "Make the top level an array `[...]` whose elements are rule objects.";
+        "Make the top level an array `[...]` whose elements are rule objects.",
+        "The rules file is a list of rules; any other shape means the file is not what `autofix` and the agents expect, and `learn` will not write to it.",
+        "{\"rules\": [...]}    <- an object; the file must be [ {...}, {...} ]";
     MissingField = "missing-field", Error,
         "A rule lacks one of `Rule_number`, `Category`, `Instruction`, `Why`.",
-        "Add the field; `autofix learn` always writes all four.";
+        "Add the field; `autofix learn` always writes all four.",
+        "A rule without its number cannot be referenced or superseded; one without its text or reason tells an agent nothing it can act on.",
+        "{\"Rule_number\": 4, \"Category\": \"CODE\", \"Why\": \"lesson\"}    <- no \"Instruction\"";
     InvalidRuleNumber = "invalid-rule-number", Error,
         "A `Rule_number` is not a positive integer below 2^63.",
-        "Write the number as a plain positive integer such as `12`.";
+        "Write the number as a plain positive integer such as `12`.",
+        "Numbers order the rules (the higher one wins a conflict) and are how supersede references point; `learn` refuses a file with a number it cannot compare.",
+        "{\"Rule_number\": \"12\", ...}    <- a string; write 12";
     DuplicateRuleNumber = "duplicate-rule-number", Error,
         "Two rules share one `Rule_number` (often after a merge).",
-        "Renumber the newer rule to the next free number, and update references to it.";
+        "Renumber the newer rule to the next free number, and update references to it.",
+        "Precedence and supersede references name rules by number, so two rules with one number make both ambiguous.",
+        "two branches each learned rule 44: renumber one to 45";
     UnknownCategory = "unknown-category", Error,
-        "A rule's `Category` is not one of STYLE CODE ARCH TOOL PROCESS DATA UX OTHER.",
-        "Learn a superseding rule under a listed category; brackets and case are tolerated.";
+        "A rule's `Category` is not one of the eight (brackets and case are tolerated).",
+        "Learn a superseding rule under a listed category.",
+        "Agents filter rules by category (`autofix rules --category CODE`); a rule under an unknown category is missed by every filter.",
+        "{\"Category\": \"VIBES\", ...}    <- use one of STYLE CODE ARCH TOOL PROCESS DATA UX OTHER";
     EmptyText = "empty-text", Error,
         "A rule's `Instruction` or `Why` is empty.",
-        "Learn a superseding rule that states the instruction and its reason.";
+        "Learn a superseding rule that states the instruction and its reason.",
+        "A rule with no instruction or no reason is noise in every agent's context and cannot be applied or judged.",
+        "{\"Instruction\": \"  \", ...}";
     DanglingSupersedes = "dangling-supersedes", Error,
         "A supersede reference names a rule that does not exist or is not older.",
-        "Reference an existing, lower-numbered rule; only a newer rule can replace an older one.";
+        "Reference an existing, lower-numbered rule.",
+        "The reference does nothing: the rule it meant to retire stays active, which is rarely what its author intended.",
+        "rule 7 says \"supersedes rule 9\": rule 9 is newer (or does not exist)";
     NotImperative = "not-imperative", Warning,
-        "An instruction does not read as an imperative (\"Never/Always do X\").",
-        "Start the instruction with a verb: \"Always ...\", \"Never ...\", \"Use ...\".";
+        "An active rule's instruction does not read as an imperative.",
+        "Start the instruction with a verb: \"Always …\", \"Never …\", \"Use …\".",
+        "Agents follow commands more reliably than descriptions; \"The tests are slow\" leaves the agent to guess what to do about it.",
+        "\"The build is slow\" -> \"Always run the fast test subset first - because the full build takes 20 minutes.\"";
     DuplicateInstruction = "duplicate-instruction", Warning,
         "Two active rules carry the same instruction.",
-        "Supersede the older one, or drop the repeat in review.";
-    // Presets.
-    MissingFile = "missing-file", Error,
-        "A file that the manifest declares, or that the preset form requires, is absent.",
-        "Create the file or correct the path in `manifest.json`.";
-    PathEscapesPreset = "path-escapes-preset", Error,
-        "A manifest path is absolute or leaves the preset directory.",
-        "Use a relative path inside the preset, such as `./frontend/commands.json`.";
+        "Supersede the older one.",
+        "The same rule twice wastes context, and a later edit to one copy leaves the other one behind.",
+        "rules 3 and 12 both say \"Always use pnpm\"";
     InvalidField = "invalid-field", Error,
-        "A field is missing or has the wrong type.",
-        "Give the field the type the format expects (see the README's preset formats).";
+        "A field is missing or has the wrong type: in the rules file, a text that is not a string, a `Supersedes` that is not a list of numbers, a repeated key; in a preset, a command without `id`, a `skill` that is a list, a requirement without `type`/`name`, a `taskPresetId` that is not `^[a-z0-9][a-z0-9-]*$`.",
+        "Give the field the type the format expects; bind one skill per command and declare several skills as separate requirements.",
+        "A field of the wrong type is read as absent or refused, so the rule or command does not mean what its author wrote.",
+        "\"skill\": [\"a\", \"b\"]    <- one command binds one skill; declare both in the requirements";
+    MissingFile = "missing-file", Error,
+        "A file the manifest or prompt package declares, or that the form requires (`commands.json` in a flat preset), is absent or not a file.",
+        "Create the file, or correct the path in `manifest.json` / `prompts.json`.",
+        "The preset cannot be loaded as declared: its commands, requirements or prompts would be missing at run time.",
+        "\"ui\": {\"commands\": \"./frontend/commands.json\"} but frontend/commands.json does not exist";
+    PathEscapesPreset = "path-escapes-preset", Error,
+        "A declared path is absolute, climbs out with `..`, or is a link to a file outside the preset. The file is not read.",
+        "Use a relative path inside the preset (`./frontend/commands.json`); copy instead of linking.",
+        "A preset is untrusted input; a path that leaves its directory could make the tool read files it was never meant to see.",
+        "\"backend\": {\"prompts\": \"../other/prompts.json\"}";
     DuplicateCommandId = "duplicate-command-id", Error,
         "Two commands in one preset share an `id`.",
-        "Give every command a unique `id`.";
+        "Give every command a unique `id`.",
+        "Commands are selected by id; with two of one id, the second can never be chosen and the first may be rendered by mistake.",
+        "two commands with \"id\": \"review\"";
     UnknownCommandGroup = "unknown-command-group", Error,
-        "A command's `groupId` names no entry of `groups`.",
-        "Add the group to `groups` or correct the command's `groupId`.";
+        "A HagiTask command's `groupId` names no entry of `groups`.",
+        "Add the group to `groups`, or correct the `groupId`.",
+        "The task panel groups commands by `groupId`; a command in no declared group is not shown, or breaks the panel.",
+        "\"groupId\": \"build\" with \"groups\": [{\"id\": \"discovery\", ...}]";
     CommandSkillNotInRequirements = "command-skill-not-in-requirements", Error,
         "A command is bound to a skill that no requirement declares; the whole preset is disabled.",
-        "Declare the skill in the preset's requirements, or remove the command's `skill`.";
+        "Add the skill to the requirements (`{\"type\": \"skills\", \"name\": \"S\"}`, or `{\"key\": \"S\"}` in a flat preset), or remove the command's `skill`.",
+        "The requirements are the only gate that installs and probes skills; a command routed to an undeclared skill would fail when a user runs it, so the whole preset is disabled at load time, in CI, instead.",
+        "commands.json: {\"id\": \"review\", \"skill\": \"ponytail-review\"}\ntask-preset.json: \"requirements\" lacks {\"type\": \"skills\", \"name\": \"ponytail-review\"}";
     PresetIdMismatch = "preset-id-mismatch", Error,
-        "The manifest's `taskPresetId` differs from the preset's directory name.",
-        "Rename the directory or the `taskPresetId` so they match.";
+        "The manifest's `taskPresetId` differs from the directory name.",
+        "Rename the directory or the `taskPresetId` so they match.",
+        "Hosts find presets by directory and refer to them by id; when the two differ, links and catalogs point at the wrong preset.",
+        "presets/last30days/manifest.json says \"taskPresetId\": \"last-30-days\"";
     DuplicatePresetId = "duplicate-preset-id", Error,
-        "Two presets in one collection share an id.",
-        "Give each preset a unique `taskPresetId` (and directory name).";
+        "Two presets in one collection have the same id.",
+        "Give each preset a unique `taskPresetId` and directory name.",
+        "A collection is addressed by id; two presets with one id shadow each other.",
+        "presets/a and presets/b both declare \"taskPresetId\": \"research\"";
     DuplicateRequirement = "duplicate-requirement", Warning,
-        "One requirement (one cache key) is declared twice.",
-        "Delete the repeat; several commands bound to one skill need one requirement.";
+        "One cache key (`skill:S`, `cli:C`, `agent:A`) is declared twice.",
+        "Delete the repeat; several commands bound to one skill need one requirement.",
+        "Requirements are probed once per cache key; a repeat adds nothing but suggests a copy-paste mistake.",
+        "{\"type\": \"skills\", \"name\": \"ponytail\"} declared twice";
     UnknownPlaceholder = "unknown-placeholder", Warning,
-        "A template uses `{name}` that no panel field, input binding or `commandId` provides.",
-        "Correct the placeholder's spelling, or declare the input it needs.";
+        "A template uses `{name}` that no panel field output, input binding, prompt input or `commandId` provides (checked only when the preset declares its inputs).",
+        "Correct the spelling (the help suggests the nearest input), or declare the input.",
+        "A placeholder no input provides is never filled: the agent receives the literal `{name}`.",
+        "\"preludeTemplate\": \"/last30days {querry}\" with the input named \"query\"";
     ConflictingPrelude = "conflicting-prelude", Warning,
-        "A command bound to skill S has a template that starts with another slash command `/T`.",
-        "Bind the command to `T`, or drop the leading `/T` from its template.";
+        "A command bound to S has a template that starts with another slash command `/T`, so it renders as `/S /T …`.",
+        "Bind the command to `T`, or drop `/T` from the template.",
+        "The line becomes `/S /T ...`: the agent runs skill S with a stray slash command in its argument.",
+        "\"skill\": \"ponytail\", \"preludeTemplate\": \"/impeccable {q}\"";
 }
 
 /// A 1-based line and column (columns count characters).
@@ -287,6 +336,17 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The README's table row for `code`: `| code | severity | meaning | fix |`.
+pub fn table_row(code: Code) -> String {
+    format!(
+        "| `{}` | {} | {} | {} |",
+        code.as_str(),
+        code.severity().as_str(),
+        code.summary(),
+        code.fix()
+    )
+}
+
 /// The JSON shape of one diagnostic, shared by every `--format json` document.
 #[derive(Serialize)]
 pub struct DiagnosticJson<'a> {
@@ -335,14 +395,11 @@ mod tests {
     }
 
     #[test]
-    fn readme_lists_every_code() {
+    fn the_readme_table_is_the_code_table() {
         let readme = include_str!("../README.md");
         for code in Code::ALL {
-            assert!(
-                readme.contains(&format!("`{}`", code.as_str())),
-                "README.md does not document `{}`",
-                code.as_str()
-            );
+            let row = table_row(*code);
+            assert!(readme.contains(&row), "README.md lacks the row\n{row}");
         }
     }
 

@@ -12,9 +12,11 @@
 
 pub mod atomic;
 pub mod diagnostics;
+pub mod explain;
 pub mod jsonpos;
 pub mod lock;
 pub mod paint;
 pub mod preset;
 pub mod rules;
+pub mod sarif;
 pub mod workspace;

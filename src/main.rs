@@ -31,6 +31,9 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::rules::check(&context, args),
         Command::Where(args) => cmd::rules::where_(&context, args),
         Command::Preset(command) => cmd::preset::run(&context, command),
+        Command::Explain(args) => cmd::shell::explain(args),
+        Command::Completions(args) => cmd::shell::completions(args),
+        Command::Man => cmd::shell::man(),
     };
     match outcome {
         Ok(code) => code,

@@ -122,6 +122,16 @@ impl Workspace {
         }
     }
 
+    /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
+    /// holds `.git` (what GitHub sees as the checkout), else the root itself.
+    pub fn repository_root(&self) -> PathBuf {
+        self.root
+            .ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .unwrap_or(&self.root)
+            .to_path_buf()
+    }
+
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
     /// reported rather than silently replaced).
     pub fn rules_file_exists(&self) -> bool {

@@ -73,6 +73,18 @@ fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitC
         DiagnosticsFormat::Text => report::validate_text(&presets, context.stdout_painter()),
         DiagnosticsFormat::Json => report::validate_json(&presets),
         DiagnosticsFormat::Github => report::validate_github(&presets),
+        DiagnosticsFormat::Sarif => {
+            let diagnostics: Vec<_> = presets
+                .iter()
+                .flat_map(|p| p.diagnostics.iter().cloned())
+                .collect();
+            autofix::sarif::render(
+                &diagnostics,
+                "autofix-presets/",
+                &context.workspace()?.repository_root(),
+                Path::new("presets"),
+            )
+        }
     };
     print(&text)?;
     let totals = report::Totals::of(&presets);

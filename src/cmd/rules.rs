@@ -80,6 +80,12 @@ pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCo
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
         DiagnosticsFormat::Json => report.to_json(),
         DiagnosticsFormat::Github => report.to_github(),
+        DiagnosticsFormat::Sarif => autofix::sarif::render(
+            &report.diagnostics,
+            "autofix-check/",
+            &workspace.repository_root(),
+            Path::new(&report.path),
+        ),
     })?;
     Ok(status(report.has_errors()))
 }

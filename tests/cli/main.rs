@@ -7,3 +7,4 @@ mod bench;
 mod preset;
 mod reliability;
 mod rules;
+mod shell;

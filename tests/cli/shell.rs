@@ -1,0 +1,339 @@
+//! CI and shell ergonomics: SARIF (validated by Microsoft's SARIF Multitool where it is
+//! installed), `explain`, completions, the man page, and the JSON reference of the README.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use autofix::diagnostics::Code;
+
+use crate::support::{Run, Sandbox};
+
+const README: &str = include_str!("../../README.md");
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+
+/// A sandbox holding a copy of the example workspace, with a `.git` marker so SARIF URIs
+/// are relative to it.
+fn example_workspace() -> Sandbox {
+    let sandbox = Sandbox::new();
+    copy_dir(Path::new(EXAMPLES), sandbox.path());
+    fs::create_dir(sandbox.join(".git")).unwrap();
+    sandbox
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else if entry.file_name() != "autofix.json.lock" {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn explain_covers_every_code() {
+    let sandbox = Sandbox::new();
+    for code in Code::ALL {
+        let run = sandbox.run(&["explain", code.as_str()]).expect(0);
+        for part in [code.summary(), code.why(), code.fix()] {
+            assert!(
+                run.stdout.contains(part),
+                "{}: {}",
+                code.as_str(),
+                run.stdout
+            );
+        }
+        assert!(run.stdout.starts_with(&format!(
+            "{} ({})",
+            code.as_str(),
+            code.severity().as_str()
+        )));
+    }
+    let list = sandbox.run(&["explain", "--list"]).expect(0);
+    assert_eq!(list.stdout.lines().count(), Code::ALL.len());
+}
+
+#[test]
+fn explain_an_unknown_code_suggests_the_closest() {
+    let run = Sandbox::new()
+        .run(&["explain", "command-skil-not-in-requirement"])
+        .expect(2);
+    assert!(
+        run.stderr
+            .contains("did you mean `command-skill-not-in-requirements`"),
+        "{}",
+        run.stderr
+    );
+    Sandbox::new().run(&["explain"]).expect(2);
+}
+
+#[test]
+fn completion_scripts() {
+    let sandbox = Sandbox::new();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let run = sandbox.run(&["completions", shell]).expect(0);
+        assert!(run.stdout.contains("preset"), "{shell}");
+    }
+    let script = sandbox.run(&["completions", "bash"]).expect(0).stdout;
+    let path = sandbox.write("autofix.bash", &script);
+    let syntax = Command::new("bash").arg("-n").arg(&path).status();
+    let Ok(syntax) = syntax else {
+        return eprintln!("skipped: bash is not installed");
+    };
+    assert!(syntax.success());
+    let probe = format!(
+        "source {}; COMP_WORDS=(autofix pre); COMP_CWORD=1; COMP_LINE='autofix pre'; \
+         COMP_POINT=${{#COMP_LINE}}; _autofix autofix pre autofix; echo \"${{COMPREPLY[@]}}\"",
+        path.display()
+    );
+    let output = Command::new("bash").args(["-c", &probe]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "preset");
+}
+
+#[test]
+fn the_man_page_renders() {
+    let page = Sandbox::new().run(&["man"]).expect(0).stdout;
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH autofix"),
+        "{page}"
+    );
+    let Ok(mut man) = Command::new("man")
+        .args(["-l", "-"])
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "80")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return eprintln!("skipped: man is not installed");
+    };
+    man.stdin
+        .take()
+        .unwrap()
+        .write_all(page.as_bytes())
+        .unwrap();
+    let rendered = man.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(text.contains("NAME") && text.contains("autofix"), "{text}");
+}
+
+/// Validates a SARIF file with Microsoft's SARIF Multitool when `SARIF_MULTITOOL` names
+/// it (`.ci/run` installs it from the npm registry); returns whether it ran.
+fn multitool_validates(sarif: &Path) -> bool {
+    let Some(tool) = std::env::var_os("SARIF_MULTITOOL").filter(|t| Path::new(t).exists()) else {
+        eprintln!("skipped: SARIF schema validation (set SARIF_MULTITOOL to the sarif-multitool)");
+        return false;
+    };
+    let report = sarif.with_extension("validation.sarif");
+    let output = Command::new(&tool)
+        .arg("validate")
+        .arg(sarif)
+        .arg("-o")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    let errors: Vec<&serde_json::Value> = report["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["level"] == "error")
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the SARIF validator reports errors: {errors:#?}"
+    );
+    true
+}
+
+fn assert_github_ready(log: &serde_json::Value, category: &str) {
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["automationDetails"]["id"], category);
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), Code::ALL.len());
+    for result in run["results"]
+        .as_array()
+        .expect("results is always present")
+    {
+        assert!(result.get("partialFingerprints").is_none());
+        assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+        let location = &result["locations"][0]["physicalLocation"];
+        let uri = location["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(!uri.starts_with('/') && !uri.contains('\\'), "{uri}");
+        assert!(location["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(location["region"]["startColumn"].as_u64().unwrap() >= 1);
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+    }
+}
+
+#[test]
+fn sarif_for_presets_and_the_rules_file() {
+    let sandbox = example_workspace();
+    let run = sandbox
+        .run(&["preset", "validate", "broken-presets", "--format", "sarif"])
+        .expect(1);
+    let log = run.json();
+    assert_github_ready(&log, "autofix-presets/");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "broken-presets/release-notes/commands.json"
+    );
+    // The snapshot pins the whole document.
+    let snapshot = include_str!("../snapshots/broken-presets.sarif");
+    assert_eq!(
+        run.stdout.replace(env!("CARGO_PKG_VERSION"), "VERSION"),
+        snapshot,
+        "the SARIF output changed; if on purpose, update tests/snapshots/broken-presets.sarif"
+    );
+    let path = sandbox.write("presets.sarif", &run.stdout);
+    multitool_validates(&path);
+
+    // A clean run still has `results`, and the rules file's problems get positions.
+    let clean = sandbox
+        .run(&["check", "--format", "sarif"])
+        .expect(0)
+        .json();
+    assert_github_ready(&clean, "autofix-check/");
+    assert_eq!(clean["runs"][0]["results"], serde_json::json!([]));
+    sandbox.write(".agents/autofix.json", "[\n  {\"Rule_number\": 0}\n]\n");
+    let broken = sandbox.run(&["check", "--format", "sarif"]).expect(1);
+    let log = broken.json();
+    assert_github_ready(&log, "autofix-check/");
+    assert_eq!(
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        ".agents/autofix.json"
+    );
+    let path = sandbox.write("check.sarif", &broken.stdout);
+    multitool_validates(&path);
+}
+
+/// The README's JSON reference names, for each command, the top-level fields; each
+/// document must carry them and `version`.
+#[test]
+fn every_json_document_matches_the_readme_reference() {
+    let sandbox = example_workspace();
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "rules",
+            &["rules", "--format", "json"],
+            &[
+                "path",
+                "exists",
+                "precedence",
+                "counts",
+                "categories",
+                "rules",
+            ],
+        ),
+        (
+            "learn",
+            &[
+                "learn",
+                "--dry-run",
+                "-c",
+                "code",
+                "-w",
+                "w",
+                "Always x",
+                "--format",
+                "json",
+            ],
+            &["status", "path", "rule", "warnings"],
+        ),
+        (
+            "check",
+            &["check", "--format", "json"],
+            &["path", "exists", "rules", "ok", "summary", "diagnostics"],
+        ),
+        (
+            "where",
+            &["where", "--format", "json"],
+            &["path", "exists", "source", "root", "candidates"],
+        ),
+        (
+            "preset list",
+            &["preset", "list", "presets", "--format", "json"],
+            &["presets"],
+        ),
+        (
+            "preset validate",
+            &["preset", "validate", "presets", "--format", "json"],
+            &["presets", "summary"],
+        ),
+        (
+            "preset render",
+            &["preset", "render", "presets/last30days", "--format", "json"],
+            &["preset", "commands"],
+        ),
+        (
+            "preset requirements",
+            &[
+                "preset",
+                "requirements",
+                "presets/last30days",
+                "--format",
+                "json",
+            ],
+            &[
+                "preset",
+                "path",
+                "enabled",
+                "requirements",
+                "summary",
+                "diagnostics",
+            ],
+        ),
+    ];
+    for (name, args, fields) in cases {
+        let run = sandbox.run(args);
+        assert!(run.code == 0 || run.code == 1, "{name}: {}", run.stderr);
+        let json = run.json();
+        assert_eq!(json["version"], 1, "{name}");
+        let mut lines = README
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("- `{name}`:")));
+        let bullet = lines
+            .next()
+            .into_iter()
+            .chain(lines.take_while(|l| !l.is_empty() && !l.starts_with("- ")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            !bullet.is_empty(),
+            "the README's JSON reference has no entry for `{name}`"
+        );
+        for field in *fields {
+            assert!(json.get(field).is_some(), "{name}: no `{field}` in {json}");
+            assert!(
+                bullet.contains(field),
+                "the README's entry for `{name}` does not name `{field}`"
+            );
+        }
+    }
+}
+
+#[test]
+fn version_is_printed() {
+    let run: Run = Sandbox::new().run(&["--version"]).expect(0);
+    assert_eq!(
+        run.stdout,
+        format!("autofix {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
