@@ -61,6 +61,8 @@ pub(crate) enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff) on stdout: `autofix man | man -l -`.
     Man,
+    /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
+    Mcp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

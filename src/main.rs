@@ -3,6 +3,7 @@
 
 mod cli;
 mod cmd;
+mod mcp;
 
 use std::io;
 use std::process::ExitCode;
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => cmd::shell::explain(args),
         Command::Completions(args) => cmd::shell::completions(args),
         Command::Man => cmd::shell::man(),
+        Command::Mcp => mcp::serve(&context),
     };
     match outcome {
         Ok(code) => code,

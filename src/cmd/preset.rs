@@ -34,7 +34,7 @@ fn places(context: &Context) -> anyhow::Result<(PathBuf, PathBuf)> {
 }
 
 /// Loads the presets the paths name (or the default collections).
-fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Preset>> {
+pub(crate) fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Preset>> {
     let (root, cwd) = places(context)?;
     let dirs = preset::discover(paths, &root, &cwd)?;
     if dirs.is_empty() {
@@ -51,7 +51,7 @@ fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Pres
 }
 
 /// Loads the one preset `render` and `requirements` work on.
-fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset> {
+pub(crate) fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset> {
     let (root, cwd) = places(context)?;
     let dir = collection::find(path, &root, &cwd)?;
     Ok(preset::load(&dir)?)
@@ -71,7 +71,7 @@ fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitC
     let presets = load_presets(context, &args.paths)?;
     let text = match args.format {
         DiagnosticsFormat::Text => report::validate_text(&presets, context.stdout_painter()),
-        DiagnosticsFormat::Json => report::validate_json(&presets),
+        DiagnosticsFormat::Json => report::validate_json(&presets, args.deny_warnings),
         DiagnosticsFormat::Github => report::validate_github(&presets),
         DiagnosticsFormat::Sarif => {
             let diagnostics: Vec<_> = presets
@@ -87,11 +87,8 @@ fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitC
         }
     };
     print(&text)?;
-    let totals = report::Totals::of(&presets);
     Ok(status(
-        totals.disabled() > 0
-            || totals.counts.errors > 0
-            || (args.deny_warnings && totals.counts.warnings > 0),
+        !report::Totals::of(&presets).pass(args.deny_warnings),
     ))
 }
 

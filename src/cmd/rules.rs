@@ -7,14 +7,30 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use autofix::lock;
 use autofix::rules::{self, check, learn, listing};
+use autofix::workspace::Workspace;
 
 use crate::cli::{
     CheckArgs, DiagnosticsFormat, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
 };
 use crate::cmd::{Context, eprint, print, shown, status};
 
-pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
+/// Learns one rule into the workspace's rules file; returns the outcome and the path as
+/// shown. The CLI and the MCP server both call this.
+pub(crate) fn learn_rule(
+    context: &Context,
+    request: &learn::Request,
+    dry_run: bool,
+) -> anyhow::Result<(learn::Outcome, String)> {
     let workspace = context.workspace()?;
+    let options = learn::Options {
+        dry_run,
+        lock_timeout: lock::timeout_from_env(),
+    };
+    let outcome = learn::learn(&workspace.rules_file, request, &options)?;
+    Ok((outcome, shown(&workspace.rules_file)))
+}
+
+pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
     let request = if args.json {
         let mut input = String::new();
         std::io::stdin()
@@ -31,16 +47,11 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             supersedes: args.supersedes,
         }
     };
-    let options = learn::Options {
-        dry_run: args.dry_run,
-        lock_timeout: lock::timeout_from_env(),
-    };
-    let outcome = learn::learn(&workspace.rules_file, &request, &options)?;
+    let (outcome, path) = learn_rule(context, &request, args.dry_run)?;
     let painter = context.stderr_painter();
     for warning in &outcome.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
-    let path = shown(&workspace.rules_file);
     print(&match args.format {
         TextOrJson::Text => outcome.to_text(&path),
         TextOrJson::Json => outcome.to_json(&path),
@@ -48,7 +59,14 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
+/// Builds the listing of the workspace's rules and hands it to `use_listing` (the listing
+/// borrows the file's text, so it cannot be returned). The CLI and the MCP server both
+/// call this.
+pub(crate) fn with_listing<R>(
+    context: &Context,
+    query: &listing::Query,
+    use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
+) -> anyhow::Result<R> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
     let source = rules::read(path)?;
@@ -56,26 +74,38 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         .as_deref()
         .map(|source| rules::parse_tolerant(path, source))
         .transpose()?;
+    let listing = listing::build(shown(path), document.as_ref(), query);
+    Ok(use_listing(&listing))
+}
+
+pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
     };
-    let listing = listing::build(shown(path), document.as_ref(), &query);
-    // Streamed: a listing of 100k rules is never held twice in memory.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match args.format {
-        RulesFormat::Text => listing.write_text(&mut out)?,
-        RulesFormat::Json => listing.write_json(&mut out)?,
-        RulesFormat::Markdown => listing.write_markdown(&mut out)?,
-    }
-    out.flush()?;
+    with_listing(context, &query, |listing| {
+        // Streamed: a listing of 100k rules is never held twice in memory.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        match args.format {
+            RulesFormat::Text => listing.write_text(&mut out)?,
+            RulesFormat::Json => listing.write_json(&mut out)?,
+            RulesFormat::Markdown => listing.write_markdown(&mut out)?,
+        }
+        out.flush()
+    })??;
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCode> {
+/// Lints the workspace's rules file. The CLI and the MCP server both call this.
+pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
     let report = check::check(Path::new(&shown(path)), rules::read(path));
+    Ok((report, workspace))
+}
+
+pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let (report, workspace) = check_report(context)?;
     print(&match args.format {
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
         DiagnosticsFormat::Json => report.to_json(),

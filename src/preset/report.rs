@@ -133,6 +133,14 @@ impl Totals {
     pub fn disabled(&self) -> usize {
         self.presets - self.enabled
     }
+
+    /// Whether `validate` passes: nothing disabled, no error, and with `deny_warnings` no
+    /// warning either (its exit status 0, and `ok` in its JSON).
+    pub fn pass(&self, deny_warnings: bool) -> bool {
+        self.disabled() == 0
+            && self.counts.errors == 0
+            && !(deny_warnings && self.counts.warnings > 0)
+    }
 }
 
 /// The summary line; it never starts with `error` or `warning`, so a grep for diagnostics
@@ -181,6 +189,7 @@ pub fn validate_github(presets: &[Preset]) -> String {
 #[derive(Serialize)]
 struct ValidateJson<'a> {
     version: u32,
+    ok: bool,
     presets: Vec<ValidatedJson<'a>>,
     summary: SummaryJson,
 }
@@ -204,11 +213,12 @@ struct SummaryJson {
     warnings: usize,
 }
 
-/// `validate --format json`.
-pub fn validate_json(presets: &[Preset]) -> String {
+/// `validate --format json`; `ok` is false exactly when `validate` exits 1.
+pub fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
     let totals = Totals::of(presets);
     to_json(&ValidateJson {
         version: JSON_VERSION,
+        ok: totals.pass(deny_warnings),
         presets: presets
             .iter()
             .map(|p| ValidatedJson {

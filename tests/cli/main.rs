@@ -4,6 +4,7 @@
 mod support;
 
 mod bench;
+mod mcp;
 mod preset;
 mod reliability;
 mod rules;

@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let mut presets = vec![loaded];
     preset::validate::check_collection(&mut presets);
     let loaded = &presets[0];
-    let _ = report::validate_json(&presets);
+    let _ = report::validate_json(&presets, false);
     let _ = report::list_json(&presets);
     let request = render::Request {
         commands: Vec::new(),

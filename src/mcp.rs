@@ -1,0 +1,556 @@
+//! `autofix mcp`: the rules and preset tools over the Model Context Protocol, as a
+//! blocking, single-threaded JSON-RPC 2.0 server on stdio (one message per line).
+//!
+//! It answers both protocol eras: the legacy `initialize` handshake (2024-11-05 to
+//! 2025-11-25) and the stateless 2026-07-28 revision, where every request carries its
+//! protocol version in `params._meta` and `server/discover` replaces the handshake. Each
+//! tool calls the same function and JSON renderer as the CLI, so its `structuredContent` is
+//! exactly the CLI's `--format json` document; this module adds protocol, not logic.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+
+use autofix::preset::{render, report};
+use autofix::rules::{learn, listing};
+use serde_json::{Map, Value, json};
+
+use crate::cmd::{self, Context};
+
+/// Versions reached through `initialize`, newest first.
+const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// The stateless revision.
+const MODERN_VERSION: &str = "2026-07-28";
+const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
+/// A line longer than this is refused (-32600) and skipped up to its newline.
+const MAX_LINE: usize = 8 * 1024 * 1024;
+/// Claude Code refuses tool output above 25,000 tokens; stay well below (4 bytes a token).
+const MAX_RULES_BYTES: usize = 20_000 * 4;
+
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_PARAMS: i64 = -32602;
+const INTERNAL_ERROR: i64 = -32603;
+const UNSUPPORTED_VERSION: i64 = -32022;
+
+const INSTRUCTIONS: &str = "autofix keeps this project's rules for coding agents. Call `rules` at the \
+start of every task and treat the active rules as hard constraints; on conflict the higher-numbered \
+rule wins. When the user corrects you, call `learn` with an imperative instruction (\"Always/Never \
+... - because ...\"), then redo the work. Never edit autofix.json by hand.";
+
+pub(crate) fn serve(context: &Context) -> anyhow::Result<ExitCode> {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let stdout = io::stdout();
+    let mut output = stdout.lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let reply = match read_line(&mut input, &mut line)? {
+            Line::Eof => return Ok(ExitCode::SUCCESS),
+            Line::TooLong => Some(error(
+                Value::Null,
+                INVALID_REQUEST,
+                "the message is longer than 8 MiB",
+                None,
+            )),
+            Line::Complete => handle_line(context, &line),
+        };
+        if let Some(reply) = reply {
+            let mut text = serde_json::to_vec(&reply)?;
+            text.push(b'\n');
+            match output.write_all(&text).and_then(|()| output.flush()) {
+                Ok(()) => {}
+                // The client went away: that is the end of the session, not an error.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}
+
+enum Line {
+    Complete,
+    TooLong,
+    Eof,
+}
+
+/// Reads one line into `line` (without its newline), never buffering more than `MAX_LINE`.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
+    let mut too_long = false;
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::Eof,
+                (false, false) => Line::Complete,
+            });
+        }
+        let (chunk, found) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buffer[..at], Some(at)),
+            None => (buffer, None),
+        };
+        if !too_long && line.len() + chunk.len() <= MAX_LINE {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        let used = found.map_or(buffer.len(), |at| at + 1);
+        input.consume(used);
+        if found.is_some() {
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Complete
+            });
+        }
+    }
+}
+
+fn handle_line(context: &Context, line: &[u8]) -> Option<Value> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let message: Value = match serde_json::from_slice(line) {
+        Ok(message) => message,
+        Err(e) => {
+            return Some(error(
+                Value::Null,
+                PARSE_ERROR,
+                &format!("parse error: {e}"),
+                None,
+            ));
+        }
+    };
+    match message {
+        Value::Array(batch) if batch.is_empty() => {
+            Some(error(Value::Null, INVALID_REQUEST, "an empty batch", None))
+        }
+        Value::Array(batch) => {
+            let replies: Vec<Value> = batch
+                .into_iter()
+                .filter_map(|m| handle_message(context, m))
+                .collect();
+            (!replies.is_empty()).then_some(Value::Array(replies))
+        }
+        message => handle_message(context, message),
+    }
+}
+
+/// One JSON-RPC message: a request gets a reply; a notification or a response gets none.
+fn handle_message(context: &Context, message: Value) -> Option<Value> {
+    let Value::Object(mut message) = message else {
+        return Some(error(
+            Value::Null,
+            INVALID_REQUEST,
+            "a message must be a JSON object",
+            None,
+        ));
+    };
+    let id = message.remove("id");
+    let valid = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let Some(id) = id else {
+        // A notification (or a stray response): nothing to answer, whatever it says.
+        return None;
+    };
+    if !valid || !matches!(id, Value::String(_) | Value::Number(_) | Value::Null) {
+        return Some(error(
+            id_or_null(id),
+            INVALID_REQUEST,
+            "not a JSON-RPC 2.0 request",
+            None,
+        ));
+    }
+    let Some(method) = method else {
+        // A response to a request we never sent.
+        return None;
+    };
+    let params = message.remove("params").unwrap_or(Value::Null);
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| dispatch(context, &method, &params)));
+    Some(match outcome {
+        Ok(Ok(result)) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        Ok(Err(fault)) => error(id, fault.code, &fault.message, fault.data),
+        Err(_) => error(
+            id,
+            INTERNAL_ERROR,
+            "internal error (a bug in autofix)",
+            None,
+        ),
+    })
+}
+
+fn id_or_null(id: Value) -> Value {
+    match id {
+        Value::String(_) | Value::Number(_) => id,
+        _ => Value::Null,
+    }
+}
+
+fn error(id: Value, code: i64, message: &str, data: Option<Value>) -> Value {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+/// A protocol-level error reply.
+struct Fault {
+    code: i64,
+    message: String,
+    data: Option<Value>,
+}
+
+impl Fault {
+    fn new(code: i64, message: impl Into<String>) -> Fault {
+        Fault {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+/// Which era a request speaks: modern requests carry their version in `params._meta`.
+fn is_modern(params: &Value) -> Result<bool, Fault> {
+    let Some(version) = params
+        .get("_meta")
+        .and_then(|meta| meta.get(PROTOCOL_VERSION_KEY))
+    else {
+        return Ok(false);
+    };
+    match version.as_str() {
+        Some(MODERN_VERSION) => Ok(true),
+        Some(other) => Err(Fault {
+            code: UNSUPPORTED_VERSION,
+            message: "Unsupported protocol version".to_string(),
+            data: Some(json!({"supported": supported_versions(), "requested": other})),
+        }),
+        None => Err(Fault::new(
+            INVALID_PARAMS,
+            format!("`_meta.{PROTOCOL_VERSION_KEY}` must be a string"),
+        )),
+    }
+}
+
+fn supported_versions() -> Vec<&'static str> {
+    std::iter::once(MODERN_VERSION)
+        .chain(LEGACY_VERSIONS)
+        .collect()
+}
+
+fn server_info() -> Value {
+    json!({"name": "autofix", "version": env!("CARGO_PKG_VERSION")})
+}
+
+fn dispatch(context: &Context, method: &str, params: &Value) -> Result<Value, Fault> {
+    let modern = is_modern(params)? || method == "server/discover";
+    let mut result = match method {
+        "initialize" => {
+            let asked = params.get("protocolVersion").and_then(Value::as_str);
+            let version = asked
+                .filter(|v| LEGACY_VERSIONS.contains(v))
+                .unwrap_or(LEGACY_VERSIONS[0]);
+            return Ok(json!({
+                "protocolVersion": version,
+                "capabilities": {"tools": {"listChanged": false}},
+                "serverInfo": server_info(),
+                "instructions": INSTRUCTIONS,
+            }));
+        }
+        "server/discover" => json!({
+            "supportedVersions": supported_versions(),
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": server_info(),
+            "instructions": INSTRUCTIONS,
+            "ttlMs": 0,
+            "cacheScope": "private",
+            "_meta": {SERVER_INFO_KEY: server_info()},
+        }),
+        "ping" | "logging/setLevel" => json!({}),
+        "tools/list" => {
+            let mut result = json!({"tools": tools()});
+            if modern {
+                result["ttlMs"] = json!(0);
+                result["cacheScope"] = json!("private");
+            }
+            result
+        }
+        "tools/call" => call(context, params)?,
+        other => {
+            return Err(Fault::new(
+                METHOD_NOT_FOUND,
+                format!("unknown method `{other}`"),
+            ));
+        }
+    };
+    if modern {
+        result["resultType"] = json!("complete");
+    }
+    Ok(result)
+}
+
+/// The tool list: names `[a-z_]`, object schemas of plain keywords, explicit annotations.
+fn tools() -> Value {
+    let string_list = json!({"type": "array", "items": {"type": "string"}});
+    let read_only = json!({"readOnlyHint": true, "openWorldHint": false});
+    let document = |required: &[&str]| json!({"type": "object", "properties": {"version": {"type": "integer"}}, "required": required});
+    json!([
+        {
+            "name": "rules",
+            "title": "Active project rules",
+            "description": "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
+            "inputSchema": {"type": "object", "properties": {
+                "category": {"type": "array", "items": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]}, "description": "Only these categories."},
+                "all": {"type": "boolean", "description": "Also list superseded rules."}
+            }},
+            "outputSchema": document(&["version"]),
+            "annotations": read_only,
+        },
+        {
+            "name": "learn",
+            "title": "Learn a rule",
+            "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing.",
+            "inputSchema": {"type": "object", "properties": {
+                "category": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]},
+                "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
+                "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
+                "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "dry_run": {"type": "boolean"}
+            }, "required": ["category", "instruction", "why"]},
+            "outputSchema": document(&["version"]),
+            "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        },
+        {
+            "name": "check",
+            "title": "Lint the rules file",
+            "description": "Lint the rules file: JSON, numbering, fields, categories, supersede references, wording.",
+            "inputSchema": {"type": "object", "properties": {}},
+            "outputSchema": document(&["version"]),
+            "annotations": read_only,
+        },
+        {
+            "name": "preset_validate",
+            "title": "Validate presets",
+            "description": "Load presets and report diagnostics; a command bound to a skill its requirements do not declare disables the preset.",
+            "inputSchema": {"type": "object", "properties": {
+                "paths": string_list,
+                "deny_warnings": {"type": "boolean"}
+            }},
+            "outputSchema": document(&["version"]),
+            "annotations": read_only,
+        },
+        {
+            "name": "preset_render",
+            "title": "Render preset command lines",
+            "description": "The final command line of each command of a preset, with its /skill prelude.",
+            "inputSchema": {"type": "object", "properties": {
+                "preset": {"type": "string"},
+                "commands": string_list,
+                "set": {"type": "object", "additionalProperties": {"type": "string"}},
+                "strict": {"type": "boolean"}
+            }, "required": ["preset"]},
+            "outputSchema": document(&["version"]),
+            "annotations": read_only,
+        }
+    ])
+}
+
+/// A tool's answer: the CLI's text and JSON document, or a failure the model should see.
+enum Answer {
+    Done { text: String, json: String },
+    Failed(String),
+}
+
+fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Fault::new(INVALID_PARAMS, "`name` must be a string"))?;
+    let empty = Map::new();
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(arguments)) => arguments,
+        Some(_) => return Err(Fault::new(INVALID_PARAMS, "`arguments` must be an object")),
+    };
+    let answer = match name {
+        "rules" => rules(context, arguments),
+        "learn" => learn_tool(context, arguments),
+        "check" => check(context),
+        "preset_validate" => preset_validate(context, arguments),
+        "preset_render" => preset_render(context, arguments),
+        other => {
+            return Err(Fault::new(
+                INVALID_PARAMS,
+                format!("unknown tool `{other}`"),
+            ));
+        }
+    };
+    Ok(match answer {
+        Ok(Answer::Done { text, json }) => {
+            let structured: Value = serde_json::from_str(&json)
+                .map_err(|e| Fault::new(INTERNAL_ERROR, e.to_string()))?;
+            json!({
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": structured,
+                "isError": false,
+            })
+        }
+        Ok(Answer::Failed(message)) | Err(message) => json!({
+            "content": [{"type": "text", "text": message}],
+            "structuredContent": {"version": 1, "error": message},
+            "isError": true,
+        }),
+    })
+}
+
+/// Argument readers: a wrong type is the tool's input error (`isError`), not a protocol one.
+fn string(arguments: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(format!("`{key}` must be a string")),
+    }
+}
+
+fn required(arguments: &Map<String, Value>, key: &str) -> Result<String, String> {
+    string(arguments, key)?.ok_or_else(|| format!("`{key}` is required"))
+}
+
+fn flag(arguments: &Map<String, Value>, key: &str) -> Result<bool, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(value)) => Ok(*value),
+        Some(_) => Err(format!("`{key}` must be true or false")),
+    }
+}
+
+fn strings(arguments: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::String(one)) => Ok(vec![one.clone()]),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("`{key}` must be a list of strings")),
+        Some(_) => Err(format!("`{key}` must be a list of strings")),
+    }
+}
+
+fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(Value::as_u64)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("`{key}` must be a list of rule numbers")),
+        Some(_) => Err(format!("`{key}` must be a list of rule numbers")),
+    }
+}
+
+/// The message the CLI would print after `error:`.
+fn failure(error: anyhow::Error) -> String {
+    format!("{error:#}")
+}
+
+fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let query = listing::Query {
+        categories: strings(arguments, "category")?,
+        all: flag(arguments, "all")?,
+    };
+    let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
+        (listing.to_text(), listing.to_json())
+    })
+    .map_err(failure)?;
+    if json.len() > MAX_RULES_BYTES {
+        return Ok(Answer::Failed(format!(
+            "the rules listing is about {} tokens, more than a tool result should carry; call `rules` again with a `category` filter",
+            json.len() / 4
+        )));
+    }
+    Ok(Answer::Done { text, json })
+}
+
+fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let request = learn::Request {
+        category: required(arguments, "category")?,
+        instruction: required(arguments, "instruction")?,
+        why: required(arguments, "why")?,
+        supersedes: numbers(arguments, "supersedes")?,
+    };
+    let (outcome, path) =
+        cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?).map_err(failure)?;
+    let mut text = outcome.to_text(&path);
+    for warning in &outcome.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
+    Ok(Answer::Done {
+        text,
+        json: outcome.to_json(&path),
+    })
+}
+
+fn check(context: &Context) -> Result<Answer, String> {
+    let (report, _) = cmd::rules::check_report(context).map_err(failure)?;
+    Ok(Answer::Done {
+        text: report.to_text(autofix::paint::Painter::new(false)),
+        json: report.to_json(),
+    })
+}
+
+fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let paths: Vec<std::path::PathBuf> = strings(arguments, "paths")?
+        .into_iter()
+        .map(Into::into)
+        .collect();
+    let deny_warnings = flag(arguments, "deny_warnings")?;
+    let presets = cmd::preset::load_presets(context, &paths).map_err(failure)?;
+    Ok(Answer::Done {
+        text: report::validate_text(&presets, autofix::paint::Painter::new(false)),
+        json: report::validate_json(&presets, deny_warnings),
+    })
+}
+
+fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let path = required(arguments, "preset")?;
+    let values = match arguments.get("set") {
+        None | Some(Value::Null) => BTreeMap::new(),
+        Some(Value::Object(values)) => values
+            .iter()
+            .map(|(name, value)| value.as_str().map(|v| (name.clone(), v.to_string())))
+            .collect::<Option<BTreeMap<_, _>>>()
+            .ok_or("`set` must map names to strings")?,
+        Some(_) => return Err("`set` must be an object of NAME: VALUE".to_string()),
+    };
+    let request = render::Request {
+        commands: strings(arguments, "commands")?,
+        values,
+        strict: flag(arguments, "strict")?,
+    };
+    let preset = cmd::preset::load_one(context, path.as_ref()).map_err(failure)?;
+    if !preset.enabled() {
+        let diagnostics =
+            report::diagnostics_text(&preset.diagnostics, autofix::paint::Painter::new(false));
+        return Ok(Answer::Failed(format!(
+            "{diagnostics}preset `{}` is disabled by the errors above; nothing rendered",
+            preset.id
+        )));
+    }
+    let rendered = render::render(&preset, &request).map_err(|e| e.to_string())?;
+    Ok(Answer::Done {
+        text: report::render_text(&rendered, false),
+        json: report::render_json(&preset, &rendered),
+    })
+}

@@ -1,0 +1,530 @@
+//! `autofix mcp`: JSON-RPC over pipes to the real binary, in both protocol eras, and the
+//! official Python client where it is installed.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::support::{BIN, Sandbox};
+
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+const MODERN: &str = "2026-07-28";
+
+/// A running `autofix mcp`.
+struct Server {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn start(sandbox: &Sandbox) -> Server {
+        Server::start_with(sandbox, &[])
+    }
+
+    fn start_with(sandbox: &Sandbox, env: &[(&str, &str)]) -> Server {
+        let mut command = sandbox.command(&["mcp"]);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Server {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send_raw(&mut self, line: &[u8]) {
+        self.input.write_all(line).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The next line of stdout, which must be one JSON-RPC message.
+    fn receive(&mut self) -> Value {
+        let mut line = String::new();
+        self.output.read_line(&mut line).unwrap();
+        let message: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"));
+        let check = |m: &Value| assert_eq!(m["jsonrpc"], "2.0", "{m}");
+        match &message {
+            Value::Array(batch) => batch.iter().for_each(check),
+            single => check(single),
+        }
+        message
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(message.to_string().as_bytes());
+        let reply = self.receive();
+        assert_eq!(reply["id"], id, "{reply}");
+        reply
+    }
+
+    /// A tool call's result (legacy era).
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let reply = self.request(
+            id,
+            "tools/call",
+            json!({"name": tool, "arguments": arguments}),
+        );
+        reply["result"].clone()
+    }
+
+    /// Closes stdin and returns the exit status.
+    fn finish(self) -> i32 {
+        let Server {
+            mut child, input, ..
+        } = self;
+        drop(input);
+        child.wait().unwrap().code().unwrap_or(-1)
+    }
+}
+
+fn modern_meta(version: &str) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+fn example_workspace() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(format!("{EXAMPLES}/."))
+        .arg(sandbox.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let _ = std::fs::remove_file(sandbox.join(".agents/autofix.json.lock"));
+    sandbox
+}
+
+#[test]
+fn the_legacy_handshake_echoes_each_supported_version() {
+    let sandbox = example_workspace();
+    for (asked, answered) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2024-11-05"),
+        ("2099-01-01", "2025-11-25"),
+        (MODERN, "2025-11-25"),
+    ] {
+        let mut server = Server::start(&sandbox);
+        let reply = server.request(
+            1,
+            "initialize",
+            json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let result = &reply["result"];
+        assert_eq!(result["protocolVersion"], answered, "{asked}");
+        assert_eq!(result["serverInfo"]["name"], "autofix");
+        assert!(result["capabilities"]["tools"].is_object());
+        assert!(
+            result.get("resultType").is_none(),
+            "no modern fields in legacy replies"
+        );
+        server.send_raw(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert_eq!(server.request(2, "ping", json!({}))["result"], json!({}));
+        let list = server.request(3, "tools/list", json!({}));
+        assert!(list["result"].get("ttlMs").is_none());
+        assert_eq!(server.finish(), 0, "EOF ends the server cleanly");
+    }
+}
+
+#[test]
+fn the_stateless_era_discovers_and_marks_results() {
+    let sandbox = example_workspace();
+    let mut server = Server::start(&sandbox);
+    let discover = server.request(1, "server/discover", json!({"_meta": modern_meta(MODERN)}));
+    let result = &discover["result"];
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["ttlMs"], 0);
+    assert_eq!(result["cacheScope"], "private");
+    assert_eq!(
+        result["supportedVersions"],
+        json!([
+            MODERN,
+            "2025-11-25",
+            "2025-06-18",
+            "2025-03-26",
+            "2024-11-05"
+        ])
+    );
+    let list = server.request(2, "tools/list", json!({"_meta": modern_meta(MODERN)}));
+    assert_eq!(list["result"]["resultType"], "complete");
+    assert_eq!(list["result"]["cacheScope"], "private");
+    let call = server.request(
+        3,
+        "tools/call",
+        json!({"name": "check", "arguments": {}, "_meta": modern_meta(MODERN)}),
+    );
+    assert_eq!(call["result"]["resultType"], "complete");
+    assert_eq!(call["result"]["isError"], false);
+
+    let unsupported = server.request(4, "tools/list", json!({"_meta": modern_meta("2030-01-01")}));
+    assert_eq!(unsupported["error"]["code"], -32022);
+    assert_eq!(unsupported["error"]["data"]["requested"], "2030-01-01");
+    assert_eq!(
+        unsupported["error"]["data"]["supported"],
+        result["supportedVersions"]
+    );
+    assert_eq!(server.finish(), 0);
+}
+
+#[test]
+fn protocol_errors_and_bad_lines() {
+    let sandbox = example_workspace();
+    let mut server = Server::start(&sandbox);
+    assert_eq!(
+        server.request(1, "no/such/method", json!({}))["error"]["code"],
+        -32601
+    );
+    assert_eq!(
+        server.request(2, "tools/call", json!({"name": "nope"}))["error"]["code"],
+        -32602
+    );
+    assert_eq!(
+        server.request(3, "tools/call", json!({"name": "rules", "arguments": [1]}))["error"]["code"],
+        -32602
+    );
+    server.send_raw(b"this is not json");
+    assert_eq!(server.receive()["error"]["code"], -32700);
+    server.send_raw(br#"{"jsonrpc": "1.0", "id": 9, "method": "ping"}"#);
+    assert_eq!(server.receive()["error"]["code"], -32600);
+    server.send_raw(b"[]");
+    assert_eq!(server.receive()["error"]["code"], -32600);
+    // A batch: two requests and a notification give an array of two replies.
+    server.send_raw(
+        br#"[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/whatever"},{"jsonrpc":"2.0","id":"b","method":"nope"}]"#,
+    );
+    let batch = server.receive();
+    let replies = batch.as_array().unwrap();
+    assert_eq!(replies.len(), 2);
+    assert_eq!(replies[0]["id"], "a");
+    assert_eq!(replies[1]["error"]["code"], -32601);
+    // An over-long line is refused and skipped; the server goes on.
+    let mut long = vec![b'x'; 8 * 1024 * 1024 + 10];
+    long.extend_from_slice(b" tail");
+    server.send_raw(&long);
+    assert_eq!(server.receive()["error"]["code"], -32600);
+    assert_eq!(server.request(10, "ping", json!({}))["result"], json!({}));
+    // Unknown notifications are ignored: the next reply is the next request's.
+    server.send_raw(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#);
+    assert_eq!(server.request(11, "ping", json!({}))["id"], 11);
+    assert_eq!(server.finish(), 0);
+}
+
+#[test]
+fn the_tool_list_is_deterministic_and_well_formed() {
+    let sandbox = example_workspace();
+    let mut first = Server::start(&sandbox);
+    let list = first.request(1, "tools/list", json!({}));
+    let mut second = Server::start(&sandbox);
+    assert_eq!(second.request(1, "tools/list", json!({})), list);
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "rules",
+            "learn",
+            "check",
+            "preset_validate",
+            "preset_render"
+        ]
+    );
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
+        assert_eq!(tool["inputSchema"]["type"], "object", "{name}");
+        assert_eq!(tool["outputSchema"]["type"], "object", "{name}");
+        let annotations = &tool["annotations"];
+        assert!(annotations["readOnlyHint"].is_boolean(), "{name}");
+        assert_eq!(annotations["openWorldHint"], false, "{name}");
+    }
+    let learn = &tools[1]["annotations"];
+    assert_eq!(learn["readOnlyHint"], false);
+    assert_eq!(learn["destructiveHint"], false);
+    assert_eq!(learn["idempotentHint"], true);
+    first.finish();
+    second.finish();
+}
+
+/// The CLI's `--format json` document for `args`, parsed.
+fn cli_json(sandbox: &Sandbox, args: &[&str]) -> Value {
+    let run = sandbox.run(args);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", run.stderr))
+}
+
+#[test]
+fn structured_content_is_the_cli_json() {
+    let sandbox = example_workspace();
+    let mut server = Server::start(&sandbox);
+    let cases = [
+        (
+            "rules",
+            json!({"category": ["tool"], "all": true}),
+            vec!["rules", "--category", "tool", "--all", "--format", "json"],
+        ),
+        (
+            "learn",
+            json!({"category": "ux", "instruction": "Always label icons", "why": "a11y", "dry_run": true}),
+            vec![
+                "learn",
+                "--dry-run",
+                "-c",
+                "ux",
+                "-w",
+                "a11y",
+                "Always label icons",
+                "--format",
+                "json",
+            ],
+        ),
+        ("check", json!({}), vec!["check", "--format", "json"]),
+        (
+            "preset_validate",
+            json!({"paths": ["presets", "broken-presets"]}),
+            vec![
+                "preset",
+                "validate",
+                "presets",
+                "broken-presets",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "preset_render",
+            json!({"preset": "presets/last30days", "set": {"topic": "rust"}, "commands": ["research"]}),
+            vec![
+                "preset",
+                "render",
+                "presets/last30days",
+                "--set",
+                "topic=rust",
+                "--command",
+                "research",
+                "--format",
+                "json",
+            ],
+        ),
+    ];
+    for (id, (tool, arguments, cli)) in cases.into_iter().enumerate() {
+        let result = server.call(id as u64, tool, arguments);
+        assert_eq!(
+            result["structuredContent"],
+            cli_json(&sandbox, &cli),
+            "{tool}"
+        );
+        assert!(
+            result["content"][0]["text"].as_str().unwrap().len() > 1,
+            "{tool}"
+        );
+        // Found problems are results, not errors.
+        assert_eq!(result["isError"], false, "{tool}");
+    }
+    let validate = server.call(9, "preset_validate", json!({"paths": ["broken-presets"]}));
+    assert_eq!(validate["structuredContent"]["ok"], false);
+    assert_eq!(server.finish(), 0);
+    // Nothing was written by the dry run.
+    assert!(
+        !sandbox
+            .read(".agents/autofix.json")
+            .contains("Always label icons")
+    );
+}
+
+#[test]
+fn bad_input_is_a_tool_error_and_nothing_is_written() {
+    let sandbox = example_workspace();
+    let before = sandbox.read(".agents/autofix.json");
+    let mut server = Server::start(&sandbox);
+    for (tool, arguments, message) in [
+        (
+            "learn",
+            json!({"category": "VIBES", "instruction": "x", "why": "y"}),
+            "unknown category",
+        ),
+        (
+            "learn",
+            json!({"category": "CODE", "instruction": 3, "why": "y"}),
+            "`instruction` must be a string",
+        ),
+        (
+            "learn",
+            json!({"category": "CODE", "why": "y"}),
+            "`instruction` is required",
+        ),
+        (
+            "rules",
+            json!({"all": "yes"}),
+            "`all` must be true or false",
+        ),
+        (
+            "preset_render",
+            json!({"preset": "broken-presets/release-notes"}),
+            "disabled",
+        ),
+        (
+            "preset_render",
+            json!({"preset": "presets/last30days", "strict": true}),
+            "no value",
+        ),
+        (
+            "preset_validate",
+            json!({"paths": ["missing-dir"]}),
+            "missing-dir",
+        ),
+    ] {
+        let result = server.call(1, tool, arguments);
+        assert_eq!(result["isError"], true, "{tool}: {result}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(message), "{tool}: {text}");
+    }
+    assert_eq!(sandbox.read(".agents/autofix.json"), before);
+    // A corrupt rules file and a held lock: still valid replies, still serving.
+    sandbox.write(".agents/autofix.json", "[{");
+    let result = server.call(2, "rules", json!({}));
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("invalid JSON")
+    );
+    sandbox.write(".agents/autofix.json", &before);
+    let lock = std::fs::File::create(sandbox.join(".agents/autofix.json.lock")).unwrap();
+    fs2::FileExt::lock_exclusive(&lock).unwrap();
+    drop(server);
+    let mut server = Server::start_with(&sandbox, &[("AUTOFIX_LOCK_TIMEOUT", "0.1")]);
+    let result = server.call(
+        3,
+        "learn",
+        json!({"category": "CODE", "instruction": "Always wait", "why": "w"}),
+    );
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("autofix.json.lock")
+    );
+    assert_eq!(server.request(4, "ping", json!({}))["result"], json!({}));
+    assert_eq!(sandbox.read(".agents/autofix.json"), before);
+    server.finish();
+}
+
+#[test]
+fn mcp_and_cli_learns_interleave_without_loss() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start(&sandbox);
+    let cli = std::thread::scope(|scope| {
+        let cli = scope.spawn(|| {
+            for i in 0..100 {
+                let mut command = sandbox.command(&[
+                    "learn",
+                    "-c",
+                    "code",
+                    "-w",
+                    "cli",
+                    &format!("Always cli {i}"),
+                ]);
+                command.env("AUTOFIX_LOCK_TIMEOUT", "60");
+                assert!(command.output().unwrap().status.success());
+            }
+        });
+        for i in 0..100 {
+            let result = server.call(
+                i,
+                "learn",
+                json!({"category": "CODE", "instruction": format!("Always mcp {i}"), "why": "mcp"}),
+            );
+            assert_eq!(result["isError"], false, "{result}");
+            assert_eq!(result["structuredContent"]["status"], "learned");
+        }
+        cli.join()
+    });
+    cli.unwrap();
+    server.finish();
+    let rules: Value = serde_json::from_str(&sandbox.read(".agents/autofix.json")).unwrap();
+    let numbers: Vec<u64> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["Rule_number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (1..=200).collect::<Vec<_>>());
+}
+
+/// The official Python SDK, in a venv that `.ci/run` prepares (`AUTOFIX_MCP_PYTHON`), or any
+/// `python3` that can import `mcp`.
+fn python_with_mcp() -> Option<String> {
+    let candidates = std::env::var("AUTOFIX_MCP_PYTHON")
+        .ok()
+        .into_iter()
+        .chain(["python3".to_string()]);
+    for python in candidates {
+        let works = Command::new(&python)
+            .args(["-c", "import mcp.client.client"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if works {
+            return Some(python);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_official_python_client_connects_in_every_mode() {
+    let Some(python) = python_with_mcp() else {
+        return eprintln!(
+            "skipped: the Python `mcp` package is not installed (set AUTOFIX_MCP_PYTHON)"
+        );
+    };
+    let sandbox = example_workspace();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/mcp_client.py");
+    for (mode, version) in [("legacy", "2025-11-25"), ("auto", MODERN), (MODERN, MODERN)] {
+        let output = Command::new(&python)
+            .arg(&script)
+            .args([BIN, sandbox.path().to_str().unwrap(), mode])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["version"], version, "{mode}");
+        assert_eq!(
+            report["tools"],
+            json!([
+                "check",
+                "learn",
+                "preset_render",
+                "preset_validate",
+                "rules"
+            ])
+        );
+        for (tool, result) in report["results"].as_object().unwrap() {
+            assert_eq!(result["isError"], false, "{mode} {tool}");
+            assert_eq!(result["version"], 1, "{mode} {tool}");
+        }
+    }
+}
