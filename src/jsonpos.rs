@@ -106,27 +106,21 @@ fn element(text: &str, at: usize, index: usize) -> Option<usize> {
     Some(at)
 }
 
-/// The offset just past the string starting at `at` (which must be a `"`). The closing
-/// quote is found with `str::find` (memchr); a quote after an odd run of backslashes is
-/// escaped.
+/// The offset just past the string starting at `at` (which must be a `"`).
 pub(crate) fn skip_string(text: &str, at: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let mut from = at + 1;
-    loop {
-        let quote = from + text.get(from..)?.find('"')?;
-        let backslashes = bytes[from..quote]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count();
-        if backslashes % 2 == 0 {
-            return Some(quote + 1);
+    let mut i = at + 1;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
         }
-        from = quote + 1;
     }
+    None
 }
 
 /// The offset just past the value starting at `at`. Containers are skipped by counting

@@ -229,6 +229,11 @@ fn has_duplicate_numbers(document: &Document<'_>) -> bool {
 }
 
 /// The new text must read back as exactly the old rules (same bytes) plus the new one.
+/// `append` only inserts between the last rule and the closing `]`, so it is enough to
+/// check that everything around the insertion is the old text, byte for byte, and that the
+/// inserted text is one comma and one object holding the new rule: together with the old
+/// text being a valid array (it was parsed), that makes the new text the old array plus
+/// that object, without parsing the whole file a second time.
 fn verify(
     path: &Path,
     old: &Document<'_>,
@@ -238,19 +243,35 @@ fn verify(
     let failed = || RulesError::Verify {
         path: path.to_path_buf(),
     };
-    let new = file::parse(text).map_err(|_| failed())?;
-    let (last, kept) = new.rules.split_last().ok_or_else(failed)?;
-    let same_old =
-        kept.len() == old.rules.len() && kept.iter().zip(&old.rules).all(|(a, b)| a.raw == b.raw);
+    let source = old.source;
+    let trimmed = source.trim_end();
+    // The old text around the insertion: up to the last rule (or `[`), and from `]` on. A
+    // file that was empty keeps only its BOM, and the insertion is a whole array.
+    let (head, tail) = match trimmed.strip_suffix(']') {
+        Some(before) => (before.trim_end(), &source[before.len()..]),
+        None => (if old.has_bom { file::BOM } else { "" }, ""),
+    };
+    let rest = text.strip_prefix(head).ok_or_else(failed)?;
+    // `append` ends the text with a newline when the old one had none.
+    let middle = [tail.to_string(), format!("{tail}\n"), format!("{tail}\r\n")]
+        .iter()
+        .find_map(|suffix| rest.strip_suffix(suffix.as_str()))
+        .ok_or_else(failed)?
+        .trim();
+    let wrapped = match (tail.is_empty(), old.rules.is_empty()) {
+        (true, _) => middle.to_string(),
+        (false, true) => format!("[{middle}]"),
+        (false, false) => format!("[{}]", middle.strip_prefix(',').ok_or_else(failed)?),
+    };
+    let new = file::parse(&wrapped).map_err(|_| failed())?;
+    let [last] = new.rules.as_slice() else {
+        return Err(failed());
+    };
     let same_new = last.number == Number::Valid(rule.number)
         && last.category.as_str() == Some(&rule.category)
         && last.instruction.as_str() == Some(&rule.instruction)
         && last.why.as_str() == Some(&rule.why);
-    if same_old && same_new && new.has_bom == old.has_bom {
-        Ok(())
-    } else {
-        Err(failed())
-    }
+    if same_new { Ok(()) } else { Err(failed()) }
 }
 
 impl Outcome {
@@ -310,6 +331,52 @@ mod tests {
         );
         assert_eq!(with_marker("supersedes rule 1", &[1]), "supersedes rule 1");
         assert_eq!(supersede::markers(&with_marker("x", &[4, 5, 6])), [4, 5, 6]);
+    }
+
+    #[test]
+    fn verify_accepts_every_append_and_refuses_tampering() {
+        let path = Path::new("autofix.json");
+        for source in [
+            "",
+            "  \n",
+            "\u{feff}",
+            "[]",
+            "[ ]\n",
+            "[\n]",
+            "[{\"Rule_number\":1}]",
+            "\u{feff}[\r\n  {\"Rule_number\": 1}\r\n]\r\n",
+            "[\n    {\"Rule_number\": 1},\n    {\"Rule_number\": 5}\n]\n\n",
+        ] {
+            let document = file::parse(source).unwrap();
+            let rule = StoredRule {
+                number: document.max_number() + 1,
+                category: "CODE".into(),
+                instruction: "Always \"verify\"".into(),
+                why: "w".into(),
+            };
+            let text = append(&document, &rule);
+            verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
+            let other = StoredRule {
+                why: "other".into(),
+                ..rule.clone()
+            };
+            assert!(
+                verify(path, &document, &text, &other).is_err(),
+                "{source:?}"
+            );
+            let no_comma = text.replacen("},", "}", 1);
+            if !document.rules.is_empty() {
+                assert!(
+                    verify(path, &document, &no_comma, &rule).is_err(),
+                    "{source:?}"
+                );
+            }
+            let changed_head = text.replacen("Rule_number", "Rule_numbeR", 1);
+            assert!(
+                verify(path, &document, &changed_head, &rule).is_err(),
+                "{source:?}"
+            );
+        }
     }
 
     #[test]
