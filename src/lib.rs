@@ -12,6 +12,9 @@
 
 pub mod atomic;
 pub mod diagnostics;
+pub mod export;
+pub mod hook;
+pub mod init;
 pub mod jsonpos;
 pub mod lock;
 pub mod paint;
