@@ -31,6 +31,8 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::rules::check(&context, args),
         Command::Where(args) => cmd::rules::where_(&context, args),
         Command::Preset(command) => cmd::preset::run(&context, command),
+        Command::Export(args) => cmd::agents::export(&context, args),
+        Command::Init(args) => cmd::agents::init(&context, args),
     };
     match outcome {
         Ok(code) => code,

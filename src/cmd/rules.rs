@@ -49,6 +49,9 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
+    if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
+        return Ok(crate::cmd::agents::rules_hook(context, args, agent));
+    }
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
     let source = rules::read(path)?;
@@ -67,6 +70,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         RulesFormat::Text => listing.write_text(&mut out)?,
         RulesFormat::Json => listing.write_json(&mut out)?,
         RulesFormat::Markdown => listing.write_markdown(&mut out)?,
+        // Handled above (clap requires --agent with it).
+        RulesFormat::Hook => {}
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
