@@ -206,22 +206,19 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
         })?),
     };
     let mut settings = original.clone().unwrap_or_else(|| Json::Object(Vec::new()));
-    let shape = |what: &str, found: &Json| Invalid {
+    let shape = |what: &str, found: &Json, expected: &str| Invalid {
         line: None,
-        message: format!(
-            "{what} is {}, not an object or array as expected",
-            found.kind()
-        ),
+        message: format!("{what} is {}, not {expected}", found.kind()),
     };
     if !matches!(settings, Json::Object(_)) {
-        return Err(shape("the top level", &settings));
+        return Err(shape("the top level", &settings, "an object"));
     }
     if agent == Agent::Cursor && original.is_none() {
         settings.entry("version", Json::Number(1.into()), true);
     }
     let hooks = settings.entry("hooks", Json::Object(Vec::new()), false);
     if !matches!(hooks, Json::Object(_)) {
-        return Err(shape("`hooks`", hooks));
+        return Err(shape("`hooks`", hooks, "an object"));
     }
     let event = if agent == Agent::Cursor {
         "sessionStart"
@@ -230,7 +227,7 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
     };
     let list = hooks.entry(event, Json::Array(Vec::new()), false);
     let Json::Array(entries) = list else {
-        return Err(shape(&format!("`hooks.{event}`"), list));
+        return Err(shape(&format!("`hooks.{event}`"), list, "an array"));
     };
     if agent == Agent::Cursor {
         merge_flat(entries, handler(agent));
