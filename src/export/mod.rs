@@ -495,6 +495,9 @@ impl Context<'_> {
             for item in &items[omitted..] {
                 body.push_str(item);
             }
+            if items.is_empty() {
+                body.push_str("_No rules recorded yet._\n");
+            }
             build(&body)
         };
         let (text, omitted) = self.fit(target, items.len(), render)?;

@@ -45,6 +45,7 @@ impl Report {
         }
         if let Some(export) = &self.export {
             out.push_str(&export.to_text(painter));
+            out.push_str(&export.warnings_text(painter));
         }
         let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
             "Not set up: `autofix init` would change the files above."
