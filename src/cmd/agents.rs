@@ -11,7 +11,7 @@ use autofix::workspace::{self, Workspace};
 use autofix::{hook, init};
 
 use crate::cli::{DiagnosticsFormat, ExportArgs, HookAgent, InitArgs, RulesArgs, TextOrJson};
-use crate::cmd::{Context, eprint, print, shown};
+use crate::cmd::{Context, eprint, print};
 
 fn mode(check: bool, dry_run: bool) -> Mode {
     if check {
@@ -91,10 +91,11 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     let report = init::run(&request)?;
     let text = match args.format {
         TextOrJson::Text => {
-            let root = if workspace.root == cwd {
-                ".".to_string()
-            } else {
-                shown(&workspace.root)
+            // Relative to where the user is (`../..` from a subdirectory), never absolute.
+            let canonical_cwd = std::fs::canonicalize(&cwd).unwrap_or_else(|_| cwd.clone());
+            let root = match export::relative(&workspace.root, &cwd, &canonical_cwd) {
+                root if root.is_empty() => ".".to_string(),
+                root => root,
             };
             format!(
                 "Setting up autofix in {root}\n{}",

@@ -133,6 +133,11 @@ fn outside_a_repository_init_needs_a_root() {
     fs::create_dir_all(sandbox.join("src/deep")).unwrap();
     let run = sandbox.command_in("src/deep", &["init"]).output().unwrap();
     assert_eq!(run.status.code(), Some(0));
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        stdout.starts_with("Setting up autofix in ../..\n"),
+        "{stdout}"
+    );
     assert!(sandbox.join(".agents/skills/autofix/SKILL.md").exists());
     assert!(!sandbox.join("src/deep/.agents").exists());
 }
