@@ -63,6 +63,107 @@ pub(crate) enum Command {
     Man,
     /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
     Mcp,
+    /// Write the active rules where every agent reads them (AGENTS.md, CLAUDE.md, rule
+    /// folders), touching only autofix's own block or stamped files.
+    #[command(after_help = EXPORT_EXIT_STATUS)]
+    Export(ExportArgs),
+    /// Set a repository up: the rules file, the autofix skill, optional session hooks.
+    #[command(after_help = INIT_EXIT_STATUS)]
+    Init(InitArgs),
+}
+
+const EXPORT_EXIT_STATUS: &str = "\
+Exit status:
+  0  done (with --check: everything in sync)
+  1  a target was refused and left unchanged (malformed markers, a file autofix does not
+     own, over budget, outside the repository); with --check also any drift
+  2  it could not run (unreadable or invalid rules file, a failed write)";
+
+const INIT_EXIT_STATUS: &str = "\
+Exit status:
+  0  done, or nothing to change
+  1  a path was refused and left unchanged (a skill or settings file autofix does not own,
+     a settings file that is not valid JSON); with --check also anything init would change
+  2  it could not run (outside a git repository without -C, a failed write)";
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// Export to this target only (repeatable or comma-separated) [default: the defaults
+    /// plus every target exported before].
+    #[arg(
+        short,
+        long = "target",
+        value_name = "ID",
+        value_delimiter = ',',
+        value_parser = clap::builder::PossibleValuesParser::new(autofix::export::targets::IDS)
+    )]
+    pub(crate) targets: Vec<String>,
+
+    /// Write nothing; exit 1 when anything is out of sync (for CI).
+    #[arg(long)]
+    pub(crate) check: bool,
+
+    /// Show what would change, without writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Show a unified diff of every change.
+    #[arg(long)]
+    pub(crate) diff: bool,
+
+    /// Remove autofix's block or stamped file from the targets (nothing else).
+    #[arg(long)]
+    pub(crate) remove: bool,
+
+    /// Drop the oldest rules to fit a target's budget instead of refusing it.
+    #[arg(long)]
+    pub(crate) truncate: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
+    pub(crate) format: ExportFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InitArgs {
+    /// Add a SessionStart hook that loads the rules, for these agents (repeatable or
+    /// comma-separated).
+    #[arg(
+        long = "hook",
+        value_name = "AGENTS",
+        value_enum,
+        value_delimiter = ','
+    )]
+    pub(crate) hooks: Vec<HookAgent>,
+
+    /// With --hook claude: use .claude/settings.local.json (not committed).
+    #[arg(long)]
+    pub(crate) local: bool,
+
+    /// Also run `autofix export` with its default targets.
+    #[arg(long)]
+    pub(crate) export: bool,
+
+    /// Show what would be done, without writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Write nothing; exit 1 when init would change anything.
+    #[arg(long)]
+    pub(crate) check: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+/// The agents with session-start hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HookAgent {
+    Claude,
+    Codex,
+    Cursor,
+    Gemini,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -83,6 +184,16 @@ pub(crate) enum RulesFormat {
     Text,
     Json,
     Markdown,
+    /// One JSON object for a session-start hook (with --agent); always exits 0.
+    Hook,
+}
+
+/// Formats of `export` (its findings are drift, not diagnostics with codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormat {
+    Text,
+    Json,
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -138,6 +249,15 @@ pub(crate) struct RulesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
     pub(crate) format: RulesFormat,
+
+    /// With --format hook: the agent whose hook runs this.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "AGENT",
+        required_if_eq("format", "hook")
+    )]
+    pub(crate) agent: Option<HookAgent>,
 }
 
 #[derive(Debug, Args)]

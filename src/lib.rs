@@ -13,6 +13,9 @@
 pub mod atomic;
 pub mod diagnostics;
 pub mod explain;
+pub mod export;
+pub mod hook;
+pub mod init;
 pub mod jsonpos;
 pub mod lock;
 pub mod paint;

@@ -36,6 +36,8 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::shell::completions(args),
         Command::Man => cmd::shell::man(),
         Command::Mcp => mcp::serve(&context),
+        Command::Export(args) => cmd::agents::export(&context, args),
+        Command::Init(args) => cmd::agents::init(&context, args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! The subcommands: each converts its clap arguments into a library request, calls the
 //! library, and writes the rendered result. Printing happens here, not in the library.
 
+pub(crate) mod agents;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;

@@ -79,6 +79,9 @@ pub(crate) fn with_listing<R>(
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
+    if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
+        return Ok(crate::cmd::agents::rules_hook(context, args, agent));
+    }
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
@@ -90,6 +93,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
             RulesFormat::Text => listing.write_text(&mut out)?,
             RulesFormat::Json => listing.write_json(&mut out)?,
             RulesFormat::Markdown => listing.write_markdown(&mut out)?,
+            // Handled above (clap requires --agent with it).
+            RulesFormat::Hook => {}
         }
         out.flush()
     })??;

@@ -171,19 +171,54 @@ impl Listing<'_> {
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", self.headline())?;
         for entry in self.rules.iter() {
-            write_line(out, &entry, "", "")?;
+            Self::write_text_item(out, &entry)?;
         }
         Ok(())
     }
 
     /// For pasting into AGENTS.md / CLAUDE.md: one list item a rule.
     pub fn write_markdown(&self, out: &mut impl Write) -> io::Result<()> {
-        write!(out, "## Project rules (autofix)\n\n{}\n\n", self.headline())?;
+        self.write_markdown_styled(out, &MarkdownStyle::PLAIN)
+    }
+
+    /// The Markdown renderer that `rules --format markdown` and `export` share.
+    pub fn write_markdown_styled(
+        &self,
+        out: &mut impl Write,
+        style: &MarkdownStyle<'_>,
+    ) -> io::Result<()> {
+        self.write_markdown_head(out, style)?;
         for entry in self.rules.iter() {
-            out.write_all(b"- ")?;
-            write_line(out, &entry, "**", "_")?;
+            Self::write_markdown_item(out, &entry, style)?;
         }
         Ok(())
+    }
+
+    /// The heading and the paragraph under it.
+    pub fn write_markdown_head(
+        &self,
+        out: &mut impl Write,
+        style: &MarkdownStyle<'_>,
+    ) -> io::Result<()> {
+        match style.lead {
+            Some(lead) => write!(out, "## Project rules (autofix)\n\n{lead}\n\n"),
+            None => write!(out, "## Project rules (autofix)\n\n{}\n\n", self.headline()),
+        }
+    }
+
+    /// One rule as a list item: `- **12** [CODE] Instruction — _why_`.
+    pub fn write_markdown_item(
+        out: &mut impl Write,
+        entry: &Entry<'_>,
+        style: &MarkdownStyle<'_>,
+    ) -> io::Result<()> {
+        out.write_all(b"- ")?;
+        write_line(out, entry, "**", "_", style.escape)
+    }
+
+    /// One rule as a line of the text format: `12 [CODE] Instruction — why`.
+    pub fn write_text_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
+        write_line(out, entry, "", "", &verbatim)
     }
 
     pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
@@ -210,12 +245,36 @@ fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
     String::from_utf8(buffer).expect("renderers write UTF-8")
 }
 
+/// Makes a piece of rule text (category, instruction, why) safe for where it goes.
+pub type Escape = dyn Fn(&str) -> Cow<'_, str>;
+
+/// How the Markdown renderer adapts to its destination.
+pub struct MarkdownStyle<'s> {
+    /// The paragraph under the heading; `None`: the headline with the file and the counts.
+    pub lead: Option<&'s str>,
+    /// Applied to every category, instruction and why.
+    pub escape: &'s Escape,
+}
+
+impl MarkdownStyle<'static> {
+    /// What `rules --format markdown` prints: the headline, the text as written.
+    pub const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
+        lead: None,
+        escape: &verbatim,
+    };
+}
+
+fn verbatim(text: &str) -> Cow<'_, str> {
+    Cow::Borrowed(text)
+}
+
 /// `12 [CODE] Instruction — why`, with `strong`/`emphasis` around the number and the why.
 fn write_line(
     out: &mut impl Write,
     entry: &Entry<'_>,
     strong: &str,
     emphasis: &str,
+    escape: &Escape,
 ) -> io::Result<()> {
     out.write_all(strong.as_bytes())?;
     match entry.number {
@@ -225,12 +284,12 @@ fn write_line(
     for part in [
         strong,
         " [",
-        &entry.category,
+        &escape(&entry.category),
         "] ",
-        entry.instruction,
+        &escape(entry.instruction),
         " \u{2014} ",
         emphasis,
-        entry.why,
+        &escape(entry.why),
         emphasis,
     ] {
         out.write_all(part.as_bytes())?;

@@ -4,6 +4,8 @@
 mod support;
 
 mod bench;
+mod export;
+mod init;
 mod mcp;
 mod preset;
 mod reliability;

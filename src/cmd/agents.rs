@@ -1,0 +1,135 @@
+//! `autofix export`, `autofix init` and `autofix rules --format hook`: the commands that
+//! get the rules to every agent. Each converts its arguments, calls the library, prints.
+
+use std::env;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use autofix::export::{self, Mode};
+use autofix::rules::{self, listing};
+use autofix::workspace::{self, Workspace};
+use autofix::{hook, init};
+
+use crate::cli::{ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson};
+use crate::cmd::{Context, eprint, print};
+
+fn mode(check: bool, dry_run: bool) -> Mode {
+    if check {
+        Mode::Check
+    } else if dry_run {
+        Mode::DryRun
+    } else {
+        Mode::Write
+    }
+}
+
+fn agent(agent: HookAgent) -> hook::Agent {
+    match agent {
+        HookAgent::Claude => hook::Agent::Claude,
+        HookAgent::Codex => hook::Agent::Codex,
+        HookAgent::Cursor => hook::Agent::Cursor,
+        HookAgent::Gemini => hook::Agent::Gemini,
+    }
+}
+
+pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let request = export::Request {
+        root: workspace.root,
+        rules_file: workspace.rules_file,
+        targets: args.targets,
+        mode: mode(args.check, args.dry_run),
+        remove: args.remove,
+        truncate: args.truncate,
+        diff: args.diff,
+    };
+    let report = export::run(&request)?;
+    let text = match args.format {
+        ExportFormat::Text => {
+            eprint(&report.warnings_text(context.stderr_painter()));
+            report.to_text(context.stdout_painter())
+        }
+        ExportFormat::Json => report.to_json(),
+        ExportFormat::Github => report.to_github(),
+    };
+    print(&text)?;
+    Ok(ExitCode::from(report.exit_code()))
+}
+
+pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
+    let cwd = env::current_dir().context("cannot determine the current directory")?;
+    let root = match &context.options.root {
+        Some(root) => cwd.join(root),
+        None => {
+            let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
+                .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
+                .unwrap_or_default();
+            init::git_top_level(&cwd, &ceilings).context(
+                "not inside a git repository: run `autofix init` in your repository, or name \
+                 its root with -C DIR",
+            )?
+        }
+    };
+    let options = workspace::Options {
+        root: Some(root),
+        file: context.options.file.clone(),
+    };
+    let workspace = Workspace::discover_from(
+        &options,
+        &cwd,
+        env::var_os(workspace::FILE_ENV),
+        env::var_os(workspace::CEILING_ENV),
+    );
+    let request = init::Request {
+        root: workspace.root.clone(),
+        rules_file: workspace.rules_file,
+        hooks: args.hooks.into_iter().map(agent).collect(),
+        local: args.local,
+        export: args.export,
+        mode: mode(args.check, args.dry_run),
+    };
+    let report = init::run(&request)?;
+    let text = match args.format {
+        TextOrJson::Text => {
+            // Relative to where the user is (`../..` from a subdirectory), never absolute.
+            let canonical_cwd = std::fs::canonicalize(&cwd).unwrap_or_else(|_| cwd.clone());
+            let root = match export::relative(&workspace.root, &cwd, &canonical_cwd) {
+                root if root.is_empty() => ".".to_string(),
+                root => root,
+            };
+            format!(
+                "Setting up autofix in {root}\n{}",
+                report.to_text(context.stdout_painter())
+            )
+        }
+        TextOrJson::Json => report.to_json(),
+    };
+    print(&text)?;
+    Ok(ExitCode::from(report.exit_code()))
+}
+
+/// `rules --format hook`: one JSON object on stdout, whatever happens; exit 0.
+pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAgent) -> ExitCode {
+    let agent = agent(hook_agent);
+    let output = (|| -> anyhow::Result<String> {
+        let workspace = context.workspace()?;
+        let path = &workspace.rules_file;
+        let Some(source) = rules::read(path)? else {
+            return Ok(hook::empty(agent).to_string());
+        };
+        let document = rules::parse_tolerant(path, &source)?;
+        let query = listing::Query {
+            categories: args.categories,
+            all: args.all,
+        };
+        let shown = workspace::display_path(path, &workspace.root);
+        let listing = listing::build(shown, Some(&document), &query);
+        Ok(hook::render(agent, &listing))
+    })();
+    let text = output.unwrap_or_else(|error| {
+        eprint(&format!("autofix: no rules for the hook: {error:#}\n"));
+        hook::empty(agent).to_string()
+    });
+    let _ = print(&text);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,747 @@
+//! `autofix export`: puts the active rules where every agent looks, touching only bytes it
+//! owns. Two write modes ([`block`] between markers in files people edit, [`owned`] stamped
+//! files of our own), a table of [`targets`] with defaults and budgets, and one code path
+//! for writing, `--dry-run`, `--check` and `--remove`: each target is planned (read,
+//! validated, rendered, compared with CRLF normalised), then written atomically only when
+//! its bytes change. A target that cannot be handled safely is refused, left
+//! byte-identical, and the others go on.
+
+pub mod block;
+pub mod diff;
+pub mod markdown;
+pub mod owned;
+pub mod report;
+pub mod targets;
+
+use std::borrow::Cow;
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+use crate::atomic;
+use crate::rules::listing::{self, Listing, MarkdownStyle};
+use crate::rules::{self, RulesError};
+use targets::{Facts, Kind, Selected, Target};
+
+/// What to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Write what changed.
+    Write,
+    /// Plan and report, write nothing.
+    DryRun,
+    /// Plan and report drift, write nothing (the CI gate).
+    Check,
+}
+
+/// One `export` run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The workspace root: targets are relative to it and must stay inside it.
+    pub root: PathBuf,
+    pub rules_file: PathBuf,
+    /// Target ids; empty: the defaults plus everything exported before.
+    pub targets: Vec<String>,
+    pub mode: Mode,
+    /// Take our blocks and stamped files out instead of writing them.
+    pub remove: bool,
+    /// Drop the oldest rules to fit a budget instead of refusing the target.
+    pub truncate: bool,
+    /// Attach a unified diff to every change.
+    pub diff: bool,
+}
+
+/// Why `export` could not run at all (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("unknown export target `{0}`; the targets are {ids}", ids = targets::IDS.join(", "))]
+    UnknownTarget(String),
+    #[error("cannot use {} as the workspace root: {source}", path.display())]
+    Root { path: PathBuf, source: io::Error },
+}
+
+/// What happened (or would happen) to one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Created,
+    Updated,
+    Removed,
+    Unchanged,
+    /// The same file as an earlier target (a link): handled there.
+    Skipped,
+    /// Not safe to touch: left byte-identical (exit 1).
+    Refused,
+    /// The write itself failed (exit 2).
+    Failed,
+}
+
+impl Status {
+    /// Whether `export` would change the target.
+    pub fn is_change(self) -> bool {
+        matches!(self, Status::Created | Status::Updated | Status::Removed)
+    }
+}
+
+/// Why a target was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Problem {
+    /// Orphaned, doubled or misplaced markers.
+    MalformedMarkers,
+    /// A file without our stamp at an owned path.
+    Unowned,
+    /// A file another generator owns.
+    ForeignGenerator,
+    /// The target's real path leaves the repository.
+    OutsideRepository,
+    /// Over an agent's budget, without `--truncate`.
+    OverBudget,
+    /// Not a readable UTF-8 regular file, or a dangling link.
+    Unreadable,
+    /// Read-only, or the write failed.
+    Unwritable,
+}
+
+/// The outcome for one target.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub id: &'static str,
+    /// Relative to the workspace root.
+    pub path: &'static str,
+    pub kind: Kind,
+    /// Why the target was selected.
+    pub reason: String,
+    pub status: Status,
+    pub problem: Option<Problem>,
+    /// The line a refusal is about.
+    pub line: Option<usize>,
+    pub message: Option<String>,
+    /// Rules written to the target.
+    pub rules: usize,
+    /// Oldest rules dropped to fit the budget.
+    pub omitted: usize,
+    pub diff: Option<String>,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub mode: Mode,
+    pub remove: bool,
+    /// The rules file, relative to the root.
+    pub rules_file: String,
+    pub rules_file_exists: bool,
+    /// Active rules in the rules file.
+    pub active_rules: usize,
+    pub outcomes: Vec<Outcome>,
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// 2 when a write failed, 1 on a refused target (or, for `--check`, any drift), else 0.
+    pub fn exit_code(&self) -> u8 {
+        let any = |f: &dyn Fn(&Outcome) -> bool| self.outcomes.iter().any(f);
+        if any(&|o| o.status == Status::Failed) {
+            2
+        } else if any(&|o| o.status == Status::Refused)
+            || (self.mode == Mode::Check && any(&|o| o.status.is_change()))
+        {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// A refusal, before it becomes an outcome.
+struct Refusal {
+    problem: Problem,
+    line: Option<usize>,
+    message: String,
+}
+
+impl Refusal {
+    fn new(problem: Problem, line: Option<usize>, message: impl Into<String>) -> Self {
+        Refusal {
+            problem,
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+enum Change {
+    Keep,
+    Write(String),
+    Delete,
+}
+
+struct Plan {
+    change: Change,
+    rules: usize,
+    omitted: usize,
+    note: Option<String>,
+}
+
+impl Plan {
+    fn keep(note: Option<&str>) -> Plan {
+        Plan {
+            change: Change::Keep,
+            rules: 0,
+            omitted: 0,
+            note: note.map(str::to_string),
+        }
+    }
+}
+
+/// Everything the planners share.
+struct Context<'a> {
+    request: &'a Request,
+    root: PathBuf,
+    listing: Listing<'a>,
+    rules_shown: String,
+    remove: bool,
+}
+
+/// Runs `export` (or its check, dry run or removal).
+pub fn run(request: &Request) -> Result<Report, ExportError> {
+    if let Some(unknown) = request
+        .targets
+        .iter()
+        .find(|id| targets::by_id(id).is_none())
+    {
+        return Err(ExportError::UnknownTarget(unknown.clone()));
+    }
+    let root = fs::canonicalize(&request.root).map_err(|source| ExportError::Root {
+        path: request.root.clone(),
+        source,
+    })?;
+    let rules_shown = relative(&request.rules_file, &request.root, &root);
+    let source = rules::read(&request.rules_file)?;
+    let document = source
+        .as_deref()
+        .map(|source| rules::parse_tolerant(&request.rules_file, source))
+        .transpose()?;
+    let listing = listing::build(
+        rules_shown.clone(),
+        document.as_ref(),
+        &listing::Query::default(),
+    );
+    let facts = Facts::of(&root);
+    let selected = targets::select(&root, &request.targets, &facts);
+    let context = Context {
+        request,
+        root,
+        rules_shown,
+        // Without a rules file there is nothing to export: what was exported is orphaned.
+        remove: request.remove || document.is_none(),
+        listing,
+    };
+    let mut seen: Vec<(PathBuf, &'static str)> = Vec::new();
+    let mut warnings = Vec::new();
+    let outcomes: Vec<Outcome> = selected
+        .iter()
+        .map(|selected| context.process(selected, &mut seen, &mut warnings))
+        .collect();
+    if !context.remove {
+        warnings.extend(duplicate_readers(&selected, &outcomes, &facts));
+        warnings.extend(ignored_by_git(&context.root, &outcomes));
+    }
+    Ok(Report {
+        mode: request.mode,
+        remove: request.remove,
+        rules_file: context.rules_shown.clone(),
+        rules_file_exists: document.is_some(),
+        active_rules: context.listing.counts.active,
+        outcomes,
+        warnings,
+    })
+}
+
+impl Context<'_> {
+    fn process(
+        &self,
+        selected: &Selected,
+        seen: &mut Vec<(PathBuf, &'static str)>,
+        warnings: &mut Vec<String>,
+    ) -> Outcome {
+        let target = selected.target;
+        let mut outcome = Outcome {
+            id: target.id,
+            path: target.path,
+            kind: target.kind,
+            reason: selected.reason.clone(),
+            status: Status::Unchanged,
+            problem: None,
+            line: None,
+            message: None,
+            rules: 0,
+            omitted: 0,
+            diff: None,
+        };
+        let refuse = |mut outcome: Outcome, refusal: Refusal| {
+            outcome.status = Status::Refused;
+            outcome.problem = Some(refusal.problem);
+            outcome.line = refusal.line;
+            outcome.message = Some(refusal.message);
+            outcome
+        };
+        let path = self.root.join(target.path);
+        let real = match atomic::resolve(&path) {
+            Ok(real) => real,
+            Err(error) => {
+                let message = self.clean(&error.to_string());
+                return refuse(outcome, Refusal::new(Problem::Unreadable, None, message));
+            }
+        };
+        let location = real_location(&real.path);
+        let Some(location) = location.filter(|l| l.starts_with(&self.root) && *l != self.root)
+        else {
+            let message = format!(
+                "{} leads outside the repository; autofix writes only inside it",
+                target.path
+            );
+            return refuse(
+                outcome,
+                Refusal::new(Problem::OutsideRepository, None, message),
+            );
+        };
+        if let Some((_, other)) = seen.iter().find(|(l, _)| *l == location) {
+            outcome.status = Status::Skipped;
+            outcome.message = Some(format!(
+                "the same file as target `{other}`, which handles it"
+            ));
+            return outcome;
+        }
+        seen.push((location, target.id));
+        let existing = match self.read(&real) {
+            Ok(existing) => existing,
+            Err(refusal) => return refuse(outcome, refusal),
+        };
+        let plan = match (target.kind, self.remove) {
+            (Kind::Block, false) => self.plan_block(target, existing.as_deref()),
+            (Kind::Owned, false) => self.plan_owned(target, existing.as_deref()),
+            (Kind::Block, true) => plan_block_removal(existing.as_deref()),
+            (Kind::Owned, true) => Ok(plan_owned_removal(existing.as_deref())),
+        };
+        let plan = match plan {
+            Ok(plan) => plan,
+            Err(refusal) => return refuse(outcome, refusal),
+        };
+        outcome.rules = plan.rules;
+        outcome.omitted = plan.omitted;
+        outcome.message = plan.note;
+        outcome.status = match (&plan.change, &existing) {
+            (Change::Keep, _) | (Change::Delete, None) => Status::Unchanged,
+            (Change::Write(_), None) => Status::Created,
+            (Change::Write(_), Some(_)) if self.remove => Status::Removed,
+            (Change::Write(_), Some(_)) => Status::Updated,
+            (Change::Delete, Some(_)) => Status::Removed,
+        };
+        if !outcome.status.is_change() {
+            return outcome;
+        }
+        if self.request.diff {
+            let new = match &plan.change {
+                Change::Write(text) => Some(markdown::normalize(text)),
+                _ => None,
+            };
+            let old = existing.as_deref().map(markdown::normalize);
+            outcome.diff = Some(diff::unified(old.as_deref(), new.as_deref(), target.path));
+        }
+        if self.request.mode != Mode::Write {
+            return outcome;
+        }
+        if let Err(error) = real.check_writable() {
+            let message = self.clean(&error.to_string());
+            return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
+        }
+        let written = match &plan.change {
+            Change::Write(text) => real
+                .create_dir()
+                .and_then(|()| real.write(text.as_bytes()))
+                .map_err(|error| error.to_string()),
+            Change::Delete => fs::remove_file(&real.path)
+                .map(|()| None)
+                .map_err(|error| format!("cannot remove {}: {error}", target.path)),
+            Change::Keep => Ok(None),
+        };
+        match written {
+            Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
+            Err(message) => {
+                outcome.status = Status::Failed;
+                outcome.problem = Some(Problem::Unwritable);
+                outcome.message = Some(self.clean(&message));
+            }
+        }
+        outcome
+    }
+
+    /// The file's text; `None` when it does not exist.
+    fn read(&self, real: &atomic::Target) -> Result<Option<String>, Refusal> {
+        let shown = |path: &Path| self.clean(&path.display().to_string());
+        let Some(metadata) = &real.metadata else {
+            return Ok(None);
+        };
+        if !metadata.is_file() {
+            return Err(Refusal::new(
+                Problem::Unreadable,
+                None,
+                format!("{} is not a regular file", shown(&real.path)),
+            ));
+        }
+        let bytes = fs::read(&real.path).map_err(|error| {
+            Refusal::new(
+                Problem::Unreadable,
+                None,
+                format!("cannot read {}: {error}", shown(&real.path)),
+            )
+        })?;
+        markdown::decode(bytes).map(Some).map_err(|line| {
+            Refusal::new(
+                Problem::Unreadable,
+                Some(line),
+                "the file is not valid UTF-8; autofix edits only UTF-8 text",
+            )
+        })
+    }
+
+    fn plan_block(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+        let source = existing.unwrap_or("");
+        let found = block::find(source).map_err(|malformed| {
+            Refusal::new(
+                Problem::MalformedMarkers,
+                Some(malformed.line),
+                format!("{}; fix the markers by hand", malformed.reason),
+            )
+        })?;
+        if let Some((line, tool)) = block::foreign(source, found.as_ref()) {
+            return Err(foreign(tool, line));
+        }
+        let eol = markdown::eol(source);
+        let build = |body: &str| {
+            let rendered = block::render(body, eol);
+            block::splice(source, found.as_ref(), &rendered, eol)
+        };
+        self.plan_write(target, existing, build, "block")
+    }
+
+    fn plan_owned(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+        if let Some(source) = existing.filter(|s| !owned::is_stamped(s)) {
+            if let Some((line, tool)) = block::foreign(source, None) {
+                return Err(foreign(tool, line));
+            }
+            let line = owned::stamp_line(source);
+            return Err(Refusal::new(
+                Problem::Unowned,
+                Some(line),
+                format!(
+                    "the file exists without the `{}` stamp, so it is not autofix's to \
+                     overwrite; move it away (or delete it) and export again",
+                    owned::STAMP
+                ),
+            ));
+        }
+        let eol = existing.map_or("\n", markdown::eol);
+        let bom = existing.is_some_and(|s| s.starts_with(markdown::BOM));
+        let stamp = owned::stamp(&block::escape(&self.rules_shown, true));
+        let build = |body: &str| owned::render(target.frontmatter, &stamp, body, eol, bom);
+        self.plan_write(target, existing, build, "file")
+    }
+
+    /// Renders the target with all rules, or with the oldest dropped to fit its budget.
+    fn plan_write(
+        &self,
+        target: &Target,
+        existing: Option<&str>,
+        build: impl Fn(&str) -> String,
+        what: &str,
+    ) -> Result<Plan, Refusal> {
+        let escape = escaper(target.at_tokens);
+        let lead = format!(
+            "Rules from {}, exported by `autofix export`: record and change rules with \
+             `autofix learn`, never by editing this {what}. {}",
+            escape(&self.rules_shown),
+            rules::PRECEDENCE
+        );
+        let style = MarkdownStyle {
+            lead: Some(&lead),
+            escape: &escape,
+        };
+        let head = to_string(|out| self.listing.write_markdown_head(out, &style));
+        let items: Vec<String> = self
+            .listing
+            .rules
+            .iter()
+            .map(|entry| to_string(|out| Listing::write_markdown_item(out, &entry, &style)))
+            .collect();
+        let note = |omitted: usize| match target.budget {
+            Some(budget) if omitted > 0 => format!(
+                "- _{omitted} older rule{} omitted: {}. `autofix rules` lists them all._\n",
+                if omitted == 1 { "" } else { "s" },
+                budget.describe()
+            ),
+            _ => String::new(),
+        };
+        let render = |omitted: usize| {
+            let mut body = head.clone();
+            body.push_str(&note(omitted));
+            for item in &items[omitted..] {
+                body.push_str(item);
+            }
+            if items.is_empty() {
+                body.push_str("_No rules recorded yet._\n");
+            }
+            build(&body)
+        };
+        let (text, omitted) = self.fit(target, items.len(), render)?;
+        let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
+        Ok(Plan {
+            change: if same {
+                Change::Keep
+            } else {
+                Change::Write(text)
+            },
+            rules: items.len() - omitted,
+            omitted,
+            note: (omitted > 0).then(|| {
+                format!(
+                    "{omitted} oldest rule{} omitted: {}",
+                    if omitted == 1 { "" } else { "s" },
+                    target.budget.map_or("", |b| b.describe())
+                )
+            }),
+        })
+    }
+
+    /// The text with as few rules omitted as the target's budget allows.
+    fn fit(
+        &self,
+        target: &Target,
+        rules: usize,
+        render: impl Fn(usize) -> String,
+    ) -> Result<(String, usize), Refusal> {
+        let full = render(0);
+        let Some(budget) = target.budget else {
+            return Ok((full, 0));
+        };
+        let (size, limit) = budget.measure(&full);
+        if size <= limit {
+            return Ok((full, 0));
+        }
+        let fits = |omitted: usize| budget.measure(&render(omitted)).0 <= limit;
+        let over = |message: String| Err(Refusal::new(Problem::OverBudget, None, message));
+        if !self.request.truncate {
+            return over(format!(
+                "{} would be {size} long, over the budget ({}); pass --truncate to drop the \
+                 oldest rules, or supersede old rules",
+                target.path,
+                budget.describe()
+            ));
+        }
+        if !fits(rules) {
+            return over(format!(
+                "{} is over the budget even without any rule ({})",
+                target.path,
+                budget.describe()
+            ));
+        }
+        let (mut low, mut high) = (1, rules);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if fits(middle) {
+                high = middle;
+            } else {
+                low = middle + 1;
+            }
+        }
+        Ok((render(low), low))
+    }
+
+    /// A message without the root's absolute path.
+    fn clean(&self, message: &str) -> String {
+        let mut message = message.to_string();
+        for root in [&self.root, &self.request.root] {
+            let prefix = format!("{}/", root.display());
+            message = message.replace(&prefix, "");
+        }
+        message
+    }
+}
+
+fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
+    let Some(source) = existing else {
+        return Ok(Plan::keep(Some("nothing to remove")));
+    };
+    let found = block::find(source).map_err(|malformed| {
+        Refusal::new(
+            Problem::MalformedMarkers,
+            Some(malformed.line),
+            format!("{}; fix the markers by hand", malformed.reason),
+        )
+    })?;
+    let Some(found) = found else {
+        return Ok(Plan::keep(Some("nothing to remove")));
+    };
+    Ok(Plan {
+        change: match block::remove(source, &found) {
+            Some(text) => Change::Write(text),
+            None => Change::Delete,
+        },
+        ..Plan::keep(None)
+    })
+}
+
+fn plan_owned_removal(existing: Option<&str>) -> Plan {
+    match existing {
+        None => Plan::keep(Some("nothing to remove")),
+        Some(source) if owned::is_stamped(source) => Plan {
+            change: Change::Delete,
+            ..Plan::keep(None)
+        },
+        Some(_) => Plan::keep(Some("not autofix's (no stamp): left alone")),
+    }
+}
+
+/// The escaping of rule text for a target (a function, so the closure is higher-ranked).
+fn escaper(at_tokens: bool) -> impl for<'t> Fn(&'t str) -> Cow<'t, str> {
+    move |text| block::escape(text, at_tokens)
+}
+
+fn foreign(tool: &str, line: usize) -> Refusal {
+    Refusal::new(
+        Problem::ForeignGenerator,
+        Some(line),
+        format!(
+            "{tool} generates this file and would overwrite what autofix writes; export to \
+             {tool}'s sources instead (for Ruler the `ruler` target)"
+        ),
+    )
+}
+
+fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+    let mut buffer = Vec::new();
+    write(&mut buffer).expect("writing to memory cannot fail");
+    String::from_utf8(buffer).expect("renderers write UTF-8")
+}
+
+/// The canonical form of `path`, whose last components may not exist yet.
+pub fn real_location(path: &Path) -> Option<PathBuf> {
+    let mut existing = path;
+    let mut missing = Vec::new();
+    loop {
+        if let Ok(canonical) = fs::canonicalize(existing) {
+            let mut location = canonical;
+            for part in missing.iter().rev() {
+                location.push(part);
+            }
+            return Some(location);
+        }
+        missing.push(existing.file_name()?);
+        existing = existing.parent()?;
+    }
+}
+
+/// `path` relative to the root, for messages and the exported text: never absolute when a
+/// relative form exists (`../rules.json` for a rules file beside the root).
+pub fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
+    if let Ok(below) = path.strip_prefix(root) {
+        return below.display().to_string();
+    }
+    let Some(real) = real_location(path) else {
+        return path.display().to_string();
+    };
+    if let Ok(below) = real.strip_prefix(canonical_root) {
+        return below.display().to_string();
+    }
+    let base: Vec<Component<'_>> = canonical_root.components().collect();
+    let target: Vec<Component<'_>> = real.components().collect();
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in common..base.len() {
+        relative.push("..");
+    }
+    for part in &target[common..] {
+        relative.push(part);
+    }
+    relative.display().to_string()
+}
+
+/// One warning for each agent that would read the rules from two targets.
+fn duplicate_readers(selected: &[Selected], outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
+    let mut agents: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    for (selected, outcome) in selected.iter().zip(outcomes) {
+        if matches!(
+            outcome.status,
+            Status::Refused | Status::Skipped | Status::Failed
+        ) {
+            continue;
+        }
+        for agent in targets::readers(selected.target, facts) {
+            match agents.iter_mut().find(|(a, _)| *a == agent) {
+                Some((_, ids)) => ids.push(selected.target.id),
+                None => agents.push((agent, vec![selected.target.id])),
+            }
+        }
+    }
+    agents
+        .into_iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .map(|(agent, ids)| {
+            format!(
+                "{agent} reads the rules twice: from targets {}; keep one (e.g. `autofix \
+                 export --remove --target {}`)",
+                ids.join(" and "),
+                ids[ids.len() - 1]
+            )
+        })
+        .collect()
+}
+
+/// Targets that git ignores (autofix never edits `.gitignore`; it only says so). Quiet
+/// when git or a repository is not there.
+fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
+    let paths: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !matches!(o.status, Status::Refused | Status::Skipped))
+        .map(|o| o.path)
+        .collect();
+    if paths.is_empty() || !root.join(".git").exists() {
+        return Vec::new();
+    }
+    let child = Command::new("git")
+        .args(["check-ignore", "--stdin", "-z"])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return Vec::new();
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write as _;
+        let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let Ok(output) = child.wait_with_output() else {
+        return Vec::new();
+    };
+    let stdout: Cow<'_, str> = String::from_utf8_lossy(&output.stdout);
+    stdout
+        .split('\0')
+        .filter(|p| !p.is_empty())
+        .map(|path| {
+            format!(
+                "{path} is ignored by git, so other clones will not get it (autofix never \
+                 edits .gitignore)"
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,285 @@
+//! How an `export` run is shown: text for people and agents, JSON for programs, GitHub
+//! workflow commands for CI annotations. Renderers return a `String`.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{Mode, Outcome, Problem, Report, Status};
+use crate::paint::Painter;
+
+impl Report {
+    /// The status word of an outcome in this run's mode (`created`, `would create`,
+    /// `missing`, …). `word` is the machine form (`would-create`), else the human form.
+    fn status_word(&self, status: Status, machine: bool) -> &'static str {
+        let words = match (self.mode, status) {
+            (_, Status::Skipped) => ("skipped", "skipped"),
+            (_, Status::Refused) => ("refused", "refused"),
+            (_, Status::Failed) => ("failed", "failed"),
+            (Mode::Check, Status::Created) => ("missing", "missing"),
+            (Mode::Check, Status::Updated) => ("stale", "stale"),
+            (Mode::Check, Status::Removed) if self.remove => ("present", "present"),
+            (Mode::Check, Status::Removed) => ("orphaned", "orphaned"),
+            (Mode::Check, Status::Unchanged) => ("in-sync", "in sync"),
+            (Mode::DryRun, Status::Created) => ("would-create", "would create"),
+            (Mode::DryRun, Status::Updated) => ("would-update", "would update"),
+            (Mode::DryRun, Status::Removed) => ("would-remove", "would remove"),
+            (_, Status::Created) => ("created", "created"),
+            (_, Status::Updated) => ("updated", "updated"),
+            (_, Status::Removed) => ("removed", "removed"),
+            (_, Status::Unchanged) => ("unchanged", "unchanged"),
+        };
+        if machine { words.0 } else { words.1 }
+    }
+
+    fn is_problem(&self, outcome: &Outcome) -> bool {
+        matches!(outcome.status, Status::Refused | Status::Failed)
+            || (self.mode == Mode::Check && outcome.status.is_change())
+    }
+
+    fn headline(&self) -> String {
+        let list: Vec<String> = self
+            .outcomes
+            .iter()
+            .map(|o| format!("{} ({})", o.id, o.reason))
+            .collect();
+        let targets = if list.is_empty() {
+            "no targets".to_string()
+        } else {
+            list.join(", ")
+        };
+        let source = if self.rules_file_exists {
+            format!(
+                "{} ({} active rule{})",
+                self.rules_file,
+                self.active_rules,
+                plural(self.active_rules)
+            )
+        } else {
+            format!(
+                "{} (no rules file: removing what was exported)",
+                self.rules_file
+            )
+        };
+        let verb = match (self.mode, self.remove) {
+            (Mode::Check, _) => "Checking the export of",
+            (_, true) => "Removing the export of",
+            _ => "Exporting",
+        };
+        format!("{verb} {source} to: {targets}")
+    }
+
+    fn summary(&self) -> String {
+        let mut counts: Vec<(&'static str, usize)> = Vec::new();
+        for outcome in &self.outcomes {
+            let word = self.status_word(outcome.status, false);
+            match counts.iter_mut().find(|(w, _)| *w == word) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((word, 1)),
+            }
+        }
+        let counts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+        let counts = counts.join(", ");
+        match self.mode {
+            Mode::Check if self.exit_code() == 0 => format!("In sync ({counts})."),
+            Mode::Check => {
+                let fix = if self.remove {
+                    "autofix export --remove"
+                } else {
+                    "autofix export"
+                };
+                let refused = if self.outcomes.iter().any(|o| o.status == Status::Refused) {
+                    " and fix the refused targets by hand"
+                } else {
+                    ""
+                };
+                format!("Out of sync ({counts}): run `{fix}`{refused}.")
+            }
+            _ if self.outcomes.is_empty() => "Nothing to do.".to_string(),
+            _ => format!("{}.", capitalize(&counts)),
+        }
+    }
+
+    /// One line per target, warnings on stderr (returned apart), a summary.
+    pub fn to_text(&self, painter: Painter) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.headline());
+        let width = self
+            .outcomes
+            .iter()
+            .map(|o| self.status_word(o.status, false).len())
+            .max()
+            .unwrap_or(0);
+        for outcome in &self.outcomes {
+            let word = self.status_word(outcome.status, false);
+            let padded = format!("{word:width$}");
+            let word = if self.is_problem(outcome) {
+                painter.error(&padded)
+            } else if outcome.status.is_change() {
+                painter.good(&padded)
+            } else {
+                painter.dim(&padded)
+            };
+            let mut location = outcome.path.to_string();
+            if let Some(line) = outcome.line {
+                let _ = write!(location, ":{line}");
+            }
+            let mut detail = String::new();
+            if outcome.status == Status::Refused || outcome.status == Status::Failed {
+                if let Some(problem) = outcome.problem {
+                    let _ = write!(detail, ": {}", problem_words(problem));
+                }
+                if let Some(message) = &outcome.message {
+                    let _ = write!(detail, ": {message}; left unchanged");
+                }
+            } else if let Some(message) = &outcome.message {
+                let _ = write!(detail, " ({message})");
+            }
+            let _ = writeln!(out, "  {word}  {location}{detail}");
+            if let Some(diff) = &outcome.diff {
+                out.push_str(diff);
+            }
+        }
+        let _ = writeln!(out, "{}", self.summary());
+        out
+    }
+
+    /// The warnings, one `warning:` line each, for stderr.
+    pub fn warnings_text(&self, painter: Painter) -> String {
+        self.warnings
+            .iter()
+            .map(|w| format!("{} {w}\n", painter.warning("warning:")))
+            .collect()
+    }
+
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            version: u32,
+            mode: Mode,
+            remove: bool,
+            ok: bool,
+            rules_file: &'a str,
+            rules_file_exists: bool,
+            active_rules: usize,
+            targets: Vec<Target<'a>>,
+            warnings: &'a [String],
+        }
+        #[derive(Serialize)]
+        struct Target<'a> {
+            id: &'a str,
+            path: &'a str,
+            kind: &'a str,
+            selected_by: &'a str,
+            status: &'a str,
+            problem: Option<Problem>,
+            line: Option<usize>,
+            message: Option<&'a str>,
+            rules: usize,
+            omitted: usize,
+            diff: Option<&'a str>,
+        }
+        let json = Json {
+            version: 1,
+            mode: self.mode,
+            remove: self.remove,
+            ok: self.exit_code() == 0,
+            rules_file: &self.rules_file,
+            rules_file_exists: self.rules_file_exists,
+            active_rules: self.active_rules,
+            targets: self
+                .outcomes
+                .iter()
+                .map(|o| Target {
+                    id: o.id,
+                    path: o.path,
+                    kind: o.kind.as_str(),
+                    selected_by: &o.reason,
+                    status: self.status_word(o.status, true),
+                    problem: o.problem,
+                    line: o.line,
+                    message: o.message.as_deref(),
+                    rules: o.rules,
+                    omitted: o.omitted,
+                    diff: o.diff.as_deref(),
+                })
+                .collect(),
+            warnings: &self.warnings,
+        };
+        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
+        text.push('\n');
+        text
+    }
+
+    /// A GitHub Actions annotation for every target out of sync or refused, and every
+    /// warning.
+    pub fn to_github(&self) -> String {
+        let mut out = String::new();
+        for outcome in self.outcomes.iter().filter(|o| self.is_problem(o)) {
+            let mut message = format!(
+                "{} is {} ({} target `{}`)",
+                outcome.path,
+                self.status_word(outcome.status, false),
+                outcome.kind.as_str(),
+                outcome.id
+            );
+            if let Some(detail) = &outcome.message {
+                let _ = write!(message, ": {detail}");
+            } else {
+                message.push_str(": run `autofix export` and commit the result");
+            }
+            let mut properties = format!("file={}", escape_property(outcome.path));
+            if let Some(line) = outcome.line {
+                let _ = write!(properties, ",line={line}");
+            }
+            let _ = writeln!(
+                out,
+                "::error {properties},title=autofix export::{}",
+                escape_data(&message)
+            );
+        }
+        for warning in &self.warnings {
+            let _ = writeln!(
+                out,
+                "::warning title=autofix export::{}",
+                escape_data(warning)
+            );
+        }
+        out
+    }
+}
+
+fn problem_words(problem: Problem) -> &'static str {
+    match problem {
+        Problem::MalformedMarkers => "malformed markers",
+        Problem::Unowned => "not owned by autofix",
+        Problem::ForeignGenerator => "owned by another generator",
+        Problem::OutsideRepository => "outside the repository",
+        Problem::OverBudget => "over budget",
+        Problem::Unreadable => "unreadable",
+        Problem::Unwritable => "unwritable",
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+// GitHub's escaping for workflow commands (actions/toolkit `command.ts`).
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}

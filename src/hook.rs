@@ -1,0 +1,168 @@
+//! `autofix rules --format hook`: the one JSON object a session-start hook prints so the
+//! agent starts with the rules in context. Worded as facts, capped below Claude Code's
+//! 10,000-character limit by dropping the oldest rules with a note.
+
+use serde::Serialize;
+
+use crate::rules::listing::Listing;
+
+/// The most characters the printed JSON may have (Claude Code keeps 10,000).
+pub const CAP: usize = 9_000;
+
+/// The agents with a session-start hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Agent {
+    Claude,
+    Codex,
+    Cursor,
+    Gemini,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Cursor, Agent::Gemini];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Cursor => "cursor",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    /// The command a hook runs.
+    pub fn command(self) -> String {
+        format!("autofix rules --format hook --agent {}", self.as_str())
+    }
+}
+
+/// What to print when there is nothing to say (no rules file, or an invalid one): nothing,
+/// or an empty object for Cursor, which expects JSON.
+pub fn empty(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Cursor => "{}\n",
+        _ => "",
+    }
+}
+
+/// The hook's output for `listing`, with a final newline; at most [`CAP`] characters.
+pub fn render(agent: Agent, listing: &Listing<'_>) -> String {
+    let lines: Vec<String> = listing
+        .rules
+        .iter()
+        .map(|entry| {
+            let mut line = Vec::new();
+            Listing::write_text_item(&mut line, &entry).expect("writing to memory cannot fail");
+            String::from_utf8(line).expect("renderers write UTF-8")
+        })
+        .collect();
+    let header = format!(
+        "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
+         higher-numbered rule wins):\n",
+        listing.path
+    );
+    let render = |omitted: usize| {
+        let mut text = if lines.is_empty() {
+            format!("No project rules are recorded in {} yet.\n", listing.path)
+        } else {
+            header.clone()
+        };
+        if omitted > 0 {
+            text.push_str(&format!(
+                "({omitted} older rule{} omitted to fit the hook's size limit; `autofix rules` \
+                 lists them all.)\n",
+                if omitted == 1 { "" } else { "s" }
+            ));
+        }
+        for line in &lines[omitted..] {
+            text.push_str(line);
+        }
+        wrap(agent, text.trim_end())
+    };
+    let fits = |text: &String| text.chars().count() <= CAP;
+    let full = render(0);
+    if fits(&full) {
+        return full;
+    }
+    let (mut low, mut high) = (1, lines.len());
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if fits(&render(middle)) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    render(low)
+}
+
+fn wrap(agent: Agent, text: &str) -> String {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Specific<'a> {
+        hook_event_name: &'a str,
+        additional_context: &'a str,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct SessionStart<'a> {
+        hook_specific_output: Specific<'a>,
+    }
+    #[derive(Serialize)]
+    struct Cursor<'a> {
+        additional_context: &'a str,
+    }
+    let mut json = match agent {
+        Agent::Cursor => serde_json::to_string(&Cursor {
+            additional_context: text,
+        }),
+        _ => serde_json::to_string(&SessionStart {
+            hook_specific_output: Specific {
+                hook_event_name: "SessionStart",
+                additional_context: text,
+            },
+        }),
+    }
+    .expect("strings always serialise");
+    json.push('\n');
+    json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::file;
+    use crate::rules::listing::{Query, build};
+
+    #[test]
+    fn shapes_and_cap() {
+        let mut source = String::from("[");
+        for n in 1..=400 {
+            if n > 1 {
+                source.push(',');
+            }
+            source.push_str(&format!(
+                "{{\"Rule_number\": {n}, \"Category\": \"CODE\", \"Instruction\": \"Always do \\\"thing\\\" number {n} carefully\", \"Why\": \"w\"}}"
+            ));
+        }
+        source.push(']');
+        let document = file::parse(&source).unwrap();
+        let listing = build("r.json".into(), Some(&document), &Query::default());
+        let claude = render(Agent::Claude, &listing);
+        assert!(claude.chars().count() <= CAP);
+        let value: serde_json::Value = serde_json::from_str(&claude).unwrap();
+        let text = value["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert_eq!(value["hookSpecificOutput"]["hookEventName"], "SessionStart");
+        assert!(text.starts_with("Project rules recorded in r.json"));
+        assert!(text.contains("older rules omitted"));
+        assert!(text.ends_with("400 [CODE] Always do \"thing\" number 400 carefully \u{2014} w"));
+        let cursor = render(Agent::Cursor, &listing);
+        let value: serde_json::Value = serde_json::from_str(&cursor).unwrap();
+        assert!(value["additional_context"].is_string());
+        assert_eq!(empty(Agent::Cursor), "{}\n");
+        assert_eq!(empty(Agent::Gemini), "");
+    }
+}

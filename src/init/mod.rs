@@ -1,0 +1,429 @@
+//! `autofix init`: sets a repository up in one non-interactive, idempotent run. Each step
+//! is a function from the [`Setup`] to the [`Step`]s it reports; [`STEPS`] lists them in
+//! order, so adding one (the git merge driver, when it lands) is one line. Every file goes
+//! through [`Setup::put`]: planned, checked for ownership, written atomically only when its
+//! bytes change, refused (and left byte-identical) when it is not ours.
+
+mod report;
+pub mod settings;
+pub mod skill;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::atomic;
+use crate::export::{self, Mode, markdown};
+use crate::hook::Agent;
+use crate::rules;
+
+/// One `init` run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub root: PathBuf,
+    pub rules_file: PathBuf,
+    /// Agents to add a session-start hook for.
+    pub hooks: Vec<Agent>,
+    /// Claude Code's hook in `settings.local.json` instead of `settings.json`.
+    pub local: bool,
+    /// Also run `export` with its default targets.
+    pub export: bool,
+    pub mode: Mode,
+}
+
+/// What a step did (or would do) to one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Created,
+    Updated,
+    /// Already as it should be.
+    Unchanged,
+    /// Not ours, or not valid: left byte-identical (exit 1).
+    Refused,
+    /// Not done in this build or this run.
+    Skipped,
+    /// Something to know; nothing was changed.
+    Note,
+    /// The write failed (exit 2).
+    Failed,
+}
+
+/// One line of the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// `rules file`, `skill`, `hook claude`, `merge driver`, `note`.
+    pub step: String,
+    /// Relative to the root.
+    pub path: Option<String>,
+    pub action: Action,
+    pub line: Option<usize>,
+    pub message: Option<String>,
+}
+
+impl Step {
+    fn new(step: impl Into<String>, path: Option<&str>, action: Action) -> Step {
+        Step {
+            step: step.into(),
+            path: path.map(str::to_string),
+            action,
+            line: None,
+            message: None,
+        }
+    }
+
+    fn with_message(mut self, message: impl Into<String>) -> Step {
+        self.message = Some(message.into());
+        self
+    }
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub mode: Mode,
+    pub steps: Vec<Step>,
+    /// The export's own report, with `--export`.
+    pub export: Option<export::Report>,
+    pub next_steps: Vec<String>,
+}
+
+impl Report {
+    /// 2 when a write failed, 1 on a refusal (with `--check`: on any change), else 0.
+    pub fn exit_code(&self) -> u8 {
+        let export = self.export.as_ref().map_or(0, export::Report::exit_code);
+        let any = |action: Action| self.steps.iter().any(|s| s.action == action);
+        let own = if any(Action::Failed) {
+            2
+        } else if any(Action::Refused)
+            || (self.mode == Mode::Check && (any(Action::Created) || any(Action::Updated)))
+        {
+            1
+        } else {
+            0
+        };
+        own.max(export)
+    }
+
+    /// Whether the run changed (or would change) nothing.
+    pub fn is_noop(&self) -> bool {
+        self.steps
+            .iter()
+            .all(|s| !matches!(s.action, Action::Created | Action::Updated))
+            && self
+                .export
+                .as_ref()
+                .is_none_or(|e| e.outcomes.iter().all(|o| !o.status.is_change()))
+    }
+}
+
+/// What the steps share.
+pub struct Setup<'a> {
+    pub request: &'a Request,
+    /// The canonical root.
+    pub root: PathBuf,
+    /// The rules file, relative to the root.
+    pub rules_shown: String,
+}
+
+/// The steps, in order. To add one, write `fn(&Setup) -> Vec<Step>` and list it here.
+pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] =
+    &[rules_file, skills, old_skills, hooks, install_merge_driver];
+
+/// Runs `init`.
+pub fn run(request: &Request) -> Result<Report, export::ExportError> {
+    let root = fs::canonicalize(&request.root).map_err(|source| export::ExportError::Root {
+        path: request.root.clone(),
+        source,
+    })?;
+    let rules_shown = export::relative(&request.rules_file, &request.root, &root);
+    let setup = Setup {
+        request,
+        root,
+        rules_shown,
+    };
+    let steps: Vec<Step> = STEPS.iter().flat_map(|step| step(&setup)).collect();
+    let export = if request.export {
+        Some(export::run(&export::Request {
+            root: request.root.clone(),
+            rules_file: request.rules_file.clone(),
+            targets: Vec::new(),
+            mode: request.mode,
+            remove: false,
+            truncate: false,
+            diff: false,
+        })?)
+    } else {
+        None
+    };
+    let mut report = Report {
+        mode: request.mode,
+        steps,
+        export,
+        next_steps: Vec::new(),
+    };
+    report.next_steps = next_steps(&report, request);
+    Ok(report)
+}
+
+/// Step 2: keep the rules file, or create `.agents/autofix.json` with no rules.
+fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
+    let path = &setup.request.rules_file;
+    let shown = setup.rules_shown.as_str();
+    let step = "rules file";
+    if path.symlink_metadata().is_ok() {
+        let message = match rules::read(path) {
+            Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
+                Ok(document) => format!(
+                    "{} rule{}",
+                    document.rules.len(),
+                    if document.rules.len() == 1 { "" } else { "s" }
+                ),
+                Err(_) => "not valid: run `autofix check`".to_string(),
+            },
+            Ok(None) => "a dangling link".to_string(),
+            Err(_) => "unreadable: run `autofix check`".to_string(),
+        };
+        return vec![Step::new(step, Some(shown), Action::Unchanged).with_message(message)];
+    }
+    vec![setup.put(step, shown, "[]\n".to_string(), |_| Ok(()))]
+}
+
+/// Step 3: the same `SKILL.md` in both skill folders.
+fn skills(setup: &Setup<'_>) -> Vec<Step> {
+    let text = skill::render(&setup.rules_shown);
+    skill::PATHS
+        .iter()
+        .map(|path| {
+            setup.put("skill", path, text.clone(), |existing| {
+                if skill::is_ours(existing) {
+                    Ok(())
+                } else {
+                    Err((
+                        Some(1),
+                        "a SKILL.md without `generator: autofix` in its metadata is the \
+                         user's; autofix leaves it alone"
+                            .to_string(),
+                    ))
+                }
+            })
+        })
+        .collect()
+}
+
+/// Step 3, continued: point at older skills that edit the rules file by hand.
+fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
+    let mut found = Vec::new();
+    for folder in [".agents/skills", ".claude/skills"] {
+        let Ok(entries) = fs::read_dir(setup.root.join(folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == skill::NAME {
+                continue;
+            }
+            let text = fs::read_to_string(entry.path().join("SKILL.md")).unwrap_or_default();
+            if name == "self-repair" || (text.contains("autofix.json") && !skill::is_ours(&text)) {
+                found.push(format!("{folder}/{name}/"));
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            Step::new("note", Some(&path), Action::Note).with_message(
+                "an older skill that edits the rules by hand; the autofix skill replaces it \
+                 (autofix never deletes it: remove it yourself)",
+            )
+        })
+        .collect()
+}
+
+/// Step 4: the opt-in session-start hooks.
+fn hooks(setup: &Setup<'_>) -> Vec<Step> {
+    let mut agents = setup.request.hooks.clone();
+    agents.sort_by_key(|a| a.as_str());
+    agents.dedup();
+    agents
+        .into_iter()
+        .map(|agent| {
+            let path = settings::path(agent, setup.request.local);
+            setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
+                settings::merge(agent, existing).map_err(|invalid| {
+                    (
+                        invalid.line,
+                        format!("{}; autofix merges only into valid JSON", invalid.message),
+                    )
+                })
+            })
+        })
+        .collect()
+}
+
+/// Step 5: the git merge driver for the rules file. It is built as
+/// `autofix merge-driver --install`; until this build has it, the step says so.
+fn install_merge_driver(_setup: &Setup<'_>) -> Vec<Step> {
+    vec![
+        Step::new("merge driver", None, Action::Skipped)
+            .with_message("merge driver not available in this build"),
+    ]
+}
+
+/// Why a file is refused: the line, and the message.
+type Refusal = (Option<usize>, String);
+
+impl Setup<'_> {
+    /// Plans and (in write mode) writes `text` at `path`; `owned` accepts or refuses an
+    /// existing file.
+    fn put(
+        &self,
+        step: &str,
+        path: &str,
+        text: String,
+        owned: impl Fn(&str) -> Result<(), Refusal>,
+    ) -> Step {
+        self.put_with(step, path, |existing| match existing {
+            Some(existing) => {
+                owned(existing)?;
+                let same = markdown::normalize(existing) == markdown::normalize(&text);
+                Ok((!same).then(|| text.clone()))
+            }
+            None => Ok(Some(text.clone())),
+        })
+    }
+
+    /// Like [`Setup::put`], with the new text computed from the old (`Ok(None)`: keep).
+    fn put_with(
+        &self,
+        step: &str,
+        path: &str,
+        plan: impl FnOnce(Option<&str>) -> Result<Option<String>, Refusal>,
+    ) -> Step {
+        let refused = |line: Option<usize>, message: String| Step {
+            line,
+            ..Step::new(step, Some(path), Action::Refused).with_message(message)
+        };
+        let real = match atomic::resolve(&self.root.join(path)) {
+            Ok(real) => real,
+            Err(error) => return refused(None, self.clean(&error.to_string())),
+        };
+        let inside = export::real_location(&real.path)
+            .is_some_and(|l| l.starts_with(&self.root) && l != self.root);
+        if !inside {
+            return refused(
+                None,
+                "leads outside the repository; autofix writes only inside it".to_string(),
+            );
+        }
+        let existing = match &real.metadata {
+            None => None,
+            Some(metadata) if !metadata.is_file() => {
+                return refused(None, "not a regular file".to_string());
+            }
+            Some(_) => match fs::read(&real.path).map(markdown::decode) {
+                Ok(Ok(text)) => Some(text),
+                Ok(Err(line)) => return refused(Some(line), "not valid UTF-8".to_string()),
+                Err(error) => return refused(None, format!("cannot read it: {error}")),
+            },
+        };
+        let text = match plan(existing.as_deref()) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Step::new(step, Some(path), Action::Unchanged),
+            Err((line, message)) => return refused(line, message),
+        };
+        let action = if existing.is_some() {
+            Action::Updated
+        } else {
+            Action::Created
+        };
+        if self.request.mode != Mode::Write {
+            return Step::new(step, Some(path), action);
+        }
+        let written = real
+            .check_writable()
+            .and_then(|()| real.create_dir())
+            .and_then(|()| real.write(text.as_bytes()));
+        match written {
+            Ok(warning) => {
+                let step = Step::new(step, Some(path), action);
+                match warning {
+                    Some(warning) => step.with_message(self.clean(&warning)),
+                    None => step,
+                }
+            }
+            Err(error) => Step::new(step, Some(path), Action::Failed)
+                .with_message(self.clean(&error.to_string())),
+        }
+    }
+
+    fn clean(&self, message: &str) -> String {
+        let mut message = message.to_string();
+        for root in [&self.root, &self.request.root] {
+            message = message.replace(&format!("{}/", root.display()), "");
+        }
+        message
+    }
+}
+
+fn next_steps(report: &Report, request: &Request) -> Vec<String> {
+    let mut steps = Vec::new();
+    let mut changed: Vec<&str> = report
+        .steps
+        .iter()
+        .filter(|s| matches!(s.action, Action::Created | Action::Updated))
+        .filter_map(|s| s.path.as_deref())
+        .collect();
+    if let Some(export) = &report.export {
+        changed.extend(
+            export
+                .outcomes
+                .iter()
+                .filter(|o| o.status.is_change())
+                .map(|o| o.path),
+        );
+    }
+    if !changed.is_empty() {
+        let local = settings::path(Agent::Claude, true);
+        let paths: Vec<&str> = changed.into_iter().filter(|p| *p != local).collect();
+        if !paths.is_empty() {
+            steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
+        }
+    }
+    if !request.export {
+        steps.push(
+            "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
+             agents you use)."
+                .to_string(),
+        );
+    }
+    steps.push(
+        "Add `autofix export --check --format github` to CI so the exported rules never go \
+         stale."
+            .to_string(),
+    );
+    if request.hooks.is_empty() {
+        steps.push(
+            "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \
+             start of every agent session."
+                .to_string(),
+        );
+    }
+    steps
+}
+
+/// The git top level for `init` without `-C`: the nearest ancestor of `cwd` holding `.git`
+/// (a directory, or a file in a linked worktree), never above a ceiling.
+pub fn git_top_level(cwd: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
+    for dir in cwd.ancestors() {
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return Some(dir.to_path_buf());
+        }
+        if ceilings.iter().any(|c| c == dir) {
+            break;
+        }
+    }
+    None
+}

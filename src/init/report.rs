@@ -1,0 +1,118 @@
+//! How an `init` run is shown: one line per path, the export's own lines with `--export`,
+//! whether anything changed, and the next steps. Text and JSON; renderers return a
+//! `String`.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{Action, Report, Step};
+use crate::export::Mode;
+use crate::paint::Painter;
+
+impl Report {
+    fn word(&self, action: Action) -> &'static str {
+        match (self.mode, action) {
+            (Mode::Write, Action::Created) => "created",
+            (Mode::Write, Action::Updated) => "updated",
+            (_, Action::Created) => "would create",
+            (_, Action::Updated) => "would update",
+            (_, Action::Unchanged) => "unchanged",
+            (_, Action::Refused) => "refused",
+            (_, Action::Skipped) => "skipped",
+            (_, Action::Note) => "note",
+            (_, Action::Failed) => "failed",
+        }
+    }
+
+    pub fn to_text(&self, painter: Painter) -> String {
+        let mut out = String::new();
+        let width = self
+            .steps
+            .iter()
+            .map(|s| self.word(s.action).len())
+            .max()
+            .unwrap_or(0);
+        for step in &self.steps {
+            let padded = format!("{:width$}", self.word(step.action));
+            let word = match step.action {
+                Action::Refused | Action::Failed => painter.error(&padded),
+                Action::Created | Action::Updated => painter.good(&padded),
+                Action::Note => painter.warning(&padded),
+                _ => painter.dim(&padded),
+            };
+            let _ = writeln!(out, "  {word}  {}", describe(step));
+        }
+        if let Some(export) = &self.export {
+            out.push_str(&export.to_text(painter));
+            out.push_str(&export.warnings_text(painter));
+        }
+        let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
+            "Not set up: `autofix init` would change the files above."
+        } else if self.is_noop() {
+            "Nothing to change: the repository is already set up."
+        } else if self.mode == Mode::Write {
+            "Done."
+        } else {
+            "Nothing was written (dry run)."
+        };
+        let _ = writeln!(out, "{summary}");
+        if !self.next_steps.is_empty() && self.mode != Mode::Check {
+            out.push_str("Next steps:\n");
+            for step in &self.next_steps {
+                let _ = writeln!(out, "  - {step}");
+            }
+        }
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            version: u32,
+            mode: Mode,
+            ok: bool,
+            changed: bool,
+            steps: &'a [Step],
+            export: Option<serde_json::Value>,
+            next_steps: &'a [String],
+        }
+        let export = self
+            .export
+            .as_ref()
+            .map(|e| serde_json::from_str(&e.to_json()).expect("the export report is JSON"));
+        let json = Json {
+            version: 1,
+            mode: self.mode,
+            ok: self.exit_code() == 0,
+            changed: !self.is_noop(),
+            steps: &self.steps,
+            export,
+            next_steps: &self.next_steps,
+        };
+        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
+        text.push('\n');
+        text
+    }
+}
+
+/// `path:line (step): message`.
+fn describe(step: &Step) -> String {
+    let mut text = match &step.path {
+        Some(path) => path.clone(),
+        None => step.step.clone(),
+    };
+    if let Some(line) = step.line {
+        let _ = write!(text, ":{line}");
+    }
+    if step.path.is_some() {
+        let _ = write!(text, " ({})", step.step);
+    }
+    if let Some(message) = &step.message {
+        let _ = write!(text, ": {message}");
+        if step.action == Action::Refused {
+            text.push_str("; left unchanged");
+        }
+    }
+    text
+}

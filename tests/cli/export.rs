@@ -1,0 +1,544 @@
+//! `autofix export` (and `--check`, `--remove`) and `rules --format hook` through the
+//! binary, over small fixture repositories built in the sandbox.
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::time::{Duration, SystemTime};
+
+use crate::support::{Run, Sandbox};
+
+const RULES: &str = ".agents/autofix.json";
+const BEGIN: &str = "<!-- BEGIN:autofix-rules -->";
+const END: &str = "<!-- END:autofix-rules -->";
+
+/// Writes a rules file with these instructions (numbered from 1, category CODE).
+fn rules(sandbox: &Sandbox, instructions: &[&str]) {
+    let rules: Vec<serde_json::Value> = instructions
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            serde_json::json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "user preference"})
+        })
+        .collect();
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+}
+
+fn export(sandbox: &Sandbox, args: &[&str]) -> Run {
+    let mut all = vec!["export"];
+    all.extend_from_slice(args);
+    sandbox.run(&all)
+}
+
+/// Sets a file's mtime far in the past, so that a rewrite would show.
+fn age(sandbox: &Sandbox, relative: &str) -> SystemTime {
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let file = fs::File::options()
+        .write(true)
+        .open(sandbox.join(relative))
+        .unwrap();
+    file.set_modified(old).unwrap();
+    old
+}
+
+fn mtime(sandbox: &Sandbox, relative: &str) -> SystemTime {
+    fs::metadata(sandbox.join(relative))
+        .unwrap()
+        .modified()
+        .unwrap()
+}
+
+fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}
+
+#[test]
+fn inserts_into_agents_md_keeping_bom_crlf_and_every_outside_byte() {
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm", "Never commit secrets"]);
+    let original = "\u{feff}# Agents\r\n\r\nHand-written text.\r\n";
+    sandbox.write("AGENTS.md", original);
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(run.stdout.contains("agents-md (default)"), "{}", run.stdout);
+    assert!(run.stdout.contains("updated  AGENTS.md"), "{}", run.stdout);
+    let written = sandbox.read("AGENTS.md");
+    assert!(written.starts_with(original), "{written:?}");
+    let block = &written[original.len()..];
+    assert!(block.starts_with(&format!("\r\n{BEGIN}\r\n## Project rules (autofix)\r\n")));
+    assert!(block.ends_with(&format!("{END}\r\n")), "{block:?}");
+    assert!(!block.replace("\r\n", "").contains('\n'), "{block:?}");
+    assert!(block.contains("- **1** [CODE] Always use pnpm \u{2014} _user preference_\r\n"));
+    assert!(
+        !block.contains("active, "),
+        "no counts in the block: {block}"
+    );
+
+    // A second export changes nothing, not even the mtime.
+    let old = age(&sandbox, "AGENTS.md");
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("unchanged  AGENTS.md"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(mtime(&sandbox, "AGENTS.md"), old);
+    assert_eq!(sandbox.read("AGENTS.md"), written);
+
+    // A new rule rewrites only the block: text after it stays byte-identical too.
+    let with_tail = format!("{written}\r\nMore hand text.\r\n");
+    sandbox.write("AGENTS.md", &with_tail);
+    rules(
+        &sandbox,
+        &["Always use pnpm", "Never commit secrets", "Always test"],
+    );
+    export(&sandbox, &[]).expect(0);
+    let updated = sandbox.read("AGENTS.md");
+    let begin = updated.find(BEGIN).unwrap();
+    assert_eq!(&updated[..begin], &with_tail[..begin]);
+    assert!(updated.ends_with(&format!("{END}\r\n\r\nMore hand text.\r\n")));
+    assert!(updated.contains("- **3** [CODE] Always test"));
+    export(&sandbox, &["--check"]).expect(0);
+}
+
+#[test]
+fn creates_agents_md_and_removes_it_again() {
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm"]);
+    let run = export(&sandbox, &["--dry-run", "--diff"]).expect(0);
+    assert!(
+        run.stdout.contains("would create  AGENTS.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("+++ b/AGENTS.md\n"), "{}", run.stdout);
+    assert!(!sandbox.join("AGENTS.md").exists());
+    export(&sandbox, &[]).expect(0);
+    assert!(sandbox.read("AGENTS.md").starts_with(BEGIN));
+    let run = export(&sandbox, &["--remove"]).expect(0);
+    assert!(run.stdout.contains("removed  AGENTS.md"), "{}", run.stdout);
+    assert!(!sandbox.join("AGENTS.md").exists());
+    let run = export(&sandbox, &["--remove"]).expect(0);
+    assert!(run.stdout.contains("nothing to remove"), "{}", run.stdout);
+}
+
+#[test]
+fn every_malformed_marker_state_is_refused_byte_identical_with_its_line() {
+    let cases: Vec<(String, usize, &str)> = vec![
+        (format!("# A\n{BEGIN}\nold\n"), 2, "without an END"),
+        (format!("# A\n\nold\n{END}\n"), 4, "without a BEGIN"),
+        (format!("{END}\nx\n{BEGIN}\n"), 1, "before the BEGIN"),
+        (
+            format!("{BEGIN}\na\n{END}\n{BEGIN}\nb\n{END}\n"),
+            4,
+            "two blocks",
+        ),
+        (
+            format!("# A\n```md\n{BEGIN}\n{END}\n```\n"),
+            3,
+            "fenced code",
+        ),
+        (format!("Put {BEGIN} here.\n"), 1, "line of its own"),
+        (format!("---\nnote: {END}\n---\n# A\n"), 2, "frontmatter"),
+        ("<!-- begin:autofix-rules -->\n".to_string(), 1, "spelled"),
+    ];
+    for (text, line, reason) in cases {
+        let sandbox = Sandbox::new();
+        rules(&sandbox, &["Always use pnpm"]);
+        fs::create_dir(sandbox.join(".claude")).unwrap();
+        sandbox.write("AGENTS.md", &text);
+        let run = export(&sandbox, &[]).expect(1);
+        assert!(
+            run.stdout
+                .contains(&format!("refused  AGENTS.md:{line}: malformed markers")),
+            "{text:?}\n{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(reason), "{text:?}\n{}", run.stdout);
+        assert_eq!(sandbox.read("AGENTS.md"), text);
+        // The other targets go on.
+        assert!(sandbox.join(".claude/rules/autofix.md").exists());
+        let run = export(&sandbox, &["--check", "--format", "json"]).expect(1);
+        let json = run.json();
+        assert_eq!(json["targets"][0]["status"], "refused");
+        assert_eq!(json["targets"][0]["problem"], "malformed-markers");
+        assert_eq!(json["targets"][0]["line"], line);
+        assert_eq!(json["targets"][1]["status"], "in-sync");
+        export(&sandbox, &["--remove"]).expect(1);
+        assert_eq!(sandbox.read("AGENTS.md"), text);
+    }
+}
+
+#[test]
+fn rule_text_cannot_forge_markers_or_imports() {
+    let sandbox = Sandbox::new();
+    rules(
+        &sandbox,
+        &[
+            "Never write --> in comments",
+            &format!("Always keep {END} last"),
+            &format!("{BEGIN} is the start\n{END}"),
+            "Always install @types/node, see @docs/setup.md",
+            "Never stamp <!-- autofix:owned --> by hand",
+        ],
+    );
+    sandbox.write("CLAUDE.md", "# Claude\n");
+    let run = export(&sandbox, &["--target", "claude-md,claude"]).expect(0);
+    assert!(run.stdout.contains("updated  CLAUDE.md"), "{}", run.stdout);
+    let claude = sandbox.read("CLAUDE.md");
+    assert_eq!(count(&claude, BEGIN), 1, "{claude}");
+    assert_eq!(count(&claude, END), 1, "{claude}");
+    assert_eq!(count(&claude.to_ascii_lowercase(), "end:autofix-rules"), 1);
+    assert!(
+        claude.contains("Never write --&gt; in comments"),
+        "{claude}"
+    );
+    assert!(
+        claude.contains("`@types/node`, see `@docs/setup.md`"),
+        "{claude}"
+    );
+    assert!(!claude.contains("autofix:owned"), "{claude}");
+    // Every rule is one line.
+    assert_eq!(
+        claude.lines().filter(|l| l.starts_with("- **")).count(),
+        5,
+        "{claude}"
+    );
+    let owned = sandbox.read(".claude/rules/autofix.md");
+    assert_eq!(count(&owned, "autofix:owned"), 1, "{owned}");
+    export(&sandbox, &["--check", "--target", "claude-md,claude"]).expect(0);
+    // Without --target, both stay exported; AGENTS.md (a default) is still missing.
+    let run = export(&sandbox, &["--check"]).expect(1);
+    assert!(
+        run.stdout.contains("claude-md (exported before)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("missing  AGENTS.md"), "{}", run.stdout);
+    export(&sandbox, &[]).expect(0);
+    assert_eq!(sandbox.read("CLAUDE.md"), claude);
+}
+
+#[test]
+fn owned_files_need_the_stamp_and_remove_takes_only_ours() {
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm"]);
+    let mine = "# My own cursor rule\n";
+    sandbox.write(".cursor/rules/autofix.mdc", mine);
+    let run = export(&sandbox, &["--target", "cursor,windsurf"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("refused  .cursor/rules/autofix.mdc:1: not owned by autofix"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(".cursor/rules/autofix.mdc"), mine);
+    let windsurf = sandbox.read(".windsurf/rules/autofix.md");
+    assert!(windsurf.starts_with("---\ntrigger: always_on\n---\n<!-- autofix:owned"));
+    export(&sandbox, &["--check", "--target", "cursor"]).expect(1);
+
+    // Stamped: ours to rewrite, and stays exported without --target.
+    fs::remove_file(sandbox.join(".cursor/rules/autofix.mdc")).unwrap();
+    export(&sandbox, &["--target", "cursor"]).expect(0);
+    let cursor = sandbox.read(".cursor/rules/autofix.mdc");
+    assert!(cursor.starts_with(
+        "---\ndescription: Project rules recorded with autofix (newer rules supersede older ones)\nalwaysApply: true\n---\n<!-- autofix:owned"
+    ));
+    rules(&sandbox, &["Always use pnpm", "Never use yarn"]);
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("cursor (exported before)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        sandbox
+            .read(".cursor/rules/autofix.mdc")
+            .contains("Never use yarn")
+    );
+    // Cursor reads AGENTS.md as well.
+    assert!(
+        run.stderr
+            .contains("warning: Cursor reads the rules twice: from targets agents-md and cursor"),
+        "{}",
+        run.stderr
+    );
+
+    // --remove takes our block and our files, nothing else.
+    sandbox.write("AGENTS.md", "# Mine\n");
+    export(&sandbox, &["--target", "agents-md"]).expect(0);
+    sandbox.write(".claude/rules/autofix.md", "# not ours\n");
+    let run = export(
+        &sandbox,
+        &["--remove", "--target", "agents-md,cursor,windsurf,claude"],
+    )
+    .expect(0);
+    assert!(run.stdout.contains("not autofix's"), "{}", run.stdout);
+    assert_eq!(sandbox.read("AGENTS.md"), "# Mine\n");
+    assert!(!sandbox.join(".cursor/rules/autofix.mdc").exists());
+    assert!(!sandbox.join(".windsurf/rules/autofix.md").exists());
+    assert_eq!(sandbox.read(".claude/rules/autofix.md"), "# not ours\n");
+}
+
+#[test]
+fn claude_md_linked_to_or_importing_agents_md() {
+    // Importing: Claude Code reads the AGENTS.md block, so `claude` is not a default.
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm"]);
+    fs::create_dir(sandbox.join(".claude")).unwrap();
+    sandbox.write("CLAUDE.md", "# Claude\n\n@AGENTS.md\n");
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("to: agents-md (default)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/rules").exists());
+    assert_eq!(sandbox.read("CLAUDE.md"), "# Claude\n\n@AGENTS.md\n");
+    // Asked for anyway: Claude Code would read the rules twice.
+    let run = export(&sandbox, &["--target", "agents-md,claude"]).expect(0);
+    assert!(
+        run.stderr.contains("Claude Code reads the rules twice"),
+        "{}",
+        run.stderr
+    );
+
+    // Linked: one file, one block, whichever targets name it.
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm"]);
+    fs::create_dir(sandbox.join(".claude")).unwrap();
+    sandbox.write("AGENTS.md", "# Agents\n");
+    symlink("AGENTS.md", sandbox.join("CLAUDE.md")).unwrap();
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("to: agents-md (default)\n"),
+        "{}",
+        run.stdout
+    );
+    let run = export(&sandbox, &["--target", "agents-md,claude-md"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("skipped    CLAUDE.md (the same file as target `agents-md`"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(count(&sandbox.read("AGENTS.md"), BEGIN), 1);
+    assert!(
+        sandbox
+            .join("CLAUDE.md")
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+
+    // Neither: `.claude/` makes the owned rule file a default.
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always use pnpm"]);
+    sandbox.write("CLAUDE.md", "# Claude\n");
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("claude (CLAUDE.md exists)"),
+        "{}",
+        run.stdout
+    );
+    assert!(sandbox.join(".claude/rules/autofix.md").exists());
+}
+
+#[test]
+fn check_exit_codes_in_every_state_and_it_never_creates_a_file() {
+    let sandbox = Sandbox::new();
+    // No rules file and nothing exported: in sync.
+    export(&sandbox, &["--check"]).expect(0);
+    // Missing.
+    rules(&sandbox, &["Always use pnpm"]);
+    let run = export(&sandbox, &["--check"]).expect(1);
+    assert!(run.stdout.contains("missing  AGENTS.md"), "{}", run.stdout);
+    assert!(!sandbox.join("AGENTS.md").exists());
+    let run = export(&sandbox, &["--check", "--format", "github"]).expect(1);
+    assert_eq!(
+        run.stdout,
+        "::error file=AGENTS.md,title=autofix export::AGENTS.md is missing (block target \
+         `agents-md`): run `autofix export` and commit the result\n"
+    );
+    // In sync.
+    export(&sandbox, &[]).expect(0);
+    export(&sandbox, &["--check"]).expect(0);
+    // Line endings alone are not drift.
+    let crlf = sandbox.read("AGENTS.md").replace('\n', "\r\n");
+    sandbox.write("AGENTS.md", &crlf);
+    export(&sandbox, &["--check"]).expect(0);
+    // Stale.
+    rules(&sandbox, &["Always use pnpm", "Never use npm"]);
+    let run = export(&sandbox, &["--check", "--diff"]).expect(1);
+    assert!(run.stdout.contains("stale  AGENTS.md"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("+- **2** [CODE] Never use npm"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read("AGENTS.md"), crlf);
+    export(&sandbox, &[]).expect(0);
+    // Unowned file at an owned path.
+    sandbox.write(".claude/rules/autofix.md", "# mine\n");
+    let run = export(&sandbox, &["--check", "--target", "claude"]).expect(1);
+    assert!(
+        run.stdout.contains("not owned by autofix"),
+        "{}",
+        run.stdout
+    );
+    fs::remove_file(sandbox.join(".claude/rules/autofix.md")).unwrap();
+    // Over budget.
+    sandbox.write("AGENTS.md", format!("{}\n", "x".repeat(33_000)));
+    let run = export(&sandbox, &["--check"]).expect(1);
+    assert!(run.stdout.contains("over budget"), "{}", run.stdout);
+    fs::remove_file(sandbox.join("AGENTS.md")).unwrap();
+    export(&sandbox, &[]).expect(0);
+    // Orphaned: the rules file is gone, the block is not.
+    fs::remove_file(sandbox.join(RULES)).unwrap();
+    let run = export(&sandbox, &["--check", "--format", "json"]).expect(1);
+    assert_eq!(run.json()["targets"][0]["status"], "orphaned");
+    export(&sandbox, &[]).expect(0);
+    assert!(!sandbox.join("AGENTS.md").exists());
+    export(&sandbox, &["--check"]).expect(0);
+    // Could not run: an invalid rules file.
+    sandbox.write(RULES, "[{");
+    let run = export(&sandbox, &["--check"]).expect(2);
+    assert!(run.stderr.contains("invalid JSON"), "{}", run.stderr);
+    // --check never created anything along the way.
+    assert!(!sandbox.join("AGENTS.md").exists());
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+}
+
+#[test]
+fn budgets_refuse_or_truncate_the_oldest_rules() {
+    let sandbox = Sandbox::new();
+    let long: Vec<String> = (1..=200)
+        .map(|n| {
+            format!(
+                "Always follow the long convention number {n} {}",
+                "x".repeat(150)
+            )
+        })
+        .collect();
+    let refs: Vec<&str> = long.iter().map(String::as_str).collect();
+    rules(&sandbox, &refs);
+    let mine = "# Agents\n";
+    sandbox.write("AGENTS.md", mine);
+    let run = export(&sandbox, &["--target", "agents-md,windsurf"]).expect(1);
+    assert!(
+        run.stdout.contains("refused  AGENTS.md: over budget"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("32 KiB"), "{}", run.stdout);
+    assert_eq!(sandbox.read("AGENTS.md"), mine);
+    assert!(!sandbox.join(".windsurf/rules/autofix.md").exists());
+    let run = export(&sandbox, &["--target", "agents-md,windsurf", "--truncate"]).expect(0);
+    assert!(
+        run.stdout.contains("oldest rules omitted"),
+        "{}",
+        run.stdout
+    );
+    let agents = sandbox.read("AGENTS.md");
+    assert!(agents.len() <= 32 * 1024, "{}", agents.len());
+    assert!(agents.contains("older rules omitted"));
+    assert!(agents.contains("convention number 200 "));
+    assert!(!agents.contains("convention number 1 "));
+    let windsurf = sandbox.read(".windsurf/rules/autofix.md");
+    assert!(windsurf.chars().count() <= 12_000);
+    export(
+        &sandbox,
+        &["--check", "--target", "agents-md,windsurf", "--truncate"],
+    )
+    .expect(0);
+    export(&sandbox, &["--check", "--target", "agents-md,windsurf"]).expect(1);
+}
+
+#[test]
+fn targets_outside_the_repository_and_foreign_files_are_refused() {
+    let sandbox = Sandbox::new();
+    let outside = tempfile::tempdir().unwrap();
+    rules(&sandbox, &["Always use pnpm"]);
+    symlink(outside.path(), sandbox.join(".claude")).unwrap();
+    let ruled = "<!-- Generated by Ruler -->\n# Agents\n";
+    sandbox.write("AGENTS.md", ruled);
+    let run = export(&sandbox, &["--target", "claude,agents-md"]).expect(1);
+    assert!(
+        run.stdout.contains(
+            "refused  .claude/rules/autofix.md: outside the repository: .claude/rules/autofix.md leads outside the repository"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("refused  AGENTS.md:1: owned by another generator: Ruler generates"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    assert_eq!(sandbox.read("AGENTS.md"), ruled);
+    // With a .ruler/ folder, the default is Ruler's source, not AGENTS.md.
+    fs::create_dir(sandbox.join(".ruler")).unwrap();
+    fs::remove_file(sandbox.join(".claude")).unwrap();
+    let run = export(&sandbox, &[]).expect(0);
+    assert!(
+        run.stdout.contains("to: ruler (.ruler/ exists)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        sandbox
+            .read(".ruler/autofix.md")
+            .starts_with("<!-- autofix:owned")
+    );
+}
+
+#[test]
+fn the_hook_prints_one_capped_json_object_and_always_exits_0() {
+    let sandbox = Sandbox::new();
+    // No rules file: nothing (an empty object for Cursor).
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0);
+    assert_eq!(run.stdout, "");
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "cursor"])
+        .expect(0);
+    assert_eq!(run.stdout, "{}\n");
+    assert!(!sandbox.join(".agents").exists());
+    // An invalid file: nothing on stdout, the reason on stderr.
+    sandbox.write(RULES, "[{]");
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "codex"])
+        .expect(0);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("invalid JSON"), "{}", run.stderr);
+    // Many rules: capped, the newest kept, valid JSON.
+    let long: Vec<String> = (1..=300)
+        .map(|n| format!("Always keep \"convention\" {n} in mind {}", "y".repeat(40)))
+        .collect();
+    let refs: Vec<&str> = long.iter().map(String::as_str).collect();
+    rules(&sandbox, &refs);
+    for agent in ["claude", "codex", "gemini", "cursor"] {
+        let run = sandbox
+            .run(&["rules", "--format", "hook", "--agent", agent])
+            .expect(0);
+        assert!(run.stdout.chars().count() <= 9_000, "{agent}");
+        assert_eq!(run.stdout.lines().count(), 1);
+        let json = run.json();
+        let text = if agent == "cursor" {
+            json["additional_context"].as_str().unwrap().to_string()
+        } else {
+            assert_eq!(json["hookSpecificOutput"]["hookEventName"], "SessionStart");
+            json["hookSpecificOutput"]["additionalContext"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert!(text.starts_with(
+            "Project rules recorded in .agents/autofix.json (newer rules supersede older ones"
+        ));
+        assert!(text.contains("older rules omitted"), "{text}");
+        assert!(text.contains("\"convention\" 300 "), "{text}");
+    }
+}

@@ -1,0 +1,324 @@
+//! `autofix init` through the binary: idempotence, the skill, hooks merged into existing
+//! settings, refusals.
+
+use std::fs;
+use std::time::{Duration, SystemTime};
+
+use crate::support::Sandbox;
+
+const SKILLS: [&str; 2] = [
+    ".agents/skills/autofix/SKILL.md",
+    ".claude/skills/autofix/SKILL.md",
+];
+
+/// The output with runs of spaces squashed (the status column's width varies).
+fn squash(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != ' ' || !out.ends_with(' ') {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn repo() -> Sandbox {
+    let sandbox = Sandbox::new();
+    fs::create_dir(sandbox.join(".git")).unwrap();
+    sandbox
+}
+
+/// Ages every file below the sandbox's dot folders; returns the paths and their mtime.
+fn age_all(sandbox: &Sandbox, paths: &[&str]) -> SystemTime {
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    for path in paths {
+        fs::File::options()
+            .write(true)
+            .open(sandbox.join(path))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    old
+}
+
+#[test]
+fn init_twice_the_second_run_is_a_no_op() {
+    let sandbox = repo();
+    let run = sandbox.run(&["init", "--check"]).expect(1);
+    assert!(
+        squash(&run.stdout).contains("would create .agents/autofix.json"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".agents").exists());
+    let run = sandbox.run(&["init", "--dry-run"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains("Nothing was written"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".agents").exists());
+
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        run.stdout.starts_with("Setting up autofix in .\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("created .agents/autofix.json (rules file)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("skipped merge driver: merge driver not available"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("autofix export --check --format github"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(".agents/autofix.json"), "[]\n");
+    let skill = sandbox.read(SKILLS[0]);
+    assert_eq!(sandbox.read(SKILLS[1]), skill);
+    assert!(skill.starts_with("---\nname: autofix\ndescription: "));
+    assert!(
+        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"1\"\n---\n")
+    );
+    assert!(skill.contains("STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER"));
+
+    let mut files = vec![".agents/autofix.json"];
+    files.extend(SKILLS);
+    let old = age_all(&sandbox, &files);
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains("Nothing to change"),
+        "{}",
+        run.stdout
+    );
+    assert!(!squash(&run.stdout).contains("created"), "{}", run.stdout);
+    for file in &files {
+        assert_eq!(
+            fs::metadata(sandbox.join(file))
+                .unwrap()
+                .modified()
+                .unwrap(),
+            old,
+            "{file}"
+        );
+    }
+    sandbox.run(&["init", "--check"]).expect(0);
+    let json = sandbox.run(&["init", "--format", "json"]).expect(0).json();
+    assert_eq!(json["changed"], false);
+    assert_eq!(json["steps"][0]["action"], "unchanged");
+}
+
+#[test]
+fn outside_a_repository_init_needs_a_root() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["init"]).expect(2);
+    assert!(
+        run.stderr.contains("not inside a git repository"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(".agents").exists());
+    sandbox.run(&["-C", ".", "init"]).expect(0);
+    assert!(sandbox.join(".agents/autofix.json").exists());
+    // From a subdirectory, the git top level is the root.
+    let sandbox = repo();
+    fs::create_dir_all(sandbox.join("src/deep")).unwrap();
+    let run = sandbox.command_in("src/deep", &["init"]).output().unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        stdout.starts_with("Setting up autofix in ../..\n"),
+        "{stdout}"
+    );
+    assert!(sandbox.join(".agents/skills/autofix/SKILL.md").exists());
+    assert!(!sandbox.join("src/deep/.agents").exists());
+}
+
+#[test]
+fn an_existing_rules_file_and_user_skills_are_kept() {
+    let sandbox = repo();
+    sandbox.write("autofix.json", "[{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always x\", \"Why\": \"w\"}]\n");
+    let theirs = "---\nname: autofix\ndescription: mine\n---\nMy own.\n";
+    sandbox.write(SKILLS[1], theirs);
+    sandbox.write(
+        ".agents/skills/self-repair/SKILL.md",
+        "Edit autofix.json directly.\n",
+    );
+    let run = sandbox.run(&["init"]).expect(1);
+    assert!(
+        squash(&run.stdout).contains("unchanged autofix.json (rules file): 1 rule"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("refused .claude/skills/autofix/SKILL.md:1 (skill): a SKILL.md without `generator: autofix`"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("note .agents/skills/self-repair/ (note): an older skill"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(SKILLS[1]), theirs);
+    assert!(sandbox.read(SKILLS[0]).contains("`autofix.json`"));
+    assert!(!sandbox.join(".agents/autofix.json").exists());
+    assert!(sandbox.join(".agents/skills/self-repair/SKILL.md").exists());
+}
+
+#[test]
+fn hook_claude_writes_the_documented_shape() {
+    let sandbox = repo();
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    assert_eq!(
+        sandbox.read(".claude/settings.json"),
+        r#"{
+  "hooks": {
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix rules --format hook --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
+    ]
+  }
+}
+"#
+    );
+    sandbox
+        .run(&["init", "--hook", "claude", "--local"])
+        .expect(0);
+    assert!(sandbox.join(".claude/settings.local.json").exists());
+    sandbox
+        .run(&["init", "--hook", "codex,cursor,gemini"])
+        .expect(0);
+    let cursor: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(cursor["version"], 1);
+    assert_eq!(
+        cursor["hooks"]["sessionStart"][0]["command"],
+        "autofix rules --format hook --agent cursor"
+    );
+    let gemini: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".gemini/settings.json")).unwrap();
+    assert_eq!(
+        gemini["hooks"]["SessionStart"][0]["hooks"][0]["timeout"],
+        10_000
+    );
+    let codex: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".codex/hooks.json")).unwrap();
+    assert_eq!(
+        codex["hooks"]["SessionStart"][0]["hooks"][0]["command"],
+        "autofix rules --format hook --agent codex"
+    );
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,cursor,gemini"])
+        .expect(0);
+    assert!(
+        squash(&run.stdout).contains("Nothing to change"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn existing_hooks_and_keys_are_kept_and_ours_replaced() {
+    let sandbox = repo();
+    let existing = r#"{
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "SessionStart": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "./scripts/warm.sh"}]},
+            {"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude --old-flag"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]
+    },
+    "model": "opus"
+}"#;
+    sandbox.write(".claude/settings.json", existing);
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    let text = sandbox.read(".claude/settings.json");
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["permissions"]["allow"][0], "Bash(npm test)");
+    assert_eq!(value["model"], "opus");
+    assert_eq!(value["hooks"]["Stop"][0]["hooks"][0]["command"], "say done");
+    let start = value["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(start.len(), 2);
+    assert_eq!(start[0]["hooks"][0]["command"], "./scripts/warm.sh");
+    assert_eq!(
+        start[1]["hooks"][0]["command"],
+        "autofix rules --format hook --agent claude"
+    );
+    assert_eq!(text.matches("autofix rules").count(), 1);
+    // Keys stay in their order.
+    let order: Vec<usize> = ["\"permissions\"", "\"hooks\"", "\"model\""]
+        .iter()
+        .map(|k| text.find(k).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    // Once merged, a rerun leaves the bytes alone.
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    assert_eq!(sandbox.read(".claude/settings.json"), text);
+}
+
+#[test]
+fn invalid_settings_are_refused_byte_identical() {
+    let sandbox = repo();
+    let broken = "{\n  \"hooks\": {\n    \"SessionStart\": [,]\n  }\n}\n";
+    sandbox.write(".claude/settings.json", broken);
+    sandbox.write(".cursor/hooks.json", "[]");
+    let run = sandbox
+        .run(&["init", "--hook", "claude,cursor,gemini"])
+        .expect(1);
+    assert!(
+        squash(&run.stdout)
+            .contains("refused .claude/settings.json:3 (hook claude): not valid JSON"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout)
+            .contains("refused .cursor/hooks.json (hook cursor): the top level is an array"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(".claude/settings.json"), broken);
+    assert_eq!(sandbox.read(".cursor/hooks.json"), "[]");
+    // The rest was done.
+    assert!(sandbox.join(".gemini/settings.json").exists());
+    assert!(sandbox.join(".agents/autofix.json").exists());
+}
+
+#[test]
+fn init_export_puts_the_rules_in_agents_md() {
+    let sandbox = repo();
+    let run = sandbox.run(&["init", "--export"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains("created AGENTS.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        sandbox
+            .read("AGENTS.md")
+            .starts_with("<!-- BEGIN:autofix-rules -->\n")
+    );
+    let run = sandbox.run(&["init", "--export", "--check"]).expect(0);
+    assert!(squash(&run.stdout).contains("in sync"), "{}", run.stdout);
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    sandbox.run(&["init", "--export", "--check"]).expect(1);
+}
