@@ -325,14 +325,15 @@ pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     let _ = writeln!(out, "::{}", escape_data(&message));
 }
 
-// GitHub's escaping rules for workflow commands (actions/toolkit `command.ts`).
-fn escape_data(text: &str) -> String {
+/// GitHub's escaping of a workflow command's message (actions/toolkit `command.ts`).
+pub fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
-fn escape_property(text: &str) -> String {
+/// GitHub's escaping of a workflow command's property value (`file=...`).
+pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

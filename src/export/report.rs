@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{Mode, Outcome, Problem, Report, Status};
+use crate::diagnostics::{escape_data, escape_property};
 use crate::paint::Painter;
 
 impl Report {
@@ -271,15 +272,4 @@ fn capitalize(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-// GitHub's escaping for workflow commands (actions/toolkit `command.ts`).
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }

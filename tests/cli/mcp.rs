@@ -7,9 +7,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Sandbox};
+use crate::support::{BIN, Sandbox, example_workspace};
 
-const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 const MODERN: &str = "2026-07-28";
 
 /// A running `autofix mcp`.
@@ -97,19 +96,6 @@ fn modern_meta(version: &str) -> Value {
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {}
     })
-}
-
-fn example_workspace() -> Sandbox {
-    let sandbox = Sandbox::new();
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(format!("{EXAMPLES}/."))
-        .arg(sandbox.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let _ = std::fs::remove_file(sandbox.join(".agents/autofix.json.lock"));
-    sandbox
 }
 
 #[test]

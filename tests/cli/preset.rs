@@ -9,23 +9,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{Run, Sandbox};
+use crate::support::{Run, Sandbox, copy_dir};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/presets");
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 /// Copies `tests/fixtures/presets/<fixture>` to `<sandbox>/<to>`.
 fn fixture(sandbox: &Sandbox, fixture: &str, to: &str) {

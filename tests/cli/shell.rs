@@ -8,31 +8,15 @@ use std::process::{Command, Stdio};
 
 use autofix::diagnostics::Code;
 
-use crate::support::{Run, Sandbox};
+use crate::support::{Run, Sandbox, example_workspace};
 
 const README: &str = include_str!("../../README.md");
-const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
 
-/// A sandbox holding a copy of the example workspace, with a `.git` marker so SARIF URIs
-/// are relative to it.
-fn example_workspace() -> Sandbox {
-    let sandbox = Sandbox::new();
-    copy_dir(Path::new(EXAMPLES), sandbox.path());
+/// The example workspace with a `.git` marker, so SARIF URIs are relative to it.
+fn example_repository() -> Sandbox {
+    let sandbox = example_workspace();
     fs::create_dir(sandbox.join(".git")).unwrap();
     sandbox
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else if entry.file_name() != "autofix.json.lock" {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]
@@ -183,7 +167,7 @@ fn assert_github_ready(log: &serde_json::Value, category: &str) {
 
 #[test]
 fn sarif_for_presets_and_the_rules_file() {
-    let sandbox = example_workspace();
+    let sandbox = example_repository();
     let run = sandbox
         .run(&["preset", "validate", "broken-presets", "--format", "sarif"])
         .expect(1);
@@ -228,7 +212,7 @@ fn sarif_for_presets_and_the_rules_file() {
 /// document must carry them and `version`.
 #[test]
 fn every_json_document_matches_the_readme_reference() {
-    let sandbox = example_workspace();
+    let sandbox = example_repository();
     let cases: &[(&str, &[&str], &[&str])] = &[
         (
             "rules",

@@ -51,6 +51,31 @@ impl Run {
     }
 }
 
+/// Copies a directory tree (files and folders; the example workspace's lock file is not
+/// data and is left out).
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else if entry.file_name() != "autofix.json.lock" {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A sandbox holding a copy of the bundled example workspace.
+pub(crate) fn example_workspace() -> Sandbox {
+    let sandbox = Sandbox::new();
+    copy_dir(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")),
+        sandbox.path(),
+    );
+    sandbox
+}
+
 impl Sandbox {
     pub(crate) fn new() -> Sandbox {
         let dir = tempfile::Builder::new()
