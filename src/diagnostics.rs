@@ -94,6 +94,9 @@ codes! {
     DuplicateInstruction = "duplicate-instruction", Warning,
         "Two active rules carry the same instruction.",
         "Supersede the older one, or drop the repeat in review.";
+    MultipleSupersedes = "multiple-supersedes", Warning,
+        "Two active rules supersede the same rule (often two branches replaced it independently).",
+        "Keep one: learn a rule that supersedes both, or the one you do not want.";
     // Presets.
     MissingFile = "missing-file", Error,
         "A file that the manifest declares, or that the preset form requires, is absent.",
