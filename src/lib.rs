@@ -14,6 +14,7 @@ pub mod atomic;
 pub mod diagnostics;
 pub mod jsonpos;
 pub mod lock;
+pub mod merge;
 pub mod paint;
 pub mod preset;
 pub mod rules;
