@@ -361,7 +361,9 @@ fn number(rule: &Rule<'_>) -> u64 {
 
 /// Matches every base rule to the side: first by content (references through the base →
 /// side numbers found so far, so a renumbered rule is still itself), then an unmatched base
-/// rule whose number the side still uses for an unmatched rule counts as edited.
+/// rule counts as edited when the side still uses its number for an unmatched rule with a
+/// similar instruction; else as deleted (the side never had it, as in a cherry-pick of a
+/// branch's second commit, or removed it).
 fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
     let mut by_content: HashMap<String, Vec<usize>> = HashMap::new();
     for rule in &side.rules {
@@ -392,17 +394,38 @@ fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
         }
     }
     for b in unmatched {
-        let wanted = number(&base.rules[b]);
+        let rule = &base.rules[b];
         let edited = side
             .rules
             .iter()
-            .find(|s| claimed[s.index].is_none() && number(s) == wanted);
+            .find(|s| claimed[s.index].is_none() && number(s) == number(rule) && similar(rule, s));
         if let Some(s) = edited {
             claimed[s.index] = Some(b);
             fate[b] = Fate::Edited(s.index);
         }
     }
     Matching { fate, claimed }
+}
+
+/// Whether `b` reads as an edit of `a`: the same instruction (ignoring case), or at least
+/// half of their words in common. A category or `Why` change keeps the instruction; a
+/// reworded instruction keeps most words; an unrelated rule shares few.
+fn similar(a: &Rule<'_>, b: &Rule<'_>) -> bool {
+    let (Some(a), Some(b)) = (a.instruction.as_str(), b.instruction.as_str()) else {
+        return false;
+    };
+    if same_instruction(a, b) {
+        return true;
+    }
+    let words = |text: &str| -> HashSet<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (words(a), words(b));
+    let union = a.union(&b).count();
+    union > 0 && 2 * a.intersection(&b).count() >= union
 }
 
 struct Merger<'d, 'a> {
@@ -437,10 +460,25 @@ impl<'d, 'a> Merger<'d, 'a> {
         let on_replayed = match_base(self.base, replayed);
 
         // A base rule's number in the result: where the kept side has it, else its own.
-        let result_number = |b: usize| {
-            on_kept.fate[b]
-                .index()
-                .map_or(number(&self.base.rules[b]), |k| number(&kept.rules[k]))
+        // Numbers are never reused: new ones start above the kept side's and the base's.
+        let mut next = kept.max_number().max(self.base.max_number());
+        // A base rule the kept side lacks but the replayed side still has appears (inside a
+        // conflict) under its base number, or a fresh one when the kept side reuses that.
+        let kept_numbers: HashSet<u64> = kept.rules.iter().map(number).collect();
+        let mut fresh: HashMap<usize, u64> = HashMap::new();
+        for b in by_number(self.base) {
+            let lacking = on_kept.fate[b] == Fate::Deleted && on_replayed.fate[b] != Fate::Deleted;
+            if lacking && kept_numbers.contains(&number(&self.base.rules[b])) {
+                next = bump(next)?;
+                fresh.insert(b, next);
+            }
+        }
+        let result_number = |b: usize| match on_kept.fate[b].index() {
+            Some(k) => number(&kept.rules[k]),
+            None => fresh
+                .get(&b)
+                .copied()
+                .unwrap_or_else(|| number(&self.base.rules[b])),
         };
         // The replayed side's numbers → the result's.
         let mut map: HashMap<u64, u64> = HashMap::new();
@@ -459,7 +497,7 @@ impl<'d, 'a> Merger<'d, 'a> {
             accepted: Vec::new(),
             warnings: Vec::new(),
         };
-        let appended = self.replay(&on_kept, &on_replayed, &mut map, &mut merged)?;
+        let appended = self.replay(&on_kept, &on_replayed, &mut map, &mut next, &mut merged)?;
         let lookup = |n: u64| map.get(&n).copied();
 
         // Edits and deletions of base rules.
@@ -544,6 +582,12 @@ impl<'d, 'a> Merger<'d, 'a> {
                 Some(k) => {
                     at_kept.insert(k, block);
                 }
+                // Under its base number where the neighbours have theirs; under a fresh
+                // number after the kept rules, so numbers still ascend.
+                None if fresh.contains_key(&b) => inserted
+                    .entry(kept.rules.len().checked_sub(1))
+                    .or_default()
+                    .push(block),
                 None => inserted.entry(last_anchor).or_default().push(block),
             }
         }
@@ -580,6 +624,7 @@ impl<'d, 'a> Merger<'d, 'a> {
         on_kept: &Matching,
         on_replayed: &Matching,
         map: &mut HashMap<u64, u64>,
+        next: &mut u64,
         merged: &mut Merged,
     ) -> Result<Vec<String>, MergeError> {
         let (kept, replayed) = (self.kept, self.replayed);
@@ -602,7 +647,6 @@ impl<'d, 'a> Merger<'d, 'a> {
                 .iter()
                 .all(|by| !since_base.contains(by))
         };
-        let mut next = kept.max_number().max(self.base.max_number());
         let numbers: HashSet<u64> = replayed.rules.iter().map(number).collect();
         let mut appended = Vec::new();
         for p in by_number(replayed) {
@@ -640,12 +684,8 @@ impl<'d, 'a> Merger<'d, 'a> {
                 map.entry(from).or_insert(to);
                 continue;
             }
-            next = next
-                .checked_add(1)
-                .filter(|n| *n <= MAX_RULE_NUMBER)
-                .ok_or_else(|| {
-                    MergeError::Internal("the next rule number would exceed 2^63 - 1".into())
-                })?;
+            *next = bump(*next)?;
+            let next = *next;
             map.entry(from).or_insert(next);
             known.entry(key).or_insert(next);
             for reference in supersede::references(rule) {
@@ -712,6 +752,15 @@ impl<'d, 'a> Merger<'d, 'a> {
                 .iter()
                 .any(|rule| number(rule) == n && resolution.is_active(rule.index))
         };
+        for dangling in &resolution.dangling {
+            let from = number(&document.rules[dangling.index]);
+            if added.contains(&from) && dangling.reason == supersede::DanglingReason::Missing {
+                merged.warnings.push(format!(
+                    "rule {from} supersedes rule {}, which the result does not have; run `autofix check`",
+                    dangling.reference
+                ));
+            }
+        }
         for rule in &document.rules {
             let by: Vec<u64> = resolution.superseded_by[rule.index]
                 .iter()
@@ -730,6 +779,13 @@ impl<'d, 'a> Merger<'d, 'a> {
         }
         Ok(())
     }
+}
+
+/// The number after `n`, if it is still a valid rule number.
+fn bump(n: u64) -> Result<u64, MergeError> {
+    n.checked_add(1)
+        .filter(|n| *n <= MAX_RULE_NUMBER)
+        .ok_or_else(|| MergeError::Internal("the next rule number would exceed 2^63 - 1".into()))
 }
 
 /// `object` (first line unindented) moved from one file layout to another: line endings,

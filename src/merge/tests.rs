@@ -566,3 +566,61 @@ fn relayout_moves_units_and_newlines() {
     );
     assert_eq!(relayout("{\"a\": 1}", two, tab), "{\"a\": 1}");
 }
+
+#[test]
+fn a_base_rule_ours_never_had_gets_a_free_number_in_the_conflict() {
+    // A cherry-pick of a branch's second commit: the base holds the branch's first rule.
+    let base = with(&[A]);
+    let ours = with(&[B]);
+    let theirs = with(&[A, (5, "Always write tests", "simpler (supersedes rule 4)")]);
+    let merged = run(&base, &ours, &theirs, &Options::default());
+    assert_eq!(
+        merged.conflicts,
+        [Conflict {
+            number: 5,
+            ours: Change::Deleted,
+            theirs: Change::Unchanged
+        }]
+    );
+    let picked = rules_of(&pick(&merged.text, Pick::Theirs, 7));
+    assert_eq!(
+        numbers(&pick(&merged.text, Pick::Theirs, 7)),
+        [1, 2, 3, 4, 5, 6]
+    );
+    assert_eq!(picked[4].1, A.1);
+    assert_eq!(picked[5].2, "simpler (supersedes rule 5)");
+    let accept = Options {
+        accept_one_sided_edits: true,
+        ..Options::default()
+    };
+    let merged = run(&base, &ours, &theirs, &accept);
+    assert_eq!(numbers(&merged.text), [1, 2, 3, 4, 6]);
+    assert!(
+        merged
+            .warnings
+            .iter()
+            .any(|w| w.contains("rule 6 supersedes rule 5, which the result does not have")),
+        "{:?}",
+        merged.warnings
+    );
+}
+
+#[test]
+fn only_a_similar_rule_under_the_same_number_is_an_edit() {
+    let base = with(&[]);
+    // Reworded: most words kept, so an edit (a conflict around rule 3).
+    let reworded = base.replace("\"Use pnpm\"", "\"Always use pnpm\"");
+    let merged = run(&base, &base, &reworded, &Options::default());
+    assert_eq!(merged.conflicts[0].theirs, Change::Edited);
+    assert!(merged.added.is_empty());
+    // Unrelated: theirs dropped rule 3 and wrote another rule under its number. That rule
+    // is new (appended, renumbered) and the deletion is the conflict.
+    let replaced = base.replace("\"Use pnpm\"", "\"Never mock the database\"");
+    let merged = run(&base, &base, &replaced, &Options::default());
+    assert_eq!(merged.conflicts[0].theirs, Change::Deleted);
+    assert_eq!(merged.added, [Added { from: 3, to: 4 }]);
+    assert_eq!(
+        rules_of(&pick(&merged.text, Pick::Ours, 7))[3].1,
+        "Never mock the database"
+    );
+}
