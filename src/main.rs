@@ -31,6 +31,9 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::rules::check(&context, args),
         Command::Where(args) => cmd::rules::where_(&context, args),
         Command::Preset(command) => cmd::preset::run(&context, command),
+        Command::MergeDriver(args) => cmd::team::merge_driver(&context, args),
+        Command::Resolve(args) => cmd::team::resolve(&context, args),
+        Command::Doctor(args) => cmd::team::doctor(&context, args),
     };
     match outcome {
         Ok(code) => code,

@@ -3,6 +3,7 @@
 
 pub(crate) mod preset;
 pub(crate) mod rules;
+pub(crate) mod team;
 
 use std::io::{self, Write};
 use std::path::Path;

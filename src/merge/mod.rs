@@ -1,6 +1,7 @@
 //! Merging three versions of the rules file (the team half): a pure function of (base,
 //! ours, theirs, options) that replays one side's new rules onto the other as `learn`
-//! would.
+//! would, plus what runs it for git ([`driver`]), after a conflict ([`resolve`]) and the
+//! set-up and its checks ([`git`], [`doctor`]).
 //!
 //! The model (MERGE.md): rules are identified by content, never by number. One side is
 //! *kept*: its bytes and numbers stay, and the other side's new rules are appended after
@@ -13,8 +14,12 @@
 //! markers around that rule's object alone. Running the merge again on its own output
 //! gives the same bytes.
 
+pub mod doctor;
+pub mod driver;
+pub mod git;
 mod refs;
 mod render;
+pub mod resolve;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
