@@ -3,6 +3,7 @@
 
 mod support;
 
+mod merge;
 mod preset;
 mod reliability;
 mod rules;
