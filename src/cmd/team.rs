@@ -90,11 +90,10 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
 }
 
 pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<ExitCode> {
+    // Relative to the current directory when below it, so messages name it as the user does.
     let path = match args.path {
-        Some(path) => std::env::current_dir()
-            .context("cannot determine the current directory")?
-            .join(path),
-        None => context.workspace()?.rules_file,
+        Some(path) => path,
+        None => PathBuf::from(shown(&context.workspace()?.rules_file)),
     };
     let request = resolve::Request {
         path,

@@ -105,12 +105,17 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
                     Some(INSTALL),
                 );
             }
-            Ok(None) => push(
-                "driver",
-                false,
-                "merge.autofix.driver is not set: git merges the rules file as text".into(),
-                Some(INSTALL),
-            ),
+            Ok(None) => {
+                let named = git
+                    .config_get(None, "merge.autofix.name")
+                    .is_ok_and(|name| name.is_some());
+                let message = if named {
+                    "merge.autofix.name is set without merge.autofix.driver: every merge of the rules file fails"
+                } else {
+                    "merge.autofix.driver is not set: git merges the rules file as text"
+                };
+                push("driver", false, message.into(), Some(INSTALL));
+            }
             Err(error) => push("driver", false, error.to_string(), Some(INSTALL)),
         }
 

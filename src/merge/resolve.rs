@@ -6,7 +6,6 @@
 //! user reviews the result and runs `git add`.
 
 use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use super::driver::{self, Decision, DriverError, Environment};
@@ -105,9 +104,14 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
     );
 
     let working = fs::read_to_string(path).unwrap_or_default();
-    let labels = labels_from_markers(&working, request.marker_size);
+    let mut labels = labels_from_markers(&working, request.marker_size);
+    let message = merge_message(&git);
+    if labels.theirs.is_none() {
+        // Markers already gone (a second run): the branch named by the merge message.
+        labels.theirs = message.as_deref().and_then(merged_branch);
+    }
     let mut env = Environment::from_process(&git, &labels);
-    if env.reflog_action.is_none() && merging_a_pull(&git) {
+    if env.reflog_action.is_none() && message.as_deref().is_some_and(is_pull_message) {
         env.reflog_action = Some("pull".into());
     }
     let decision = driver::decide(&labels, &env)?;
@@ -257,17 +261,26 @@ pub fn labels_from_markers(text: &str, size: usize) -> Labels {
     }
 }
 
-/// A merge in progress whose message is a pull's: "Merge branch 'main' of <url>".
-fn merging_a_pull(git: &Git) -> bool {
-    let Ok(path) = git.git_path("MERGE_MSG") else {
-        return false;
-    };
-    let first = match fs::read_to_string(path) {
-        Ok(text) => text.lines().next().unwrap_or_default().to_string(),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return false,
-        Err(_) => return false,
-    };
-    first.starts_with("Merge branch '") && first.contains("' of ")
+/// The first line of `MERGE_MSG` while a merge is in progress.
+fn merge_message(git: &Git) -> Option<String> {
+    let path = git.git_path("MERGE_MSG").ok()?;
+    let text = fs::read_to_string(path).ok()?;
+    text.lines().next().map(str::to_string)
+}
+
+/// The branch a merge message names: `Merge branch 'main' [into x]`, `Merge branch 'main'
+/// of <url>`, `Merge remote-tracking branch 'origin/main'`.
+fn merged_branch(message: &str) -> Option<String> {
+    let rest = message
+        .strip_prefix("Merge branch '")
+        .or_else(|| message.strip_prefix("Merge remote-tracking branch '"))?;
+    let (branch, _) = rest.split_once('\'')?;
+    Some(branch.to_string())
+}
+
+/// A pull's merge message: "Merge branch 'main' of <url>".
+fn is_pull_message(message: &str) -> bool {
+    message.starts_with("Merge branch '") && message.contains("' of ")
 }
 
 #[cfg(test)]
@@ -282,5 +295,26 @@ mod tests {
         assert_eq!(labels.base.as_deref(), Some("parent of 1a2b (x)"));
         assert_eq!(labels.theirs.as_deref(), Some("main"));
         assert_eq!(labels_from_markers("[]", 7), Labels::default());
+    }
+
+    #[test]
+    fn merge_messages_name_the_branch() {
+        assert_eq!(
+            merged_branch("Merge branch 'main'").as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            merged_branch("Merge branch 'main' into feature").as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            merged_branch("Merge remote-tracking branch 'origin/main'").as_deref(),
+            Some("origin/main")
+        );
+        assert_eq!(merged_branch("Revert \"x\""), None);
+        assert!(is_pull_message(
+            "Merge branch 'main' of https://example.com/r"
+        ));
+        assert!(!is_pull_message("Merge branch 'main' into feature"));
     }
 }

@@ -758,6 +758,15 @@ fn resolve_reads_the_upstream_from_the_markers_and_reports_json() {
         repo.instructions()[2..],
         numbered(&[(3, "Always main"), (4, "Always feature")])
     );
+    // Again, with the markers gone: the merge message still names `main`; same bytes.
+    let first = repo.text();
+    let again = repo.autofix(&["resolve"]).expect(0);
+    assert!(
+        again.stdout.contains("the upstream branch `main`"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(repo.text(), first);
 }
 
 #[test]
