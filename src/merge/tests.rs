@@ -624,3 +624,30 @@ fn only_a_similar_rule_under_the_same_number_is_an_edit() {
         "Never mock the database"
     );
 }
+
+#[test]
+fn conflicts_keep_ours_first_when_theirs_numbers_are_kept() {
+    let base = with(&[]);
+    let feature = with(&[A]).replace("\"Use pnpm\"", "\"Use pnpm 8\"");
+    let main = with(&[B]).replace("\"Use pnpm\"", "\"Use pnpm 9\"");
+    let options = Options {
+        keep: Side::Theirs,
+        labels: Labels {
+            base: None,
+            ours: Some("HEAD".into()),
+            theirs: Some("main".into()),
+        },
+        ..Options::default()
+    };
+    let merged = run(&base, &feature, &main, &options);
+    assert_eq!(merged.conflicts.len(), 1);
+    assert!(merged.text.find("<<<<<<< HEAD").unwrap() < merged.text.find("Use pnpm 8").unwrap());
+    let ours = rules_of(&pick(&merged.text, Pick::Ours, 7));
+    let theirs = rules_of(&pick(&merged.text, Pick::Theirs, 7));
+    assert_eq!(ours[2].1, "Use pnpm 8");
+    assert_eq!(theirs[2].1, "Use pnpm 9");
+    // Main's new rule keeps 4; the feature's is renumbered to 5 on both sides.
+    assert_eq!(ours[3..], theirs[3..]);
+    assert_eq!(ours[3], (4, B.1.to_string(), B.2.to_string()));
+    assert_eq!(ours[4], (5, A.1.to_string(), A.2.to_string()));
+}
