@@ -208,8 +208,12 @@ impl Merged {
                 let _ = write!(out, "added {n} rules from {}", replayed.name());
             }
         }
-        if !self.conflicts.is_empty() {
-            let _ = write!(out, "; {} CONFLICT(S)", self.conflicts.len());
+        match self.conflicts.len() {
+            0 => {}
+            1 => out.push_str("; 1 conflict"),
+            n => {
+                let _ = write!(out, "; {n} conflicts");
+            }
         }
         out.push('\n');
         for added in &self.added {
@@ -464,7 +468,6 @@ impl<'d, 'a> Merger<'d, 'a> {
         let on_kept = match_base(self.base, kept);
         let on_replayed = match_base(self.base, replayed);
 
-        // A base rule's number in the result: where the kept side has it, else its own.
         // Numbers are never reused: new ones start above the kept side's and the base's.
         let mut next = kept.max_number().max(self.base.max_number());
         // A base rule the kept side lacks but the replayed side still has appears (inside a
@@ -478,6 +481,8 @@ impl<'d, 'a> Merger<'d, 'a> {
                 fresh.insert(b, next);
             }
         }
+        // A base rule's number in the result: where the kept side has it, else its own
+        // (or the fresh one).
         let result_number = |b: usize| match on_kept.fate[b].index() {
             Some(k) => number(&kept.rules[k]),
             None => fresh
