@@ -70,6 +70,15 @@ pub(crate) enum Command {
     /// Set a repository up: the rules file, the autofix skill, optional session hooks.
     #[command(after_help = INIT_EXIT_STATUS)]
     Init(InitArgs),
+    /// Merge the rules file for git (run by git), or install the driver with --install.
+    #[command(after_help = DRIVER_EXIT_STATUS)]
+    MergeDriver(MergeDriverArgs),
+    /// After a conflict in the rules file, merge it again from git's index and write it.
+    #[command(after_help = RESOLVE_EXIT_STATUS)]
+    Resolve(ResolveArgs),
+    /// Check that this clone merges the rules file well: driver, attribute, binary, file.
+    #[command(after_help = DOCTOR_EXIT_STATUS)]
+    Doctor(DoctorArgs),
 }
 
 const EXPORT_EXIT_STATUS: &str = "\
@@ -165,6 +174,33 @@ pub(crate) enum HookAgent {
     Cursor,
     Gemini,
 }
+
+const DRIVER_EXIT_STATUS: &str = "\
+git runs the driver as configured by --install:
+  merge.autofix.driver = autofix merge-driver --marker-size %L --base-label %S \\
+                         --ours-label %X --theirs-label %Y %O %A %B %P
+
+Exit status (git's contract for merge drivers):
+  0    merged; the result is in OURS
+  1    conflict; OURS holds the merge with conflict markers
+  255  the merge could not be made (also a panic); git fails the file cleanly
+With --install or --uninstall: 0 done, 2 could not (not a git repository, git failed).
+
+Environment:
+  AUTOFIX_MERGE_UPSTREAM=ours|theirs  the side whose rule numbers are published
+  AUTOFIX_MERGE_DRIVER=0              merge as text, like `git merge-file`";
+
+const RESOLVE_EXIT_STATUS: &str = "\
+Exit status:
+  0  merged cleanly and written (review it, then `git add` it)
+  1  written with conflict markers around the rules edited or deleted on a side
+  2  it could not run (no conflict in the index, not a git repository, unreadable input)";
+
+const DOCTOR_EXIT_STATUS: &str = "\
+Exit status:
+  0  every check passed
+  1  a check failed (each failure names the command that fixes it)
+  2  it could not run";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Color {
@@ -269,6 +305,85 @@ pub(crate) struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct WhereArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("setup").args(["install", "uninstall"])))]
+pub(crate) struct MergeDriverArgs {
+    /// %O: the merge base's version of the file.
+    #[arg(value_name = "BASE", required_unless_present = "setup")]
+    pub(crate) base: Option<PathBuf>,
+
+    /// %A: our version; the merged result is written here.
+    #[arg(value_name = "OURS", required_unless_present = "setup")]
+    pub(crate) ours: Option<PathBuf>,
+
+    /// %B: their version.
+    #[arg(value_name = "THEIRS", required_unless_present = "setup")]
+    pub(crate) theirs: Option<PathBuf>,
+
+    /// %P: the file's path in the repository, for messages.
+    #[arg(value_name = "PATH")]
+    pub(crate) path: Option<String>,
+
+    /// %L: the length of conflict markers.
+    #[arg(long, value_name = "N", default_value_t = 7)]
+    pub(crate) marker_size: usize,
+
+    /// %S: the base's label.
+    #[arg(long, value_name = "LABEL", allow_hyphen_values = true)]
+    pub(crate) base_label: Option<String>,
+
+    /// %X: our label (e.g. HEAD).
+    #[arg(long, value_name = "LABEL", allow_hyphen_values = true)]
+    pub(crate) ours_label: Option<String>,
+
+    /// %Y: their label (e.g. the branch being merged).
+    #[arg(long, value_name = "LABEL", allow_hyphen_values = true)]
+    pub(crate) theirs_label: Option<String>,
+
+    /// Take an edit or deletion of an existing rule made on one side only, instead of
+    /// reporting a conflict.
+    #[arg(long)]
+    pub(crate) accept_one_sided_edits: bool,
+
+    /// Configure git to use this driver for the rules file (config + .gitattributes).
+    #[arg(long, conflicts_with_all = ["base", "ours", "theirs", "path"])]
+    pub(crate) install: bool,
+
+    /// Remove the driver's config section and its .gitattributes lines.
+    #[arg(long, conflicts_with_all = ["base", "ours", "theirs", "path"])]
+    pub(crate) uninstall: bool,
+
+    /// With --install/--uninstall: use the global git config instead of the repository's.
+    #[arg(long, requires = "setup")]
+    pub(crate) global: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ResolveArgs {
+    /// The conflicted rules file [default: the discovered rules file].
+    #[arg(value_name = "PATH")]
+    pub(crate) path: Option<PathBuf>,
+
+    /// Take an edit or deletion of an existing rule made on one side only.
+    #[arg(long)]
+    pub(crate) accept_one_sided_edits: bool,
+
+    /// The length of conflict markers.
+    #[arg(long, value_name = "N", default_value_t = 7)]
+    pub(crate) marker_size: usize,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DoctorArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,

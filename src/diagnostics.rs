@@ -122,6 +122,11 @@ codes! {
         "Supersede the older one.",
         "The same rule twice wastes context, and a later edit to one copy leaves the other one behind.",
         "rules 3 and 12 both say \"Always use pnpm\"";
+    MultipleSupersedes = "multiple-supersedes", Warning,
+        "Two active rules supersede the same rule (often two branches replaced it independently).",
+        "Keep one: learn a rule that supersedes both, or the one you do not want.",
+        "Two rules that each claim to replace the same older rule may disagree, and an agent cannot tell which replacement is meant.",
+        "rule 45 says \"supersedes rule 12\" and rule 46 says \"replaces rule 12\"";
     InvalidField = "invalid-field", Error,
         "A field is missing or has the wrong type: in the rules file, a text that is not a string, a `Supersedes` that is not a list of numbers, a repeated key; in a preset, a command without `id`, a `skill` that is a list, a requirement without `type`/`name`, a `taskPresetId` that is not `^[a-z0-9][a-z0-9-]*$`.",
         "Give the field the type the format expects; bind one skill per command and declare several skills as separate requirements.",

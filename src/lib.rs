@@ -18,6 +18,7 @@ pub mod hook;
 pub mod init;
 pub mod jsonpos;
 pub mod lock;
+pub mod merge;
 pub mod paint;
 pub mod preset;
 pub mod rules;

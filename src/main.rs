@@ -38,6 +38,9 @@ fn main() -> ExitCode {
         Command::Mcp => mcp::serve(&context),
         Command::Export(args) => cmd::agents::export(&context, args),
         Command::Init(args) => cmd::agents::init(&context, args),
+        Command::MergeDriver(args) => cmd::team::merge_driver(&context, args),
+        Command::Resolve(args) => cmd::team::resolve(&context, args),
+        Command::Doctor(args) => cmd::team::doctor(&context, args),
     };
     match outcome {
         Ok(code) => code,

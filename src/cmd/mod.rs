@@ -5,6 +5,7 @@ pub(crate) mod agents;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;
+pub(crate) mod team;
 
 use std::io::{self, Write};
 use std::path::Path;

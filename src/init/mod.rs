@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::atomic;
 use crate::export::{self, Mode, markdown};
 use crate::hook::Agent;
+use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
 
 /// One `init` run.
@@ -265,11 +266,50 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
 
 /// Step 5: the git merge driver for the rules file. It is built as
 /// `autofix merge-driver --install`; until this build has it, the step says so.
-fn install_merge_driver(_setup: &Setup<'_>) -> Vec<Step> {
-    vec![
-        Step::new("merge driver", None, Action::Skipped)
-            .with_message("merge driver not available in this build"),
-    ]
+/// The git merge driver for the rules file (`autofix merge-driver --install`): the
+/// `.gitattributes` line and the repository's `merge.autofix` config. With `--dry-run` or
+/// `--check`, only asks git whether both are in place.
+fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
+    let rules_file = setup.root.join(&setup.rules_shown);
+    let step = |action, message: String| {
+        vec![Step::new("merge driver", None, action).with_message(message)]
+    };
+    if setup.request.mode != Mode::Write {
+        let git = Git::new(&setup.root);
+        let configured = git
+            .config_get(Some(Scope::Local), "merge.autofix.driver")
+            .ok()
+            .flatten()
+            .is_some_and(|driver| driver == merge_git::DRIVER_COMMAND);
+        let attributed = git
+            .attribute("merge", &rules_file)
+            .is_ok_and(|value| value == "autofix");
+        return if configured && attributed {
+            step(Action::Unchanged, "installed".to_string())
+        } else {
+            step(
+                Action::Updated,
+                "`autofix merge-driver --install` (the .gitattributes line and the git config)"
+                    .to_string(),
+            )
+        };
+    }
+    match merge_git::install(&setup.root, &rules_file, Scope::Local) {
+        Ok(done) => done
+            .steps
+            .into_iter()
+            .map(|done| {
+                let action = if done.changed {
+                    Action::Updated
+                } else {
+                    Action::Unchanged
+                };
+                Step::new("merge driver", done.file, action).with_message(done.message)
+            })
+            .collect(),
+        // Not a repository git can work in (or no git): nothing to install; say why.
+        Err(error) => step(Action::Skipped, error.to_string()),
+    }
 }
 
 /// Why a file is refused: the line, and the message.

@@ -1,7 +1,8 @@
 //! Appending one rule to the text of a rules file without touching the existing rules:
 //! the new object is spliced in before the closing `]`, in the file's own indentation and
 //! line endings. For a file the tool wrote, the diff is the new rule plus the comma that
-//! ends the rule before it.
+//! ends the rule before it. The merge driver splices several objects the same way
+//! ([`append_objects`]).
 
 use serde::Serialize;
 
@@ -20,16 +21,43 @@ pub struct StoredRule {
     pub why: String,
 }
 
-/// The new text of the file: `document.source` with `rule` added as the last element.
-pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
-    let source = document.source;
-    let newline = if source.contains("\r\n") {
+/// How a file lays out its elements: the indentation of one level and the line ending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout<'a> {
+    pub unit: &'a str,
+    pub newline: &'static str,
+}
+
+/// The layout of `document`: CRLF when the file has any, the first rule's indentation.
+pub fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
+    let newline = if document.source.contains("\r\n") {
         "\r\n"
     } else {
         "\n"
     };
-    let unit = indent_unit(document);
-    let object = render_object(rule, unit, newline);
+    Layout {
+        unit: indent_unit(document),
+        newline,
+    }
+}
+
+/// The new text of the file: `document.source` with `rule` added as the last element.
+pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
+    let Layout { unit, newline } = layout(document);
+    append_objects(document, &[render_object(rule, unit, newline)])
+}
+
+/// The new text of the file with `objects` added as the last elements, in order. Each
+/// object is already laid out for the file ([`layout`]): its first line unindented, its
+/// other lines indented one level deeper than the array's elements. No objects: the
+/// source unchanged.
+pub fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
+    let source = document.source;
+    if objects.is_empty() {
+        return source.to_string();
+    }
+    let Layout { unit, newline } = layout(document);
+    let object = objects.join(&format!(",{newline}{unit}"));
 
     let Some(close) = closing_bracket(document) else {
         // Empty or whitespace-only file: a fresh array (the BOM, if any, is kept).
@@ -165,5 +193,20 @@ mod tests {
         let text = append(&parse(compact).unwrap(), &rule(2));
         assert!(text.starts_with("[{\"Rule_number\":1},\n  {\n"));
         assert_eq!(parse(&text).unwrap().rules.len(), 2);
+    }
+
+    #[test]
+    fn several_objects_at_once_equal_one_at_a_time() {
+        for start in ["", "[]", ONE, "\u{feff}[\r\n    {\"Rule_number\": 1}\r\n]"] {
+            let document = parse(start).unwrap();
+            let Layout { unit, newline } = layout(&document);
+            let objects: Vec<String> = [7, 8]
+                .map(|n| render_object(&rule(n), unit, newline))
+                .to_vec();
+            let once = append(&parse(start).unwrap(), &rule(7));
+            let twice = append(&parse(&once).unwrap(), &rule(8));
+            assert_eq!(append_objects(&document, &objects), twice, "from {start:?}");
+        }
+        assert_eq!(append_objects(&parse(ONE).unwrap(), &[]), ONE);
     }
 }

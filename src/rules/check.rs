@@ -74,20 +74,33 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
             column,
             message,
         } => {
-            let conflict = source.lines().nth(line.saturating_sub(1)).is_some_and(|l| {
+            // A leftover conflict marker is reported at its own line, whatever serde saw.
+            let marker = source.lines().enumerate().find(|(_, l)| {
                 ["<<<<<<<", "=======", ">>>>>>>"]
                     .iter()
                     .any(|m| l.starts_with(m))
             });
-            let mut diagnostic = Diagnostic::new(Code::InvalidJson, message)
+            if let Some((index, text)) = marker {
+                let marker = text.split_whitespace().next().unwrap_or(text);
+                return Diagnostic::new(
+                    Code::InvalidJson,
+                    format!("leftover merge conflict marker `{marker}`"),
+                )
                 .in_file(path)
-                .at("", Some(diagnostics::Position { line, column }));
-            if conflict {
-                diagnostic = diagnostic.with_help(
-                    "this is a leftover merge conflict marker; keep both sides' rules and renumber the newer ones",
+                .at(
+                    "",
+                    Some(diagnostics::Position {
+                        line: index + 1,
+                        column: 1,
+                    }),
+                )
+                .with_help(
+                    "this is a leftover merge conflict marker: run `autofix resolve` to merge the rules again from git's index, or keep one side of each conflict",
                 );
             }
-            diagnostic
+            Diagnostic::new(Code::InvalidJson, message)
+                .in_file(path)
+                .at("", Some(diagnostics::Position { line, column }))
         }
         ParseError::NotArray { found } => Diagnostic::new(
             Code::NotAnArray,
@@ -233,6 +246,34 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 dangling.reference
             ),
         );
+    }
+
+    for rule in &document.rules {
+        let active_by: Vec<&Rule<'_>> = resolution.superseded_by[rule.index]
+            .iter()
+            .flat_map(|n| {
+                document
+                    .rules
+                    .iter()
+                    .filter(move |r| r.number == Number::Valid(*n))
+            })
+            .filter(|r| resolution.is_active(r.index))
+            .collect();
+        if let [first, rest @ ..] = active_by.as_slice() {
+            for later in rest {
+                emit(
+                    later,
+                    "",
+                    Code::MultipleSupersedes,
+                    format!(
+                        "{} supersedes {}, which {} also supersedes",
+                        rule_name(later),
+                        rule_name(rule),
+                        rule_name(first)
+                    ),
+                );
+            }
+        }
     }
 
     let mut active_instructions: Vec<(&Rule<'_>, &str)> = Vec::new();
@@ -406,6 +447,52 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn codes(source: &str) -> Vec<(Code, Option<diagnostics::Position>, Option<String>)> {
+        check(Path::new("a.json"), Ok(Some(source.to_string())))
+            .diagnostics
+            .into_iter()
+            .map(|d| (d.code, d.position, d.help))
+            .collect()
+    }
+
+    #[test]
+    fn two_active_rules_superseding_one_rule_warn() {
+        let rule = |n: u64, why: &str| {
+            format!(
+                r#"{{"Rule_number": {n}, "Category": "CODE", "Instruction": "Always {n}", "Why": "{why}"}}"#
+            )
+        };
+        let both = format!(
+            "[{}, {}, {}]",
+            rule(1, "x"),
+            rule(2, "supersedes rule 1"),
+            rule(3, "supersedes rule 1")
+        );
+        let found = codes(&both);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Code::MultipleSupersedes);
+        // A chain is not a conflict: 3 replaces both 1 and 2.
+        let chain = format!(
+            "[{}, {}, {}]",
+            rule(1, "x"),
+            rule(2, "supersedes rule 1"),
+            rule(3, "supersedes rules 1 and 2")
+        );
+        assert!(codes(&chain).is_empty());
+    }
+
+    #[test]
+    fn conflict_markers_are_reported_at_their_line() {
+        let found = codes("[\n  {\"Rule_number\": 1,\n<<<<<<< HEAD\n\"Why\": \"a\"}\n=======\n]\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, Code::InvalidJson);
+        assert_eq!(
+            found[0].1,
+            Some(diagnostics::Position { line: 3, column: 1 })
+        );
+        assert!(found[0].2.as_deref().unwrap().contains("autofix resolve"));
+    }
 
     #[test]
     fn imperative_heuristic() {

@@ -7,6 +7,7 @@ mod bench;
 mod export;
 mod init;
 mod mcp;
+mod merge;
 mod preset;
 mod reliability;
 mod rules;

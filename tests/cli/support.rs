@@ -130,6 +130,8 @@ impl Sandbox {
             .env_remove("CLICOLOR_FORCE")
             .env("HOME", self.join("home"))
             .env("AUTOFIX_CEILING_DIRECTORIES", self.path())
+            // git (run by tests and by `init`) reads no machine-wide configuration.
+            .env("GIT_CONFIG_NOSYSTEM", "1")
             .stdin(Stdio::null());
         command
     }

@@ -1,0 +1,126 @@
+//! `autofix merge-driver`, `resolve` and `doctor`: the team commands. The driver reports on
+//! stderr (git shows it) and exits with git's statuses, 255 for anything unexpected.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use autofix::merge::Labels;
+use autofix::merge::doctor;
+use autofix::merge::driver::{self, Environment, Request};
+use autofix::merge::git::{self, Git, Scope};
+use autofix::merge::resolve;
+
+use crate::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
+use crate::cmd::{Context, eprint, print, shown, status};
+
+pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::Result<ExitCode> {
+    if args.install || args.uninstall {
+        return setup(context, &args);
+    }
+    let (Some(base), Some(ours), Some(theirs)) = (args.base, args.ours, args.theirs) else {
+        anyhow::bail!("BASE, OURS and THEIRS are required");
+    };
+    let request = Request {
+        base,
+        ours,
+        theirs,
+        path: args.path,
+        labels: Labels {
+            base: driver::label(args.base_label),
+            ours: driver::label(args.ours_label),
+            theirs: driver::label(args.theirs_label),
+        },
+        marker_size: args.marker_size,
+        accept_one_sided_edits: args.accept_one_sided_edits,
+    };
+    let git = Git::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+    let env = Environment::from_process(&git, &request.labels);
+    let outcome = driver::run(&request, &env);
+    eprint(&format!("autofix merge-driver: {}", outcome.report));
+    Ok(ExitCode::from(outcome.status.exit_code()))
+}
+
+fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let cwd = std::env::current_dir().context("cannot determine the current directory")?;
+    let scope = if args.global {
+        Scope::Global
+    } else {
+        Scope::Local
+    };
+    let (done, verb) = if args.install {
+        (
+            git::install(&cwd, &workspace.rules_file, scope),
+            "Installed",
+        )
+    } else {
+        (
+            git::uninstall(&cwd, &workspace.rules_file, scope),
+            "Uninstalled",
+        )
+    };
+    let setup = done.context(if args.install {
+        "cannot install the merge driver"
+    } else {
+        "cannot uninstall the merge driver"
+    })?;
+    let mut out = if setup.changed() {
+        format!(
+            "{verb} the autofix merge driver ({} config) for {}:\n",
+            scope.name(),
+            shown(&workspace.rules_file)
+        )
+    } else {
+        format!(
+            "Nothing to do: the autofix merge driver is already {} ({} config).\n",
+            if args.install {
+                "installed"
+            } else {
+                "uninstalled"
+            },
+            scope.name()
+        )
+    };
+    for step in &setup.steps {
+        out.push_str(&format!("  {}\n", step.message));
+    }
+    print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<ExitCode> {
+    // Relative to the current directory when below it, so messages name it as the user does.
+    let path = match args.path {
+        Some(path) => path,
+        None => PathBuf::from(shown(&context.workspace()?.rules_file)),
+    };
+    let request = resolve::Request {
+        path,
+        marker_size: args.marker_size,
+        accept_one_sided_edits: args.accept_one_sided_edits,
+    };
+    let outcome = resolve::resolve(&request)?;
+    let path = shown(&outcome.path);
+    print(&match args.format {
+        TextOrJson::Text => outcome.to_text(&path),
+        TextOrJson::Json => outcome.to_json(&path),
+    })?;
+    Ok(status(!outcome.merged.is_clean()))
+}
+
+pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let cwd = std::env::current_dir().context("cannot determine the current directory")?;
+    let report = doctor::doctor(
+        &cwd,
+        &workspace.rules_file,
+        &shown(&workspace.rules_file),
+        std::env::var_os("PATH"),
+    );
+    print(&match args.format {
+        TextOrJson::Text => report.to_text(context.stdout_painter()),
+        TextOrJson::Json => report.to_json(),
+    })?;
+    Ok(status(!report.ok()))
+}

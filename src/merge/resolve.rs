@@ -1,0 +1,320 @@
+//! `autofix resolve`: after git merged the rules file as text (the driver was not
+//! installed, or the conflict came from a patch-based rebase), rebuild the merge from the
+//! index's conflict stages — 1 base, 2 ours, 3 theirs — and write the result over the work
+//! tree's file. The labels come from the conflict markers git left in that file; a pull is
+//! recognised by `MERGE_MSG` ("Merge branch 'main' of …"). The index is not touched: the
+//! user reviews the result and runs `git add`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::driver::{self, Decision, DriverError, Environment};
+use super::git::{Git, GitError};
+use serde::Serialize;
+
+use super::{Change, DropReason, Input, Labels, MergeError, Merged, Options, merge};
+use crate::atomic::{self, AtomicError};
+
+/// What to resolve.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The rules file in the work tree.
+    pub path: PathBuf,
+    pub marker_size: usize,
+    pub accept_one_sided_edits: bool,
+}
+
+/// What `resolve` wrote.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub path: PathBuf,
+    pub labels: Labels,
+    pub decision: Decision,
+    pub merged: Merged,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    #[error(transparent)]
+    Git(#[from] GitError),
+    #[error(
+        "{} has no merge conflict in the index; nothing to resolve (if you already staged it, \
+         `git checkout -m -- {}` recreates the conflict while the merge is in progress)",
+        path.display(),
+        path.display()
+    )]
+    NotConflicted { path: PathBuf },
+    #[error(
+        "{} was deleted on {side}'s side; keep or delete the file by hand (`git add` or `git rm`)",
+        path.display()
+    )]
+    Deleted { path: PathBuf, side: &'static str },
+    #[error("{} cannot be merged as rules: {problem}", path.display())]
+    Unparsable { path: PathBuf, problem: String },
+    #[error("a version of {} in the index is not valid UTF-8", path.display())]
+    NotUtf8 { path: PathBuf },
+    #[error(transparent)]
+    Driver(#[from] DriverError),
+    #[error(transparent)]
+    Merge(MergeError),
+    #[error(transparent)]
+    Write(#[from] AtomicError),
+}
+
+/// Rebuilds the merge of `request.path` from the index and writes it.
+pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
+    let path = &request.path;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = Path::new(path.file_name().unwrap_or(path.as_os_str()));
+    let git = Git::new(dir);
+    git.require_top_level("")?;
+    let [base, ours, theirs] = git.conflict_stages(name)?;
+    if base.is_none() && ours.is_none() && theirs.is_none() {
+        return Err(ResolveError::NotConflicted { path: path.clone() });
+    }
+    let (ours, theirs) = match (ours, theirs) {
+        (Some(ours), Some(theirs)) => (ours, theirs),
+        (None, _) => {
+            return Err(ResolveError::Deleted {
+                path: path.clone(),
+                side: "ours",
+            });
+        }
+        (_, None) => {
+            return Err(ResolveError::Deleted {
+                path: path.clone(),
+                side: "theirs",
+            });
+        }
+    };
+    let text = |id: Option<&str>| -> Result<String, ResolveError> {
+        let bytes = match id {
+            Some(id) => git.blob(id)?,
+            None => Vec::new(),
+        };
+        String::from_utf8(bytes).map_err(|_| ResolveError::NotUtf8 { path: path.clone() })
+    };
+    let (base, ours, theirs) = (
+        text(base.as_deref())?,
+        text(Some(&ours))?,
+        text(Some(&theirs))?,
+    );
+
+    let working = fs::read_to_string(path).unwrap_or_default();
+    let mut labels = labels_from_markers(&working, request.marker_size);
+    let message = merge_message(&git);
+    if labels.theirs.is_none() {
+        // Markers already gone (a second run): the branch named by the merge message.
+        labels.theirs = message.as_deref().and_then(merged_branch);
+    }
+    let mut env = Environment::from_process(&git, &labels);
+    if env.reflog_action.is_none() && message.as_deref().is_some_and(is_pull_message) {
+        env.reflog_action = Some("pull".into());
+    }
+    let decision = driver::decide(&labels, &env)?;
+    let options = Options {
+        labels: labels.clone(),
+        marker_size: request.marker_size,
+        accept_one_sided_edits: request.accept_one_sided_edits,
+        keep: decision.keep,
+    };
+    let input = Input {
+        base: &base,
+        ours: &ours,
+        theirs: &theirs,
+    };
+    let merged = merge(&input, &options).map_err(|error| match error {
+        MergeError::Unparsable(problem) => ResolveError::Unparsable {
+            path: path.clone(),
+            problem,
+        },
+        other => ResolveError::Merge(other),
+    })?;
+    atomic::resolve(path)?.write(merged.text.as_bytes())?;
+    Ok(Outcome {
+        path: path.clone(),
+        labels,
+        decision,
+        merged,
+    })
+}
+
+impl Outcome {
+    /// What was written, the renumbering map and the next step.
+    pub fn to_text(&self, shown: &str) -> String {
+        let merged = &self.merged;
+        let mut out = format!("Resolved {shown} from the conflict stages in git's index.\n");
+        out.push_str(&merged.report(shown, &self.decision.reason));
+        if merged.is_clean() {
+            out.push_str(&format!(
+                "Review it, then `git add {shown}` and continue.\n"
+            ));
+        } else {
+            out.push_str(&format!(
+                "Keep one side of each marked rule, run `autofix check`, then `git add {shown}`.\n"
+            ));
+        }
+        out
+    }
+
+    /// The `resolve --format json` document.
+    pub fn to_json(&self, shown: &str) -> String {
+        #[derive(Serialize)]
+        struct Number {
+            from: u64,
+            to: u64,
+        }
+        #[derive(Serialize)]
+        struct DroppedJson {
+            from: u64,
+            to: u64,
+            reason: &'static str,
+        }
+        #[derive(Serialize)]
+        struct ConflictJson {
+            number: u64,
+            ours: &'static str,
+            theirs: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Json<'a> {
+            version: u32,
+            path: &'a str,
+            status: &'static str,
+            kept: &'static str,
+            reason: &'a str,
+            added: Vec<Number>,
+            dropped: Vec<DroppedJson>,
+            conflicts: Vec<ConflictJson>,
+            warnings: &'a [String],
+        }
+        let change = |change: Change| match change {
+            Change::Unchanged => "unchanged",
+            Change::Edited => "edited",
+            Change::Deleted => "deleted",
+        };
+        let merged = &self.merged;
+        let json = Json {
+            version: 1,
+            path: shown,
+            status: if merged.is_clean() {
+                "merged"
+            } else {
+                "conflict"
+            },
+            kept: merged.keep.name(),
+            reason: &self.decision.reason,
+            added: merged
+                .added
+                .iter()
+                .map(|a| Number {
+                    from: a.from,
+                    to: a.to,
+                })
+                .collect(),
+            dropped: merged
+                .dropped
+                .iter()
+                .map(|d| DroppedJson {
+                    from: d.from,
+                    to: d.to,
+                    reason: match d.reason {
+                        DropReason::SameContent => "same-content",
+                        DropReason::SameInstruction => "same-instruction",
+                    },
+                })
+                .collect(),
+            conflicts: merged
+                .conflicts
+                .iter()
+                .map(|c| ConflictJson {
+                    number: c.number,
+                    ours: change(c.ours),
+                    theirs: change(c.theirs),
+                })
+                .collect(),
+            warnings: &merged.warnings,
+        };
+        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
+        text.push('\n');
+        text
+    }
+}
+
+/// The labels of the first conflict's `<<<<<<<` and `>>>>>>>` lines.
+pub fn labels_from_markers(text: &str, size: usize) -> Labels {
+    let find = |marker: char| {
+        let prefix: String = std::iter::repeat_n(marker, size).collect();
+        text.lines().find_map(|line| {
+            let rest = line.strip_prefix(&prefix)?.strip_prefix(' ')?;
+            let label = rest.trim_end_matches('\r');
+            (!label.is_empty()).then(|| label.to_string())
+        })
+    };
+    Labels {
+        base: find('|'),
+        ours: find('<'),
+        theirs: find('>'),
+    }
+}
+
+/// The first line of `MERGE_MSG` while a merge is in progress.
+fn merge_message(git: &Git) -> Option<String> {
+    let path = git.git_path("MERGE_MSG").ok()?;
+    let text = fs::read_to_string(path).ok()?;
+    text.lines().next().map(str::to_string)
+}
+
+/// The branch a merge message names: `Merge branch 'main' [into x]`, `Merge branch 'main'
+/// of <url>`, `Merge remote-tracking branch 'origin/main'`.
+fn merged_branch(message: &str) -> Option<String> {
+    let rest = message
+        .strip_prefix("Merge branch '")
+        .or_else(|| message.strip_prefix("Merge remote-tracking branch '"))?;
+    let (branch, _) = rest.split_once('\'')?;
+    Some(branch.to_string())
+}
+
+/// A pull's merge message: "Merge branch 'main' of <url>".
+fn is_pull_message(message: &str) -> bool {
+    message.starts_with("Merge branch '") && message.contains("' of ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_come_from_the_first_conflict() {
+        let text = "[\n<<<<<<< HEAD\n  {},\n||||||| parent of 1a2b (x)\n=======\n>>>>>>> main\r\n]\n<<<<<<< other\n";
+        let labels = labels_from_markers(text, 7);
+        assert_eq!(labels.ours.as_deref(), Some("HEAD"));
+        assert_eq!(labels.base.as_deref(), Some("parent of 1a2b (x)"));
+        assert_eq!(labels.theirs.as_deref(), Some("main"));
+        assert_eq!(labels_from_markers("[]", 7), Labels::default());
+    }
+
+    #[test]
+    fn merge_messages_name_the_branch() {
+        assert_eq!(
+            merged_branch("Merge branch 'main'").as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            merged_branch("Merge branch 'main' into feature").as_deref(),
+            Some("main")
+        );
+        assert_eq!(
+            merged_branch("Merge remote-tracking branch 'origin/main'").as_deref(),
+            Some("origin/main")
+        );
+        assert_eq!(merged_branch("Revert \"x\""), None);
+        assert!(is_pull_message(
+            "Merge branch 'main' of https://example.com/r"
+        ));
+        assert!(!is_pull_message("Merge branch 'main' into feature"));
+    }
+}
