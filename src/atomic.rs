@@ -154,6 +154,16 @@ impl Target {
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
     pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
+        self.write_bytes(&[bytes])
+    }
+
+    /// [`Target::write`] of the concatenation of `pieces`, without building it in memory.
+    pub fn write_pieces(&self, pieces: &[&str]) -> Result<Option<String>, AtomicError> {
+        let bytes: Vec<&[u8]> = pieces.iter().map(|piece| piece.as_bytes()).collect();
+        self.write_bytes(&bytes)
+    }
+
+    fn write_bytes(&self, pieces: &[&[u8]]) -> Result<Option<String>, AtomicError> {
         let dir = self.dir();
         let mut temp = tempfile::Builder::new()
             .prefix(&self.temp_prefix())
@@ -169,7 +179,9 @@ impl Target {
             path: temp_path.clone(),
             source,
         };
-        temp.write_all(bytes).map_err(write_error)?;
+        for piece in pieces {
+            temp.write_all(piece).map_err(write_error)?;
+        }
         if let Some(metadata) = &self.metadata {
             // fchmod is not subject to the umask, so the old mode comes back exactly.
             let mode = metadata.permissions().mode() & 0o7777;

@@ -41,10 +41,36 @@ pub fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
     }
 }
 
+/// A new text of the file in pieces: the old text up to the insertion point, the inserted
+/// text, the old text from the closing `]` on, and a newline when the old text had none at
+/// its end. Written piece by piece, a large file is never copied in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Splice<'a> {
+    pub head: &'a str,
+    pub inserted: String,
+    pub tail: &'a str,
+    pub end: &'static str,
+}
+
+impl Splice<'_> {
+    pub fn pieces(&self) -> [&str; 4] {
+        [self.head, &self.inserted, self.tail, self.end]
+    }
+
+    pub fn to_text(&self) -> String {
+        self.pieces().concat()
+    }
+}
+
 /// The new text of the file: `document.source` with `rule` added as the last element.
 pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
+    splice(document, rule).to_text()
+}
+
+/// [`append`], in pieces.
+pub fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
     let Layout { unit, newline } = layout(document);
-    append_objects(document, &[render_object(rule, unit, newline)])
+    splice_objects(document, &[render_object(rule, unit, newline)])
 }
 
 /// The new text of the file with `objects` added as the last elements, in order. Each
@@ -52,48 +78,55 @@ pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
 /// other lines indented one level deeper than the array's elements. No objects: the
 /// source unchanged.
 pub fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
-    let source = document.source;
     if objects.is_empty() {
-        return source.to_string();
+        return document.source.to_string();
     }
+    splice_objects(document, objects).to_text()
+}
+
+/// [`append_objects`], in pieces (`objects` must not be empty).
+pub fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a> {
+    let source = document.source;
     let Layout { unit, newline } = layout(document);
     let object = objects.join(&format!(",{newline}{unit}"));
 
     let Some(close) = closing_bracket(document) else {
         // Empty or whitespace-only file: a fresh array (the BOM, if any, is kept).
         let bom = if document.has_bom {
-            super::file::BOM
+            &source[..super::file::BOM.len()]
         } else {
             ""
         };
-        return format!("{bom}[{newline}{unit}{object}{newline}]{newline}");
+        return Splice {
+            head: bom,
+            inserted: format!("[{newline}{unit}{object}{newline}]{newline}"),
+            tail: "",
+            end: "",
+        };
     };
     let (before, after) = source.split_at(close);
     let content_end = before.trim_end().len();
     let gap = &before[content_end..];
-    let mut text = String::with_capacity(source.len() + object.len() + 16);
-    if document.rules.is_empty() {
-        // `[]` or `[ \n ]`: the element goes between the brackets.
-        text.push_str(&before[..content_end]);
-        text.push_str(newline);
-    } else {
-        text.push_str(&before[..content_end]);
-        text.push(',');
-        text.push_str(newline);
+    let mut inserted = String::with_capacity(object.len() + 16);
+    if !document.rules.is_empty() {
+        inserted.push(',');
     }
-    text.push_str(unit);
-    text.push_str(&object);
+    // `[]` or `[ \n ]`: the element goes between the brackets.
+    inserted.push_str(newline);
+    inserted.push_str(unit);
+    inserted.push_str(&object);
     // Keep the whitespace that stood before `]` when it ended a line; else add a newline.
     if !document.rules.is_empty() && gap.contains('\n') {
-        text.push_str(gap);
+        inserted.push_str(gap);
     } else {
-        text.push_str(newline);
+        inserted.push_str(newline);
     }
-    text.push_str(after);
-    if after == "]" {
-        text.push_str(newline);
+    Splice {
+        head: &before[..content_end],
+        inserted,
+        tail: after,
+        end: if after == "]" { newline } else { "" },
     }
-    text
 }
 
 /// Byte offset of the array's closing `]`, or `None` for an empty file.

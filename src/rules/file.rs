@@ -118,28 +118,42 @@ pub enum Supersedes<'a> {
 /// The raw values of the known fields of one rule object.
 #[derive(Default)]
 struct Fields<'a> {
-    number: Option<&'a str>,
-    category: Option<&'a str>,
-    instruction: Option<&'a str>,
-    why: Option<&'a str>,
-    supersedes: Option<&'a str>,
+    number: Option<Field<'a>>,
+    category: Option<Field<'a>>,
+    instruction: Option<Field<'a>>,
+    why: Option<Field<'a>>,
+    supersedes: Option<Field<'a>>,
+}
+
+/// A member's raw value, and for a string whether it holds an escape.
+#[derive(Clone, Copy)]
+struct Field<'a> {
+    raw: &'a str,
+    escaped: bool,
 }
 
 /// Finds the known top-level members of an object that serde_json has already validated,
 /// without decoding anything else: a structural walk, far cheaper than deserialising.
 /// A known key that appears twice is an error, as it would be for serde.
 fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
-    use crate::jsonpos::{skip_string, skip_value, skip_ws};
+    use crate::jsonpos::{skip_value, skip_ws, string_end};
     let bytes = raw.as_bytes();
     let mut fields = Fields::default();
     let mut at = skip_ws(bytes, 1);
     let broken = || "the object could not be read".to_string();
     while bytes.get(at) == Some(&b'"') {
-        let key_end = skip_string(raw, at).ok_or_else(broken)?;
-        let key = string_at(&raw[at..key_end]);
+        let (key_end, key_escaped) = string_end(raw, at).ok_or_else(broken)?;
+        let key = string_at(&raw[at..key_end], key_escaped);
         at = skip_ws(bytes, skip_ws(bytes, key_end) + 1);
-        let value_end = skip_value(raw, at).ok_or_else(broken)?;
-        let value = &raw[at..value_end];
+        let (value_end, escaped) = if bytes.get(at) == Some(&b'"') {
+            string_end(raw, at).ok_or_else(broken)?
+        } else {
+            (skip_value(raw, at).ok_or_else(broken)?, false)
+        };
+        let value = Field {
+            raw: &raw[at..value_end],
+            escaped,
+        };
         let slot = match key.as_ref() {
             "Rule_number" => &mut fields.number,
             "Category" => &mut fields.category,
@@ -160,8 +174,8 @@ fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
 }
 
 /// Decodes a validated JSON string literal, borrowing when it has no escapes.
-fn string_at(literal: &str) -> Cow<'_, str> {
-    if literal.contains('\\') {
+fn string_at(literal: &str, escaped: bool) -> Cow<'_, str> {
+    if escaped {
         Cow::Owned(serde_json::from_str(literal).unwrap_or_default())
     } else {
         Cow::Borrowed(&literal[1..literal.len() - 1])
@@ -217,11 +231,13 @@ fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
     };
     match scan_fields(raw) {
         Ok(fields) => {
-            rule.number = fields.number.map_or(Number::Missing, number);
+            rule.number = fields.number.map_or(Number::Missing, |f| number(f.raw));
             rule.category = text(fields.category);
             rule.instruction = text(fields.instruction);
             rule.why = text(fields.why);
-            rule.supersedes = fields.supersedes.map_or(Supersedes::Missing, supersedes);
+            rule.supersedes = fields
+                .supersedes
+                .map_or(Supersedes::Missing, |f| supersedes(f.raw));
         }
         Err(problem) => rule.malformed = Some(problem),
     }
@@ -237,11 +253,11 @@ fn number(raw: &str) -> Number<'_> {
     }
 }
 
-fn text(raw: Option<&str>) -> Text<'_> {
-    match raw {
+fn text(field: Option<Field<'_>>) -> Text<'_> {
+    match field {
         None => Text::Missing,
-        Some(raw) if raw.starts_with('"') => Text::Str(string_at(raw)),
-        Some(raw) => Text::Other(raw),
+        Some(field) if field.raw.starts_with('"') => Text::Str(string_at(field.raw, field.escaped)),
+        Some(field) => Text::Other(field.raw),
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::append::{StoredRule, append};
+use super::append::{Splice, StoredRule, splice};
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::{Category, RulesError, same_instruction, supersede};
 use crate::atomic;
@@ -140,7 +140,7 @@ pub fn learn(path: &Path, request: &Request, options: &Options) -> Result<Outcom
     };
     verify(path, &document, &text, &outcome.rule)?;
     target.remove_stale_temps();
-    if let Some(warning) = target.write(text.as_bytes())? {
+    if let Some(warning) = target.write_pieces(&text.pieces())? {
         outcome.warnings.push(warning);
     }
     Ok(outcome)
@@ -148,20 +148,30 @@ pub fn learn(path: &Path, request: &Request, options: &Options) -> Result<Outcom
 
 /// Decides what learning means for this document: a duplicate (no text), or the new rule
 /// and the new text.
-fn plan(
+fn plan<'a>(
     path: &Path,
-    document: &Document<'_>,
+    document: &Document<'a>,
     rule: &Validated,
     status: Status,
-) -> Result<(Outcome, Option<String>), RulesError> {
-    let resolution = supersede::resolve(document);
-    let holder = document.rules.iter().find(|existing| {
-        resolution.is_active(existing.index)
-            && existing
+) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
+    // Precedence (a scan of every rule's text) matters only when some rule holds the same
+    // instruction, which is rare: find those first.
+    let mut same: Vec<usize> = document
+        .rules
+        .iter()
+        .filter(|existing| {
+            existing
                 .instruction
                 .as_str()
                 .is_some_and(|text| same_instruction(text, &rule.instruction))
-    });
+        })
+        .map(|existing| existing.index)
+        .collect();
+    if !same.is_empty() {
+        let resolution = supersede::resolve(document);
+        same.retain(|&index| resolution.is_active(index));
+    }
+    let holder = same.first().map(|&index| &document.rules[index]);
     if let Some(existing) = holder {
         let outcome = Outcome {
             status: Status::Duplicate,
@@ -208,7 +218,7 @@ fn plan(
             path.display()
         ));
     }
-    let text = append(document, &stored);
+    let text = splice(document, &stored);
     let outcome = Outcome {
         status,
         path: path.to_path_buf(),
@@ -237,7 +247,7 @@ fn has_duplicate_numbers(document: &Document<'_>) -> bool {
 fn verify(
     path: &Path,
     old: &Document<'_>,
-    text: &str,
+    new: &Splice<'_>,
     rule: &StoredRule,
 ) -> Result<(), RulesError> {
     let failed = || RulesError::Verify {
@@ -251,13 +261,11 @@ fn verify(
         Some(before) => (before.trim_end(), &source[before.len()..]),
         None => (if old.has_bom { file::BOM } else { "" }, ""),
     };
-    let rest = text.strip_prefix(head).ok_or_else(failed)?;
     // `append` ends the text with a newline when the old one had none.
-    let middle = [tail.to_string(), format!("{tail}\n"), format!("{tail}\r\n")]
-        .iter()
-        .find_map(|suffix| rest.strip_suffix(suffix.as_str()))
-        .ok_or_else(failed)?
-        .trim();
+    if new.head != head || new.tail != tail || !["", "\n", "\r\n"].contains(&new.end) {
+        return Err(failed());
+    }
+    let middle = new.inserted.trim();
     let wrapped = match (tail.is_empty(), old.rules.is_empty()) {
         (true, _) => middle.to_string(),
         (false, true) => format!("[{middle}]"),
@@ -354,7 +362,7 @@ mod tests {
                 instruction: "Always \"verify\"".into(),
                 why: "w".into(),
             };
-            let text = append(&document, &rule);
+            let text = splice(&document, &rule);
             verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
             let other = StoredRule {
                 why: "other".into(),
@@ -364,16 +372,32 @@ mod tests {
                 verify(path, &document, &text, &other).is_err(),
                 "{source:?}"
             );
-            let no_comma = text.replacen("},", "}", 1);
+            let no_comma = Splice {
+                inserted: text.inserted.replacen(',', "", 1),
+                ..text.clone()
+            };
             if !document.rules.is_empty() {
                 assert!(
                     verify(path, &document, &no_comma, &rule).is_err(),
                     "{source:?}"
                 );
             }
-            let changed_head = text.replacen("Rule_number", "Rule_numbeR", 1);
+            if let Some((last, _)) = text.head.char_indices().next_back() {
+                let shorter_head = Splice {
+                    head: &text.head[..last],
+                    ..text.clone()
+                };
+                assert!(
+                    verify(path, &document, &shorter_head, &rule).is_err(),
+                    "{source:?}"
+                );
+            }
+            let renamed = Splice {
+                inserted: text.inserted.replacen("Rule_number", "Rule_numbeR", 1),
+                ..text.clone()
+            };
             assert!(
-                verify(path, &document, &changed_head, &rule).is_err(),
+                verify(path, &document, &renamed, &rule).is_err(),
                 "{source:?}"
             );
         }

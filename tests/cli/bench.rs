@@ -88,6 +88,8 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
   "inputBindings": [{"input": "query", "promptParameter": "query", "required": true}]}"#
             .to_string(),
     );
+    write("backend/s.md", "You are a careful engineer.\n".to_string());
+    write("backend/u.hbs", "{{query}}\n".to_string());
     write(
         "backend/prompts.json",
         r#"{"version": "1.0.0", "templateEngine": "handlebars", "defaultLocale": "en-US", "supportedLocales": ["en-US"],
@@ -106,13 +108,17 @@ fn sh(script: &str) -> Command {
 /// Runs a command to completion, output discarded, and returns how long it took.
 fn time(command: &mut Command) -> Duration {
     let start = Instant::now();
-    let status = command
+    let output = command
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
+        .stderr(Stdio::piped())
+        .output()
         .unwrap();
     let elapsed = start.elapsed();
-    assert!(status.success(), "{command:?} failed");
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     elapsed
 }
 
@@ -311,8 +317,8 @@ fn bench() {
         let size = fs::metadata(&work).unwrap().len();
         println!(
             "\npeak memory, rules on 100k rules  (target: <= 3 x file size)\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
-            peak_kb as f64 / 1024.0,
-            size as f64 / 1048576.0,
+            (peak_kb * 1024) as f64 / 1e6,
+            size as f64 / 1e6,
             (peak_kb * 1024) as f64 / size as f64
         );
     } else {
