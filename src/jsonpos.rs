@@ -22,6 +22,15 @@ fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
     offset
 }
 
+/// serde_json's message without its " at line L column C" suffix (positions are reported
+/// separately).
+pub fn message_without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.to_string(),
+    }
+}
+
 /// Where the value at `pointer` (RFC 6901) starts in `source`, if the document is valid
 /// enough to walk there.
 pub fn find_pointer(source: &str, pointer: &str) -> Option<usize> {

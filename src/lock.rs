@@ -52,8 +52,8 @@ pub fn timeout_from_env() -> Duration {
     std::env::var(TIMEOUT_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|secs| secs.is_finite() && *secs >= 0.0)
-        .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64)
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .unwrap_or(DEFAULT_TIMEOUT)
 }
 
 /// Takes the exclusive lock on `path`, creating the file if needed; retries with backoff

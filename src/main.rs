@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let painter = context.stderr_painter();
-            eprintln!("{} {error:#}", painter.error("error:"));
+            eprintln!("{} {}", painter.error("error:"), cmd::describe(&error));
             ExitCode::from(2)
         }
     }

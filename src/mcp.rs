@@ -462,7 +462,7 @@ fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String
 
 /// The message the CLI would print after `error:`.
 fn failure(error: anyhow::Error) -> String {
-    format!("{error:#}")
+    cmd::describe(&error)
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {

@@ -165,6 +165,15 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
         .map_or_else(|| cwd.to_path_buf(), |dir| dir.to_path_buf())
 }
 
+/// `message` with every `<root>/` prefix removed, so paths below the roots read relative.
+pub fn strip_roots(message: &str, roots: &[&Path]) -> String {
+    let mut message = message.to_string();
+    for root in roots {
+        message = message.replace(&format!("{}/", root.display()), "");
+    }
+    message
+}
+
 /// Shows `path` relative to `base` when it lies below it, for messages.
 pub fn display_path(path: &Path, base: &Path) -> String {
     path.strip_prefix(base)

@@ -127,7 +127,10 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         Ok(hook::render(agent, &listing))
     })();
     let text = output.unwrap_or_else(|error| {
-        eprint(&format!("autofix: no rules for the hook: {error:#}\n"));
+        eprint(&format!(
+            "autofix: no rules for the hook: {}\n",
+            crate::cmd::describe(&error)
+        ));
         hook::empty(agent).to_string()
     });
     let _ = print(&text);

@@ -72,6 +72,20 @@ pub(crate) fn shown(path: &Path) -> String {
     workspace::display_path(path, &cwd)
 }
 
+/// An error and its causes on one line, like anyhow's `{:#}`, but without repeating a cause
+/// that the message before it already quotes (the library's messages name their cause).
+pub(crate) fn describe(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
 /// Exit status 1 when problems were found, else 0.
 pub(crate) fn status(problems: bool) -> ExitCode {
     if problems {

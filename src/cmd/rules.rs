@@ -82,6 +82,9 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::cmd::agents::rules_hook(context, args, agent));
     }
+    if args.agent.is_some() {
+        anyhow::bail!("--agent goes with --format hook");
+    }
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
@@ -105,7 +108,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
-    let report = check::check(Path::new(&shown(path)), rules::read(path));
+    let report = check::check(Path::new(&shown(path)), rules::read(path))?;
     Ok((report, workspace))
 }
 

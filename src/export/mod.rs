@@ -566,12 +566,7 @@ impl Context<'_> {
 
     /// A message without the root's absolute path.
     fn clean(&self, message: &str) -> String {
-        let mut message = message.to_string();
-        for root in [&self.root, &self.request.root] {
-            let prefix = format!("{}/", root.display());
-            message = message.replace(&prefix, "");
-        }
-        message
+        crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
 }
 

@@ -400,11 +400,7 @@ impl Setup<'_> {
     }
 
     fn clean(&self, message: &str) -> String {
-        let mut message = message.to_string();
-        for root in [&self.root, &self.request.root] {
-            message = message.replace(&format!("{}/", root.display()), "");
-        }
-        message
+        crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
 }
 

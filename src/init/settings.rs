@@ -4,8 +4,9 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
 
 use crate::hook::Agent;
 
@@ -15,7 +16,8 @@ use crate::hook::Agent;
 pub enum Json {
     Null,
     Bool(bool),
-    Number(serde_json::Number),
+    /// As written (`1e2`, a 30-digit integer): never through a float.
+    Number(String),
     String(String),
     Array(Vec<Json>),
     Object(Vec<(String, Json)>),
@@ -78,7 +80,9 @@ impl Serialize for Json {
         match self {
             Json::Null => serializer.serialize_unit(),
             Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) => n.serialize(serializer),
+            Json::Number(n) => RawValue::from_string(n.clone())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(serializer),
             Json::String(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -98,53 +102,59 @@ impl Serialize for Json {
     }
 }
 
-impl<'de> Deserialize<'de> for Json {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
-        struct JsonVisitor;
-        impl<'de> Visitor<'de> for JsonVisitor {
-            type Value = Json;
+impl Json {
+    /// Parses `text` keeping every number's spelling: each value is first taken as raw
+    /// JSON (serde_json validates it), then read by its first byte.
+    fn parse(text: &str) -> Result<Json, serde_json::Error> {
+        let raw: &RawValue = serde_json::from_str(text)?;
+        Json::from_raw(raw.get())
+    }
+
+    fn from_raw(raw: &str) -> Result<Json, serde_json::Error> {
+        Ok(match raw.as_bytes().first() {
+            Some(b'{') => {
+                let Members(members) = serde_json::from_str(raw)?;
+                Json::Object(
+                    members
+                        .into_iter()
+                        .map(|(key, value)| Ok((key, Json::from_raw(value.get())?)))
+                        .collect::<Result<_, serde_json::Error>>()?,
+                )
+            }
+            Some(b'[') => Json::Array(
+                serde_json::from_str::<Vec<&RawValue>>(raw)?
+                    .into_iter()
+                    .map(|item| Json::from_raw(item.get()))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Some(b'"') => Json::String(serde_json::from_str(raw)?),
+            Some(b't' | b'f') => Json::Bool(serde_json::from_str(raw)?),
+            Some(b'n') => Json::Null,
+            _ => Json::Number(raw.to_string()),
+        })
+    }
+}
+
+/// An object's members in order, repeated keys included, each value still raw.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Members<'a>, D::Error> {
+        struct MembersVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for MembersVisitor<'a> {
+            type Value = Members<'a>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
+                f.write_str("a JSON object")
             }
-            fn visit_unit<E>(self) -> Result<Json, E> {
-                Ok(Json::Null)
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
-                Ok(Json::Bool(b))
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Json, E> {
-                Ok(Json::Number(n.into()))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<Json, E> {
-                Ok(Json::Number(n.into()))
-            }
-            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Json, E> {
-                serde_json::Number::from_f64(n)
-                    .map(Json::Number)
-                    .ok_or_else(|| E::custom("a number that JSON cannot hold"))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Json, E> {
-                Ok(Json::String(s.to_string()))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Json, E> {
-                Ok(Json::String(s))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Json::Array(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'a>, A::Error> {
                 let mut members = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, Json>()? {
+                while let Some((key, value)) = map.next_entry::<String, &'de RawValue>()? {
                     members.push((key, value));
                 }
-                Ok(Json::Object(members))
+                Ok(Members(members))
             }
         }
-        deserializer.deserialize_any(JsonVisitor)
+        deserializer.deserialize_map(MembersVisitor(std::marker::PhantomData))
     }
 }
 
@@ -171,12 +181,15 @@ fn handler(agent: Agent) -> Json {
             ("name", Json::string("autofix-rules")),
             ("type", Json::string("command")),
             ("command", command),
-            ("timeout", Json::Number((TIMEOUT_SECONDS * 1000).into())),
+            (
+                "timeout",
+                Json::Number((TIMEOUT_SECONDS * 1000).to_string()),
+            ),
         ]),
         Agent::Claude | Agent::Codex => Json::object(vec![
             ("type", Json::string("command")),
             ("command", command),
-            ("timeout", Json::Number(TIMEOUT_SECONDS.into())),
+            ("timeout", Json::Number(TIMEOUT_SECONDS.to_string())),
         ]),
     }
 }
@@ -200,7 +213,7 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
     let original = match existing.map(|s| s.trim_start_matches('\u{feff}')) {
         None => None,
         Some(text) if text.trim().is_empty() => Some(Json::Object(Vec::new())),
-        Some(text) => Some(serde_json::from_str::<Json>(text).map_err(|error| Invalid {
+        Some(text) => Some(Json::parse(text).map_err(|error| Invalid {
             line: Some(error.line()),
             message: format!("not valid JSON ({error})"),
         })?),
@@ -214,7 +227,7 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
         return Err(shape("the top level", &settings, "an object"));
     }
     if agent == Agent::Cursor && original.is_none() {
-        settings.entry("version", Json::Number(1.into()), true);
+        settings.entry("version", Json::Number("1".to_string()), true);
     }
     let hooks = settings.entry("hooks", Json::Object(Vec::new()), false);
     if !matches!(hooks, Json::Object(_)) {
@@ -239,6 +252,15 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
     }
     let mut text = serde_json::to_string_pretty(&settings).expect("JSON values serialise");
     text.push('\n');
+    // The file's own BOM and line endings come back.
+    if let Some(existing) = existing {
+        if existing.contains("\r\n") {
+            text = text.replace('\n', "\r\n");
+        }
+        if existing.starts_with('\u{feff}') {
+            text.insert(0, '\u{feff}');
+        }
+    }
     Ok(Some(text))
 }
 
@@ -295,6 +317,19 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_bom_and_line_endings_survive_a_merge() {
+        let existing = "\u{feff}{\r\n  \"big\": 123456789012345678901234567890,\r\n  \"e\": 1e2,\r\n  \"f\": -0.50\r\n}\r\n";
+        let merged = merge(Agent::Claude, Some(existing)).unwrap().unwrap();
+        assert!(merged.starts_with('\u{feff}'));
+        assert!(merged.contains("\"big\": 123456789012345678901234567890,\r\n"));
+        assert!(merged.contains("\"e\": 1e2,\r\n"));
+        assert!(merged.contains("\"f\": -0.50,\r\n"));
+        assert!(!merged.replace("\r\n", "").contains('\n'));
+        // Merging again finds our entry and changes nothing.
+        assert_eq!(merge(Agent::Claude, Some(&merged)).unwrap(), None);
+    }
 
     #[test]
     fn creates_the_documented_shapes() {

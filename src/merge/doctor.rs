@@ -181,53 +181,62 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
             Some("autofix resolve"),
         );
     } else {
-        let outcome = check::check(Path::new(shown), rules::read(rules_file));
-        let counts = outcome.counts();
-        let markers = outcome.diagnostics.iter().any(|d| {
-            d.code == Code::InvalidJson
-                && d.help
-                    .as_deref()
-                    .is_some_and(|h| h.contains("autofix resolve"))
-        });
-        if !outcome.exists {
-            push(
-                "rules-file",
-                true,
-                format!("no rules file yet ({shown})"),
-                None,
-            );
-        } else if counts.errors == 0 {
-            push(
-                "rules-file",
-                true,
-                format!(
-                    "{shown} is valid: {} rules, {} warning{}",
-                    outcome.rules,
-                    counts.warnings,
-                    if counts.warnings == 1 { "" } else { "s" }
-                ),
-                None,
-            );
-        } else {
-            push(
+        match check::check(Path::new(shown), rules::read(rules_file)) {
+            Err(error) => push(
                 "rules-file",
                 false,
-                format!(
-                    "{shown} has {} error{}{}",
-                    counts.errors,
-                    if counts.errors == 1 { "" } else { "s" },
-                    if markers {
-                        " (leftover conflict markers)"
-                    } else {
-                        ""
-                    }
-                ),
-                Some(if markers {
-                    "autofix resolve"
+                error.to_string(),
+                Some("autofix check"),
+            ),
+            Ok(outcome) => {
+                let counts = outcome.counts();
+                let markers = outcome.diagnostics.iter().any(|d| {
+                    d.code == Code::InvalidJson
+                        && d.help
+                            .as_deref()
+                            .is_some_and(|h| h.contains("autofix resolve"))
+                });
+                if !outcome.exists {
+                    push(
+                        "rules-file",
+                        true,
+                        format!("no rules file yet ({shown})"),
+                        None,
+                    );
+                } else if counts.errors == 0 {
+                    push(
+                        "rules-file",
+                        true,
+                        format!(
+                            "{shown} is valid: {} rules, {} warning{}",
+                            outcome.rules,
+                            counts.warnings,
+                            if counts.warnings == 1 { "" } else { "s" }
+                        ),
+                        None,
+                    );
                 } else {
-                    "autofix check"
-                }),
-            );
+                    push(
+                        "rules-file",
+                        false,
+                        format!(
+                            "{shown} has {} error{}{}",
+                            counts.errors,
+                            if counts.errors == 1 { "" } else { "s" },
+                            if markers {
+                                " (leftover conflict markers)"
+                            } else {
+                                ""
+                            }
+                        ),
+                        Some(if markers {
+                            "autofix resolve"
+                        } else {
+                            "autofix check"
+                        }),
+                    );
+                }
+            }
         }
     }
     report

@@ -3,9 +3,8 @@
 //! rewriting of a rule object's raw JSON (its `Rule_number`, its `Supersedes` array, the
 //! digits of its markers) through a renumbering map, every other byte kept.
 //!
-//! The scanner follows the grammar of [`crate::rules::supersede`] exactly (a unit test
-//! checks it against [`supersede::markers`] on the grammar's own cases), but reports byte
-//! ranges in the original text rather than numbers in a lower-cased copy.
+//! The marker scanner itself is [`crate::rules::supersede::marker_references`], which reports
+//! each reference's byte range in the original text.
 
 use std::ops::Range;
 
@@ -14,140 +13,13 @@ use serde_json::value::RawValue;
 
 #[cfg(test)]
 use crate::rules::supersede;
-
-const VERBS: [&str; 5] = [
-    "supersedes",
-    "supersede",
-    "replaces",
-    "overrides",
-    "remplace",
-];
-const NOUNS: [&str; 10] = [
-    "les règles",
-    "les regles",
-    "la règle",
-    "la regle",
-    "règles",
-    "regles",
-    "règle",
-    "regle",
-    "rules",
-    "rule",
-];
-const SEPARATORS: [&str; 4] = [",", "&", "and", "et"];
-
-/// One reference of a marker: the byte range of its digits and the number they spell.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Reference {
-    pub(crate) digits: Range<usize>,
-    pub(crate) number: u64,
-}
-
-/// The references that supersede markers in `text` make, in order of appearance.
-pub(crate) fn references(text: &str) -> Vec<Reference> {
-    let mut found = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let rest = &text[at..];
-        let boundary = text[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
-        let verb = if boundary {
-            VERBS.iter().find_map(|verb| prefix_ci(rest, verb))
-        } else {
-            None
-        };
-        match verb {
-            Some(length) => {
-                at += length;
-                if text[at..].starts_with(char::is_whitespace) {
-                    at += refs(text, at, &mut found);
-                }
-            }
-            None => at += rest.chars().next().map_or(1, char::len_utf8),
-        }
-    }
-    found
-}
-
-/// The length in `text` of a prefix that lower-cases to `pattern`.
-fn prefix_ci(text: &str, pattern: &str) -> Option<usize> {
-    let mut expected = pattern.chars().peekable();
-    let mut used = 0;
-    for c in text.chars() {
-        if expected.peek().is_none() {
-            return Some(used);
-        }
-        for lower in c.to_lowercase() {
-            if expected.next() != Some(lower) {
-                return None;
-            }
-        }
-        used += c.len_utf8();
-    }
-    expected.peek().is_none().then_some(used)
-}
-
-/// Reads `ws+ [noun ws*] ref { sep [noun ws*] ref }` at `start`; returns the bytes used.
-fn refs(text: &str, start: usize, found: &mut Vec<Reference>) -> usize {
-    let after_ws = |at: usize| at + (text[at..].len() - text[at..].trim_start().len());
-    let mut at = after_ws(start);
-    loop {
-        let Some((found_here, end)) = reference(text, at) else {
-            return at - start;
-        };
-        found.push(found_here);
-        at = end;
-        let trimmed = after_ws(at);
-        let Some(sep) = SEPARATORS
-            .iter()
-            .find_map(|sep| prefix_ci(&text[trimmed..], sep))
-        else {
-            return at - start;
-        };
-        let next = after_ws(trimmed + sep);
-        if reference(text, next).is_none() {
-            return at - start;
-        }
-        at = next;
-    }
-}
-
-/// `[noun ws*] ["#"] digits` at `at`: the reference and where it ends.
-fn reference(text: &str, at: usize) -> Option<(Reference, usize)> {
-    let mut at = at;
-    if let Some(noun) = NOUNS.iter().find_map(|noun| prefix_ci(&text[at..], noun)) {
-        at += noun;
-        at += text[at..].len() - text[at..].trim_start().len();
-    }
-    if text[at..].starts_with('#') {
-        at += 1;
-    }
-    let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let number = text[at..at + digits].parse().ok()?;
-    let end = at + digits;
-    // "rule 12b" is not a reference to 12.
-    if text[end..].starts_with(char::is_alphanumeric) {
-        return None;
-    }
-    Some((
-        Reference {
-            digits: at..end,
-            number,
-        },
-        end,
-    ))
-}
+use crate::rules::supersede::marker_references;
 
 /// `text` with every marker reference renumbered through `map` (unmapped ones kept).
 pub(crate) fn rewrite_text(text: &str, map: &dyn Fn(u64) -> Option<u64>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for reference in references(text) {
+    for reference in marker_references(text) {
         if let Some(new) = map(reference.number).filter(|new| *new != reference.number) {
             out.push_str(&text[copied..reference.digits.start]);
             out.push_str(&new.to_string());
@@ -228,7 +100,7 @@ fn string_edits(literal: &str, map: &dyn Fn(u64) -> Option<u64>) -> Vec<(Range<u
     let Some((decoded, offsets)) = decode(literal) else {
         return Vec::new();
     };
-    references(&decoded)
+    marker_references(&decoded)
         .into_iter()
         .filter_map(|reference| {
             let new = map(reference.number).filter(|new| *new != reference.number)?;
@@ -319,9 +191,9 @@ mod tests {
     #[test]
     fn agrees_with_the_resolver_on_the_grammar() {
         for case in CASES {
-            let numbers: Vec<u64> = references(case).iter().map(|r| r.number).collect();
+            let numbers: Vec<u64> = marker_references(case).iter().map(|r| r.number).collect();
             assert_eq!(numbers, supersede::markers(case), "{case}");
-            for reference in references(case) {
+            for reference in marker_references(case) {
                 assert_eq!(
                     case[reference.digits].parse::<u64>().unwrap(),
                     reference.number

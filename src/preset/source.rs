@@ -180,9 +180,15 @@ impl Dir {
                     column: error.column().max(1),
                 });
                 diagnostics.push(
-                    Diagnostic::new(Code::InvalidJson, format!("invalid JSON: {}", bare(&error)))
-                        .in_file(&path)
-                        .at("", position),
+                    Diagnostic::new(
+                        Code::InvalidJson,
+                        format!(
+                            "invalid JSON: {}",
+                            jsonpos::message_without_position(&error.to_string())
+                        ),
+                    )
+                    .in_file(&path)
+                    .at("", position),
                 );
                 Ok(None)
             }
@@ -320,15 +326,6 @@ fn normalise(base: &Path, path: &Path) -> Option<PathBuf> {
         return None;
     }
     Some(parts.iter().collect())
-}
-
-/// serde_json's message without its " at line L column C" suffix (shown separately).
-fn bare(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
 }
 
 /// How a JSON value's type is named in messages.

@@ -25,8 +25,12 @@ pub struct Report {
 }
 
 /// Lints `source` (`None`: no rules file, nothing to check). `path` is how the file is named
-/// in diagnostics.
-pub fn check(path: &Path, source: Result<Option<String>, RulesError>) -> Report {
+/// in diagnostics. A file that is not UTF-8 is a finding; one that cannot be read at all is
+/// an error (the caller exits 2).
+pub fn check(
+    path: &Path,
+    source: Result<Option<String>, RulesError>,
+) -> Result<Report, RulesError> {
     let display = path.display().to_string();
     let mut report = Report {
         path: display,
@@ -38,7 +42,7 @@ pub fn check(path: &Path, source: Result<Option<String>, RulesError>) -> Report 
         Ok(Some(source)) => source,
         Ok(None) => {
             report.exists = false;
-            return report;
+            return Ok(report);
         }
         Err(RulesError::NotUtf8 { line, column, .. }) => {
             report.diagnostics.push(
@@ -46,15 +50,9 @@ pub fn check(path: &Path, source: Result<Option<String>, RulesError>) -> Report 
                     .in_file(path)
                     .at("", Some(diagnostics::Position { line, column })),
             );
-            return report;
+            return Ok(report);
         }
-        Err(other) => {
-            report.diagnostics.push(
-                Diagnostic::new(Code::InvalidJson, format!("cannot read the file: {other}"))
-                    .in_file(path),
-            );
-            return report;
-        }
+        Err(other) => return Err(other),
     };
     match file::parse(&source) {
         Ok(document) => {
@@ -64,7 +62,7 @@ pub fn check(path: &Path, source: Result<Option<String>, RulesError>) -> Report 
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }
     diagnostics::sort(&mut report.diagnostics);
-    report
+    Ok(report)
 }
 
 fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
@@ -450,6 +448,7 @@ mod tests {
 
     fn codes(source: &str) -> Vec<(Code, Option<diagnostics::Position>, Option<String>)> {
         check(Path::new("a.json"), Ok(Some(source.to_string())))
+            .expect("text that was read always lints")
             .diagnostics
             .into_iter()
             .map(|d| (d.code, d.position, d.help))

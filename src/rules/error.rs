@@ -45,6 +45,8 @@ pub enum RulesError {
     UnknownCategory { given: String, allowed: String },
     #[error("the {field} is empty")]
     EmptyField { field: &'static str },
+    #[error("the {field} contains a line break or another control character; write it on one line")]
+    ControlCharacter { field: &'static str },
     #[error("cannot supersede rule {number}: {} has no rule with that number", path.display())]
     UnknownSupersedes { path: PathBuf, number: u64 },
     #[error("{}: the next rule number would exceed 2^63 - 1", path.display())]

@@ -194,7 +194,11 @@ pub fn parse(source: &str) -> Result<Document<'_>, ParseError> {
         has_bom,
         rules: Vec::new(),
     };
-    if body.trim().is_empty() {
+    // Only JSON's own whitespace: U+3000 or NBSP makes the file invalid, not empty.
+    if body
+        .trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+        .is_empty()
+    {
         return Ok(document);
     }
     let elements: Vec<&RawValue> = match serde_json::from_str(body) {
@@ -272,14 +276,6 @@ fn supersedes(raw: &str) -> Supersedes<'_> {
     numbers.map_or(Supersedes::Invalid(raw), Supersedes::Numbers)
 }
 
-/// serde_json's messages end in " at line L column C"; positions are reported separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message.to_string(),
-    }
-}
-
 fn classify(body: &str, error: &serde_json::Error) -> ParseError {
     // Valid JSON of another shape is "not an array"; anything else is a syntax error.
     if let Ok(value) = serde_json::from_str::<&RawValue>(body) {
@@ -293,7 +289,7 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
     ParseError::Syntax {
         line: error.line(),
         column: error.column(),
-        message: strip_position(&error.to_string()),
+        message: crate::jsonpos::message_without_position(&error.to_string()),
     }
 }
 
@@ -326,6 +322,8 @@ mod tests {
 
     #[test]
     fn empty_and_whitespace_are_empty_arrays() {
+        assert!(parse("\u{3000}\n").is_err());
+        assert!(parse("\u{a0}").is_err());
         assert!(parse("").unwrap().rules.is_empty());
         assert!(parse(" \n\t").unwrap().rules.is_empty());
         assert!(parse("\u{feff}\n").unwrap().has_bom);

@@ -91,6 +91,12 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     if why.is_empty() {
         return Err(RulesError::EmptyField { field: "why" });
     }
+    // A rule is one line wherever it is shown: a line break could forge another rule.
+    for (field, text) in [("instruction", instruction), ("why", why)] {
+        if text.chars().any(char::is_control) {
+            return Err(RulesError::ControlCharacter { field });
+        }
+    }
     let mut supersedes = request.supersedes.clone();
     supersedes.sort_unstable();
     supersedes.dedup();

@@ -218,7 +218,7 @@ impl Listing<'_> {
 
     /// One rule as a line of the text format: `12 [CODE] Instruction — why`.
     pub fn write_text_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
-        write_line(out, entry, "", "", &verbatim)
+        write_line(out, entry, "", "", &one_line)
     }
 
     pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
@@ -257,15 +257,25 @@ pub struct MarkdownStyle<'s> {
 }
 
 impl MarkdownStyle<'static> {
-    /// What `rules --format markdown` prints: the headline, the text as written.
+    /// What `rules --format markdown` prints: the headline, the text on one line.
     pub const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
         lead: None,
-        escape: &verbatim,
+        escape: &one_line,
     };
 }
 
-fn verbatim(text: &str) -> Cow<'_, str> {
-    Cow::Borrowed(text)
+/// The text as written, on one line: a line break or another control character in a
+/// hand-edited file would otherwise start a line that reads like another rule.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// `12 [CODE] Instruction — why`, with `strong`/`emphasis` around the number and the why.

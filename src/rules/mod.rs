@@ -25,11 +25,17 @@ use file::{Number, ParseError};
 /// The sentence every listing carries, so an agent applies precedence the same way.
 pub const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.";
 
-/// Reads the rules file as text; `None` when it does not exist.
+/// Reads the rules file as text; `None` when it does not exist. A symbolic link whose
+/// target is missing is an error, not an absent file: it names a file that should be there.
 pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            if path.symlink_metadata().is_ok() {
+                crate::atomic::resolve(path)?;
+            }
+            return Ok(None);
+        }
         Err(source) => {
             return Err(RulesError::Read {
                 path: path.to_path_buf(),

@@ -15,6 +15,8 @@
 //! So `supersedes rule 1`, `Supersedes #1`, `replaces rules 3 and 5`, `overrides #2, #4`
 //! and `remplace la règle 1` all count; `supersedes the old rule` does not.
 
+use std::ops::Range;
+
 use super::file::{Document, Supersedes};
 
 const VERBS: [&str; 5] = [
@@ -38,34 +40,123 @@ const NOUNS: [&str; 10] = [
 ];
 const SEPARATORS: [&str; 4] = [",", "&", "and", "et"];
 
+/// One reference of a marker: the byte range of its digits and the number they spell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub digits: Range<usize>,
+    pub number: u64,
+}
+
+/// The references that supersede markers in `text` make, in order of appearance.
+pub fn marker_references(text: &str) -> Vec<Reference> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        let boundary = text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let verb = if boundary {
+            VERBS.iter().find_map(|verb| prefix_ci(rest, verb))
+        } else {
+            None
+        };
+        match verb {
+            Some(length) => {
+                at += length;
+                if text[at..].starts_with(char::is_whitespace) {
+                    at += refs(text, at, &mut found);
+                }
+            }
+            None => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    found
+}
+
+/// The length in `text` of a prefix that lower-cases to `pattern`.
+fn prefix_ci(text: &str, pattern: &str) -> Option<usize> {
+    let mut expected = pattern.chars().peekable();
+    let mut used = 0;
+    for c in text.chars() {
+        if expected.peek().is_none() {
+            return Some(used);
+        }
+        for lower in c.to_lowercase() {
+            if expected.next() != Some(lower) {
+                return None;
+            }
+        }
+        used += c.len_utf8();
+    }
+    expected.peek().is_none().then_some(used)
+}
+
+/// Reads `ws+ [noun ws*] ref { sep [noun ws*] ref }` at `start`; returns the bytes used.
+fn refs(text: &str, start: usize, found: &mut Vec<Reference>) -> usize {
+    let after_ws = |at: usize| at + (text[at..].len() - text[at..].trim_start().len());
+    let mut at = after_ws(start);
+    loop {
+        let Some((found_here, end)) = reference(text, at) else {
+            return at - start;
+        };
+        found.push(found_here);
+        at = end;
+        let trimmed = after_ws(at);
+        let Some(sep) = SEPARATORS
+            .iter()
+            .find_map(|sep| prefix_ci(&text[trimmed..], sep))
+        else {
+            return at - start;
+        };
+        let next = after_ws(trimmed + sep);
+        if reference(text, next).is_none() {
+            return at - start;
+        }
+        at = next;
+    }
+}
+
+/// `[noun ws*] ["#"] digits` at `at`: the reference and where it ends.
+fn reference(text: &str, at: usize) -> Option<(Reference, usize)> {
+    let mut at = at;
+    if let Some(noun) = NOUNS.iter().find_map(|noun| prefix_ci(&text[at..], noun)) {
+        at += noun;
+        at += text[at..].len() - text[at..].trim_start().len();
+    }
+    if text[at..].starts_with('#') {
+        at += 1;
+    }
+    let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let number = text[at..at + digits].parse().ok()?;
+    let end = at + digits;
+    // "rule 12b" is not a reference to 12.
+    if text[end..].starts_with(char::is_alphanumeric) {
+        return None;
+    }
+    Some((
+        Reference {
+            digits: at..end,
+            number,
+        },
+        end,
+    ))
+}
+
 /// The rule numbers that supersede markers in `text` refer to, in order of appearance.
 pub fn markers(text: &str) -> Vec<u64> {
     // Cheap filter first: most instructions mention none of the verbs.
     if !has_verb_stem(text) {
         return Vec::new();
     }
-    let lower = text.to_lowercase();
-    let mut found = Vec::new();
-    let mut at = 0;
-    while at < lower.len() {
-        let rest = &lower[at..];
-        let boundary = lower[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric());
-        let verb = VERBS.iter().find(|v| rest.starts_with(**v));
-        match verb {
-            Some(verb) if boundary => {
-                at += verb.len();
-                let after = &lower[at..];
-                if after.starts_with(char::is_whitespace) {
-                    at += refs(after, &mut found);
-                }
-            }
-            _ => at += rest.chars().next().map_or(1, char::len_utf8),
-        }
-    }
-    found
+    marker_references(text)
+        .into_iter()
+        .map(|reference| reference.number)
+        .collect()
 }
 
 /// Whether `text` contains a verb stem in any ASCII case, in one cheap pass (this runs for
@@ -89,51 +180,6 @@ fn stem_at(rest: &[u8]) -> bool {
             rest.get(..stem.len())
                 .is_some_and(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
         })
-}
-
-/// Reads `ws+ [noun ws*] ref { sep [noun ws*] ref }` from `text`; returns the bytes used.
-fn refs(text: &str, found: &mut Vec<u64>) -> usize {
-    let mut rest = text.trim_start();
-    let mut used = text.len() - rest.len();
-    loop {
-        let (number, after) = match reference(rest) {
-            Some(parsed) => parsed,
-            None => return used,
-        };
-        found.push(number);
-        used += rest.len() - after.len();
-        rest = after;
-        let trimmed = rest.trim_start();
-        let Some(sep) = SEPARATORS.iter().find(|s| trimmed.starts_with(**s)) else {
-            return used;
-        };
-        let next = trimmed[sep.len()..].trim_start();
-        if reference(next).is_none() {
-            return used;
-        }
-        used += rest.len() - next.len();
-        rest = next;
-    }
-}
-
-/// `[noun ws*] ["#"] digits` at the start of `text`.
-fn reference(text: &str) -> Option<(u64, &str)> {
-    let mut rest = text;
-    if let Some(noun) = NOUNS.iter().find(|n| rest.starts_with(**n)) {
-        rest = rest[noun.len()..].trim_start();
-    }
-    rest = rest.strip_prefix('#').unwrap_or(rest);
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let number = rest[..digits].parse().ok()?;
-    let after = &rest[digits..];
-    // "rule 12b" is not a reference to 12.
-    if after.starts_with(char::is_alphanumeric) {
-        return None;
-    }
-    Some((number, after))
 }
 
 /// Why a supersede reference does not count.
@@ -264,6 +310,9 @@ mod tests {
         assert!(markers("supersedes rule 12b").is_empty());
         assert!(markers("supersedes1").is_empty());
         assert!(markers("Use the overrides file 2 times").is_empty());
+        // Case folding must not create a word boundary: `İ` lower-cases to `i` + U+0307.
+        assert!(markers("İsupersedes rule 2").is_empty());
+        assert_eq!(markers("İ supersedes rule 2"), [2]);
     }
 
     #[test]
