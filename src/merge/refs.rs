@@ -8,7 +8,6 @@
 
 use std::ops::Range;
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 #[cfg(test)]
@@ -30,19 +29,6 @@ pub(crate) fn rewrite_text(text: &str, map: &dyn Fn(u64) -> Option<u64>) -> Stri
     out
 }
 
-/// The spans of the fields a renumbering touches, borrowed from one object's text.
-#[derive(Deserialize)]
-struct Spans<'a> {
-    #[serde(rename = "Rule_number", borrow, default)]
-    number: Option<&'a RawValue>,
-    #[serde(rename = "Instruction", borrow, default)]
-    instruction: Option<&'a RawValue>,
-    #[serde(rename = "Why", borrow, default)]
-    why: Option<&'a RawValue>,
-    #[serde(rename = "Supersedes", borrow, default)]
-    supersedes: Option<&'a RawValue>,
-}
-
 /// `raw` (one rule object) with its `Rule_number` set to `number` and every supersede
 /// reference, in markers and in `Supersedes`, renumbered through `map`; every other byte
 /// is kept. `None` when the object cannot be read field by field (a repeated key) or has
@@ -52,22 +38,26 @@ pub(crate) fn rewrite_object(
     number: u64,
     map: &dyn Fn(u64) -> Option<u64>,
 ) -> Option<String> {
-    let spans: Spans<'_> = serde_json::from_str(raw).ok()?;
-    let offset = |value: &RawValue| value.get().as_ptr() as usize - raw.as_ptr() as usize;
+    let fields = crate::rules::file::scan_fields(raw).ok()?;
+    let offset = |slice: &str| slice.as_ptr() as usize - raw.as_ptr() as usize;
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
-    let value = spans.number?;
+    let value = fields.number?.raw;
     let at = offset(value);
-    edits.push((at..at + value.get().len(), number.to_string()));
-    for text in [spans.instruction, spans.why].into_iter().flatten() {
-        let at = offset(text);
+    edits.push((at..at + value.len(), number.to_string()));
+    for text in [fields.instruction, fields.why].into_iter().flatten() {
+        // Markers live in strings only.
+        if !text.raw.starts_with('"') {
+            continue;
+        }
+        let at = offset(text.raw);
         edits.extend(
-            string_edits(text.get(), map)
+            string_edits(text.raw, map)
                 .into_iter()
                 .map(|(range, new)| (range.start + at..range.end + at, new)),
         );
     }
-    if let Some(list) = spans.supersedes
-        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(list.get())
+    if let Some(list) = fields.supersedes
+        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(list.raw)
     {
         for item in items {
             let spelled = item.get();
@@ -77,7 +67,7 @@ pub(crate) fn rewrite_object(
                 .then(|| spelled.parse::<u64>().ok())
                 .flatten();
             if let Some(new) = old.and_then(map).filter(|new| Some(*new) != old) {
-                let at = offset(item);
+                let at = offset(item.get());
                 edits.push((at..at + spelled.len(), new.to_string()));
             }
         }

@@ -117,25 +117,27 @@ pub enum Supersedes<'a> {
 
 /// The raw values of the known fields of one rule object.
 #[derive(Default)]
-struct Fields<'a> {
-    number: Option<Field<'a>>,
-    category: Option<Field<'a>>,
-    instruction: Option<Field<'a>>,
-    why: Option<Field<'a>>,
-    supersedes: Option<Field<'a>>,
+pub(crate) struct Fields<'a> {
+    pub(crate) number: Option<Field<'a>>,
+    pub(crate) category: Option<Field<'a>>,
+    pub(crate) instruction: Option<Field<'a>>,
+    pub(crate) why: Option<Field<'a>>,
+    pub(crate) supersedes: Option<Field<'a>>,
 }
 
-/// A member's raw value, and for a string whether it holds an escape.
+/// A member's raw value (a slice of the object's text), and for a string whether it holds
+/// an escape.
 #[derive(Clone, Copy)]
-struct Field<'a> {
-    raw: &'a str,
-    escaped: bool,
+pub(crate) struct Field<'a> {
+    pub(crate) raw: &'a str,
+    pub(crate) escaped: bool,
 }
 
-/// Finds the known top-level members of an object that serde_json has already validated,
+/// Finds the known top-level members of an object that serde_json has already validated
+/// (the reader, and the merge driver's renumbering, use it),
 /// without decoding anything else: a structural walk, far cheaper than deserialising.
 /// A known key that appears twice is an error, as it would be for serde.
-fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
+pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
     use crate::jsonpos::{skip_value, skip_ws, string_end};
     let bytes = raw.as_bytes();
     let mut fields = Fields::default();
