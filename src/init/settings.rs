@@ -250,9 +250,18 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
     if original.as_ref() == Some(&settings) {
         return Ok(None);
     }
-    let mut text = serde_json::to_string_pretty(&settings).expect("JSON values serialise");
+    // The file's own indentation, BOM and line endings come back.
+    let indent = existing.and_then(indentation).unwrap_or("  ");
+    let mut buffer = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    settings
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut buffer,
+            formatter,
+        ))
+        .expect("JSON values serialise");
+    let mut text = String::from_utf8(buffer).expect("serde_json writes UTF-8");
     text.push('\n');
-    // The file's own BOM and line endings come back.
     if let Some(existing) = existing {
         if existing.contains("\r\n") {
             text = text.replace('\n', "\r\n");
@@ -262,6 +271,16 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
         }
     }
     Ok(Some(text))
+}
+
+/// The indentation of a pretty-printed file: the leading whitespace of its first indented
+/// line (spaces or tabs only).
+fn indentation(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| {
+        let content = line.trim_start_matches([' ', '\t']);
+        let indent = &line[..line.len() - content.len()];
+        (!indent.is_empty() && !content.is_empty()).then_some(indent)
+    })
 }
 
 /// Cursor: `sessionStart` is a list of handlers.
@@ -327,6 +346,13 @@ mod tests {
         assert!(merged.contains("\"e\": 1e2,\r\n"));
         assert!(merged.contains("\"f\": -0.50,\r\n"));
         assert!(!merged.replace("\r\n", "").contains('\n'));
+        let tabs = merge(Agent::Codex, Some("{\n\t\"model\": \"x\"\n}\n"))
+            .unwrap()
+            .unwrap();
+        assert!(
+            tabs.starts_with("{\n\t\"model\": \"x\",\n\t\"hooks\": {\n\t\t"),
+            "{tabs}"
+        );
         // Merging again finds our entry and changes nothing.
         assert_eq!(merge(Agent::Claude, Some(&merged)).unwrap(), None);
     }
