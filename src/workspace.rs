@@ -4,7 +4,8 @@
 
 use std::env;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::fs;
+use std::path::{Component, Path, PathBuf};
 
 /// The rules file candidates, relative to the workspace root, highest priority first.
 pub const CANDIDATES: [&str; 3] = [
@@ -163,6 +164,38 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
     with_candidate
         .or_else(with_git)
         .map_or_else(|| cwd.to_path_buf(), |dir| dir.to_path_buf())
+}
+
+/// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
+/// rest (which does not exist yet, so holds no link) normalised lexically.
+pub fn real_location(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut existing = absolute.clone();
+    let mut rest = Vec::new();
+    while fs::canonicalize(&existing).is_err() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => return absolute,
+        }
+    }
+    let mut real = fs::canonicalize(&existing).unwrap_or(existing);
+    for name in rest.into_iter().rev() {
+        match Path::new(&name).components().next() {
+            Some(Component::ParentDir) => {
+                real.pop();
+            }
+            Some(Component::CurDir) => {}
+            _ => real.push(name),
+        }
+    }
+    real
 }
 
 /// `message` with every `<root>/` prefix removed, so paths below the roots read relative.

@@ -300,9 +300,8 @@ impl Context<'_> {
                 return refuse(outcome, Refusal::new(Problem::Unreadable, None, message));
             }
         };
-        let location = real_location(&real.path);
-        let Some(location) = location.filter(|l| l.starts_with(&self.root) && *l != self.root)
-        else {
+        let location = crate::workspace::real_location(&real.path);
+        if !location.starts_with(&self.root) || location == self.root {
             let message = format!(
                 "{} leads outside the repository; autofix writes only inside it",
                 target.path
@@ -311,7 +310,7 @@ impl Context<'_> {
                 outcome,
                 Refusal::new(Problem::OutsideRepository, None, message),
             );
-        };
+        }
         if let Some((_, other)) = seen.iter().find(|(l, _)| *l == location) {
             outcome.status = Status::Skipped;
             outcome.message = Some(format!(
@@ -474,12 +473,12 @@ impl Context<'_> {
             lead: Some(&lead),
             escape: &escape,
         };
-        let head = to_string(|out| self.listing.write_markdown_head(out, &style));
+        let head = listing::to_string(|out| self.listing.write_markdown_head(out, &style));
         let items: Vec<String> = self
             .listing
             .rules
             .iter()
-            .map(|entry| to_string(|out| Listing::write_markdown_item(out, &entry, &style)))
+            .map(|entry| listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style)))
             .collect();
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(
@@ -620,38 +619,13 @@ fn foreign(tool: &str, line: usize) -> Refusal {
     )
 }
 
-fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
-    let mut buffer = Vec::new();
-    write(&mut buffer).expect("writing to memory cannot fail");
-    String::from_utf8(buffer).expect("renderers write UTF-8")
-}
-
-/// The canonical form of `path`, whose last components may not exist yet.
-pub fn real_location(path: &Path) -> Option<PathBuf> {
-    let mut existing = path;
-    let mut missing = Vec::new();
-    loop {
-        if let Ok(canonical) = fs::canonicalize(existing) {
-            let mut location = canonical;
-            for part in missing.iter().rev() {
-                location.push(part);
-            }
-            return Some(location);
-        }
-        missing.push(existing.file_name()?);
-        existing = existing.parent()?;
-    }
-}
-
 /// `path` relative to the root, for messages and the exported text: never absolute when a
 /// relative form exists (`../rules.json` for a rules file beside the root).
 pub fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
     if let Ok(below) = path.strip_prefix(root) {
         return below.display().to_string();
     }
-    let Some(real) = real_location(path) else {
-        return path.display().to_string();
-    };
+    let real = crate::workspace::real_location(path);
     if let Ok(below) = real.strip_prefix(canonical_root) {
         return below.display().to_string();
     }

@@ -350,8 +350,8 @@ impl Setup<'_> {
             Ok(real) => real,
             Err(error) => return refused(None, self.clean(&error.to_string())),
         };
-        let inside = export::real_location(&real.path)
-            .is_some_and(|l| l.starts_with(&self.root) && l != self.root);
+        let location = crate::workspace::real_location(&real.path);
+        let inside = location.starts_with(&self.root) && location != self.root;
         if !inside {
             return refused(
                 None,

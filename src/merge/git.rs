@@ -7,7 +7,7 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use crate::atomic::{self, AtomicError};
@@ -471,40 +471,9 @@ pub fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
 /// its symlinks resolved; the rules file or its directories may not exist yet).
 pub fn relative_to_top(top: &Path, path: &Path) -> Option<PathBuf> {
     let top = fs::canonicalize(top).unwrap_or_else(|_| top.to_path_buf());
-    let path = real_path(path);
+    let path = crate::workspace::real_location(path);
     let relative = path.strip_prefix(&top).ok()?;
     (!relative.as_os_str().is_empty()).then(|| relative.to_path_buf())
-}
-
-/// The path with its longest existing prefix canonicalised and the rest normalised.
-fn real_path(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
-    let mut existing = absolute.clone();
-    let mut rest = Vec::new();
-    while fs::canonicalize(&existing).is_err() {
-        match (existing.file_name(), existing.parent()) {
-            (Some(name), Some(parent)) => {
-                rest.push(name.to_os_string());
-                existing = parent.to_path_buf();
-            }
-            _ => return absolute,
-        }
-    }
-    let mut real = fs::canonicalize(&existing).unwrap_or(existing);
-    for name in rest.into_iter().rev() {
-        match Path::new(&name).components().next() {
-            Some(Component::ParentDir) => {
-                real.pop();
-            }
-            Some(Component::CurDir) => {}
-            _ => real.push(name),
-        }
-    }
-    real
 }
 
 /// `.gitattributes` with `pattern merge=autofix` added, or `None` when a line already

@@ -239,7 +239,8 @@ impl Listing<'_> {
     }
 }
 
-fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+/// What a writer-based renderer writes, as a `String`.
+pub(crate) fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
     let mut buffer = Vec::new();
     write(&mut buffer).expect("writing to memory cannot fail");
     String::from_utf8(buffer).expect("renderers write UTF-8")
