@@ -6,8 +6,16 @@
 //!   (with [`lock`] for the sidecar lock and [`workspace`] for discovery);
 //! - [`preset`]: load flat and HagiTask presets, validate, render, check requirements.
 //!
-//! Both report problems as [`diagnostics`] values. Nothing in the library prints: every
-//! renderer returns a `String`, so the CLI (and any other front end) decides where it goes.
+//! Around them:
+//! - [`export`], [`hook`] and [`init`]: put the active rules where agents read them, and set
+//!   a repository up;
+//! - [`merge`]: the git merge driver for rules files, `resolve` and `doctor`;
+//! - [`sarif`] and [`explain`]: diagnostics for code scanning and for people.
+//!
+//! Shared pieces: [`atomic`] (crash-safe file replacement), [`jsonpos`] (positions in JSON
+//! text), [`paint`] (terminal color). Both halves report problems as [`diagnostics`]
+//! values. Nothing in the library prints: every renderer returns a `String` or writes to an
+//! `impl Write`, so the CLI and the MCP server (in the binary) decide where it goes.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod atomic;
