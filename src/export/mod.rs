@@ -478,7 +478,9 @@ impl Context<'_> {
             .listing
             .rules
             .iter()
-            .map(|entry| listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style)))
+            .map(|entry| {
+                listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style))
+            })
             .collect();
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(

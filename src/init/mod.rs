@@ -1,7 +1,6 @@
 //! `autofix init`: sets a repository up in one non-interactive, idempotent run. Each step
 //! is a function from the [`Setup`] to the [`Step`]s it reports; [`STEPS`] lists them in
-//! order, so adding one (the git merge driver, when it lands) is one line. Every file goes
-//! through [`Setup::put`]: planned, checked for ownership, written atomically only when its
+//! order, so adding one is one line. Every file goes through `Setup::put`: planned, checked for ownership, written atomically only when its
 //! bytes change, refused (and left byte-identical) when it is not ours.
 
 mod report;

@@ -1,5 +1,5 @@
 //! Loading one preset directory: decide its form, hand the form-specific files to
-//! [`flat`](super::flat) or [`hagitask`](super::hagitask), and parse what both forms share
+//! [`super::flat`] or [`super::hagitask`], and parse what both forms share
 //! (the manifest id, commands, requirements, panel fields). The cross-checks then run on
 //! the result while the sources are still at hand for line and column.
 

@@ -3,7 +3,7 @@
 //!
 //! The pieces, in the order a command uses them:
 //! - [`collection`]: which directories are presets (a path, its children, the defaults);
-//! - [`load`]: read one preset directory, in either form, into a [`Preset`] — the form
+//! - [`load`](mod@load): read one preset directory, in either form, into a [`Preset`] — the form
 //!   specific parts live in [`flat`] and [`hagitask`], file access in [`source`];
 //! - [`validate`]: the cross-checks on a loaded preset (the gate vs the binding);
 //! - [`render`]: placeholders and the idempotent `/skill` prelude;

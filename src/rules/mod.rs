@@ -1,4 +1,4 @@
-//! The rules half: the `autofix.json` format ([`file`]), categories ([`category`]),
+//! The rules half: the `autofix.json` format ([`file`](mod@file)), categories ([`category`]),
 //! precedence ([`supersede`]), the lint ([`check`]), the locked atomic append ([`learn`],
 //! [`append`]) and the listing with its renderers ([`listing`]).
 
