@@ -514,3 +514,42 @@ fn the_official_python_client_connects_in_every_mode() {
         }
     }
 }
+
+#[test]
+fn a_listing_too_large_for_a_tool_result_asks_for_a_filter() {
+    let sandbox = Sandbox::new();
+    let rules: Vec<Value> = (1..=400)
+        .map(|n| {
+            json!({
+                "Rule_number": n,
+                "Category": if n % 2 == 0 { "CODE" } else { "STYLE" },
+                "Instruction": format!("Always keep module {n} free of side effects at import time - because the loader runs every module once."),
+                "Why": "codebase pattern",
+            })
+        })
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let mut server = Server::start(&sandbox);
+    let result = server.call(1, "rules", json!({}));
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("category")
+    );
+    // A filtered listing fits.
+    let filtered = server.call(2, "rules", json!({"category": ["CODE"]}));
+    assert_eq!(filtered["isError"], false);
+    assert_eq!(
+        filtered["structuredContent"]["rules"]
+            .as_array()
+            .unwrap()
+            .len(),
+        200
+    );
+    server.finish();
+}
