@@ -790,3 +790,38 @@ fn unreadable_files_and_odd_settings_are_clear_errors() {
     )
     .expect(0);
 }
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let sandbox = Sandbox::new();
+    let mut text = String::from("[\n");
+    for n in 1..=3000 {
+        let comma = if n == 3000 { "" } else { "," };
+        text.push_str(&format!(
+            "  {{\"Rule_number\": {n}, \"Category\": \"CODE\", \"Instruction\": \"Always keep rule {n} short\", \"Why\": \"w\"}}{comma}\n"
+        ));
+    }
+    text.push_str("]\n");
+    sandbox.write(RULES, text);
+    let mut child = sandbox
+        .command(&["rules"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    assert!(first.starts_with("Rules from"));
+    // The reader went away after one line (its end of the pipe is closed above).
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
