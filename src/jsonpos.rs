@@ -150,7 +150,7 @@ pub(crate) fn string_end(text: &str, at: usize) -> Option<(usize, bool)> {
 }
 
 /// Nonzero when some byte of `word` equals `byte` (the classic "has zero byte" test).
-fn has_byte(word: u64, byte: u8) -> u64 {
+pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let x = word ^ (ONES * u64::from(byte));

@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use crate::jsonpos::has_byte;
+
 use serde::Serialize;
 
 use super::category::normalize;
@@ -265,10 +267,29 @@ impl MarkdownStyle<'static> {
     };
 }
 
+/// Whether `bytes` may hold a control character: U+0000-U+001F and U+007F are one byte
+/// each, U+0080-U+009F start with 0xC2. Eight bytes at a time, since every listed rule's
+/// text passes through here.
+fn may_hold_control(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    let flagged = |b: u8| b < 0x20 || b == 0x7f || b == 0xc2;
+    chunks
+        .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
+        .any(|word| {
+            // A byte below 0x20 borrows in `word - 0x20..20` while its high bit is clear.
+            let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+            below_space | has_byte(word, 0x7f) | has_byte(word, 0xc2) != 0
+        })
+        || rest.iter().copied().any(flagged)
+}
+
 /// The text as written, on one line: a line break or another control character in a
 /// hand-edited file would otherwise start a line that reads like another rule.
 pub fn one_line(text: &str) -> Cow<'_, str> {
-    if text.chars().any(char::is_control) {
+    if may_hold_control(text.as_bytes()) && text.chars().any(char::is_control) {
         Cow::Owned(
             text.chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
@@ -316,4 +337,31 @@ fn write_line(
         out.write_all(b"]")?;
     }
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_found_wherever_they_are() {
+        for text in [
+            "a\nb",
+            "0123456789\t",
+            "\u{7f}",
+            "long text without any \u{85}",
+            "\u{1f}",
+        ] {
+            assert!(may_hold_control(text.as_bytes()), "{text:?}");
+            assert!(one_line(text).chars().all(|c| !c.is_control()), "{text:?}");
+        }
+        for text in [
+            "",
+            "plain ascii text, longer than eight",
+            "é日本 ü ß — “quotes”",
+        ] {
+            assert!(!may_hold_control(text.as_bytes()), "{text:?}");
+            assert!(matches!(one_line(text), Cow::Borrowed(_)));
+        }
+    }
 }

@@ -17,6 +17,8 @@
 
 use std::ops::Range;
 
+use crate::jsonpos::has_byte;
+
 use super::file::{Document, Supersedes};
 
 const VERBS: [&str; 5] = [
@@ -162,15 +164,28 @@ pub fn markers(text: &str) -> Vec<u64> {
 /// Whether `text` contains a verb stem in any ASCII case, in one cheap pass (this runs for
 /// every rule of every listing).
 fn has_verb_stem(text: &str) -> bool {
+    const FOLD: u64 = 0x2020_2020_2020_2020;
     let bytes = text.as_bytes();
-    // Two case-folded letters reject almost every position before any stem is compared.
-    for i in 1..bytes.len() {
-        let pair = [bytes[i - 1] | 0x20, bytes[i] | 0x20];
-        if matches!(&pair, b"su" | b"re" | b"ov") && stem_at(&bytes[i - 1..]) {
-            return true;
+    // A position is a candidate when it and the next byte spell, case-folded, the start of
+    // a stem: "su", "re" or "ov". Eight positions are tested at once; only candidates are
+    // compared with the stems.
+    let pair = |a: u64, b: u64, first: u8, second: u8| has_byte(a, first) & has_byte(b, second);
+    let mut i = 0;
+    while let (Some(here), Some(next)) = (bytes.get(i..i + 8), bytes.get(i + 1..i + 9)) {
+        let a = u64::from_le_bytes(here.try_into().expect("eight bytes")) | FOLD;
+        let b = u64::from_le_bytes(next.try_into().expect("eight bytes")) | FOLD;
+        let mut candidates =
+            pair(a, b, b's', b'u') | pair(a, b, b'r', b'e') | pair(a, b, b'o', b'v');
+        while candidates != 0 {
+            let at = i + candidates.trailing_zeros() as usize / 8;
+            if stem_at(&bytes[at..]) {
+                return true;
+            }
+            candidates &= candidates - 1;
         }
+        i += 8;
     }
-    false
+    (i..bytes.len()).any(|at| stem_at(&bytes[at..]))
 }
 
 fn stem_at(rest: &[u8]) -> bool {
@@ -300,6 +315,18 @@ mod tests {
         assert_eq!(markers("Remplace la REGLE 6"), [6]);
         assert_eq!(markers("supersedes rules 1 and 3, #7 & 9"), [1, 3, 7, 9]);
         assert_eq!(markers("remplace les règles 2 et 4"), [2, 4]);
+    }
+
+    #[test]
+    fn stems_are_found_at_every_offset_and_in_any_case() {
+        for verb in ["supersedes", "REPLACES", "Overrides", "rEmPlAcE"] {
+            for offset in 0..20 {
+                let text = format!("{} {verb} rule 7 tail", "a".repeat(offset));
+                assert!(has_verb_stem(&text), "{text:?}");
+                assert_eq!(markers(&text), [7], "{text:?}");
+            }
+        }
+        assert!(!has_verb_stem("su re ov superb repla overrid"));
     }
 
     #[test]
