@@ -413,13 +413,7 @@ impl Context<'_> {
 
     fn plan_block(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
         let source = existing.unwrap_or("");
-        let found = block::find(source).map_err(|malformed| {
-            Refusal::new(
-                Problem::MalformedMarkers,
-                Some(malformed.line),
-                format!("{}; fix the markers by hand", malformed.reason),
-            )
-        })?;
+        let found = find_block(source)?;
         if let Some((line, tool)) = block::foreign(source, found.as_ref()) {
             return Err(foreign(tool, line));
         }
@@ -571,17 +565,22 @@ impl Context<'_> {
     }
 }
 
-fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
-    let Some(source) = existing else {
-        return Ok(Plan::keep(Some("nothing to remove")));
-    };
-    let found = block::find(source).map_err(|malformed| {
+/// Our block in `source`, if any; ambiguous markers refuse the target.
+fn find_block(source: &str) -> Result<Option<block::Block>, Refusal> {
+    block::find(source).map_err(|malformed| {
         Refusal::new(
             Problem::MalformedMarkers,
             Some(malformed.line),
             format!("{}; fix the markers by hand", malformed.reason),
         )
-    })?;
+    })
+}
+
+fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
+    let Some(source) = existing else {
+        return Ok(Plan::keep(Some("nothing to remove")));
+    };
+    let found = find_block(source)?;
     let Some(found) = found else {
         return Ok(Plan::keep(Some("nothing to remove")));
     };

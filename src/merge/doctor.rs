@@ -4,14 +4,14 @@
 //! `PATH`, and the rules file itself (valid, no conflict left in the index).
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
 use super::git::{self, Git};
 use crate::diagnostics::Code;
 use crate::paint::Painter;
+use crate::preset::requirements::find_program;
 use crate::rules::{self, check};
 
 /// One check's verdict.
@@ -151,7 +151,7 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
         }
     }
 
-    match find_program(&program, path_var) {
+    match find_program(&program, path_var.as_deref()) {
         Some(found) => push(
             "binary",
             true,
@@ -242,23 +242,6 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
     report
 }
 
-/// Where `program` resolves: itself when it names a path, else the first executable file
-/// of that name in `path_var`.
-fn find_program(program: &str, path_var: Option<OsString>) -> Option<PathBuf> {
-    let executable = |path: &Path| {
-        path.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        let path = PathBuf::from(program);
-        return executable(&path).then_some(path);
-    }
-    std::env::split_paths(&path_var?)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(program))
-        .find(|path| executable(path))
-}
-
 impl Report {
     pub fn ok(&self) -> bool {
         self.checks.iter().all(|check| check.ok)
@@ -309,31 +292,5 @@ impl Report {
         let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
         text.push('\n');
         text
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::fs;
-
-    #[test]
-    fn programs_are_found_on_the_path_or_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let program = dir.path().join("autofix");
-        fs::write(&program, "#!/bin/sh\n").unwrap();
-        fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
-        let path = std::env::join_paths(["/nonexistent".as_ref(), dir.path()]).unwrap();
-        assert_eq!(
-            find_program("autofix", Some(path.clone())),
-            Some(program.clone())
-        );
-        assert_eq!(find_program("other", Some(path)), None);
-        assert_eq!(
-            find_program(program.to_str().unwrap(), None),
-            Some(program.clone())
-        );
-        fs::set_permissions(&program, fs::Permissions::from_mode(0o644)).unwrap();
-        assert_eq!(find_program(program.to_str().unwrap(), None), None);
     }
 }

@@ -236,4 +236,29 @@ mod tests {
         assert_eq!(find_program("nope", path), None);
         assert_eq!(find_program("tool", None), None);
     }
+
+    #[test]
+    fn programs_are_found_on_the_path_or_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("autofix");
+        fs::write(&program, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+        )
+        .unwrap();
+        let path = std::env::join_paths(["/nonexistent".as_ref(), dir.path()]).unwrap();
+        assert_eq!(find_program("autofix", Some(&path)), Some(program.clone()));
+        assert_eq!(find_program("other", Some(&path)), None);
+        assert_eq!(
+            find_program(program.to_str().unwrap(), None),
+            Some(program.clone())
+        );
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
+        )
+        .unwrap();
+        assert_eq!(find_program(program.to_str().unwrap(), None), None);
+    }
 }
