@@ -14,12 +14,15 @@
 //!
 //! Shared pieces: [`atomic`] (crash-safe file replacement), [`jsonpos`] (positions in JSON
 //! text), [`paint`] (terminal color). Both halves report problems as [`diagnostics`]
-//! values. Nothing in the library prints: every renderer returns a `String` or writes to an
-//! `impl Write`, so the CLI and the MCP server (in the binary) decide where it goes.
+//! values. Nothing in the library prints: every renderer returns a `String` or writes to
+//! an `impl Write`, so the CLI and the MCP server (in the binary) decide where it goes.
+//!
+//! The reference pages that the README links are rendered here as [`docs`].
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod atomic;
 pub mod diagnostics;
+pub mod docs;
 pub mod explain;
 pub mod export;
 pub mod hook;

@@ -1,0 +1,25 @@
+//! The reference pages: Markdown files beside this module, readable as they are on the
+//! forge and rendered here by `cargo doc` (the README is the short guide that links them).
+
+#[doc = include_str!("architecture.md")]
+pub mod architecture {}
+#[doc = include_str!("rules.md")]
+pub mod rules {}
+#[doc = include_str!("export.md")]
+pub mod export {}
+#[doc = include_str!("team.md")]
+pub mod team {}
+#[doc = include_str!("presets.md")]
+pub mod presets {}
+#[doc = include_str!("mcp.md")]
+pub mod mcp {}
+#[doc = include_str!("diagnostics.md")]
+pub mod diagnostics {}
+#[doc = include_str!("output.md")]
+pub mod output {}
+#[doc = include_str!("performance.md")]
+pub mod performance {}
+#[doc = include_str!("reliability.md")]
+pub mod reliability {}
+#[doc = include_str!("choices.md")]
+pub mod choices {}
