@@ -44,7 +44,7 @@ macro_rules! codes {
                 match self { $(Code::$variant => Severity::$severity,)* }
             }
 
-            /// What the code means (the README table's text).
+            /// What the code means (the diagnostics page table's text).
             pub fn summary(self) -> &'static str {
                 match self { $(Code::$variant => $summary,)* }
             }
@@ -342,7 +342,7 @@ pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// The README's table row for `code`: `| code | severity | meaning | fix |`.
+/// The diagnostics page's table row for `code`: `| code | severity | meaning | fix |`.
 pub fn table_row(code: Code) -> String {
     format!(
         "| `{}` | {} | {} | {} |",
@@ -401,11 +401,14 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_table_is_the_code_table() {
-        let readme = include_str!("../README.md");
+    fn the_diagnostics_page_table_is_the_code_table() {
+        let readme = include_str!("docs/diagnostics.md");
         for code in Code::ALL {
             let row = table_row(*code);
-            assert!(readme.contains(&row), "README.md lacks the row\n{row}");
+            assert!(
+                readme.contains(&row),
+                "src/docs/diagnostics.md lacks the row\n{row}"
+            );
         }
     }
 

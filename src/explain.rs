@@ -1,5 +1,5 @@
 //! `autofix explain CODE`: what a diagnostic code means, why it matters, how to fix it and
-//! an example — the same text as the README table and the SARIF rule help, from the one
+//! an example — the same text as the diagnostics page's table and the SARIF rule help, from the one
 //! table in [`crate::diagnostics`].
 
 use std::fmt::Write as _;

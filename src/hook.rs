@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::rules::listing::Listing;
+use crate::text::plural_s;
 
 /// The most characters the printed JSON may have (Claude Code keeps 10,000).
 pub const CAP: usize = 9_000;
@@ -72,7 +73,7 @@ pub fn render(agent: Agent, listing: &Listing<'_>) -> String {
             text.push_str(&format!(
                 "({omitted} older rule{} omitted to fit the hook's size limit; `autofix rules` \
                  lists them all.)\n",
-                if omitted == 1 { "" } else { "s" }
+                plural_s(omitted)
             ));
         }
         for line in &lines[omitted..] {

@@ -34,4 +34,5 @@ pub mod paint;
 pub mod preset;
 pub mod rules;
 pub mod sarif;
+pub mod text;
 pub mod workspace;

@@ -24,6 +24,7 @@ use serde::Serialize;
 use crate::atomic;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
+use crate::text::plural_s;
 use targets::{Facts, Kind, Selected, Target};
 
 /// What to do.
@@ -479,7 +480,7 @@ impl Context<'_> {
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(
                 "- _{omitted} older rule{} omitted: {}. `autofix rules` lists them all._\n",
-                if omitted == 1 { "" } else { "s" },
+                plural_s(omitted),
                 budget.describe()
             ),
             _ => String::new(),
@@ -508,7 +509,7 @@ impl Context<'_> {
             note: (omitted > 0).then(|| {
                 format!(
                     "{omitted} oldest rule{} omitted: {}",
-                    if omitted == 1 { "" } else { "s" },
+                    plural_s(omitted),
                     target.budget.map_or("", |b| b.describe())
                 )
             }),

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Mode, Outcome, Problem, Report, Status};
 use crate::diagnostics::{escape_data, escape_property};
 use crate::paint::Painter;
+use crate::text::counted;
 
 impl Report {
     /// The status word of an outcome in this run's mode (`created`, `would create`,
@@ -51,10 +52,9 @@ impl Report {
         };
         let source = if self.rules_file_exists {
             format!(
-                "{} ({} active rule{})",
+                "{} ({})",
                 self.rules_file,
-                self.active_rules,
-                plural(self.active_rules)
+                counted(self.active_rules, "active rule")
             )
         } else {
             format!(
@@ -260,10 +260,6 @@ fn problem_words(problem: Problem) -> &'static str {
         Problem::Unreadable => "unreadable",
         Problem::Unwritable => "unwritable",
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn capitalize(text: &str) -> String {

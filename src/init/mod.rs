@@ -17,6 +17,7 @@ use crate::export::{self, Mode, markdown};
 use crate::hook::Agent;
 use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
+use crate::text::counted;
 
 /// One `init` run.
 #[derive(Clone, Debug)]
@@ -175,11 +176,7 @@ fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     if path.symlink_metadata().is_ok() {
         let message = match rules::read(path) {
             Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
-                Ok(document) => format!(
-                    "{} rule{}",
-                    document.rules.len(),
-                    if document.rules.len() == 1 { "" } else { "s" }
-                ),
+                Ok(document) => counted(document.rules.len(), "rule"),
                 Err(_) => "not valid: run `autofix check`".to_string(),
             },
             Ok(None) => "a dangling link".to_string(),

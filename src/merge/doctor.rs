@@ -13,6 +13,7 @@ use crate::diagnostics::Code;
 use crate::paint::Painter;
 use crate::preset::requirements::find_program;
 use crate::rules::{self, check};
+use crate::text::counted;
 
 /// One check's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -208,10 +209,9 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
                         "rules-file",
                         true,
                         format!(
-                            "{shown} is valid: {} rules, {} warning{}",
-                            outcome.rules,
-                            counts.warnings,
-                            if counts.warnings == 1 { "" } else { "s" }
+                            "{shown} is valid: {}, {}",
+                            counted(outcome.rules, "rule"),
+                            counted(counts.warnings, "warning")
                         ),
                         None,
                     );
@@ -220,9 +220,8 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
                         "rules-file",
                         false,
                         format!(
-                            "{shown} has {} error{}{}",
-                            counts.errors,
-                            if counts.errors == 1 { "" } else { "s" },
+                            "{shown} has {}{}",
+                            counted(counts.errors, "error"),
                             if markers {
                                 " (leftover conflict markers)"
                             } else {

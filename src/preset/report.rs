@@ -12,13 +12,10 @@ use crate::paint::Painter;
 use super::Preset;
 use super::render::Rendered;
 use super::requirements::{Status, Summary};
+use crate::text::counted;
 
 /// The `version` field of every JSON document.
 pub const JSON_VERSION: u32 = 1;
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
 
 fn to_json(value: &impl Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
@@ -47,7 +44,7 @@ pub fn list_text(presets: &[Preset], painter: Painter) -> String {
         .unwrap_or(0);
     let commands: Vec<String> = presets
         .iter()
-        .map(|p| plural(p.commands.len(), "command", "commands"))
+        .map(|p| counted(p.commands.len(), "command"))
         .collect();
     let commands_width = commands.iter().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
@@ -148,11 +145,11 @@ impl Totals {
 fn summary_line(presets: &[Preset], totals: Totals) -> String {
     let mut line = format!(
         "checked {}: {} enabled, {} disabled ({}, {})\n",
-        plural(totals.presets, "preset", "presets"),
+        counted(totals.presets, "preset"),
         totals.enabled,
         totals.disabled(),
-        plural(totals.counts.errors, "error", "errors"),
-        plural(totals.counts.warnings, "warning", "warnings"),
+        counted(totals.counts.errors, "error"),
+        counted(totals.counts.warnings, "warning"),
     );
     let disabled: Vec<String> = presets
         .iter()
@@ -299,7 +296,7 @@ pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Pa
         "{} ({}): {}",
         painter.bold(&preset.id),
         preset.dir.display(),
-        plural(summaries.len(), "requirement", "requirements")
+        counted(summaries.len(), "requirement")
     );
     let width = summaries
         .iter()
@@ -357,8 +354,8 @@ pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Pa
         "{}",
         match (skills, missing) {
             (0, _) => "no skills required".to_string(),
-            (n, 0) => format!("all {} installed", plural(n, "skill", "skills")),
-            (n, m) => format!("{m} of {} not installed", plural(n, "skill", "skills")),
+            (n, 0) => format!("all {} installed", counted(n, "skill")),
+            (n, m) => format!("{m} of {} not installed", counted(n, "skill")),
         }
     );
     out

@@ -13,6 +13,7 @@ use super::{Category, RulesError, same_instruction};
 use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::jsonpos;
 use crate::paint::Painter;
+use crate::text::counted;
 
 /// The outcome of `check`.
 #[derive(Clone, Debug)]
@@ -385,13 +386,11 @@ impl Report {
         }
         let counts = self.counts();
         format!(
-            "Checked {} rules in {}: {} error{}, {} warning{}.",
-            self.rules,
+            "Checked {} in {}: {}, {}.",
+            counted(self.rules, "rule"),
             self.path,
-            counts.errors,
-            if counts.errors == 1 { "" } else { "s" },
-            counts.warnings,
-            if counts.warnings == 1 { "" } else { "s" },
+            counted(counts.errors, "error"),
+            counted(counts.warnings, "warning"),
         )
     }
 

@@ -669,7 +669,7 @@ fn check_reports_syntax_and_shape() {
     let run = sandbox.run(&["check"]).expect(0);
     assert_eq!(
         run.stdout,
-        "Checked 1 rules in .agents/autofix.json: 0 errors, 0 warnings.\n"
+        "Checked 1 rule in .agents/autofix.json: 0 errors, 0 warnings.\n"
     );
 }
 

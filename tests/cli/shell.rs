@@ -1,5 +1,5 @@
 //! CI and shell ergonomics: SARIF (validated by Microsoft's SARIF Multitool where it is
-//! installed), `explain`, completions, the man page, and the JSON reference of the README.
+//! installed), `explain`, completions, the man page, and the JSON reference (src/docs/output.md).
 
 use std::fs;
 use std::io::Write;
@@ -10,7 +10,7 @@ use autofix::diagnostics::Code;
 
 use crate::support::{Run, Sandbox, example_workspace};
 
-const README: &str = include_str!("../../README.md");
+const JSON_REFERENCE: &str = include_str!("../../src/docs/output.md");
 
 /// The example workspace with a `.git` marker, so SARIF URIs are relative to it.
 fn example_repository() -> Sandbox {
@@ -208,7 +208,7 @@ fn sarif_for_presets_and_the_rules_file() {
     multitool_validates(&path);
 }
 
-/// The README's JSON reference names, for each command, the top-level fields; each
+/// The JSON reference page names, for each command, the top-level fields; each
 /// document must carry them and `version`.
 #[test]
 fn every_json_document_matches_the_readme_reference() {
@@ -290,7 +290,7 @@ fn every_json_document_matches_the_readme_reference() {
         assert!(run.code == 0 || run.code == 1, "{name}: {}", run.stderr);
         let json = run.json();
         assert_eq!(json["version"], 1, "{name}");
-        let mut lines = README
+        let mut lines = JSON_REFERENCE
             .lines()
             .skip_while(|l| !l.starts_with(&format!("- `{name}`:")));
         let bullet = lines
@@ -301,13 +301,13 @@ fn every_json_document_matches_the_readme_reference() {
             .join(" ");
         assert!(
             !bullet.is_empty(),
-            "the README's JSON reference has no entry for `{name}`"
+            "src/docs/output.md has no entry for `{name}`"
         );
         for field in *fields {
             assert!(json.get(field).is_some(), "{name}: no `{field}` in {json}");
             assert!(
                 bullet.contains(field),
-                "the README's entry for `{name}` does not name `{field}`"
+                "the JSON reference entry for `{name}` does not name `{field}`"
             );
         }
     }
