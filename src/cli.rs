@@ -5,12 +5,83 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The heading of the options that are not a command's own.
+const GLOBAL: &str = "Global options";
+
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success
-  1  the command found problems (errors in check/validate, a disabled preset,
-     a missing required skill)
-  2  it could not do its job (usage error, unreadable or corrupt input, lock timeout)";
+  1  the command found problems (errors in check or preset validate, a disabled preset,
+     a missing required skill, drift under export --check)
+  2  it could not do its job (usage error, unreadable or corrupt input, lock timeout)
+
+Environment:
+  AUTOFIX_FILE                 the rules file, as --file
+  AUTOFIX_LOCK_TIMEOUT         seconds learn waits for the lock (default 10)
+  AUTOFIX_CEILING_DIRECTORIES  directories discovery never searches above (separated like PATH)
+  NO_COLOR                     no color with --color auto";
+
+const LEARN_EXIT_STATUS: &str = "\
+Exit status:
+  0  learned, or already known as an active rule (nothing written)
+  2  it could not (usage error, an invalid rules file, a missing supersede target,
+     lock timeout, a failed write); the file is left as it was
+
+Environment:
+  AUTOFIX_LOCK_TIMEOUT  seconds to wait for the lock (default 10)";
+
+const RULES_EXIT_STATUS: &str = "\
+Exit status:
+  0  listed (also when there is no rules file; --format hook always exits 0)
+  2  the rules file could not be read or is not JSON";
+
+const CHECK_EXIT_STATUS: &str = "\
+Exit status:
+  0  no errors (warnings do not fail), or no rules file
+  1  errors found
+  2  the rules file could not be read";
+
+const WHERE_EXIT_STATUS: &str = "\
+Exit status:
+  0  shown (whether or not the file exists)
+  2  it could not run (a missing -C directory)";
+
+const PRESET_LIST_EXIT_STATUS: &str = "\
+Exit status:
+  0  listed (a disabled preset is listed as disabled)
+  2  a path that does not exist or holds no preset";
+
+const PRESET_VALIDATE_EXIT_STATUS: &str = "\
+Exit status:
+  0  every preset enabled and no errors
+  1  a preset is disabled or has errors (with --deny-warnings, also warnings)
+  2  a path that does not exist or holds no preset";
+
+const PRESET_RENDER_EXIT_STATUS: &str = "\
+Exit status:
+  0  rendered
+  1  the preset is disabled (its diagnostics go to stderr)
+  2  usage error: an unknown --command, or with --strict a placeholder without a value";
+
+const PRESET_REQUIREMENTS_EXIT_STATUS: &str = "\
+Exit status:
+  0  every required skill is installed
+  1  a required skill is missing, or the preset is disabled
+  2  the preset cannot be found or read";
+
+const EXPLAIN_EXIT_STATUS: &str = "\
+Exit status:
+  0  explained
+  2  unknown code (the closest codes are suggested)";
+
+const MCP_EXIT_STATUS: &str = "\
+Exit status:
+  0  standard input closed; every error is answered over the protocol";
+
+const MAN_EXIT_STATUS: &str = "\
+Exit status:
+  0  printed or written
+  2  an unknown command, or DIR could not be written";
 
 /// A self-correcting rules memory for coding agents, and a checker and renderer for
 /// preset tasks.
@@ -18,58 +89,102 @@ Exit status:
 #[command(name = "autofix", version, after_help = EXIT_STATUS, max_term_width = 100)]
 pub(crate) struct Cli {
     #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    #[command(flatten)]
     pub(crate) global: GlobalArgs,
 
     #[command(subcommand)]
     pub(crate) command: Command,
 }
 
+/// Options of every command.
 #[derive(Debug, Args)]
 pub(crate) struct GlobalArgs {
-    /// Use DIR as the workspace root instead of searching upwards from the current directory.
-    #[arg(short = 'C', long = "root", value_name = "DIR", global = true)]
-    pub(crate) root: Option<PathBuf>,
-
-    /// Use this rules file, skipping discovery [env: AUTOFIX_FILE].
-    #[arg(long, value_name = "PATH", global = true)]
-    pub(crate) file: Option<PathBuf>,
-
     /// When to color the output (`auto` honours NO_COLOR and colors only terminals).
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Color::Auto, global = true)]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = Color::Auto,
+        global = true,
+        help_heading = GLOBAL
+    )]
     pub(crate) color: Color,
 }
 
+/// Where the rules file is: taken by the commands that read or write it, and before the
+/// command name (`autofix -C DIR rules`).
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct WorkspaceArgs {
+    /// Use DIR as the workspace root instead of searching upwards from the current directory.
+    #[arg(short = 'C', long = "root", value_name = "DIR", help_heading = GLOBAL)]
+    pub(crate) root: Option<PathBuf>,
+
+    /// Use this rules file, skipping discovery [env: AUTOFIX_FILE].
+    #[arg(long, value_name = "PATH", help_heading = GLOBAL)]
+    pub(crate) file: Option<PathBuf>,
+}
+
+impl WorkspaceArgs {
+    /// These options, with `later`'s (given after the command name) taking precedence.
+    pub(crate) fn overridden_by(&self, later: Option<&WorkspaceArgs>) -> WorkspaceArgs {
+        let later = later.cloned().unwrap_or_default();
+        WorkspaceArgs {
+            root: later.root.or_else(|| self.root.clone()),
+            file: later.file.or_else(|| self.file.clone()),
+        }
+    }
+}
+
+/// The workspace root alone: the preset commands look for presets there and never read
+/// the rules file.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct RootArgs {
+    /// Use DIR as the workspace root instead of searching upwards from the current directory.
+    #[arg(short = 'C', long = "root", value_name = "DIR", help_heading = GLOBAL)]
+    pub(crate) root: Option<PathBuf>,
+}
+
+impl From<&RootArgs> for WorkspaceArgs {
+    fn from(args: &RootArgs) -> Self {
+        WorkspaceArgs {
+            root: args.root.clone(),
+            file: None,
+        }
+    }
+}
+
+/// The commands, in the order of a day's work: set up, learn, read, check, publish; then
+/// presets, teams, and help.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
+    /// Set a repository up: the rules file, the autofix skill, optional session hooks.
+    #[command(after_help = INIT_EXIT_STATUS)]
+    Init(InitArgs),
     /// Append a rule: locked, atomic, numbered highest + 1.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(
+        after_help = LEARN_EXIT_STATUS,
+        override_usage = "autofix learn [OPTIONS] --category <CAT> --why <WHY> <INSTRUCTION>\n       \
+                          autofix learn [OPTIONS] --json < rule.json"
+    )]
     Learn(LearnArgs),
     /// Print the active rules (what an agent loads at the start of every task).
+    #[command(after_help = RULES_EXIT_STATUS)]
     Rules(RulesArgs),
     /// Lint the rules file.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
-    /// Show which rules file is used and the candidates considered.
-    Where(WhereArgs),
-    /// Check and render preset tasks.
-    #[command(subcommand)]
-    Preset(PresetCommand),
-    /// Explain a diagnostic code: what it means, why it matters, how to fix it.
-    #[command(after_help = EXIT_STATUS)]
-    Explain(ExplainArgs),
-    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
-    Completions(CompletionsArgs),
-    /// Print the man page (roff) on stdout: `autofix man | man -l -`.
-    Man,
-    /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
-    Mcp,
     /// Write the active rules where every agent reads them (AGENTS.md, CLAUDE.md, rule
     /// folders), touching only autofix's own block or stamped files.
     #[command(after_help = EXPORT_EXIT_STATUS)]
     Export(ExportArgs),
-    /// Set a repository up: the rules file, the autofix skill, optional session hooks.
-    #[command(after_help = INIT_EXIT_STATUS)]
-    Init(InitArgs),
+    /// Show which rules file is used and the candidates considered.
+    #[command(after_help = WHERE_EXIT_STATUS)]
+    Where(WhereArgs),
+    /// Check and render preset tasks.
+    #[command(subcommand)]
+    Preset(PresetCommand),
     /// Merge the rules file for git (run by git), or install the driver with --install.
     #[command(after_help = DRIVER_EXIT_STATUS)]
     MergeDriver(MergeDriverArgs),
@@ -79,6 +194,55 @@ pub(crate) enum Command {
     /// Check that this clone merges the rules file well: driver, attribute, binary, file.
     #[command(after_help = DOCTOR_EXIT_STATUS)]
     Doctor(DoctorArgs),
+    /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
+    #[command(after_help = MCP_EXIT_STATUS)]
+    Mcp(McpArgs),
+    /// Explain a diagnostic code: what it means, why it matters, how to fix it.
+    #[command(after_help = EXPLAIN_EXIT_STATUS)]
+    Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print a man page (roff): `autofix man learn | man -l -`; or write them all with --dir.
+    #[command(after_help = MAN_EXIT_STATUS)]
+    Man(ManArgs),
+}
+
+impl Command {
+    /// The workspace options given after the command name, for the commands that take them.
+    pub(crate) fn workspace(&self) -> Option<WorkspaceArgs> {
+        match self {
+            Command::Init(args) => Some(args.workspace.clone()),
+            Command::Learn(args) => Some(args.workspace.clone()),
+            Command::Rules(args) => Some(args.workspace.clone()),
+            Command::Check(args) => Some(args.workspace.clone()),
+            Command::Export(args) => Some(args.workspace.clone()),
+            Command::Where(args) => Some(args.workspace.clone()),
+            Command::Preset(command) => Some(command.root().into()),
+            Command::MergeDriver(args) => Some(args.workspace.clone()),
+            Command::Resolve(args) => Some(args.workspace.clone()),
+            Command::Doctor(args) => Some(args.workspace.clone()),
+            Command::Mcp(args) => Some(args.workspace.clone()),
+            Command::Explain(_) | Command::Completions(_) | Command::Man(_) => None,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// The command whose page to print, e.g. `learn` or `preset validate` [default: the
+    /// top-level page].
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    pub(crate) command: Vec<String>,
+
+    /// Write every page (autofix.1, autofix-learn.1, …) into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
 }
 
 const EXPORT_EXIT_STATUS: &str = "\
@@ -97,6 +261,9 @@ Exit status:
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Export to this target only (repeatable or comma-separated) [default: the defaults
     /// plus every target exported before].
     #[arg(
@@ -135,6 +302,9 @@ pub(crate) struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InitArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Add a SessionStart hook that loads the rules, for these agents (repeatable or
     /// comma-separated).
     #[arg(
@@ -243,6 +413,9 @@ pub(crate) enum DiagnosticsFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct LearnArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// The instruction, in the imperative: "Never/Always do X - because Y."
     #[arg(value_name = "INSTRUCTION", required_unless_present = "json")]
     pub(crate) instruction: Option<String>,
@@ -274,6 +447,9 @@ pub(crate) struct LearnArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct RulesArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Show only rules of this category (repeatable).
     #[arg(short, long = "category", value_name = "CAT")]
     pub(crate) categories: Vec<String>,
@@ -298,6 +474,9 @@ pub(crate) struct RulesArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
     pub(crate) format: DiagnosticsFormat,
@@ -305,6 +484,9 @@ pub(crate) struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct WhereArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
@@ -313,6 +495,9 @@ pub(crate) struct WhereArgs {
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("setup").args(["install", "uninstall"])))]
 pub(crate) struct MergeDriverArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// %O: the merge base's version of the file.
     #[arg(value_name = "BASE", required_unless_present = "setup")]
     pub(crate) base: Option<PathBuf>,
@@ -365,6 +550,9 @@ pub(crate) struct MergeDriverArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ResolveArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// The conflicted rules file [default: the discovered rules file].
     #[arg(value_name = "PATH")]
     pub(crate) path: Option<PathBuf>,
@@ -384,6 +572,9 @@ pub(crate) struct ResolveArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct DoctorArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
@@ -392,20 +583,35 @@ pub(crate) struct DoctorArgs {
 #[derive(Debug, Subcommand)]
 pub(crate) enum PresetCommand {
     /// One line per preset: id, status, commands, bound skills.
+    #[command(after_help = PRESET_LIST_EXIT_STATUS)]
     List(PresetListArgs),
     /// Load every preset and report diagnostics (for CI).
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = PRESET_VALIDATE_EXIT_STATUS)]
     Validate(PresetValidateArgs),
     /// Print the final command line of each command.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = PRESET_RENDER_EXIT_STATUS)]
     Render(PresetRenderArgs),
     /// Each requirement once, the commands bound to it, and whether skills are installed.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = PRESET_REQUIREMENTS_EXIT_STATUS)]
     Requirements(PresetRequirementsArgs),
+}
+
+impl PresetCommand {
+    pub(crate) fn root(&self) -> &RootArgs {
+        match self {
+            PresetCommand::List(args) => &args.root,
+            PresetCommand::Validate(args) => &args.root,
+            PresetCommand::Render(args) => &args.root,
+            PresetCommand::Requirements(args) => &args.root,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetListArgs {
+    #[command(flatten)]
+    pub(crate) root: RootArgs,
+
     /// Preset directories, or directories whose children are presets
     /// [default: .agents/presets and presets under the workspace root].
     #[arg(value_name = "PATH")]
@@ -418,6 +624,9 @@ pub(crate) struct PresetListArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetValidateArgs {
+    #[command(flatten)]
+    pub(crate) root: RootArgs,
+
     /// Preset directories, or directories whose children are presets
     /// [default: .agents/presets and presets under the workspace root].
     #[arg(value_name = "PATH")]
@@ -434,6 +643,9 @@ pub(crate) struct PresetValidateArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetRenderArgs {
+    #[command(flatten)]
+    pub(crate) root: RootArgs,
+
     /// The preset directory, or the name of a preset in .agents/presets or presets.
     #[arg(value_name = "PRESET")]
     pub(crate) preset: PathBuf,
@@ -461,6 +673,9 @@ pub(crate) struct PresetRenderArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PresetRequirementsArgs {
+    #[command(flatten)]
+    pub(crate) root: RootArgs,
+
     /// The preset directory, or the name of a preset in .agents/presets or presets.
     #[arg(value_name = "PRESET")]
     pub(crate) preset: PathBuf,

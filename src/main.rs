@@ -25,7 +25,10 @@ fn main() -> ExitCode {
             };
         }
     };
-    let context = cmd::Context::new(&cli.global);
+    let workspace = cli
+        .workspace
+        .overridden_by(cli.command.workspace().as_ref());
+    let context = cmd::Context::new(&cli.global, workspace);
     let outcome = match cli.command {
         Command::Learn(args) => cmd::rules::learn(&context, args),
         Command::Rules(args) => cmd::rules::rules(&context, args),
@@ -34,8 +37,8 @@ fn main() -> ExitCode {
         Command::Preset(command) => cmd::preset::run(&context, command),
         Command::Explain(args) => cmd::shell::explain(args),
         Command::Completions(args) => cmd::shell::completions(args),
-        Command::Man => cmd::shell::man(),
-        Command::Mcp => mcp::serve(&context),
+        Command::Man(args) => cmd::shell::man(args),
+        Command::Mcp(_) => mcp::serve(&context),
         Command::Export(args) => cmd::agents::export(&context, args),
         Command::Init(args) => cmd::agents::init(&context, args),
         Command::MergeDriver(args) => cmd::team::merge_driver(&context, args),

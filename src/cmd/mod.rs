@@ -14,20 +14,20 @@ use std::process::ExitCode;
 use autofix::paint::{ColorChoice, Painter};
 use autofix::workspace::{self, Workspace};
 
-use crate::cli::{Color, GlobalArgs};
+use crate::cli::{Color, GlobalArgs, WorkspaceArgs};
 
-/// What every subcommand needs from the global options.
+/// What every subcommand needs from the global and workspace options.
 pub(crate) struct Context {
     pub(crate) options: workspace::Options,
     pub(crate) color: ColorChoice,
 }
 
 impl Context {
-    pub(crate) fn new(global: &GlobalArgs) -> Self {
+    pub(crate) fn new(global: &GlobalArgs, workspace: WorkspaceArgs) -> Self {
         Context {
             options: workspace::Options {
-                root: global.root.clone(),
-                file: global.file.clone(),
+                root: workspace.root,
+                file: workspace.file,
             },
             color: match global.color {
                 Color::Auto => ColorChoice::Auto,

@@ -95,7 +95,7 @@ fn init_twice_the_second_run_is_a_no_op() {
         let attributes = sandbox.read(".gitattributes");
         assert!(attributes.contains("merge=autofix"), "{attributes}");
     } else {
-        eprintln!("skipped: the merge-driver step (git is not installed)");
+        crate::support::skip("git", "the merge-driver step (git is not installed)");
     }
     assert!(
         squash(&run.stdout).contains("autofix export --check --format github"),

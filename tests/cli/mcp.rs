@@ -479,8 +479,9 @@ fn python_with_mcp() -> Option<String> {
 #[test]
 fn the_official_python_client_connects_in_every_mode() {
     let Some(python) = python_with_mcp() else {
-        return eprintln!(
-            "skipped: the Python `mcp` package is not installed (set AUTOFIX_MCP_PYTHON)"
+        return crate::support::skip(
+            "mcp-python",
+            "the Python `mcp` package is not installed (set AUTOFIX_MCP_PYTHON)",
         );
     };
     let sandbox = example_workspace();

@@ -184,7 +184,7 @@ fn c4_eight_processes_with_random_kills() {
 #[test]
 fn c5_waiters_proceed_when_the_holder_dies() {
     let Some(python) = which("python3") else {
-        return eprintln!("skipped: c5 needs python3 to hold a lock");
+        return crate::support::skip("python3", "c5 needs python3 to hold a lock");
     };
     let sandbox = Sandbox::new();
     sandbox.write(RULES, "[]\n");
@@ -378,7 +378,7 @@ fn two_rules() -> (Sandbox, String) {
 #[test]
 fn k2_a_kill_at_each_step_leaves_old_or_new() {
     if !strace_works() {
-        return eprintln!("skipped: k2 needs strace with ptrace");
+        return crate::support::skip("strace", "k2 needs strace with ptrace");
     }
     // Syscalls in protocol order; the first two fsyncs are the temp file's and the
     // directory's. Before the rename the file must be the old one; after it, the new one.
@@ -422,7 +422,7 @@ fn k2_a_kill_at_each_step_leaves_old_or_new() {
 #[test]
 fn f_injected_faults_leave_the_file_unchanged() {
     if !strace_works() {
-        return eprintln!("skipped: fault injection needs strace with ptrace");
+        return crate::support::skip("strace", "fault injection needs strace with ptrace");
     }
     let faults = [
         (
@@ -464,7 +464,7 @@ fn f_injected_faults_leave_the_file_unchanged() {
 #[test]
 fn f5_a_failed_directory_fsync_after_the_rename_is_a_warning() {
     if !strace_works() {
-        return eprintln!("skipped: f5 needs strace with ptrace");
+        return crate::support::skip("strace", "f5 needs strace with ptrace");
     }
     let (sandbox, _) = two_rules();
     let run = learn_injected(&sandbox, "inject=fsync:error=EIO:when=2", "Always commit");
@@ -477,7 +477,7 @@ fn f5_a_failed_directory_fsync_after_the_rename_is_a_warning() {
 #[test]
 fn t1_syscall_order() {
     if !strace_works() {
-        return eprintln!("skipped: t1 needs strace");
+        return crate::support::skip("strace", "t1 needs strace");
     }
     let (sandbox, _) = two_rules();
     let log = sandbox.join("trace.log");
@@ -559,11 +559,11 @@ impl Drop for Mount {
 #[test]
 fn f1_a_full_filesystem_leaves_the_file_unchanged() {
     if !is_root() {
-        return eprintln!("skipped: f1 (real ENOSPC) needs root to mount a tmpfs");
+        return crate::support::skip("root", "f1 (real ENOSPC) needs root to mount a tmpfs");
     }
     let sandbox = Sandbox::new();
     let Some(_mount) = Mount::tmpfs(&sandbox.join("small"), "64k") else {
-        return eprintln!("skipped: f1 cannot mount a tmpfs here");
+        return crate::support::skip("mount", "f1 cannot mount a tmpfs here");
     };
     // A rules file of about 40 KiB leaves too little room for its replacement.
     let mut text = String::from("[\n");
@@ -597,7 +597,7 @@ fn f1_a_full_filesystem_leaves_the_file_unchanged() {
 #[test]
 fn f7_read_only_filesystem_and_immutable_file() {
     if !is_root() {
-        return eprintln!("skipped: f7 needs root for mount and chattr");
+        return crate::support::skip("root", "f7 needs root for mount and chattr");
     }
     let sandbox = Sandbox::new();
     if let Some(mount) = Mount::tmpfs(&sandbox.join("ro"), "1m") {
@@ -615,14 +615,17 @@ fn f7_read_only_filesystem_and_immutable_file() {
         assert!(run.stderr.contains("ro/.agents"), "{}", run.stderr);
         assert_eq!(sandbox.read("ro/.agents/autofix.json"), "[]\n");
     } else {
-        eprintln!("skipped: f7 read-only filesystem (cannot mount a tmpfs here)");
+        crate::support::skip(
+            "mount",
+            "f7 read-only filesystem (cannot mount a tmpfs here)",
+        );
     }
 
     let (sandbox, before) = two_rules();
     let file = sandbox.join(RULES);
     let immutable = Command::new("chattr").arg("+i").arg(&file).output();
     if !immutable.is_ok_and(|o| o.status.success()) {
-        return eprintln!("skipped: f7 chattr +i (not supported on this filesystem)");
+        return crate::support::skip("chattr", "f7 chattr +i (not supported on this filesystem)");
     }
     let run = sandbox.run(&["learn", "-c", "code", "-w", "w", "Always immutable"]);
     let _ = Command::new("chattr").arg("-i").arg(&file).output();

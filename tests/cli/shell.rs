@@ -67,7 +67,7 @@ fn completion_scripts() {
     let path = sandbox.write("autofix.bash", &script);
     let syntax = Command::new("bash").arg("-n").arg(&path).status();
     let Ok(syntax) = syntax else {
-        return eprintln!("skipped: bash is not installed");
+        return crate::support::skip("bash", "bash is not installed");
     };
     assert!(syntax.success());
     let probe = format!(
@@ -79,23 +79,19 @@ fn completion_scripts() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "preset");
 }
 
-#[test]
-fn the_man_page_renders() {
-    let page = Sandbox::new().run(&["man"]).expect(0).stdout;
-    assert!(
-        page.starts_with(".ie") || page.contains(".TH autofix"),
-        "{page}"
-    );
+/// Renders a man page with `man -l`, or `None` (recorded as a skip) without `man`.
+fn render_man(page: &str) -> Option<String> {
     let Ok(mut man) = Command::new("man")
         .args(["-l", "-"])
         .env("MANPAGER", "cat")
-        .env("MANWIDTH", "80")
+        .env("MANWIDTH", "100")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
     else {
-        return eprintln!("skipped: man is not installed");
+        crate::support::skip("man", "rendering the man pages (man is not installed)");
+        return None;
     };
     man.stdin
         .take()
@@ -103,15 +99,167 @@ fn the_man_page_renders() {
         .write_all(page.as_bytes())
         .unwrap();
     let rendered = man.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(
+        rendered.stderr.is_empty(),
+        "man warns: {}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    Some(String::from_utf8_lossy(&rendered.stdout).into_owned())
+}
+
+#[test]
+fn the_man_page_renders() {
+    let page = Sandbox::new().run(&["man"]).expect(0).stdout;
+    assert!(page.contains(".TH autofix 1"), "{page}");
+    let Some(text) = render_man(&page) else {
+        return;
+    };
     assert!(text.contains("NAME") && text.contains("autofix"), "{text}");
+    // The environment is documented, and the exit-status block keeps its columns.
+    assert!(text.contains("AUTOFIX_LOCK_TIMEOUT"), "{text}");
+    assert!(text.contains("AUTOFIX_CEILING_DIRECTORIES"), "{text}");
+    assert!(
+        text.lines()
+            .any(|line| line.trim_start().starts_with("2  it could not do its job")),
+        "{text}"
+    );
+}
+
+#[test]
+fn man_prints_the_page_of_any_command() {
+    let sandbox = Sandbox::new();
+    let learn = sandbox.run(&["man", "learn"]).expect(0).stdout;
+    assert!(learn.contains(".TH autofix-learn 1"), "{learn}");
+    let validate = sandbox.run(&["man", "preset", "validate"]).expect(0).stdout;
+    assert!(
+        validate.contains(".TH autofix-preset-validate 1"),
+        "{validate}"
+    );
+    let Some(text) = render_man(&learn) else {
+        return;
+    };
+    assert!(text.contains("EXIT STATUS"), "{text}");
+    assert!(
+        text.lines().any(|line| line
+            .trim_start()
+            .starts_with("0  learned, or already known")),
+        "{text}"
+    );
+    // Required arguments read as required in the synopsis.
+    assert!(
+        text.contains("--category <CAT> --why <WHY> <INSTRUCTION>"),
+        "{text}"
+    );
+
+    let unknown = sandbox.run(&["man", "lern"]).expect(2);
+    assert!(
+        unknown.stderr.contains("no man page for `lern`") && unknown.stderr.contains("learn"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn man_writes_one_page_per_command() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["man", "--dir", "pages"]).expect(0);
+    assert!(
+        run.stdout.starts_with("Wrote 19 man pages to pages"),
+        "{}",
+        run.stdout
+    );
+    let mut names: Vec<String> = fs::read_dir(sandbox.join("pages"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for expected in [
+        "autofix.1",
+        "autofix-learn.1",
+        "autofix-preset-render.1",
+        "autofix-merge-driver.1",
+    ] {
+        assert!(names.iter().any(|n| n == expected), "{names:?}");
+    }
+    for name in &names {
+        let page = sandbox.read(format!("pages/{name}"));
+        if render_man(&page).is_none() {
+            return;
+        }
+    }
+}
+
+#[test]
+fn help_groups_global_options_and_shows_them_where_they_apply() {
+    let sandbox = Sandbox::new();
+    let top = sandbox.run(&["--help"]).expect(0).stdout;
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            "init",
+            "learn",
+            "rules",
+            "check",
+            "export",
+            "where",
+            "preset",
+            "merge-driver",
+            "resolve",
+            "doctor",
+            "mcp",
+            "explain",
+            "completions",
+            "man",
+            "help"
+        ]
+    );
+    assert!(top.contains("Global options:\n  -C, --root <DIR>"), "{top}");
+    assert!(top.contains("Environment:\n  AUTOFIX_FILE"), "{top}");
+
+    let learn = sandbox.run(&["learn", "--help"]).expect(0).stdout;
+    assert!(learn.contains("Global options:"), "{learn}");
+    assert!(learn.contains("--file <PATH>"), "{learn}");
+    assert!(learn.contains("AUTOFIX_LOCK_TIMEOUT"), "{learn}");
+    assert!(
+        learn.contains("Usage: autofix learn [OPTIONS] --category <CAT> --why <WHY> <INSTRUCTION>"),
+        "{learn}"
+    );
+    // The rules file means nothing to these commands, so they do not offer --file.
+    for command in [
+        &["explain", "--help"][..],
+        &["man", "--help"],
+        &["preset", "validate", "--help"],
+    ] {
+        let help = sandbox.run(command).expect(0).stdout;
+        assert!(!help.contains("--file"), "{command:?}:\n{help}");
+        assert!(help.contains("Exit status:"), "{command:?}:\n{help}");
+    }
+    sandbox
+        .run(&["explain", "--file", "x.json", "invalid-json"])
+        .expect(2);
+    // Both places work for the workspace options.
+    sandbox.write("w/.agents/autofix.json", "[]");
+    let before = sandbox.run(&["-C", "w", "where"]).expect(0).stdout;
+    let after = sandbox.run(&["where", "-C", "w"]).expect(0).stdout;
+    assert_eq!(before, after);
+    assert!(before.starts_with("w/.agents/autofix.json"), "{before}");
 }
 
 /// Validates a SARIF file with Microsoft's SARIF Multitool when `SARIF_MULTITOOL` names
 /// it (`.ci/run` installs it from the npm registry); returns whether it ran.
 fn multitool_validates(sarif: &Path) -> bool {
     let Some(tool) = std::env::var_os("SARIF_MULTITOOL").filter(|t| Path::new(t).exists()) else {
-        eprintln!("skipped: SARIF schema validation (set SARIF_MULTITOOL to the sarif-multitool)");
+        crate::support::skip(
+            "sarif-multitool",
+            "SARIF schema validation (set SARIF_MULTITOOL to the sarif-multitool)",
+        );
         return false;
     };
     let report = sarif.with_extension("validation.sarif");

@@ -162,3 +162,23 @@ impl Sandbox {
         Run::from(child.wait_with_output().unwrap())
     }
 }
+
+/// Records that a test could not make its check because `tool` is missing, as a line
+/// `skipped: <tool>: <what>` in `target/tmp/skipped.log`, which `.ci/run` counts and
+/// prints (the test harness hides a passing test's output). When `CI` is set and `.ci/run`
+/// installed the tool itself (it lists such tools in `AUTOFIX_CI_TOOLS`), a skip means the
+/// install is broken, and the test fails instead.
+#[track_caller]
+pub(crate) fn skip(tool: &str, what: &str) {
+    let installed_by_ci = std::env::var("AUTOFIX_CI_TOOLS")
+        .is_ok_and(|tools| tools.split_whitespace().any(|t| t == tool));
+    if std::env::var_os("CI").is_some() && installed_by_ci {
+        panic!("{tool} was installed by .ci/run but cannot be used: {what}");
+    }
+    let line = format!("skipped: {tool}: {what}\n");
+    eprint!("{line}");
+    let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped.log");
+    if let Ok(mut file) = fs::OpenOptions::new().create(true).append(true).open(log) {
+        let _ = file.write_all(line.as_bytes());
+    }
+}
