@@ -47,13 +47,23 @@ pub fn lock_path_for(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set and valid, else 10 s.
-pub fn timeout_from_env() -> Duration {
-    std::env::var(TIMEOUT_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .unwrap_or(DEFAULT_TIMEOUT)
+/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set, else 10 s. A value that is
+/// not a number of seconds is an error, not silently the default: a user who set it meant it.
+pub fn timeout_from_env() -> Result<Duration, String> {
+    match std::env::var(TIMEOUT_ENV) {
+        Ok(value) if !value.trim().is_empty() => parse_timeout(&value),
+        _ => Ok(DEFAULT_TIMEOUT),
+    }
+}
+
+/// Seconds as a duration; more than a `Duration` holds means "wait as long as it takes".
+fn parse_timeout(value: &str) -> Result<Duration, String> {
+    match value.trim().parse::<f64>() {
+        Ok(secs) if secs >= 0.0 => Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)),
+        _ => Err(format!(
+            "{TIMEOUT_ENV} is `{value}`, not a number of seconds (such as 10 or 0.5)"
+        )),
+    }
 }
 
 /// Takes the exclusive lock on `path`, creating the file if needed; retries with backoff

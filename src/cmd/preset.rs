@@ -118,8 +118,20 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         strict: args.strict,
     };
     let rendered = render::render(&preset, &request)?;
+    let missing = render::missing_values(&rendered);
     let text = match args.format {
-        TextOrJson::Text => report::render_text(&rendered, args.null),
+        TextOrJson::Text => {
+            if !missing.is_empty() {
+                let painter = context.stderr_painter();
+                eprint(&format!(
+                    "{} no value for {}, left as written; give each with --set NAME=VALUE \
+                     (--strict makes this an error)\n",
+                    painter.warning("note:"),
+                    render::describe_missing(&missing)
+                ));
+            }
+            report::render_text(&rendered, args.null)
+        }
         TextOrJson::Json => report::render_json(&preset, &rendered),
     };
     print(&text)?;

@@ -24,7 +24,7 @@ pub(crate) fn learn_rule(
     let workspace = context.workspace()?;
     let options = learn::Options {
         dry_run,
-        lock_timeout: lock::timeout_from_env(),
+        lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
     };
     let outcome = learn::learn(&workspace.rules_file, request, &options)?;
     Ok((outcome, shown(&workspace.rules_file)))

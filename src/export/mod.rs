@@ -535,9 +535,10 @@ impl Context<'_> {
         let over = |message: String| Err(Refusal::new(Problem::OverBudget, None, message));
         if !self.request.truncate {
             return over(format!(
-                "{} would be {size} long, over the budget ({}); pass --truncate to drop the \
+                "{} would be {} long, over the budget ({}); pass --truncate to drop the \
                  oldest rules, or supersede old rules",
                 target.path,
+                budget.amount(size),
                 budget.describe()
             ));
         }

@@ -44,6 +44,14 @@ impl Budget {
         }
     }
 
+    /// A size in the budget's unit: "5000295 bytes", "12001 characters".
+    pub fn amount(self, size: usize) -> String {
+        match self {
+            Budget::Bytes(..) => crate::text::counted(size, "byte"),
+            Budget::Chars(..) => crate::text::counted(size, "character"),
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             Budget::Bytes(_, text) | Budget::Chars(_, text) => text,

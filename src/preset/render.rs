@@ -42,7 +42,9 @@ pub enum RenderError {
     MissingValues(Vec<(String, Vec<String>)>),
 }
 
-fn describe_missing(missing: &[(String, Vec<String>)]) -> String {
+/// Each placeholder left without a value, with the commands that use it: the text of the
+/// `--strict` error and of the CLI's note without it.
+pub fn describe_missing(missing: &[(String, Vec<String>)]) -> String {
     missing
         .iter()
         .map(|(name, commands)| {
@@ -80,20 +82,26 @@ pub fn render(preset: &Preset, request: &Request) -> Result<Vec<Rendered>, Rende
         .map(|c| render_command(c, &request.values))
         .collect();
     if request.strict {
-        let mut missing: Vec<(String, Vec<String>)> = Vec::new();
-        for command in &rendered {
-            for name in &command.missing {
-                match missing.iter_mut().find(|(n, _)| n == name) {
-                    Some((_, users)) => users.push(command.id.clone()),
-                    None => missing.push((name.clone(), vec![command.id.clone()])),
-                }
-            }
-        }
+        let missing = missing_values(&rendered);
         if !missing.is_empty() {
             return Err(RenderError::MissingValues(missing));
         }
     }
     Ok(rendered)
+}
+
+/// The placeholders left as written, each once in order of first use, with its commands.
+pub fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
+    let mut missing: Vec<(String, Vec<String>)> = Vec::new();
+    for command in rendered {
+        for name in &command.missing {
+            match missing.iter_mut().find(|(n, _)| n == name) {
+                Some((_, users)) => users.push(command.id.clone()),
+                None => missing.push((name.clone(), vec![command.id.clone()])),
+            }
+        }
+    }
+    missing
 }
 
 /// One command's line with `values` filled in.

@@ -138,6 +138,18 @@ fn field_at(
     )
 }
 
+/// The fix for a problem in the rules file, where the code's general fix also speaks of
+/// presets.
+fn rules_help(code: Code) -> &'static str {
+    match code {
+        Code::InvalidField => {
+            "Write texts as strings and `Supersedes` as a list of rule numbers; rules are never \
+             edited, so for a published rule learn a new rule that supersedes this one."
+        }
+        _ => code.fix(),
+    }
+}
+
 fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     let mut emit = |rule: &Rule<'_>, field: &str, code: Code, message: String| {
         let (pointer, position) = field_at(document, rule, field);
@@ -145,7 +157,7 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
             Diagnostic::new(code, message)
                 .in_file(path)
                 .at(pointer, position)
-                .with_help(code.fix()),
+                .with_help(rules_help(code)),
         );
     };
     let mut first_with_number: HashMap<u64, u64> = HashMap::new();

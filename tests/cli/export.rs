@@ -430,6 +430,12 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
         run.stdout
     );
     assert!(run.stdout.contains("32 KiB"), "{}", run.stdout);
+    // The size names its unit.
+    assert!(
+        run.stdout.contains("AGENTS.md would be ") && run.stdout.contains(" bytes long"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(sandbox.read("AGENTS.md"), mine);
     assert!(!sandbox.join(".windsurf/rules/autofix.md").exists());
     let run = export(&sandbox, &["--target", "agents-md,windsurf", "--truncate"]).expect(0);

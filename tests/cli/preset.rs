@@ -1002,3 +1002,34 @@ fn a_preset_directory_may_itself_be_the_collection_root() {
         .unwrap();
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("flat-research  enabled"));
 }
+
+#[test]
+fn render_without_a_value_says_what_was_left_as_written() {
+    let sandbox = Sandbox::new();
+    let preset = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/presets/last30days");
+    let run = sandbox
+        .run(&["preset", "render", preset, "--set", "topic=rust"])
+        .expect(0);
+    assert!(
+        run.stdout.contains("for {audience} in five"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr,
+        "note: no value for {audience} (used by `summarize`), left as written; give each with \
+         --set NAME=VALUE (--strict makes this an error)\n"
+    );
+    let run = sandbox
+        .run(&[
+            "preset",
+            "render",
+            preset,
+            "--set",
+            "topic=rust",
+            "--set",
+            "audience=devs",
+        ])
+        .expect(0);
+    assert_eq!(run.stderr, "");
+}

@@ -781,7 +781,7 @@ fn unreadable_files_and_odd_settings_are_clear_errors() {
         run.stderr
     );
     sandbox.run(&["rules"]).expect(2);
-    // A lock timeout too large for a Duration falls back to the default instead of panicking.
+    // A lock timeout too large for a Duration means waiting as long as it takes (no panic).
     let other = Sandbox::new();
     Run::from_command(
         other
@@ -824,4 +824,72 @@ fn a_closed_pipe_is_not_an_error() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn an_invalid_lock_timeout_is_an_error_not_the_default() {
+    let sandbox = Sandbox::new();
+    for value in ["abc", "-1", "NaN"] {
+        let run = Run::from_command(
+            sandbox
+                .command(&["learn", "-c", "code", "-w", "w", "Always x"])
+                .env("AUTOFIX_LOCK_TIMEOUT", value),
+        )
+        .expect(2);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: AUTOFIX_LOCK_TIMEOUT is `{value}`, not a number of seconds (such as 10 or 0.5)\n"
+            )
+        );
+    }
+    assert!(!sandbox.join(".agents/autofix.json").exists());
+    let run = Run::from_command(
+        sandbox
+            .command(&["learn", "-c", "code", "-w", "w", "Always x"])
+            .env("AUTOFIX_LOCK_TIMEOUT", "0.5"),
+    );
+    run.expect(0);
+}
+
+#[test]
+fn error_paths_are_relative_below_the_current_directory() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    sandbox.write(".agents/autofix.json", "[\n");
+    let run = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(2);
+    assert_eq!(
+        run.stderr,
+        "error: .agents/autofix.json:2:1: invalid JSON: EOF while parsing a list\n"
+    );
+    let run = sandbox.run(&["rules"]).expect(2);
+    assert!(
+        run.stderr.starts_with("error: .agents/autofix.json:2:1: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_bad_field_in_the_rules_file_gets_rules_advice() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "w", "Supersedes": "x"}]"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout.contains("error[invalid-field]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("learn a new rule that supersedes this one"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("skill"), "{}", run.stdout);
 }
