@@ -15,6 +15,18 @@ pub fn position(source: &str, offset: usize) -> Position {
     }
 }
 
+/// A parser's 1-based byte column on 1-based `line` as a 1-based code-point column, the
+/// unit every output declares (serde_json counts bytes, so a line with `é` before the
+/// error would be reported too far right). 0 ("before the first character") becomes 1.
+pub fn char_column(source: &str, line: usize, byte_column: usize) -> usize {
+    let Some(text) = source.split('\n').nth(line.saturating_sub(1)) else {
+        return byte_column.max(1);
+    };
+    // Column k names the byte at index k - 1: the characters before it, plus itself.
+    let before = floor_char_boundary(text, byte_column.saturating_sub(1).min(text.len()));
+    text[..before].chars().count() + 1
+}
+
 fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
     while !source.is_char_boundary(offset) {
         offset -= 1;
@@ -200,6 +212,18 @@ pub(crate) fn skip_value(text: &str, at: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn char_columns_count_code_points_not_bytes() {
+        let source = "[\n  {\"Instruction\": \"été\",}\n]";
+        let error = serde_json::from_str::<serde_json::Value>(source).unwrap_err();
+        // The `}` after the comma is byte 27 of the line but its 25th character.
+        assert_eq!((error.line(), error.column()), (2, 27));
+        assert_eq!(char_column(source, 2, error.column()), 25);
+        assert_eq!(char_column("x", 1, 0), 1);
+        assert_eq!(char_column("x", 9, 5), 5);
+    }
+
     use super::*;
 
     const DOC: &str = "{\n  \"a\": [1, {\"b/c\": \"x\\\"y\"}],\n  \"d\": {\"e\": true}\n}";

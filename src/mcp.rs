@@ -311,7 +311,7 @@ fn tools() -> Value {
             "title": "Active project rules",
             "description": "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
             "inputSchema": {"type": "object", "properties": {
-                "category": {"type": "array", "items": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]}, "description": "Only these categories."},
+                "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
                 "all": {"type": "boolean", "description": "Also list superseded rules."}
             }},
             "outputSchema": document(&["version"]),
@@ -322,7 +322,7 @@ fn tools() -> Value {
             "title": "Learn a rule",
             "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing.",
             "inputSchema": {"type": "object", "properties": {
-                "category": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]},
+                "category": {"type": "string", "description": "One of STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER, in any case, brackets allowed ([code]); stored upper-case."},
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},

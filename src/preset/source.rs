@@ -177,7 +177,7 @@ impl Dir {
             Err(error) => {
                 let position = (error.line() > 0).then(|| Position {
                     line: error.line(),
-                    column: error.column().max(1),
+                    column: jsonpos::char_column(body, error.line(), error.column()),
                 });
                 diagnostics.push(
                     Diagnostic::new(

@@ -290,7 +290,7 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
     }
     ParseError::Syntax {
         line: error.line(),
-        column: error.column().max(1), // serde_json says 0 for "before the first character"
+        column: crate::jsonpos::char_column(body, error.line(), error.column()),
         message: crate::jsonpos::message_without_position(&error.to_string()),
     }
 }

@@ -554,3 +554,42 @@ fn a_listing_too_large_for_a_tool_result_asks_for_a_filter() {
     );
     server.finish();
 }
+
+/// A client that validates arguments against the schema can send what the server takes:
+/// any category the file holds, in any case.
+#[test]
+fn category_schemas_are_open_like_the_server() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "UI", "Instruction": "Always label icons", "Why": "a11y"}]"#,
+    );
+    let mut server = Server::start(&sandbox);
+    let list = server.request(1, "tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let schema = |name: &str| {
+        tools.iter().find(|t| t["name"] == name).unwrap()["inputSchema"]["properties"]["category"]
+            .clone()
+    };
+    assert!(
+        schema("rules")["items"].get("enum").is_none(),
+        "{}",
+        schema("rules")
+    );
+    assert!(schema("learn").get("enum").is_none(), "{}", schema("learn"));
+    let result = server.call(2, "rules", json!({"category": ["ui"]}));
+    assert_eq!(
+        result["structuredContent"]["rules"][0]["number"], 1,
+        "{result}"
+    );
+    let learned = server.call(
+        3,
+        "learn",
+        json!({"category": "[code]", "instruction": "Always x", "why": "w", "dry_run": true}),
+    );
+    assert_eq!(
+        learned["structuredContent"]["status"], "dry_run",
+        "{learned}"
+    );
+    assert_eq!(server.finish(), 0);
+}
