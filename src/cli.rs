@@ -264,6 +264,11 @@ pub(crate) struct ExportArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
+    /// Print nothing when it succeeds (text format; warnings and errors still go to stderr,
+    /// and a refused target is still shown).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+
     /// Export to this target only (repeatable or comma-separated) [default: the defaults
     /// plus every target exported before].
     #[arg(
@@ -304,6 +309,11 @@ pub(crate) struct ExportArgs {
 pub(crate) struct InitArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
+
+    /// Print nothing when it succeeds (text format; warnings and errors still go to stderr,
+    /// and a refused target is still shown).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
 
     /// Add a SessionStart hook that loads the rules, for these agents (repeatable or
     /// comma-separated).
@@ -415,6 +425,11 @@ pub(crate) enum DiagnosticsFormat {
 pub(crate) struct LearnArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
+
+    /// Print nothing when it succeeds (text format; warnings and errors still go to stderr,
+    /// and a refused target is still shown).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
 
     /// The instruction, in the imperative: "Never/Always do X - because Y."
     #[arg(value_name = "INSTRUCTION", required_unless_present = "json")]

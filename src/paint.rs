@@ -63,4 +63,32 @@ impl Painter {
     pub fn dim(&self, text: &str) -> String {
         self.style("2", text)
     }
+
+    /// A rule's category: cyan, so the eye finds it in a long listing.
+    pub fn category(&self, text: &str) -> String {
+        self.style("36", text)
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+}
+
+/// The width to wrap text at: `COLUMNS` when set to a number, else the terminal's width
+/// when `stream` is one, else `None` (a pipe or a file: no wrapping).
+pub fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsRawFd)) -> Option<usize> {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+    {
+        return Some(columns).filter(|&c: &usize| c > 0);
+    }
+    if !stream.is_terminal() {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ only writes a `winsize` into the struct we pass, on a descriptor
+    // we hold for the duration of the call.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(stream.as_raw_fd(), libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }

@@ -52,7 +52,10 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
         ExportFormat::Json => report.to_json(),
         ExportFormat::Github => report.to_github(),
     };
-    print(&text)?;
+    let quiet = args.quiet && args.format == ExportFormat::Text && report.exit_code() == 0;
+    if !quiet {
+        print(&text)?;
+    }
     Ok(ExitCode::from(report.exit_code()))
 }
 
@@ -104,7 +107,10 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
         }
         TextOrJson::Json => report.to_json(),
     };
-    print(&text)?;
+    let quiet = args.quiet && args.format == TextOrJson::Text && report.exit_code() == 0;
+    if !quiet {
+        print(&text)?;
+    }
     Ok(ExitCode::from(report.exit_code()))
 }
 

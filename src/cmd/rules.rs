@@ -4,6 +4,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use std::io::IsTerminal as _;
+
 use anyhow::Context as _;
 use autofix::lock;
 use autofix::rules::{self, check, learn, listing};
@@ -52,10 +54,11 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     for warning in &outcome.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
-    print(&match args.format {
-        TextOrJson::Text => outcome.to_text(&path),
-        TextOrJson::Json => outcome.to_json(&path),
-    })?;
+    match args.format {
+        TextOrJson::Text if args.quiet => {}
+        TextOrJson::Text => print(&outcome.to_text(&path))?,
+        TextOrJson::Json => print(&outcome.to_json(&path))?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -89,10 +92,18 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         categories: args.categories,
         all: args.all,
     };
+    // A person reads a terminal (or asked for color); agents and pipes get the compact
+    // form, one rule a line, unchanged.
+    let painter = context.stdout_painter();
+    let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
     with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {
+            RulesFormat::Text if terminal => {
+                let width = autofix::paint::terminal_width(&std::io::stdout());
+                listing.write_terminal(&mut out, painter, width)?
+            }
             RulesFormat::Text => listing.write_text(&mut out)?,
             RulesFormat::Json => listing.write_json(&mut out)?,
             RulesFormat::Markdown => listing.write_markdown(&mut out)?,

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::jsonpos::has_byte;
+use crate::paint::Painter;
 
 use serde::Serialize;
 
@@ -178,6 +179,47 @@ impl Listing<'_> {
         Ok(())
     }
 
+    /// For a person at a terminal: numbers aligned, categories colored by `painter`, and,
+    /// with a `width`, long rules wrapped under their own text, so every line that starts
+    /// at the left edge still starts a rule.
+    pub fn write_terminal(
+        &self,
+        out: &mut impl Write,
+        painter: Painter,
+        width: Option<usize>,
+    ) -> io::Result<()> {
+        for line in wrap(&self.headline(), width.unwrap_or(usize::MAX)) {
+            writeln!(out, "{}", painter.bold(&line))?;
+        }
+        let digits = self
+            .rules
+            .iter()
+            .map(|entry| entry.number.map_or(1, |n| n.to_string().len()))
+            .max()
+            .unwrap_or(1);
+        for entry in self.rules.iter() {
+            let number = entry.number.map_or("?".to_string(), |n| n.to_string());
+            let category = format!("[{}]", one_line(&entry.category));
+            let body = to_string(|out| write_body(out, &entry, "", &one_line));
+            let indent = digits + 1;
+            let room = width.map_or(usize::MAX, |w| w.saturating_sub(indent).max(20));
+            let first = format!("{category} {body}");
+            for (i, line) in wrap(&first, room).into_iter().enumerate() {
+                if i == 0 {
+                    let rest = &line[category.len()..];
+                    writeln!(
+                        out,
+                        "{number:>digits$} {}{rest}",
+                        painter.category(&category)
+                    )?;
+                } else {
+                    writeln!(out, "{:indent$}{line}", "")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// For pasting into AGENTS.md / CLAUDE.md: one list item a rule.
     pub fn write_markdown(&self, out: &mut impl Write) -> io::Result<()> {
         self.write_markdown_styled(out, &MarkdownStyle::PLAIN)
@@ -300,6 +342,29 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` in lines of at most `room` characters, broken at spaces (a word longer than
+/// `room` gets a line of its own).
+fn wrap(text: &str, room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut length = 0;
+    for word in text.split(' ') {
+        let size = word.chars().count();
+        if length > 0 && length + 1 + size > room {
+            lines.push(std::mem::take(&mut line));
+            length = 0;
+        }
+        if length > 0 {
+            line.push(' ');
+            length += 1;
+        }
+        line.push_str(word);
+        length += size;
+    }
+    lines.push(line);
+    lines
+}
+
 /// `12 [CODE] Instruction — why`, with `strong`/`emphasis` around the number and the why.
 fn write_line(
     out: &mut impl Write,
@@ -313,11 +378,21 @@ fn write_line(
         Some(number) => write!(out, "{number}")?,
         None => out.write_all(b"?")?,
     }
+    for part in [strong, " [", &escape(&entry.category), "] "] {
+        out.write_all(part.as_bytes())?;
+    }
+    write_body(out, entry, emphasis, escape)?;
+    out.write_all(b"\n")
+}
+
+/// `Instruction — why [superseded by N]`: a rule after its number and category.
+fn write_body(
+    out: &mut impl Write,
+    entry: &Entry<'_>,
+    emphasis: &str,
+    escape: &Escape,
+) -> io::Result<()> {
     for part in [
-        strong,
-        " [",
-        &escape(&entry.category),
-        "] ",
         &escape(entry.instruction),
         " \u{2014} ",
         emphasis,
@@ -336,12 +411,19 @@ fn write_line(
         }
         out.write_all(b"]")?;
     }
-    out.write_all(b"\n")
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_breaks_at_spaces_within_the_room() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("a verylongword b", 4), ["a", "verylongword", "b"]);
+        assert_eq!(wrap("été là", 6), ["été là"]);
+    }
 
     #[test]
     fn control_characters_are_found_wherever_they_are() {

@@ -893,3 +893,100 @@ fn a_bad_field_in_the_rules_file_gets_rules_advice() {
     );
     assert!(!run.stdout.contains("skill"), "{}", run.stdout);
 }
+
+#[test]
+fn rules_on_a_terminal_are_aligned_colored_and_wrapped() {
+    let sandbox = crate::support::example_workspace();
+    // `--color always` asks for the terminal form in a pipe; COLUMNS sets the width.
+    let run = Run::from_command(
+        sandbox
+            .command(&["rules", "-c", "tool", "--all", "--color", "always"])
+            .env("COLUMNS", "60"),
+    )
+    .expect(0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("\x1b[1mRules from .agents/autofix.json"),
+        "{}",
+        run.stdout
+    );
+    let rules: Vec<&str> = lines
+        .iter()
+        .skip_while(|l| {
+            l.starts_with("\x1b[1m") || !l.starts_with(' ') && !l.starts_with(char::is_numeric)
+        })
+        .copied()
+        .collect();
+    assert_eq!(
+        rules[..3],
+        [
+            " 6 \x1b[36m[TOOL]\x1b[0m Always use npm to install packages - because the",
+            "   lockfile is package-lock.json. \u{2014} codebase pattern",
+            "   [superseded by 19]",
+        ]
+    );
+    // Every line fits, and a line at the left edge is always a rule's number.
+    for line in &rules {
+        let plain = line.replace("\x1b[36m", "").replace("\x1b[0m", "");
+        assert!(plain.chars().count() <= 60, "{plain}");
+        assert!(
+            plain.starts_with(' ') || plain.starts_with(char::is_numeric),
+            "{plain}"
+        );
+    }
+    assert!(rules.iter().any(|l| l.starts_with("29 ")), "{}", run.stdout);
+
+    // In a pipe without color, the compact form agents read is unchanged.
+    let plain = sandbox.run(&["rules", "-c", "tool"]).expect(0).stdout;
+    assert!(
+        plain.contains("\n12 [TOOL] Always run the test suite"),
+        "{plain}"
+    );
+
+    // On a real terminal (a pseudo-terminal from `script`), the same form without asking.
+    let Ok(status) = Command::new("script").arg("--version").output() else {
+        return crate::support::skip(
+            "script",
+            "rules on a pseudo-terminal (util-linux script is not installed)",
+        );
+    };
+    assert!(status.status.success());
+    let command = format!(
+        "COLUMNS=60 NO_COLOR=1 {} rules -c tool",
+        crate::support::BIN
+    );
+    let run = Run::from_command(&mut sandbox.program("script", &["-qec", &command, "/dev/null"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("12 [TOOL] Always run the test suite before saying a task is\r\n   done"),
+        "{:?}",
+        run.stdout
+    );
+}
+
+#[test]
+fn quiet_confirmations() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    let run = sandbox
+        .run(&[
+            "learn",
+            "--quiet",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always be quiet",
+        ])
+        .expect(0);
+    assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", ""));
+    assert_eq!(numbers(&sandbox, ".agents/autofix.json"), [1]);
+    let run = sandbox.run(&["export", "-q"]).expect(0);
+    assert_eq!(run.stdout, "");
+    assert!(sandbox.read("AGENTS.md").contains("Always be quiet"));
+    // A refusal is still shown.
+    sandbox.write("AGENTS.md", "<!-- BEGIN:autofix-rules -->\nno end\n");
+    let run = sandbox.run(&["export", "-q"]).expect(1);
+    assert!(run.stdout.contains("refused"), "{}", run.stdout);
+}
