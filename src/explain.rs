@@ -54,42 +54,7 @@ pub fn list() -> String {
 
 /// The known codes closest to `name` (by edit distance), for "did you mean".
 pub fn closest(name: &str) -> Vec<&'static str> {
-    let name = name.to_ascii_lowercase();
-    let mut scored: Vec<(usize, &'static str)> = Code::ALL
-        .iter()
-        .map(|code| {
-            let candidate = code.as_str();
-            let distance = if candidate.contains(name.as_str()) && !name.is_empty() {
-                0
-            } else {
-                edit_distance(&name, candidate)
-            };
-            (distance, candidate)
-        })
-        .collect();
-    scored.sort();
-    // A third of the name may be wrong (at least two edits), as with cargo's suggestions.
-    let limit = (name.len() / 3).max(2);
-    scored
-        .into_iter()
-        .take_while(|(d, _)| *d <= limit)
-        .take(3)
-        .map(|(_, c)| c)
-        .collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    crate::text::closest(name, Code::ALL.iter().map(|code| code.as_str()))
 }
 
 #[cfg(test)]

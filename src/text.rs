@@ -1,4 +1,5 @@
-//! Small text helpers shared by every renderer: counted nouns ("1 rule", "2 rules").
+//! Small text helpers shared by every renderer: counted nouns ("1 rule", "2 rules") and
+//! "did you mean" suggestions.
 
 /// `n` and the noun, plural unless `n` is one: `counted(1, "rule")` is "1 rule".
 /// Every noun the tool counts takes a plain `s`.
@@ -15,9 +16,49 @@ pub fn plural_s(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+/// The candidates closest to `name` by edit distance, best first, at most three: those
+/// that contain it, then those within a third of its length (at least two edits), as
+/// cargo's suggestions allow. Compared ignoring ASCII case.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let name = name.to_ascii_lowercase();
+    let limit = (name.chars().count() / 3).max(2);
+    let mut scored: Vec<(usize, &'a str)> = candidates
+        .into_iter()
+        .filter_map(|candidate| {
+            let lower = candidate.to_ascii_lowercase();
+            let distance = if !name.is_empty() && lower.contains(&name) {
+                0
+            } else {
+                strsim::levenshtein(&name, &lower)
+            };
+            (distance <= limit).then_some((distance, candidate))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
+}
+
+/// "; did you mean `A` or `B`?" for a message, or nothing without a suggestion.
+pub fn did_you_mean(suggestions: &[&str]) -> String {
+    if suggestions.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+    format!("; did you mean {}?", names.join(" or "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions_are_close_and_few() {
+        assert_eq!(closest("cod", ["STYLE", "CODE", "ARCH"]), ["CODE"]);
+        assert_eq!(closest("tools", ["TOOL", "DATA"]), ["TOOL"]);
+        assert!(closest("zzzzzzzz", ["CODE"]).is_empty());
+        assert_eq!(did_you_mean(&["CODE"]), "; did you mean `CODE`?");
+        assert_eq!(did_you_mean(&[]), "");
+    }
 
     #[test]
     fn one_is_singular_and_everything_else_plural() {

@@ -1,5 +1,5 @@
-//! Where things are: the workspace root and the rules file, found the way SPEC §1.1 says
-//! (`-C`, `--file`/`AUTOFIX_FILE`, then walking up from the current directory), fenced by
+//! Where things are: the workspace root and the rules file (`-C`, `--file`/`AUTOFIX_FILE`,
+//! then walking up from the current directory, never past the repository root), fenced by
 //! `AUTOFIX_CEILING_DIRECTORIES` so tests never pick up a stray file above their sandbox.
 
 use std::env;
@@ -57,6 +57,23 @@ impl Source {
     }
 }
 
+/// Why the workspace cannot be used. Nothing is created in any of these cases: a typo in
+/// `-C` or `--file` must not grow a directory tree.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    #[error("cannot determine the current directory: {0}")]
+    CurrentDir(#[source] std::io::Error),
+    #[error("-C {}: no such directory", .0.display())]
+    MissingRoot(PathBuf),
+    #[error(
+        "{}: the directory {} does not exist (autofix creates a rules file, not the folders \
+         above it)",
+        file.display(),
+        parent.display()
+    )]
+    MissingParent { file: PathBuf, parent: PathBuf },
+}
+
 /// The resolved workspace: its root and its rules file.
 #[derive(Clone, Debug)]
 pub struct Workspace {
@@ -69,14 +86,34 @@ pub struct Workspace {
 
 impl Workspace {
     /// Resolves the workspace from the options, the environment and the current directory.
-    pub fn discover(options: &Options) -> std::io::Result<Workspace> {
-        let cwd = env::current_dir()?;
-        Ok(Self::discover_from(
+    pub fn discover(options: &Options) -> Result<Workspace, WorkspaceError> {
+        let cwd = env::current_dir().map_err(WorkspaceError::CurrentDir)?;
+        let workspace = Self::discover_from(
             options,
             &cwd,
             env::var_os(FILE_ENV),
             env::var_os(CEILING_ENV),
-        ))
+        );
+        workspace.check_places(options)?;
+        Ok(workspace)
+    }
+
+    /// A root named with `-C` must be a directory, and a named rules file must have one
+    /// to live in; discovered places exist by construction.
+    pub fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
+        if options.root.is_some() && !self.root.is_dir() {
+            return Err(WorkspaceError::MissingRoot(self.root.clone()));
+        }
+        if matches!(self.source, Source::FileFlag | Source::FileEnv) {
+            let parent = self.rules_file.parent().unwrap_or(Path::new("/"));
+            if !parent.is_dir() {
+                return Err(WorkspaceError::MissingParent {
+                    file: self.rules_file.clone(),
+                    parent: parent.to_path_buf(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The pure part of [`Workspace::discover`], for tests.
@@ -145,13 +182,14 @@ fn exists_or_link(path: &Path) -> bool {
 }
 
 /// The nearest ancestor holding a rules file candidate, else the nearest holding `.git`,
-/// else `cwd` itself; never above a ceiling.
+/// else `cwd` itself; never above a ceiling, and never above the repository root: a rules
+/// file planted in a shared parent folder is not this repository's.
 fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
     let ancestors: Vec<&Path> = {
         let mut list = Vec::new();
         for dir in cwd.ancestors() {
             list.push(dir);
-            if ceilings.iter().any(|c| c == dir) {
+            if ceilings.iter().any(|c| c == dir) || dir.join(".git").exists() {
                 break;
             }
         }
@@ -227,15 +265,27 @@ mod tests {
     }
 
     #[test]
-    fn walks_up_to_the_nearest_candidate() {
+    fn walks_up_to_the_nearest_candidate_within_the_repository() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path();
+        fs::create_dir_all(top.join("repo/.git")).unwrap();
+        fs::create_dir_all(top.join("repo/a/b")).unwrap();
+        fs::write(top.join("repo/a/autofix.json"), "[]").unwrap();
+        let ws = discover(top, &top.join("repo/a/b"), &Options::default());
+        assert_eq!(ws.root, top.join("repo/a"));
+        assert_eq!(ws.rules_file, top.join("repo/a/autofix.json"));
+        assert_eq!(ws.source, Source::Candidate);
+    }
+
+    #[test]
+    fn never_walks_above_the_repository_root() {
         let tmp = tempfile::tempdir().unwrap();
         let top = tmp.path();
         fs::create_dir_all(top.join("a/b/.git")).unwrap();
         fs::write(top.join("autofix.json"), "[]").unwrap();
         let ws = discover(top, &top.join("a/b"), &Options::default());
-        assert_eq!(ws.root, top);
-        assert_eq!(ws.rules_file, top.join("autofix.json"));
-        assert_eq!(ws.source, Source::Candidate);
+        assert_eq!(ws.root, top.join("a/b"));
+        assert_eq!(ws.source, Source::Default);
     }
 
     #[test]

@@ -83,6 +83,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
         env::var_os(workspace::FILE_ENV),
         env::var_os(workspace::CEILING_ENV),
     );
+    workspace.check_places(&options)?;
     let request = init::Request {
         root: workspace.root.clone(),
         rules_file: workspace.rules_file,

@@ -38,8 +38,7 @@ impl Context {
     }
 
     pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
-        use anyhow::Context as _;
-        Workspace::discover(&self.options).context("cannot determine the current directory")
+        Ok(Workspace::discover(&self.options)?)
     }
 
     pub(crate) fn stdout_painter(&self) -> Painter {

@@ -77,6 +77,7 @@ pub(crate) fn with_listing<R>(
         .as_deref()
         .map(|source| rules::parse_tolerant(path, source))
         .transpose()?;
+    listing::check_filter(query, document.as_ref())?;
     let listing = listing::build(shown(path), document.as_ref(), query);
     Ok(use_listing(&listing))
 }

@@ -23,13 +23,7 @@ pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let closest = explain::closest(wanted);
-            let hint = if closest.is_empty() {
-                String::new()
-            } else {
-                let names: Vec<String> = closest.iter().map(|c| format!("`{c}`")).collect();
-                format!("; did you mean {}?", names.join(" or "))
-            };
+            let hint = autofix::text::did_you_mean(&explain::closest(wanted));
             anyhow::bail!("unknown code `{wanted}`{hint} (`autofix explain --list` shows them all)")
         }
     }

@@ -41,8 +41,21 @@ pub enum RulesError {
         position: usize,
         problem: String,
     },
-    #[error("unknown category `{given}`; use one of {allowed}")]
-    UnknownCategory { given: String, allowed: String },
+    #[error("unknown category `{given}`; use one of {allowed}{hint}")]
+    UnknownCategory {
+        given: String,
+        allowed: String,
+        /// "; did you mean `CODE`?", or empty.
+        hint: String,
+    },
+    #[error(
+        "no rule has the category `{given}`, and it is not a standard one (known: {known}){hint}"
+    )]
+    UnknownFilter {
+        given: String,
+        known: String,
+        hint: String,
+    },
     #[error("the {field} is empty")]
     EmptyField { field: &'static str },
     #[error("the {field} contains a line break or another control character; write it on one line")]

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::append::{Splice, StoredRule, splice};
+use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::{Category, RulesError, same_instruction, supersede};
 use crate::atomic;
@@ -80,6 +81,10 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
             given: request.category.clone(),
             allowed: Category::list(),
+            hint: crate::text::did_you_mean(&crate::text::closest(
+                &normalize(&request.category),
+                Category::ALL.map(Category::as_str),
+            )),
         })?;
     let instruction = request.instruction.trim();
     if instruction.is_empty() {

@@ -6,10 +6,12 @@ use std::io::{self, Write};
 
 use crate::jsonpos::has_byte;
 use crate::paint::Painter;
+use crate::text::{closest, did_you_mean};
 
 use serde::Serialize;
 
-use super::category::normalize;
+use super::RulesError;
+use super::category::{Category, normalize};
 use super::file::Document;
 use super::supersede::Resolution;
 use super::{PRECEDENCE, supersede};
@@ -96,6 +98,33 @@ impl Serialize for Entries<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())
     }
+}
+
+/// Refuses a category filter that can match nothing: neither a standard category nor one
+/// the file holds (`rules -c tools` would otherwise list nothing and exit 0).
+pub fn check_filter(query: &Query, document: Option<&Document<'_>>) -> Result<(), RulesError> {
+    if query.categories.is_empty() {
+        return Ok(());
+    }
+    let mut known: Vec<String> = Category::ALL.map(|c| c.as_str().to_string()).to_vec();
+    for rule in document.iter().flat_map(|d| &d.rules) {
+        let category = bare_category(rule.category.display());
+        if !category.is_empty() && !known.iter().any(|k| *k == category) {
+            known.push(category.into_owned());
+        }
+    }
+    for given in &query.categories {
+        let wanted = normalize(given);
+        if !known.contains(&wanted) {
+            let hint = did_you_mean(&closest(&wanted, known.iter().map(String::as_str)));
+            return Err(RulesError::UnknownFilter {
+                given: given.clone(),
+                known: known.join(", "),
+                hint,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Builds the listing of `document` (`None`: there is no rules file).

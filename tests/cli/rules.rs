@@ -990,3 +990,102 @@ fn quiet_confirmations() {
     let run = sandbox.run(&["export", "-q"]).expect(1);
     assert!(run.stdout.contains("refused"), "{}", run.stdout);
 }
+
+#[test]
+fn typos_in_places_create_nothing() {
+    let sandbox = Sandbox::new();
+    let run = sandbox
+        .run(&["-C", "typo", "learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(2);
+    assert!(run.stderr.contains("-C "), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("typo: no such directory"),
+        "{}",
+        run.stderr
+    );
+    sandbox.run(&["-C", "typo", "rules"]).expect(2);
+    let run = sandbox
+        .run(&[
+            "--file",
+            "nowhere/deeper/x.json",
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always x",
+        ])
+        .expect(2);
+    assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
+    let run = Run::from_command(
+        sandbox
+            .command(&["learn", "-c", "code", "-w", "w", "Always x"])
+            .env("AUTOFIX_FILE", "nowhere/x.json"),
+    )
+    .expect(2);
+    assert!(run.stderr.contains("nowhere"), "{}", run.stderr);
+    assert!(!sandbox.join("typo").exists() && !sandbox.join("nowhere").exists());
+    // An existing root still gets its `.agents/` on the first learn.
+    fs::create_dir(sandbox.join("real")).unwrap();
+    sandbox
+        .run(&["-C", "real", "learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    assert!(sandbox.join("real/.agents/autofix.json").exists());
+}
+
+#[test]
+fn category_typos_are_errors_with_a_suggestion() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[{"Rule_number": 1, "Category": "UI", "Instruction": "Always label icons", "Why": "a11y"}]"#,
+    );
+    let run = sandbox.run(&["rules", "-c", "tools"]).expect(2);
+    assert!(
+        run.stderr.contains("did you mean `TOOL`?"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    // A category the file holds is a valid filter, and so is a standard one it lacks.
+    let ui = sandbox.run(&["rules", "-c", "ui"]).expect(0).stdout;
+    assert!(ui.contains("1 [UI] Always label icons"), "{ui}");
+    sandbox.run(&["rules", "-c", "data"]).expect(0);
+    let run = sandbox
+        .run(&["learn", "-c", "cod", "-w", "w", "Always x"])
+        .expect(2);
+    assert!(
+        run.stderr.ends_with("; did you mean `CODE`?\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn discovery_stops_at_the_repository_root() {
+    let sandbox = Sandbox::new();
+    // A rules file planted in a shared parent folder is not the repository's.
+    sandbox.write(".agents/autofix.json", "[]");
+    sandbox.write("repo/.git/HEAD", "ref: refs/heads/main\n");
+    fs::create_dir_all(sandbox.join("repo/src")).unwrap();
+    let run = Run::from_command(&mut sandbox.command_in("repo/src", &["where"])).expect(0);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "{}",
+            sandbox.join("repo/.agents/autofix.json").display()
+        )) || run.stdout.contains("repo/.agents/autofix.json"),
+        "{}",
+        run.stdout
+    );
+    Run::from_command(&mut sandbox.command_in(
+        "repo/src",
+        &["learn", "-c", "code", "-w", "w", "Always stay in the repo"],
+    ))
+    .expect(0);
+    assert_eq!(sandbox.read(".agents/autofix.json"), "[]");
+    assert!(
+        sandbox
+            .read("repo/.agents/autofix.json")
+            .contains("Always stay in the repo")
+    );
+}
