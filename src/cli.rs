@@ -79,6 +79,32 @@ pub(crate) enum Command {
     /// Check that this clone merges the rules file well: driver, attribute, binary, file.
     #[command(after_help = DOCTOR_EXIT_STATUS)]
     Doctor(DoctorArgs),
+    /// Run as an agent's hook (installed by `autofix init --hook`).
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum HookCommand {
+    /// Read a prompt-submit hook's JSON on stdin; when the prompt is a correction or a
+    /// convention, print the agent's hook output asking it to record a rule. Otherwise
+    /// print nothing. Always exits 0.
+    UserPrompt(UserPromptArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UserPromptArgs {
+    /// The agent whose hook runs this.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub(crate) agent: PromptAgent,
+}
+
+/// The agents with a prompt-submit hook that can add context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PromptAgent {
+    Claude,
+    Codex,
+    Gemini,
 }
 
 const EXPORT_EXIT_STATUS: &str = "\

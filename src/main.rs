@@ -41,6 +41,7 @@ fn main() -> ExitCode {
         Command::MergeDriver(args) => cmd::team::merge_driver(&context, args),
         Command::Resolve(args) => cmd::team::resolve(&context, args),
         Command::Doctor(args) => cmd::team::doctor(&context, args),
+        Command::Hook(command) => Ok(cmd::capture::hook(command)),
     };
     match outcome {
         Ok(code) => code,

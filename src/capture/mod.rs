@@ -1,0 +1,7 @@
+//! Catching corrections: the deterministic [`classify`]er, the prompt-submit hook that
+//! reminds the agent to record a correction ([`prompt`]), and `reflect`, which finds
+//! corrections in the agents' local transcripts ([`reflect`], reading them with
+//! [`transcripts`]). Everything is read locally; nothing is sent anywhere.
+
+pub mod classify;
+pub mod prompt;
