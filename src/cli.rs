@@ -161,7 +161,8 @@ pub(crate) struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InitArgs {
-    /// Add a SessionStart hook that loads the rules, for these agents (repeatable or
+    /// Add a SessionStart hook that loads the rules, and (Claude, Codex, Gemini) a
+    /// prompt-submit hook that notices corrections, for these agents (repeatable or
     /// comma-separated).
     #[arg(
         long = "hook",

@@ -160,3 +160,119 @@ fn the_hook_exits_0_in_silence_on_garbage() {
         .run_with_stdin(&["hook", "user-prompt", "--agent", "cursor"], "{}")
         .expect(2);
 }
+
+/// A sandbox that `init` accepts as a repository.
+fn repo() -> Sandbox {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir(sandbox.join(".git")).unwrap();
+    sandbox
+}
+
+/// The handlers of `event` in a settings file, as (command, whole handler).
+fn handlers(settings: &serde_json::Value, event: &str) -> Vec<serde_json::Value> {
+    settings["hooks"][event]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {event} in {settings}"))
+        .iter()
+        .flat_map(|group| group["hooks"].as_array().unwrap().clone())
+        .collect()
+}
+
+#[test]
+fn init_installs_the_prompt_hook_beside_the_session_hook_once() {
+    let sandbox = repo();
+    sandbox
+        .run(&["init", "--hook", "claude,codex,cursor,gemini"])
+        .expect(0);
+    for (path, agent, event) in [
+        (".claude/settings.json", "claude", "UserPromptSubmit"),
+        (".codex/hooks.json", "codex", "UserPromptSubmit"),
+        (".gemini/settings.json", "gemini", "BeforeAgent"),
+    ] {
+        let settings: serde_json::Value = serde_json::from_str(&sandbox.read(path)).unwrap();
+        let prompt = handlers(&settings, event);
+        assert_eq!(prompt.len(), 1, "{settings}");
+        assert_eq!(
+            prompt[0]["command"],
+            format!("autofix hook user-prompt --agent {agent}")
+        );
+        assert_eq!(handlers(&settings, "SessionStart").len(), 1);
+    }
+    let cursor: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(cursor["hooks"].as_object().unwrap().len(), 1, "{cursor}");
+    let gemini: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".gemini/settings.json")).unwrap();
+    assert_eq!(
+        handlers(&gemini, "BeforeAgent")[0]["name"],
+        "autofix-corrections"
+    );
+
+    // Idempotent: a second run and --check change nothing.
+    let before = sandbox.read(".claude/settings.json");
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,cursor,gemini"])
+        .expect(0);
+    assert!(run.stdout.contains("Nothing to change"), "{}", run.stdout);
+    assert_eq!(sandbox.read(".claude/settings.json"), before);
+    // (--check may still want the merge driver: this sandbox's `.git` is a bare folder.)
+    let check = sandbox.run(&["init", "--hook", "claude,codex,cursor,gemini", "--check"]);
+    let hook_lines: Vec<&str> = check
+        .stdout
+        .lines()
+        .filter(|line| line.contains("(hook "))
+        .collect();
+    assert_eq!(hook_lines.len(), 4, "{}", check.stdout);
+    assert!(
+        hook_lines
+            .iter()
+            .all(|line| line.trim_start().starts_with("unchanged")),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn init_check_reports_a_missing_prompt_hook_and_init_replaces_an_old_one() {
+    let sandbox = repo();
+    sandbox.run(&["init"]).expect(0);
+    let session_only = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude", "timeout": 10}]}]}}"#;
+    sandbox.write(".claude/settings.json", session_only);
+    let run = sandbox
+        .run(&["init", "--hook", "claude", "--check"])
+        .expect(1);
+    assert!(
+        run.stdout.contains(".claude/settings.json (hook claude)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("would update"), "{}", run.stdout);
+    assert_eq!(sandbox.read(".claude/settings.json"), session_only);
+
+    let old = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./lint-prompt.sh"}, {"type": "command", "command": "autofix hook user-prompt --agent claude --old"}]}]}}"#;
+    sandbox.write(".claude/settings.json", old);
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    let settings: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".claude/settings.json")).unwrap();
+    let prompt = handlers(&settings, "UserPromptSubmit");
+    let commands: Vec<&str> = prompt
+        .iter()
+        .map(|h| h["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            "./lint-prompt.sh",
+            "autofix hook user-prompt --agent claude"
+        ]
+    );
+}
+
+#[test]
+fn the_skill_explains_the_reminder() {
+    let sandbox = repo();
+    sandbox.run(&["init"]).expect(0);
+    let skill = sandbox.read(".agents/skills/autofix/SKILL.md");
+    assert!(skill.contains("autofix hook user-prompt"), "{skill}");
+    assert!(skill.contains("It is\na reminder, not an order"), "{skill}");
+}
