@@ -82,6 +82,48 @@ pub(crate) enum Command {
     /// Run as an agent's hook (installed by `autofix init --hook`).
     #[command(subcommand)]
     Hook(HookCommand),
+    /// List the corrections you typed in this repository's local agent sessions that no
+    /// active rule states yet, newest first. Reads only; writes nothing.
+    #[command(after_help = REFLECT_EXIT_STATUS)]
+    Reflect(ReflectArgs),
+}
+
+const REFLECT_EXIT_STATUS: &str = "\
+Reads ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (HOME); missing folders
+are reported, not an error. Nothing leaves the machine.
+
+Exit status:
+  0  done (with or without candidates)
+  2  it could not run (an invalid rules file, HOME not set)";
+
+#[derive(Debug, Args)]
+pub(crate) struct ReflectArgs {
+    /// Read only these agents' sessions (repeatable or comma-separated) [default: all].
+    #[arg(
+        long = "agent",
+        value_name = "AGENT",
+        value_enum,
+        value_delimiter = ','
+    )]
+    pub(crate) agents: Vec<PromptAgent>,
+
+    /// Only messages from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_since)]
+    pub(crate) since: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+fn parse_since(text: &str) -> Result<String, String> {
+    if autofix::capture::reflect::is_valid_since(text) {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "expected YYYY-MM-DD or an ISO 8601 time, got `{text}`"
+        ))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -99,7 +141,8 @@ pub(crate) struct UserPromptArgs {
     pub(crate) agent: PromptAgent,
 }
 
-/// The agents with a prompt-submit hook that can add context.
+/// The agents with a prompt-submit hook that can add context (and local transcripts
+/// `reflect` reads).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum PromptAgent {
     Claude,

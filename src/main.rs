@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Command::Resolve(args) => cmd::team::resolve(&context, args),
         Command::Doctor(args) => cmd::team::doctor(&context, args),
         Command::Hook(command) => Ok(cmd::capture::hook(command)),
+        Command::Reflect(args) => cmd::capture::reflect(&context, args),
     };
     match outcome {
         Ok(code) => code,

@@ -5,3 +5,6 @@
 
 pub mod classify;
 pub mod prompt;
+pub mod reflect;
+mod sha256;
+pub mod transcripts;

@@ -4,11 +4,13 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use autofix::capture::prompt;
+use anyhow::Context as _;
+use autofix::capture::{prompt, reflect};
 use autofix::hook::Agent;
+use autofix::rules::{self, listing};
 
-use crate::cli::{HookCommand, PromptAgent};
-use crate::cmd::print;
+use crate::cli::{HookCommand, PromptAgent, ReflectArgs, TextOrJson};
+use crate::cmd::{Context, print};
 
 fn agent(agent: PromptAgent) -> Agent {
     match agent {
@@ -32,4 +34,43 @@ pub(crate) fn hook(command: HookCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
+    let home = std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .context("HOME is not set: it locates the agents' transcripts")?;
+    let workspace = context.workspace()?;
+    let source = rules::read(&workspace.rules_file)?;
+    let document = match &source {
+        Some(source) => Some(rules::parse_tolerant(&workspace.rules_file, source)?),
+        None => None,
+    };
+    let listing = listing::build(String::new(), document.as_ref(), &listing::Query::default());
+    let mut agents: Vec<Agent> = Vec::new();
+    for named in args.agents.into_iter().map(agent) {
+        if !agents.contains(&named) {
+            agents.push(named);
+        }
+    }
+    if agents.is_empty() {
+        agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
+    }
+    let request = reflect::Request {
+        home: home.into(),
+        root: workspace.root,
+        agents,
+        since: args.since,
+        learned: listing
+            .rules
+            .iter()
+            .map(|rule| rule.instruction.to_string())
+            .collect(),
+    };
+    let report = reflect::run(&request);
+    print(&match args.format {
+        TextOrJson::Text => report.to_text(),
+        TextOrJson::Json => report.to_json(),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

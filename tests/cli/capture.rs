@@ -276,3 +276,253 @@ fn the_skill_explains_the_reminder() {
     assert!(skill.contains("autofix hook user-prompt"), "{skill}");
     assert!(skill.contains("It is\na reminder, not an order"), "{skill}");
 }
+
+/// A sandbox whose home holds one hand-written transcript of each agent (and one of
+/// another repository each for Codex and Gemini), and a rules file that already states
+/// one of the corrections.
+fn sessions() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    let hash = sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(root.as_bytes())?;
+            child.wait_with_output()
+        })
+        .map(|output| String::from_utf8(output.stdout).unwrap()[..64].to_string())
+        .expect("sha256sum (coreutils) is installed");
+    let fill = |text: &str| {
+        text.replace("{ROOT}", &root)
+            .replace("{PROJECT_HASH}", &hash)
+    };
+    let claude_folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let fixtures = [
+        (
+            format!("home/.claude/projects/{claude_folder}/claude-1.jsonl"),
+            include_str!("../fixtures/transcripts/claude.jsonl"),
+        ),
+        (
+            "home/.codex/sessions/2026/11/15/rollout-2026-11-15T08-00-00-codex-1.jsonl".into(),
+            include_str!("../fixtures/transcripts/codex.jsonl"),
+        ),
+        (
+            "home/.codex/sessions/2026/11/16/rollout-2026-11-16T08-00-00-codex-2.jsonl".into(),
+            include_str!("../fixtures/transcripts/codex-elsewhere.jsonl"),
+        ),
+        (
+            format!("home/.gemini/tmp/{hash}/chats/session-2026-11-20T11-59-gemini1.json"),
+            include_str!("../fixtures/transcripts/gemini.json"),
+        ),
+        (
+            "home/.gemini/tmp/my-project/chats/session-2026-11-25T07-00-gemini2.jsonl".into(),
+            include_str!("../fixtures/transcripts/gemini.jsonl"),
+        ),
+        (
+            "home/.gemini/tmp/other/chats/session-2026-11-26T07-00-gemini3.jsonl".into(),
+            include_str!("../fixtures/transcripts/gemini-elsewhere.jsonl"),
+        ),
+    ];
+    for (path, text) in fixtures {
+        sandbox.write(path, fill(text));
+    }
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "TOOL", "Instruction": "ALWAYS run cargo fmt before committing.", "Why": "user preference"}]"#,
+    );
+    sandbox
+}
+
+fn texts(report: &serde_json::Value) -> Vec<&str> {
+    report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn reflect_finds_the_typed_corrections_of_every_agent_newest_first() {
+    let sandbox = sessions();
+    let rules_before = sandbox.read(".agents/autofix.json");
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(report["version"], 1);
+    // Tool results, the agents' own words, injected instructions, meta and sidechain
+    // lines, other repositories and the rule already learned are all left out.
+    assert_eq!(
+        texts(&report),
+        [
+            "we use tabs here",
+            "Non, utilise plutôt fetch",
+            "you forgot the changelog again",
+            "I told you: never commit .env",
+            "no, use pnpm not npm",
+        ]
+    );
+    let candidates = report["candidates"].as_array().unwrap();
+    let fields: Vec<_> = candidates[0].as_object().unwrap().keys().collect();
+    assert_eq!(fields, ["agent", "context", "session", "text", "time"]);
+    let row = |i: usize| {
+        let c = &candidates[i];
+        (
+            c["agent"].as_str().unwrap(),
+            c["session"].as_str().unwrap(),
+            c["time"].as_str().unwrap(),
+            c["context"].as_str().unwrap_or("<none>"),
+        )
+    };
+    assert_eq!(
+        row(0),
+        (
+            "gemini",
+            "gemini-2",
+            "2026-11-25T07:01:00.000Z",
+            "said: I indented it with two spaces."
+        )
+    );
+    assert_eq!(
+        row(1),
+        (
+            "gemini",
+            "gemini-1",
+            "2026-11-20T12:01:00.000Z",
+            "ran write_file: src/api.ts"
+        )
+    );
+    assert_eq!(
+        row(2),
+        (
+            "codex",
+            "codex-1",
+            "2026-11-15T08:05:00.000Z",
+            "said: Added /health. Tests pass. We always use npm here, never yarn."
+        )
+    );
+    assert_eq!(
+        row(3),
+        (
+            "claude",
+            "claude-1",
+            "2026-11-12T09:00:00.000Z",
+            "ran Bash: git add -A && git commit -m wip"
+        )
+    );
+    assert_eq!(
+        row(4),
+        (
+            "claude",
+            "claude-1",
+            "2026-11-10T10:00:00.000Z",
+            "said: I installed the dependencies with npm."
+        )
+    );
+    let searched = report["searched"].as_array().unwrap();
+    let sessions: Vec<u64> = searched
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sessions, [1, 1, 2]);
+    // It never writes.
+    assert_eq!(sandbox.read(".agents/autofix.json"), rules_before);
+
+    // Without the rule, its correction is a candidate again.
+    std::fs::remove_file(sandbox.join(".agents/autofix.json")).unwrap();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    assert!(texts(&report).contains(&"Always run cargo fmt before committing."));
+}
+
+#[test]
+fn reflect_since_and_agent_narrow_the_list() {
+    let sandbox = sessions();
+    let report = sandbox
+        .run(&["reflect", "--since", "2026-11-15", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        [
+            "we use tabs here",
+            "Non, utilise plutôt fetch",
+            "you forgot the changelog again",
+        ]
+    );
+    let report = sandbox
+        .run(&[
+            "reflect",
+            "--since",
+            "2026-11-20T12:00:00Z",
+            "--agent",
+            "claude,gemini",
+            "--format",
+            "json",
+        ])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        ["we use tabs here", "Non, utilise plutôt fetch"]
+    );
+    let agents: Vec<&str> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["claude", "gemini"]);
+    let report = sandbox
+        .run(&["reflect", "--agent", "claude", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        ["I told you: never commit .env", "no, use pnpm not npm"]
+    );
+    let run = sandbox.run(&["reflect", "--since", "yesterday"]).expect(2);
+    assert!(run.stderr.contains("YYYY-MM-DD"), "{}", run.stderr);
+}
+
+#[test]
+fn reflect_text_output_and_missing_folders() {
+    let sandbox = sessions();
+    let run = sandbox.run(&["reflect"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("5 corrections not yet learned, newest first:"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("  > I told you: never commit .env\n  after the agent ran Bash: git add -A && git commit -m wip\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("  codex   ~/.codex/sessions (1 session of this repository)"),
+        "{}",
+        run.stdout
+    );
+
+    let empty = Sandbox::new();
+    let run = empty.run(&["reflect"]).expect(0);
+    for line in [
+        "  claude  ~/.claude/projects (not found)",
+        "  codex   ~/.codex/sessions (not found)",
+        "  gemini  ~/.gemini/tmp (not found)",
+        "No corrections to learn",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    let report = empty.run(&["reflect", "--format", "json"]).expect(0).json();
+    assert_eq!(report["candidates"], serde_json::json!([]));
+    assert_eq!(report["searched"][0]["exists"], false);
+}
