@@ -295,7 +295,8 @@ fn has_cue(sentence: &str, cue: &str) -> bool {
 }
 
 /// Lower-case, accent-free tokens separated by single spaces; commas and question marks
-/// kept as tokens, sentence ends as ` |`; text inside backticks and double quotes dropped.
+/// kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
+/// code blocks and `>` quoted lines dropped.
 fn normalize(prompt: &str) -> String {
     let mut out = String::with_capacity(prompt.len() + 8);
     let mut quoted: Option<char> = None;
@@ -306,7 +307,17 @@ fn normalize(prompt: &str) -> String {
         out.push_str(token);
         out.push(' ');
     };
-    for c in prompt.chars() {
+    let mut fenced = false;
+    // Fenced code and `>` quotes are pasted text, not the user speaking.
+    let spoken = prompt.split_inclusive('\n').filter(|line| {
+        let line = line.trim_start();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            fenced = !fenced;
+            return false;
+        }
+        !fenced && !line.starts_with('>')
+    });
+    for c in spoken.flat_map(str::chars) {
         if let Some(close) = quoted {
             if c == close || (close == '`' && c == '\n') {
                 quoted = None;
@@ -368,6 +379,10 @@ mod tests {
         );
         assert_eq!(normalize("I said \"never\" here?"), "i said here ? | ");
         assert_eq!(normalize("C’est faux"), "c'est faux");
+        assert_eq!(
+            normalize("Why?\n```\nno, never\n```\n> no, always\nok"),
+            "why ? | | ok"
+        );
     }
 
     #[test]

@@ -64,6 +64,7 @@ like a correction or a convention (\"no, use pnpm not npm\", \"from now on ...\"
 a reminder, not an order: if the user did state a lasting rule, record it as above
 before continuing (with `--supersedes N` when it replaces rule N); if it was a one-off
 instruction, carry on. The note comes from a simple local classifier, so it can be wrong.
+`autofix reflect` lists the corrections of earlier sessions that no rule states yet.
 
 ## To change a rule
 
