@@ -82,8 +82,11 @@ pub(crate) enum Command {
     /// Run as an agent's hook (installed by `autofix init --hook`).
     #[command(subcommand)]
     Hook(HookCommand),
-    /// List the corrections you typed in this repository's local agent sessions that no
-    /// active rule states yet, newest first. Reads only; writes nothing.
+    /// List the corrections typed in this repository's agent sessions, not yet learned.
+    ///
+    /// Reads the local transcripts of Claude Code, Codex and Gemini CLI, keeps what the
+    /// user typed that reads like a correction and that no active rule states yet, and
+    /// lists it newest first. Reads only; writes nothing.
     #[command(after_help = REFLECT_EXIT_STATUS)]
     Reflect(ReflectArgs),
 }
@@ -128,9 +131,11 @@ fn parse_since(text: &str) -> Result<String, String> {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum HookCommand {
-    /// Read a prompt-submit hook's JSON on stdin; when the prompt is a correction or a
-    /// convention, print the agent's hook output asking it to record a rule. Otherwise
-    /// print nothing. Always exits 0.
+    /// Notice a correction in a submitted prompt (a prompt-submit hook).
+    ///
+    /// Reads the hook's JSON on stdin. When the prompt is a correction or a convention, it
+    /// prints the agent's hook output asking it to record a rule with `autofix learn`;
+    /// otherwise nothing. It always exits 0, so it never blocks the prompt.
     UserPrompt(UserPromptArgs),
 }
 

@@ -245,7 +245,7 @@ pub fn is_correction(prompt: &str) -> bool {
 }
 
 /// The prompt's points: the sum over its sentences.
-pub fn score(prompt: &str) -> u32 {
+fn score(prompt: &str) -> u32 {
     let text = normalize(prompt);
     text.split('|')
         .map(|sentence| score_sentence(&format!("| {} |", sentence.trim())))

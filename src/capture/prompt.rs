@@ -21,7 +21,7 @@ use crate::rules::Category;
 
 /// The hook event each agent fires when the user submits a prompt; `None` for an agent
 /// without one that can add context.
-pub fn event(agent: Agent) -> Option<&'static str> {
+pub(crate) fn event(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude | Agent::Codex => Some("UserPromptSubmit"),
         Agent::Gemini => Some("BeforeAgent"),
@@ -30,12 +30,12 @@ pub fn event(agent: Agent) -> Option<&'static str> {
 }
 
 /// The command the prompt hook runs.
-pub fn command(agent: Agent) -> String {
+pub(crate) fn command(agent: Agent) -> String {
     format!("autofix hook user-prompt --agent {}", agent.as_str())
 }
 
 /// The context line added to a prompt that looks like a correction.
-pub fn reminder() -> String {
+fn reminder() -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
     format!(
         "autofix: this prompt looks like a correction or a project convention. Before \

@@ -13,28 +13,28 @@ use crate::hook::Agent;
 
 /// One message the user typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserMessage {
-    pub agent: Agent,
-    pub session: String,
+pub(crate) struct UserMessage {
+    pub(crate) agent: Agent,
+    pub(crate) session: String,
     /// ISO 8601, as the transcript has it (UTC).
-    pub time: String,
-    pub text: String,
+    pub(crate) time: String,
+    pub(crate) text: String,
     /// The agent's action just before: what it said, or the tool it ran.
-    pub context: Option<String>,
+    pub(crate) context: Option<String>,
 }
 
 /// Where one agent's transcripts were looked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Searched {
-    pub agent: Agent,
-    pub path: PathBuf,
-    pub exists: bool,
+pub(crate) struct Searched {
+    pub(crate) agent: Agent,
+    pub(crate) path: PathBuf,
+    pub(crate) exists: bool,
     /// Transcripts of this repository read there.
-    pub sessions: usize,
+    pub(crate) sessions: usize,
 }
 
 /// The user's messages in `agent`'s transcripts of the repository at `root`.
-pub fn read(agent: Agent, home: &Path, root: &Path) -> (Searched, Vec<UserMessage>) {
+pub(crate) fn read(agent: Agent, home: &Path, root: &Path) -> (Searched, Vec<UserMessage>) {
     let roots = root_spellings(root);
     match agent {
         Agent::Claude => claude(home, &roots),
