@@ -65,8 +65,8 @@ fn root_spellings(root: &Path) -> Vec<String> {
 }
 
 /// Claude Code keeps one JSONL file per session in `~/.claude/projects/<folder>/`, the
-/// folder being the project's path with every character other than a letter or digit
-/// replaced by `-`. Lines are `{"type": "user"|"assistant"|…, "message": {"role",
+/// folder being the path the session started in with every character other than a letter
+/// or digit replaced by `-`; each line carries that path as `cwd`. Lines are `{"type": "user"|"assistant"|…, "message": {"role",
 /// "content"}, "timestamp", "sessionId", "isMeta"?, "isSidechain"?}`; a user line's content
 /// is a string or blocks, `tool_result` blocks being tool output.
 /// Claude Code does not document the format; it is described in
@@ -79,26 +79,60 @@ fn claude(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
         exists: projects.is_dir(),
         sessions: 0,
     };
+    let encoded: Vec<String> = roots
+        .iter()
+        .map(|root| {
+            root.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect()
+        })
+        .collect();
+    // The root's folder, and its subdirectories' (`<folder>-sub`): sessions started there.
+    let mut folders: Vec<(PathBuf, bool)> = fs::read_dir(&projects)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let exact = encoded.contains(&name);
+                    let below = encoded.iter().any(|e| {
+                        name.strip_prefix(e.as_str())
+                            .is_some_and(|rest| rest.starts_with('-'))
+                    });
+                    (exact || below).then(|| (entry.path(), exact))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    folders.sort();
     let mut messages = Vec::new();
-    for root in roots {
-        let folder: String = root
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let folder = projects.join(folder);
-        for file in files_in(&folder, "jsonl") {
+    for (folder, exact) in folders {
+        if exact {
             searched.path = folder.clone();
-            searched.sessions += 1;
-            let stem = file_stem(&file);
-            claude_session(&file, &stem, &mut messages);
+        }
+        for file in files_in(&folder, "jsonl") {
+            let lines = lines(&file);
+            // Folder names are ambiguous (`/a/b-c` and `/a/b/c`); the lines' `cwd` is not.
+            let mut cwds = lines
+                .iter()
+                .filter_map(|line| line["cwd"].as_str())
+                .peekable();
+            let belongs = match cwds.peek() {
+                None => exact,
+                Some(_) => cwds.any(|cwd| roots.iter().any(|root| is_at_or_below(cwd, root))),
+            };
+            if belongs {
+                searched.sessions += 1;
+                claude_session(&lines, &file_stem(&file), &mut messages);
+            }
         }
     }
     (searched, messages)
 }
 
-fn claude_session(file: &Path, stem: &str, messages: &mut Vec<UserMessage>) {
+fn claude_session(lines: &[Value], stem: &str, messages: &mut Vec<UserMessage>) {
     let mut context = None;
-    for line in lines(file) {
+    for line in lines {
         let content = &line["message"]["content"];
         match line["type"].as_str() {
             Some("assistant") => {

@@ -309,6 +309,14 @@ fn sessions() -> Sandbox {
             include_str!("../fixtures/transcripts/claude.jsonl"),
         ),
         (
+            format!("home/.claude/projects/{claude_folder}-web/claude-2.jsonl"),
+            include_str!("../fixtures/transcripts/claude-subdirectory.jsonl"),
+        ),
+        (
+            format!("home/.claude/projects/{claude_folder}-other/claude-3.jsonl"),
+            include_str!("../fixtures/transcripts/claude-sibling.jsonl"),
+        ),
+        (
             "home/.codex/sessions/2026/11/15/rollout-2026-11-15T08-00-00-codex-1.jsonl".into(),
             include_str!("../fixtures/transcripts/codex.jsonl"),
         ),
@@ -365,6 +373,7 @@ fn reflect_finds_the_typed_corrections_of_every_agent_newest_first() {
             "we use tabs here",
             "Non, utilise plutôt fetch",
             "you forgot the changelog again",
+            "Stop adding console.log to the components.",
             "I told you: never commit .env",
             "no, use pnpm not npm",
         ]
@@ -412,13 +421,24 @@ fn reflect_finds_the_typed_corrections_of_every_agent_newest_first() {
         row(3),
         (
             "claude",
+            "claude-2",
+            "2026-11-13T14:01:00.000Z",
+            "ran Edit: {ROOT}/web/src/List.tsx"
+                .replace("{ROOT}", sandbox.path().to_str().unwrap())
+                .as_str()
+        )
+    );
+    assert_eq!(
+        row(4),
+        (
+            "claude",
             "claude-1",
             "2026-11-12T09:00:00.000Z",
             "ran Bash: git add -A && git commit -m wip"
         )
     );
     assert_eq!(
-        row(4),
+        row(5),
         (
             "claude",
             "claude-1",
@@ -431,7 +451,8 @@ fn reflect_finds_the_typed_corrections_of_every_agent_newest_first() {
         .iter()
         .map(|s| s["sessions"].as_u64().unwrap())
         .collect();
-    assert_eq!(sessions, [1, 1, 2]);
+    // Claude: the root's folder and a subdirectory's, not the sibling project's.
+    assert_eq!(sessions, [2, 1, 2]);
     // It never writes.
     assert_eq!(sandbox.read(".agents/autofix.json"), rules_before);
 
@@ -488,7 +509,11 @@ fn reflect_since_and_agent_narrow_the_list() {
         .json();
     assert_eq!(
         texts(&report),
-        ["I told you: never commit .env", "no, use pnpm not npm"]
+        [
+            "Stop adding console.log to the components.",
+            "I told you: never commit .env",
+            "no, use pnpm not npm"
+        ]
     );
     let run = sandbox.run(&["reflect", "--since", "yesterday"]).expect(2);
     assert!(run.stderr.contains("YYYY-MM-DD"), "{}", run.stderr);
@@ -500,7 +525,7 @@ fn reflect_text_output_and_missing_folders() {
     let run = sandbox.run(&["reflect"]).expect(0);
     assert!(
         run.stdout
-            .contains("5 corrections not yet learned, newest first:"),
+            .contains("6 corrections not yet learned, newest first:"),
         "{}",
         run.stdout
     );
