@@ -182,6 +182,13 @@ pub(crate) enum Command {
     /// Show which rules file is used and the candidates considered.
     #[command(after_help = WHERE_EXIT_STATUS)]
     Where(WhereArgs),
+    /// List the corrections typed in this repository's agent sessions, not yet learned.
+    ///
+    /// Reads the local transcripts of Claude Code, Codex and Gemini CLI, keeps what the
+    /// user typed that reads like a correction and that no active rule states yet, and
+    /// lists it newest first. Reads only; writes nothing.
+    #[command(after_help = REFLECT_EXIT_STATUS)]
+    Reflect(ReflectArgs),
     /// Check and render preset tasks.
     #[command(subcommand)]
     Preset(PresetCommand),
@@ -194,6 +201,9 @@ pub(crate) enum Command {
     /// Check that this clone merges the rules file well: driver, attribute, binary, file.
     #[command(after_help = DOCTOR_EXIT_STATUS)]
     Doctor(DoctorArgs),
+    /// Run as an agent's hook (installed by `autofix init --hook`).
+    #[command(subcommand)]
+    Hook(HookCommand),
     /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
     #[command(after_help = MCP_EXIT_STATUS)]
     Mcp(McpArgs),
@@ -221,8 +231,11 @@ impl Command {
             Command::MergeDriver(args) => Some(args.workspace.clone()),
             Command::Resolve(args) => Some(args.workspace.clone()),
             Command::Doctor(args) => Some(args.workspace.clone()),
+            Command::Reflect(args) => Some(args.workspace.clone()),
             Command::Mcp(args) => Some(args.workspace.clone()),
-            Command::Explain(_) | Command::Completions(_) | Command::Man(_) => None,
+            Command::Hook(_) | Command::Explain(_) | Command::Completions(_) | Command::Man(_) => {
+                None
+            }
         }
     }
 }
@@ -243,6 +256,73 @@ pub(crate) struct ManArgs {
     /// Write every page (autofix.1, autofix-learn.1, …) into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub(crate) dir: Option<PathBuf>,
+}
+
+const REFLECT_EXIT_STATUS: &str = "\
+Reads ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (HOME); missing folders
+are reported, not an error. Nothing leaves the machine.
+
+Exit status:
+  0  done (with or without candidates)
+  2  it could not run (an invalid rules file, HOME not set)";
+
+#[derive(Debug, Args)]
+pub(crate) struct ReflectArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Read only these agents' sessions (repeatable or comma-separated) [default: all].
+    #[arg(
+        long = "agent",
+        value_name = "AGENT",
+        value_enum,
+        value_delimiter = ','
+    )]
+    pub(crate) agents: Vec<PromptAgent>,
+
+    /// Only messages from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_since)]
+    pub(crate) since: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+fn parse_since(text: &str) -> Result<String, String> {
+    if autofix::capture::reflect::is_valid_since(text) {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "expected YYYY-MM-DD or an ISO 8601 time, got `{text}`"
+        ))
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum HookCommand {
+    /// Notice a correction in a submitted prompt (a prompt-submit hook).
+    ///
+    /// Reads the hook's JSON on stdin. When the prompt is a correction or a convention, it
+    /// prints the agent's hook output asking it to record a rule with `autofix learn`;
+    /// otherwise nothing. It always exits 0, so it never blocks the prompt.
+    UserPrompt(UserPromptArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct UserPromptArgs {
+    /// The agent whose hook runs this.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub(crate) agent: PromptAgent,
+}
+
+/// The agents with a prompt-submit hook that can add context (and local transcripts
+/// `reflect` reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PromptAgent {
+    Claude,
+    Codex,
+    Gemini,
 }
 
 const EXPORT_EXIT_STATUS: &str = "\
@@ -315,7 +395,8 @@ pub(crate) struct InitArgs {
     #[arg(short, long)]
     pub(crate) quiet: bool,
 
-    /// Add a SessionStart hook that loads the rules, for these agents (repeatable or
+    /// Add a SessionStart hook that loads the rules, and (Claude, Codex, Gemini) a
+    /// prompt-submit hook that notices corrections, for these agents (repeatable or
     /// comma-separated).
     #[arg(
         long = "hook",

@@ -10,6 +10,7 @@
 //! - [`export`], [`hook`] and [`init`]: put the active rules where agents read them, and set
 //!   a repository up;
 //! - [`merge`]: the git merge driver for rules files, `resolve` and `doctor`;
+//! - [`capture`]: notice corrections in prompts and in local transcripts;
 //! - [`sarif`] and [`explain`]: diagnostics for code scanning and for people.
 //!
 //! Shared pieces: [`atomic`] (crash-safe file replacement), [`jsonpos`] (positions in JSON
@@ -21,6 +22,7 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod atomic;
+pub mod capture;
 pub mod diagnostics;
 pub mod docs;
 pub mod explain;

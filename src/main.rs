@@ -44,6 +44,8 @@ fn main() -> ExitCode {
         Command::MergeDriver(args) => cmd::team::merge_driver(&context, args),
         Command::Resolve(args) => cmd::team::resolve(&context, args),
         Command::Doctor(args) => cmd::team::doctor(&context, args),
+        Command::Hook(command) => Ok(cmd::capture::hook(command)),
+        Command::Reflect(args) => cmd::capture::reflect(&context, args),
     };
     match outcome {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 //! library, and writes the rendered result. Printing happens here, not in the library.
 
 pub(crate) mod agents;
+pub(crate) mod capture;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;

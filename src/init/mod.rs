@@ -24,7 +24,7 @@ use crate::text::counted;
 pub struct Request {
     pub root: PathBuf,
     pub rules_file: PathBuf,
-    /// Agents to add a session-start hook for.
+    /// Agents to add the session-start (and prompt-submit) hooks for.
     pub hooks: Vec<Agent>,
     /// Claude Code's hook in `settings.local.json` instead of `settings.json`.
     pub local: bool,
@@ -239,7 +239,7 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
         .collect()
 }
 
-/// Step 4: the opt-in session-start hooks.
+/// Step 4: the opt-in hooks: session start, and prompt submit where the agent has it.
 fn hooks(setup: &Setup<'_>) -> Vec<Step> {
     let mut agents = setup.request.hooks.clone();
     agents.sort_by_key(|a| a.as_str());
@@ -248,14 +248,18 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
         .into_iter()
         .map(|agent| {
             let path = settings::path(agent, setup.request.local);
-            setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
+            let step = setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
                 settings::merge(agent, existing).map_err(|invalid| {
                     (
                         invalid.line,
                         format!("{}; autofix merges only into valid JSON", invalid.message),
                     )
                 })
-            })
+            });
+            match step.message {
+                None => step.with_message(settings::events(agent)),
+                Some(_) => step,
+            }
         })
         .collect()
 }
@@ -439,7 +443,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     if request.hooks.is_empty() {
         steps.push(
             "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \
-             start of every agent session."
+             start of every agent session, and reminds the agent to record corrections."
                 .to_string(),
         );
     }

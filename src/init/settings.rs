@@ -1,6 +1,8 @@
-//! Session-start hooks merged into each agent's settings file: one entry running
-//! `autofix rules --format hook --agent <a>`, replacing an older entry of ours, keeping
-//! every other key and hook in its order. A file that is not valid JSON is refused.
+//! The hooks merged into each agent's settings file: one session-start entry running
+//! `autofix rules --format hook --agent <a>` and, for the agents with a prompt-submit hook,
+//! one entry running `autofix hook user-prompt --agent <a>`; each replaces an older entry
+//! of ours, and every other key and hook keeps its order. A file that is not valid JSON is
+//! refused.
 
 use std::fmt;
 
@@ -8,6 +10,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
+use crate::capture::prompt;
 use crate::hook::Agent;
 
 /// A JSON value that keeps the order of object keys (and repeated keys), so a settings
@@ -172,13 +175,69 @@ pub fn path(agent: Agent, local: bool) -> &'static str {
 /// Seconds for Claude Code and Codex, milliseconds for Gemini CLI.
 const TIMEOUT_SECONDS: u64 = 10;
 
+/// The two hooks autofix installs: the rules at session start, and the correction
+/// reminder when a prompt is submitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    SessionStart,
+    Prompt,
+}
+
+impl Kind {
+    /// The event's key in `agent`'s settings; `None` when the agent has no such hook.
+    fn event(self, agent: Agent) -> Option<&'static str> {
+        match (self, agent) {
+            (Kind::SessionStart, Agent::Cursor) => Some("sessionStart"),
+            (Kind::SessionStart, _) => Some("SessionStart"),
+            (Kind::Prompt, agent) => prompt::event(agent),
+        }
+    }
+
+    fn command(self, agent: Agent) -> String {
+        match self {
+            Kind::SessionStart => agent.command(),
+            Kind::Prompt => prompt::command(agent),
+        }
+    }
+
+    /// Whether a hook handler is this hook of ours (any version of the command).
+    fn is_ours(self, handler: &Json) -> bool {
+        let Some(Json::String(command)) = handler.get("command") else {
+            return false;
+        };
+        match self {
+            Kind::SessionStart => {
+                command.contains("autofix rules") && command.contains("--format hook")
+            }
+            Kind::Prompt => command.contains("autofix hook user-prompt"),
+        }
+    }
+
+    /// Gemini CLI shows a hook's name; each of ours has its own.
+    fn gemini_name(self) -> &'static str {
+        match self {
+            Kind::SessionStart => "autofix-rules",
+            Kind::Prompt => "autofix-corrections",
+        }
+    }
+}
+
+/// The events autofix hooks for `agent`, as the report names them.
+pub fn events(agent: Agent) -> String {
+    [Kind::SessionStart, Kind::Prompt]
+        .iter()
+        .filter_map(|kind| kind.event(agent))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
 /// Our hook handler for `agent`, in that agent's format.
-fn handler(agent: Agent) -> Json {
-    let command = Json::String(agent.command());
+fn handler(agent: Agent, kind: Kind) -> Json {
+    let command = Json::String(kind.command(agent));
     match agent {
         Agent::Cursor => Json::object(vec![("command", command)]),
         Agent::Gemini => Json::object(vec![
-            ("name", Json::string("autofix-rules")),
+            ("name", Json::string(kind.gemini_name())),
             ("type", Json::string("command")),
             ("command", command),
             (
@@ -192,12 +251,6 @@ fn handler(agent: Agent) -> Json {
             ("timeout", Json::Number(TIMEOUT_SECONDS.to_string())),
         ]),
     }
-}
-
-/// Whether a hook handler is one of ours (any version of the command).
-fn is_ours(handler: &Json) -> bool {
-    matches!(handler.get("command"), Some(Json::String(c))
-        if c.contains("autofix rules") && c.contains("--format hook"))
 }
 
 /// Why a settings file cannot be merged; it is left unchanged.
@@ -233,19 +286,19 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
     if !matches!(hooks, Json::Object(_)) {
         return Err(shape("`hooks`", hooks, "an object"));
     }
-    let event = if agent == Agent::Cursor {
-        "sessionStart"
-    } else {
-        "SessionStart"
-    };
-    let list = hooks.entry(event, Json::Array(Vec::new()), false);
-    let Json::Array(entries) = list else {
-        return Err(shape(&format!("`hooks.{event}`"), list, "an array"));
-    };
-    if agent == Agent::Cursor {
-        merge_flat(entries, handler(agent));
-    } else {
-        merge_grouped(entries, handler(agent));
+    for kind in [Kind::SessionStart, Kind::Prompt] {
+        let Some(event) = kind.event(agent) else {
+            continue;
+        };
+        let list = hooks.entry(event, Json::Array(Vec::new()), false);
+        let Json::Array(entries) = list else {
+            return Err(shape(&format!("`hooks.{event}`"), list, "an array"));
+        };
+        if agent == Agent::Cursor {
+            merge_flat(entries, handler(agent, kind), kind);
+        } else {
+            merge_grouped(entries, handler(agent, kind), kind);
+        }
     }
     if original.as_ref() == Some(&settings) {
         return Ok(None);
@@ -284,10 +337,10 @@ fn indentation(text: &str) -> Option<&str> {
 }
 
 /// Cursor: `sessionStart` is a list of handlers.
-fn merge_flat(entries: &mut Vec<Json>, ours: Json) {
+fn merge_flat(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
     let mut placed = false;
     entries.retain_mut(|entry| {
-        if !is_ours(entry) {
+        if !kind.is_ours(entry) {
             return true;
         }
         if placed {
@@ -304,7 +357,7 @@ fn merge_flat(entries: &mut Vec<Json>, ours: Json) {
 
 /// Claude Code, Codex, Gemini CLI: `SessionStart` is a list of groups
 /// (`{"matcher"?, "hooks": [handler, ...]}`).
-fn merge_grouped(entries: &mut Vec<Json>, ours: Json) {
+fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
     let mut placed = false;
     for group in entries.iter_mut() {
         let Json::Object(members) = group else {
@@ -315,7 +368,7 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json) {
             continue;
         };
         handlers.retain_mut(|handler| {
-            if !is_ours(handler) {
+            if !kind.is_ours(handler) {
                 return true;
             }
             if placed {
@@ -374,6 +427,17 @@ mod tests {
           }
         ]
       }
+    ],
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook user-prompt --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
     ]
   }
 }
@@ -389,6 +453,18 @@ mod tests {
         assert!(cursor.starts_with("{\n  \"version\": 1,"));
         let gemini = merge(Agent::Gemini, None).unwrap().unwrap();
         assert!(gemini.contains("\"timeout\": 10000"));
+        let gemini: serde_json::Value = serde_json::from_str(&gemini).unwrap();
+        assert_eq!(
+            gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"],
+            "autofix hook user-prompt --agent gemini"
+        );
+        let codex: serde_json::Value =
+            serde_json::from_str(&merge(Agent::Codex, None).unwrap().unwrap()).unwrap();
+        assert_eq!(
+            codex["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+            "autofix hook user-prompt --agent codex"
+        );
+        assert_eq!(events(Agent::Cursor), "sessionStart");
     }
 
     #[test]

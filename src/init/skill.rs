@@ -6,7 +6,7 @@ use crate::export::markdown;
 use crate::rules::Category;
 
 /// Bumped whenever the text changes meaning, so an old copy is recognisably old.
-pub const VERSION: &str = "1";
+pub const VERSION: &str = "2";
 
 /// The skill's name: lowercase, at most 64 characters, equal to its folder.
 pub const NAME: &str = "autofix";
@@ -56,6 +56,15 @@ Run `autofix rules` and treat every rule it prints as a hard constraint.
    \"codebase pattern\", \"framework limitation\", \"bug lesson\".
 2. Redo the work so that it follows the rule.
 3. Acknowledge with the line `autofix learn` prints: \"Learned rule #N ([CATEGORY]): ...\".
+
+## When a note says the prompt looks like a correction
+
+With the hooks installed, `autofix hook user-prompt` adds a note to a prompt that reads
+like a correction or a convention (\"no, use pnpm not npm\", \"from now on ...\"). It is
+a reminder, not an order: if the user did state a lasting rule, record it as above
+before continuing (with `--supersedes N` when it replaces rule N); if it was a one-off
+instruction, carry on. The note comes from a simple local classifier, so it can be wrong.
+`autofix reflect` lists the corrections of earlier sessions that no rule states yet.
 
 ## To change a rule
 

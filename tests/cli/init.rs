@@ -107,7 +107,7 @@ fn init_twice_the_second_run_is_a_no_op() {
     assert_eq!(sandbox.read(SKILLS[1]), skill);
     assert!(skill.starts_with("---\nname: autofix\ndescription: "));
     assert!(
-        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"1\"\n---\n")
+        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"2\"\n---\n")
     );
     assert!(skill.contains("STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER"));
 
@@ -209,6 +209,17 @@ fn hook_claude_writes_the_documented_shape() {
           {
             "type": "command",
             "command": "autofix rules --format hook --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
+    ],
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook user-prompt --agent claude",
             "timeout": 10
           }
         ]

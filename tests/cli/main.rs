@@ -4,6 +4,7 @@
 mod support;
 
 mod bench;
+mod capture;
 mod export;
 mod init;
 mod mcp;

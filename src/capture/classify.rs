@@ -1,0 +1,410 @@
+//! The correction classifier: decides, without a model and in time linear in the prompt's
+//! length, whether a prompt corrects the agent or states a project convention ("no, use
+//! pnpm not npm", "from now on…", "on utilise des tabs ici"). English and French.
+//!
+//! The prompt is reduced to lower-case, accent-free tokens with sentence breaks, quoted and
+//! fenced text dropped (a quoted error message is not the user speaking). Each sentence is
+//! scored against fixed cue phrases: a *strong* cue (2 points) is enough on its own, a
+//! *weak* one (1 point) needs a second. A question that starts with a question word
+//! ("How do I never lose data?") keeps only the cues addressed to the agent ("I told
+//! you"). False alarms cost attention on every prompt, so the cues are narrow on purpose.
+
+/// Points a prompt needs to count as a correction.
+const THRESHOLD: u32 = 2;
+
+/// Cues worth 2 points anywhere in a sentence, even in a question: the user addresses a
+/// mistake of the agent's.
+const PERSONAL: &[&str] = &[
+    "i told you",
+    "i already told you",
+    "i've told you",
+    "ive told you",
+    "i have told you",
+    "how many times",
+    "i said to",
+    "i said not",
+    "i said we",
+    "i said use",
+    "i asked you to",
+    "i asked you not",
+    "you forgot",
+    "you keep",
+    "you always forget",
+    "you did it again",
+    "you were supposed to",
+    "you should have",
+    "you shouldn't have",
+    "you should not have",
+    "you ignored",
+    "you didn't follow",
+    "you did not follow",
+    "that's not what i",
+    "that is not what i",
+    "this is not what i",
+    "not what i asked",
+    "je t'ai dit",
+    "je t'avais dit",
+    "je vous ai dit",
+    "je vous avais dit",
+    "je te l'ai dit",
+    "je l'ai deja dit",
+    "combien de fois",
+    "tu as oublie",
+    "tu as encore",
+    "tu oublies",
+    "vous avez oublie",
+    "tu aurais du",
+    "vous auriez du",
+    "tu n'aurais pas du",
+    "ce n'est pas ce que",
+    "c'est pas ce que",
+];
+
+/// Cues worth 2 points, except in a question that starts with a question word.
+const STRONG: &[&str] = &[
+    "from now on",
+    "going forward",
+    "from here on",
+    "in the future ,",
+    "next time",
+    "for future reference",
+    "never again",
+    "don't ever",
+    "do not ever",
+    "never ever",
+    "that's wrong",
+    "that is wrong",
+    "this is wrong",
+    "that's not right",
+    "that is not right",
+    "not like that",
+    "not that way",
+    "we always",
+    "we never",
+    "we don't use",
+    "we do not use",
+    "we prefer",
+    "our convention",
+    "the convention here",
+    "in this repo we",
+    "in this project we",
+    "in this codebase we",
+    "here we use",
+    "we use tabs",
+    "we use spaces",
+    "please remember",
+    "remember that",
+    "keep in mind",
+    "stop using",
+    "stop adding",
+    "stop doing",
+    "stop writing",
+    "stop creating",
+    "stop putting",
+    "stop running",
+    "stop changing",
+    "stop touching",
+    "a partir de maintenant",
+    "desormais",
+    "dorenavant",
+    "a l'avenir",
+    "la prochaine fois",
+    "plus jamais",
+    "ne jamais",
+    "c'est faux",
+    "pas comme ca",
+    "on utilise toujours",
+    "on n'utilise jamais",
+    "on n'utilise pas",
+    "ici on utilise",
+    "chez nous on",
+    "dans ce projet on",
+    "dans ce repo on",
+    "nous utilisons toujours",
+    "souviens-toi",
+    "rappelle-toi",
+    "retiens que",
+    "arrete de",
+    "arretez de",
+    "n'utilise jamais",
+    "n'utilisez jamais",
+];
+
+/// Cues worth 2 points at the start of a sentence (after `|`), except in a question.
+const STRONG_OPENERS: &[&str] = &[
+    "| no ,",
+    "| no |",
+    "| no no",
+    "| nope",
+    "| non ,",
+    "| non |",
+    "| non non",
+    "| wrong",
+    "| always ",
+    "| never ",
+    "| toujours ",
+    "| jamais ",
+    "| ne jamais",
+    "| we use ",
+    "| on utilise ",
+    "| nous utilisons ",
+    "| utilise plutot",
+    "| utilisez plutot",
+    "| ne touche jamais",
+];
+
+/// Cues worth 1 point; two of them make a correction.
+const WEAK: &[&str] = &[
+    "instead",
+    "rather than",
+    "not npm",
+    "not yarn",
+    "again",
+    "why did you",
+    "why would you",
+    "pourquoi as-tu",
+    "pourquoi tu as",
+    "pourquoi avez-vous",
+    "plutot",
+    "au lieu de",
+    "a la place",
+    "encore",
+    "wrong",
+    "incorrect",
+    "mistake",
+    "erreur",
+    "faux",
+    "don't",
+    "do not",
+    "dont",
+    "never",
+    "always",
+    "ne pas",
+    "n'utilise pas",
+    "n'utilisez pas",
+    "ne mets pas",
+    "ne fais pas",
+    "ne touche pas",
+    "stop",
+    "anymore",
+    "any more",
+    "in this repo",
+    "in this project",
+    "dans ce projet",
+    "please use",
+    "use only",
+    "only use",
+];
+
+/// Phrases that look like cues but are not ("never mind", "no problem").
+const EXCUSES: &[&str] = &[
+    "| never mind",
+    "| nevermind",
+    "| no problem",
+    "| no worries",
+    "| no rush",
+    "| no idea",
+    "| no need",
+    "| non merci",
+    "| always-on",
+];
+
+/// Words that open a question that asks for information rather than correcting.
+const QUESTION_WORDS: &[&str] = &[
+    "how",
+    "what",
+    "where",
+    "which",
+    "who",
+    "when",
+    "can",
+    "could",
+    "would",
+    "is",
+    "are",
+    "does",
+    "do",
+    "should",
+    "will",
+    "comment",
+    "quel",
+    "quelle",
+    "quels",
+    "quelles",
+    "ou",
+    "est-ce",
+    "peux-tu",
+    "pouvez-vous",
+    "qu'est-ce",
+    "combien",
+];
+
+/// Whether `prompt` is a correction or a convention worth recording as a rule.
+pub fn is_correction(prompt: &str) -> bool {
+    score(prompt) >= THRESHOLD
+}
+
+/// The prompt's points: the sum over its sentences.
+fn score(prompt: &str) -> u32 {
+    let text = normalize(prompt);
+    text.split('|')
+        .map(|sentence| score_sentence(&format!("| {} |", sentence.trim())))
+        .sum()
+}
+
+fn score_sentence(sentence: &str) -> u32 {
+    if sentence == "|  |" {
+        return 0;
+    }
+    let count = |cues: &[&str]| cues.iter().filter(|cue| has_cue(sentence, cue)).count() as u32;
+    let personal = 2 * count(PERSONAL);
+    let excused = EXCUSES.iter().any(|cue| sentence.starts_with(cue));
+    let first_word = sentence[2..].split(' ').next().unwrap_or("");
+    let asks = sentence.contains(" ?") && QUESTION_WORDS.contains(&first_word);
+    if excused || asks {
+        return personal + u32::from(asks && has_cue(sentence, "why did you"));
+    }
+    personal
+        + 2 * count(STRONG)
+        + 2 * count(STRONG_OPENERS)
+        + 2 * u32::from(french_never(sentence))
+        + count(WEAK)
+}
+
+/// French "ne … jamais" around any verb ("ne supprime jamais", "n'ajoute jamais").
+fn french_never(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence.split(' ').collect();
+    words.iter().enumerate().any(|(at, word)| {
+        *word == "jamais"
+            && words[at.saturating_sub(3)..at]
+                .iter()
+                .any(|w| *w == "ne" || (w.starts_with("n'") && w.len() > 2))
+    })
+}
+
+/// Whether `cue` occurs in `sentence` on token boundaries. Cues that start with `|` or
+/// end with a space carry their own boundaries.
+fn has_cue(sentence: &str, cue: &str) -> bool {
+    let bytes = sentence.as_bytes();
+    sentence.match_indices(cue).any(|(at, _)| {
+        let before = at == 0 || bytes[at - 1] == b' ' || cue.starts_with('|');
+        let end = at + cue.len();
+        let after = end == bytes.len() || bytes[end] == b' ' || cue.ends_with(' ');
+        before && after
+    })
+}
+
+/// Lower-case, accent-free tokens separated by single spaces; commas and question marks
+/// kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
+/// code blocks and `>` quoted lines dropped.
+fn normalize(prompt: &str) -> String {
+    let mut out = String::with_capacity(prompt.len() + 8);
+    let mut quoted: Option<char> = None;
+    let push_token = |out: &mut String, token: &str| {
+        if !out.ends_with(' ') && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(token);
+        out.push(' ');
+    };
+    let mut fenced = false;
+    // Fenced code and `>` quotes are pasted text, not the user speaking.
+    let spoken = prompt.split_inclusive('\n').filter(|line| {
+        let line = line.trim_start();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            fenced = !fenced;
+            return false;
+        }
+        !fenced && !line.starts_with('>')
+    });
+    for c in spoken.flat_map(str::chars) {
+        if let Some(close) = quoted {
+            if c == close || (close == '`' && c == '\n') {
+                quoted = None;
+            }
+            continue;
+        }
+        match c {
+            '`' => quoted = Some('`'),
+            '"' => quoted = Some('"'),
+            '\u{201c}' => quoted = Some('\u{201d}'),
+            '\u{ab}' => quoted = Some('\u{bb}'),
+            '\'' | '\u{2019}' | '\u{2018}' => out.push('\''),
+            '-' if !out.ends_with(' ') && !out.is_empty() => out.push('-'),
+            ',' => push_token(&mut out, ","),
+            '?' => {
+                push_token(&mut out, "?");
+                push_token(&mut out, "|");
+            }
+            '.' | '!' | ';' | ':' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
+                push_token(&mut out, "|")
+            }
+            c if c.is_alphanumeric() => {
+                for lower in c.to_lowercase() {
+                    out.push(fold_accent(lower));
+                }
+            }
+            _ => {
+                if !out.ends_with(' ') && !out.is_empty() {
+                    out.push(' ');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// French accents folded, so "désormais" and "desormais" match one cue.
+fn fold_accent(c: char) -> char {
+    match c {
+        'à' | 'â' | 'ä' => 'a',
+        'é' | 'è' | 'ê' | 'ë' => 'e',
+        'î' | 'ï' => 'i',
+        'ô' | 'ö' => 'o',
+        'ù' | 'û' | 'ü' => 'u',
+        'ç' => 'c',
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_to_tokens_and_sentences() {
+        assert_eq!(
+            normalize("No, use `npm ci`. Désormais: tabs!"),
+            "no , use | desormais | tabs | "
+        );
+        assert_eq!(normalize("I said \"never\" here?"), "i said here ? | ");
+        assert_eq!(normalize("C’est faux"), "c'est faux");
+        assert_eq!(
+            normalize("Why?\n```\nno, never\n```\n> no, always\nok"),
+            "why ? | | ok"
+        );
+    }
+
+    #[test]
+    fn the_examples_of_the_issue() {
+        for prompt in [
+            "no, use pnpm not npm",
+            "I told you: never commit .env",
+            "from now on, run the linter before you commit",
+            "we use tabs here",
+            "Non, utilise plutôt fetch",
+            "you forgot the changelog again",
+        ] {
+            assert!(is_correction(prompt), "{prompt}: {}", score(prompt));
+        }
+        for prompt in [
+            "How do I never lose data?",
+            "Use the debugger to find the crash",
+            "Never mind, let's look at the parser",
+            "Fix the error \"never use a moved value\"",
+            "",
+        ] {
+            assert!(!is_correction(prompt), "{prompt}: {}", score(prompt));
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! `autofix reflect`: the user's corrections found in the agents' local transcripts of this
+//! repository, minus those an active rule already states, newest first. It never writes;
+//! the user (or the agent) decides what to `autofix learn`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::classify;
+use super::transcripts::{self, Searched, UserMessage};
+use crate::hook::Agent;
+use crate::rules;
+
+/// One `reflect` run.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Where the agents keep their transcripts (`HOME`).
+    pub home: PathBuf,
+    /// The repository whose sessions are read.
+    pub root: PathBuf,
+    pub agents: Vec<Agent>,
+    /// Only messages at or after this time: `YYYY-MM-DD` or an ISO 8601 time, UTC.
+    pub since: Option<String>,
+    /// The active rules' instructions; a candidate stating one of them exactly is dropped.
+    pub learned: Vec<String>,
+}
+
+/// A correction the user typed, not yet a rule.
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    pub agent: Agent,
+    pub session: String,
+    pub time: String,
+    pub text: String,
+    pub context: Option<String>,
+}
+
+/// Where one agent's transcripts were looked for (the JSON `searched` item).
+#[derive(Clone, Debug, Serialize)]
+pub struct Place {
+    pub agent: Agent,
+    pub path: String,
+    pub exists: bool,
+    pub sessions: usize,
+}
+
+/// The result: the JSON document of `reflect --format json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub version: u32,
+    pub searched: Vec<Place>,
+    pub candidates: Vec<Candidate>,
+}
+
+/// Whether `since` is a date (`YYYY-MM-DD`), optionally followed by `T` and a time.
+pub fn is_valid_since(since: &str) -> bool {
+    let bytes = since.as_bytes();
+    let digits = |range: std::ops::Range<usize>| bytes[range].iter().all(u8::is_ascii_digit);
+    bytes.len() >= 10
+        && digits(0..4)
+        && bytes[4] == b'-'
+        && digits(5..7)
+        && bytes[7] == b'-'
+        && digits(8..10)
+        && (bytes.len() == 10 || bytes[10] == b'T')
+}
+
+/// Runs `reflect`.
+pub fn run(request: &Request) -> Report {
+    let mut searched = Vec::new();
+    let mut candidates = Vec::new();
+    for &agent in &request.agents {
+        let (place, messages) = transcripts::read(agent, &request.home, &request.root);
+        searched.push(shown(&place, &request.home));
+        candidates.extend(
+            messages
+                .into_iter()
+                .filter(|m| is_candidate(m, request))
+                .map(|m| Candidate {
+                    agent: m.agent,
+                    session: m.session,
+                    time: m.time,
+                    text: m.text.trim().to_string(),
+                    context: m.context,
+                }),
+        );
+    }
+    // Newest first; ISO 8601 UTC times sort as text.
+    candidates.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.text.cmp(&b.text)));
+    Report {
+        version: 1,
+        searched,
+        candidates,
+    }
+}
+
+fn is_candidate(message: &UserMessage, request: &Request) -> bool {
+    let recent = match &request.since {
+        // "2026-11-01" sorts before every time of that day.
+        Some(since) => message.time.as_str() >= since.as_str(),
+        None => true,
+    };
+    recent
+        && classify::is_correction(&message.text)
+        && !request
+            .learned
+            .iter()
+            .any(|rule| rules::same_instruction(rule, &message.text))
+}
+
+/// The folder as `~/…` when it lies in the home folder.
+fn shown(place: &Searched, home: &Path) -> Place {
+    let path = match place.path.strip_prefix(home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => place.path.display().to_string(),
+    };
+    Place {
+        agent: place.agent,
+        path,
+        exists: place.exists,
+        sessions: place.sessions,
+    }
+}
+
+impl Report {
+    pub fn to_text(&self) -> String {
+        let mut out = String::from("Searched:\n");
+        for place in &self.searched {
+            let found = if !place.exists {
+                "not found".to_string()
+            } else {
+                let plural = if place.sessions == 1 { "" } else { "s" };
+                format!("{} session{plural} of this repository", place.sessions)
+            };
+            let _ = writeln!(
+                out,
+                "  {:<7} {} ({found})",
+                place.agent.as_str(),
+                place.path
+            );
+        }
+        if self.candidates.is_empty() {
+            out.push_str("No corrections to learn: none found, or each is already a rule.\n");
+            return out;
+        }
+        let count = self.candidates.len();
+        let plural = if count == 1 { "" } else { "s" };
+        let _ = writeln!(
+            out,
+            "\n{count} correction{plural} not yet learned, newest first:"
+        );
+        for candidate in &self.candidates {
+            let _ = writeln!(
+                out,
+                "\n{}  {}  session {}",
+                candidate.time,
+                candidate.agent.as_str(),
+                candidate.session
+            );
+            for line in candidate.text.lines() {
+                let _ = writeln!(out, "  > {line}");
+            }
+            if let Some(context) = &candidate.context {
+                let _ = writeln!(out, "  after the agent {context}");
+            }
+        }
+        out.push_str("\nRecord the lasting ones with `autofix learn`.\n");
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        let mut json = serde_json::to_string_pretty(self).expect("the report serialises");
+        json.push('\n');
+        json
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_accepts_a_date_or_a_time() {
+        assert!(is_valid_since("2026-11-30"));
+        assert!(is_valid_since("2026-11-30T04:00:00Z"));
+        assert!(!is_valid_since("2026-11-3"));
+        assert!(!is_valid_since("30/11/2026"));
+        assert!(!is_valid_since("2026-11-30 04:00"));
+    }
+}

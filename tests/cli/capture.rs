@@ -1,0 +1,553 @@
+//! Catching corrections through the binary: `hook user-prompt` over the labelled prompt
+//! corpus (precision and recall held above floors), its output per agent, its silence on
+//! anything else; `init` installing the prompt hooks; `reflect` over hand-written
+//! transcripts of each agent.
+
+use crate::support::Sandbox;
+
+/// The hook's input as Claude Code and Codex send it.
+fn prompt_input(prompt: &str) -> String {
+    serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string()
+}
+
+struct Measure {
+    true_positives: u32,
+    false_positives: u32,
+    false_negatives: u32,
+    misses: Vec<String>,
+}
+
+impl Measure {
+    fn precision(&self) -> f64 {
+        f64::from(self.true_positives) / f64::from(self.true_positives + self.false_positives)
+    }
+    fn recall(&self) -> f64 {
+        f64::from(self.true_positives) / f64::from(self.true_positives + self.false_negatives)
+    }
+}
+
+/// Runs every prompt of a `LABEL<TAB>PROMPT` fixture through `hook user-prompt`.
+fn measure(fixture: &str) -> Measure {
+    let sandbox = Sandbox::new();
+    let mut measure = Measure {
+        true_positives: 0,
+        false_positives: 0,
+        false_negatives: 0,
+        misses: Vec::new(),
+    };
+    let mut labels = 0;
+    for line in fixture
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (label, prompt) = line.split_once('\t').expect("LABEL<TAB>PROMPT");
+        assert!(label == "correction" || label == "other", "{line}");
+        labels += 1;
+        let run = sandbox
+            .run_with_stdin(
+                &["hook", "user-prompt", "--agent", "claude"],
+                &prompt_input(prompt),
+            )
+            .expect(0);
+        let flagged = !run.stdout.is_empty();
+        match (label == "correction", flagged) {
+            (true, true) => measure.true_positives += 1,
+            (false, true) => measure.false_positives += 1,
+            (true, false) => measure.false_negatives += 1,
+            (false, false) => {}
+        }
+        if flagged != (label == "correction") {
+            measure.misses.push(format!("{label}: {prompt}"));
+        }
+    }
+    assert!(labels > 0);
+    measure
+}
+
+#[test]
+fn the_hook_over_the_labelled_corpus_keeps_precision_and_recall() {
+    let corpus = measure(include_str!("../fixtures/prompts.tsv"));
+    let held_out = measure(include_str!("../fixtures/prompts-holdout.tsv"));
+    // Floors a little below the measured figures (see src/docs/capture.md).
+    assert!(
+        corpus.precision() >= 0.96 && corpus.recall() >= 0.97,
+        "corpus: precision {:.3}, recall {:.3}\n{}",
+        corpus.precision(),
+        corpus.recall(),
+        corpus.misses.join("\n")
+    );
+    assert!(
+        held_out.precision() >= 0.9 && held_out.recall() >= 0.85,
+        "held out: precision {:.3}, recall {:.3}\n{}",
+        held_out.precision(),
+        held_out.recall(),
+        held_out.misses.join("\n")
+    );
+}
+
+#[test]
+fn the_hook_answers_in_each_agents_shape() {
+    let sandbox = Sandbox::new();
+    for (agent, event) in [
+        ("claude", "UserPromptSubmit"),
+        ("codex", "UserPromptSubmit"),
+        ("gemini", "BeforeAgent"),
+    ] {
+        let run = sandbox
+            .run_with_stdin(
+                &["hook", "user-prompt", "--agent", agent],
+                &prompt_input("no, use pnpm not npm"),
+            )
+            .expect(0);
+        assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
+        let value = run.json();
+        let specific = value["hookSpecificOutput"].as_object().unwrap();
+        assert_eq!(specific.len(), 2, "{value}");
+        assert_eq!(specific["hookEventName"], event);
+        let context = specific["additionalContext"].as_str().unwrap();
+        assert!(context.contains("autofix learn"), "{context}");
+        assert!(context.contains("--supersedes"), "{context}");
+        assert!(context.contains("STYLE, CODE, ARCH"), "{context}");
+        assert!(run.stderr.is_empty(), "{}", run.stderr);
+
+        let quiet = sandbox
+            .run_with_stdin(
+                &["hook", "user-prompt", "--agent", agent],
+                &prompt_input("Use the debugger to find the crash"),
+            )
+            .expect(0);
+        assert_eq!(quiet.stdout, "");
+    }
+}
+
+#[test]
+fn the_hook_exits_0_in_silence_on_garbage() {
+    let sandbox = Sandbox::new();
+    for input in [
+        "",
+        "not json",
+        "{\"prompt\": 3}",
+        "[\"no, use pnpm not npm\"]",
+        "{\"prompt\": \"no, use pnpm\"",
+        "\u{0}\u{1}\u{2}",
+    ] {
+        let run = sandbox
+            .run_with_stdin(&["hook", "user-prompt", "--agent", "gemini"], input)
+            .expect(0);
+        assert_eq!(run.stdout, "", "{input:?}");
+    }
+    // Bytes that are not UTF-8 at all.
+    let mut child = sandbox
+        .command(&["hook", "user-prompt", "--agent", "codex"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let _ = child.stdin.take().unwrap().write_all(&[0xff, 0xfe, b'{']);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty());
+    // An unknown agent is a usage error of the command line, not of the hook input.
+    sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "cursor"], "{}")
+        .expect(2);
+}
+
+/// A sandbox that `init` accepts as a repository.
+fn repo() -> Sandbox {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir(sandbox.join(".git")).unwrap();
+    sandbox
+}
+
+/// The handlers of `event` in a settings file, as (command, whole handler).
+fn handlers(settings: &serde_json::Value, event: &str) -> Vec<serde_json::Value> {
+    settings["hooks"][event]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {event} in {settings}"))
+        .iter()
+        .flat_map(|group| group["hooks"].as_array().unwrap().clone())
+        .collect()
+}
+
+#[test]
+fn init_installs_the_prompt_hook_beside_the_session_hook_once() {
+    let sandbox = repo();
+    sandbox
+        .run(&["init", "--hook", "claude,codex,cursor,gemini"])
+        .expect(0);
+    for (path, agent, event) in [
+        (".claude/settings.json", "claude", "UserPromptSubmit"),
+        (".codex/hooks.json", "codex", "UserPromptSubmit"),
+        (".gemini/settings.json", "gemini", "BeforeAgent"),
+    ] {
+        let settings: serde_json::Value = serde_json::from_str(&sandbox.read(path)).unwrap();
+        let prompt = handlers(&settings, event);
+        assert_eq!(prompt.len(), 1, "{settings}");
+        assert_eq!(
+            prompt[0]["command"],
+            format!("autofix hook user-prompt --agent {agent}")
+        );
+        assert_eq!(handlers(&settings, "SessionStart").len(), 1);
+    }
+    let cursor: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".cursor/hooks.json")).unwrap();
+    assert_eq!(cursor["hooks"].as_object().unwrap().len(), 1, "{cursor}");
+    let gemini: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".gemini/settings.json")).unwrap();
+    assert_eq!(
+        handlers(&gemini, "BeforeAgent")[0]["name"],
+        "autofix-corrections"
+    );
+
+    // Idempotent: a second run and --check change nothing.
+    let before = sandbox.read(".claude/settings.json");
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,cursor,gemini"])
+        .expect(0);
+    assert!(run.stdout.contains("Nothing to change"), "{}", run.stdout);
+    assert_eq!(sandbox.read(".claude/settings.json"), before);
+    // (--check may still want the merge driver: this sandbox's `.git` is a bare folder.)
+    let check = sandbox.run(&["init", "--hook", "claude,codex,cursor,gemini", "--check"]);
+    let hook_lines: Vec<&str> = check
+        .stdout
+        .lines()
+        .filter(|line| line.contains("(hook "))
+        .collect();
+    assert_eq!(hook_lines.len(), 4, "{}", check.stdout);
+    assert!(
+        hook_lines
+            .iter()
+            .all(|line| line.trim_start().starts_with("unchanged")),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn init_check_reports_a_missing_prompt_hook_and_init_replaces_an_old_one() {
+    let sandbox = repo();
+    sandbox.run(&["init"]).expect(0);
+    let session_only = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude", "timeout": 10}]}]}}"#;
+    sandbox.write(".claude/settings.json", session_only);
+    let run = sandbox
+        .run(&["init", "--hook", "claude", "--check"])
+        .expect(1);
+    assert!(
+        run.stdout.contains(".claude/settings.json (hook claude)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("would update"), "{}", run.stdout);
+    assert_eq!(sandbox.read(".claude/settings.json"), session_only);
+
+    let old = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./lint-prompt.sh"}, {"type": "command", "command": "autofix hook user-prompt --agent claude --old"}]}]}}"#;
+    sandbox.write(".claude/settings.json", old);
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    let settings: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".claude/settings.json")).unwrap();
+    let prompt = handlers(&settings, "UserPromptSubmit");
+    let commands: Vec<&str> = prompt
+        .iter()
+        .map(|h| h["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        commands,
+        [
+            "./lint-prompt.sh",
+            "autofix hook user-prompt --agent claude"
+        ]
+    );
+}
+
+#[test]
+fn the_skill_explains_the_reminder() {
+    let sandbox = repo();
+    sandbox.run(&["init"]).expect(0);
+    let skill = sandbox.read(".agents/skills/autofix/SKILL.md");
+    assert!(skill.contains("autofix hook user-prompt"), "{skill}");
+    assert!(skill.contains("It is\na reminder, not an order"), "{skill}");
+}
+
+/// A sandbox whose home holds one hand-written transcript of each agent (and one of
+/// another repository each for Codex and Gemini), and a rules file that already states
+/// one of the corrections.
+fn sessions() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    let hash = sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(root.as_bytes())?;
+            child.wait_with_output()
+        })
+        .map(|output| String::from_utf8(output.stdout).unwrap()[..64].to_string())
+        .expect("sha256sum (coreutils) is installed");
+    let fill = |text: &str| {
+        text.replace("{ROOT}", &root)
+            .replace("{PROJECT_HASH}", &hash)
+    };
+    let claude_folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let fixtures = [
+        (
+            format!("home/.claude/projects/{claude_folder}/claude-1.jsonl"),
+            include_str!("../fixtures/transcripts/claude.jsonl"),
+        ),
+        (
+            format!("home/.claude/projects/{claude_folder}-web/claude-2.jsonl"),
+            include_str!("../fixtures/transcripts/claude-subdirectory.jsonl"),
+        ),
+        (
+            format!("home/.claude/projects/{claude_folder}-other/claude-3.jsonl"),
+            include_str!("../fixtures/transcripts/claude-sibling.jsonl"),
+        ),
+        (
+            "home/.codex/sessions/2026/11/15/rollout-2026-11-15T08-00-00-codex-1.jsonl".into(),
+            include_str!("../fixtures/transcripts/codex.jsonl"),
+        ),
+        (
+            "home/.codex/sessions/2026/11/16/rollout-2026-11-16T08-00-00-codex-2.jsonl".into(),
+            include_str!("../fixtures/transcripts/codex-elsewhere.jsonl"),
+        ),
+        (
+            format!("home/.gemini/tmp/{hash}/chats/session-2026-11-20T11-59-gemini1.json"),
+            include_str!("../fixtures/transcripts/gemini.json"),
+        ),
+        (
+            "home/.gemini/tmp/my-project/chats/session-2026-11-25T07-00-gemini2.jsonl".into(),
+            include_str!("../fixtures/transcripts/gemini.jsonl"),
+        ),
+        (
+            "home/.gemini/tmp/other/chats/session-2026-11-26T07-00-gemini3.jsonl".into(),
+            include_str!("../fixtures/transcripts/gemini-elsewhere.jsonl"),
+        ),
+    ];
+    for (path, text) in fixtures {
+        sandbox.write(path, fill(text));
+    }
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "TOOL", "Instruction": "ALWAYS run cargo fmt before committing.", "Why": "user preference"}]"#,
+    );
+    sandbox
+}
+
+fn texts(report: &serde_json::Value) -> Vec<&str> {
+    report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn reflect_finds_the_typed_corrections_of_every_agent_newest_first() {
+    let sandbox = sessions();
+    let rules_before = sandbox.read(".agents/autofix.json");
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(report["version"], 1);
+    // Tool results, the agents' own words, injected instructions, meta and sidechain
+    // lines, other repositories and the rule already learned are all left out.
+    assert_eq!(
+        texts(&report),
+        [
+            "we use tabs here",
+            "Non, utilise plutôt fetch",
+            "you forgot the changelog again",
+            "Stop adding console.log to the components.",
+            "I told you: never commit .env",
+            "no, use pnpm not npm",
+        ]
+    );
+    let candidates = report["candidates"].as_array().unwrap();
+    let fields: Vec<_> = candidates[0].as_object().unwrap().keys().collect();
+    assert_eq!(fields, ["agent", "context", "session", "text", "time"]);
+    let row = |i: usize| {
+        let c = &candidates[i];
+        (
+            c["agent"].as_str().unwrap(),
+            c["session"].as_str().unwrap(),
+            c["time"].as_str().unwrap(),
+            c["context"].as_str().unwrap_or("<none>"),
+        )
+    };
+    assert_eq!(
+        row(0),
+        (
+            "gemini",
+            "gemini-2",
+            "2026-11-25T07:01:00.000Z",
+            "said: I indented it with two spaces."
+        )
+    );
+    assert_eq!(
+        row(1),
+        (
+            "gemini",
+            "gemini-1",
+            "2026-11-20T12:01:00.000Z",
+            "ran write_file: src/api.ts"
+        )
+    );
+    assert_eq!(
+        row(2),
+        (
+            "codex",
+            "codex-1",
+            "2026-11-15T08:05:00.000Z",
+            "said: Added /health. Tests pass. We always use npm here, never yarn."
+        )
+    );
+    assert_eq!(
+        row(3),
+        (
+            "claude",
+            "claude-2",
+            "2026-11-13T14:01:00.000Z",
+            "ran Edit: {ROOT}/web/src/List.tsx"
+                .replace("{ROOT}", sandbox.path().to_str().unwrap())
+                .as_str()
+        )
+    );
+    assert_eq!(
+        row(4),
+        (
+            "claude",
+            "claude-1",
+            "2026-11-12T09:00:00.000Z",
+            "ran Bash: git add -A && git commit -m wip"
+        )
+    );
+    assert_eq!(
+        row(5),
+        (
+            "claude",
+            "claude-1",
+            "2026-11-10T10:00:00.000Z",
+            "said: I installed the dependencies with npm."
+        )
+    );
+    let searched = report["searched"].as_array().unwrap();
+    let sessions: Vec<u64> = searched
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    // Claude: the root's folder and a subdirectory's, not the sibling project's.
+    assert_eq!(sessions, [2, 1, 2]);
+    // It never writes.
+    assert_eq!(sandbox.read(".agents/autofix.json"), rules_before);
+
+    // Without the rule, its correction is a candidate again.
+    std::fs::remove_file(sandbox.join(".agents/autofix.json")).unwrap();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    assert!(texts(&report).contains(&"Always run cargo fmt before committing."));
+}
+
+#[test]
+fn reflect_since_and_agent_narrow_the_list() {
+    let sandbox = sessions();
+    let report = sandbox
+        .run(&["reflect", "--since", "2026-11-15", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        [
+            "we use tabs here",
+            "Non, utilise plutôt fetch",
+            "you forgot the changelog again",
+        ]
+    );
+    let report = sandbox
+        .run(&[
+            "reflect",
+            "--since",
+            "2026-11-20T12:00:00Z",
+            "--agent",
+            "claude,gemini",
+            "--format",
+            "json",
+        ])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        ["we use tabs here", "Non, utilise plutôt fetch"]
+    );
+    let agents: Vec<&str> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["claude", "gemini"]);
+    let report = sandbox
+        .run(&["reflect", "--agent", "claude", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        texts(&report),
+        [
+            "Stop adding console.log to the components.",
+            "I told you: never commit .env",
+            "no, use pnpm not npm"
+        ]
+    );
+    let run = sandbox.run(&["reflect", "--since", "yesterday"]).expect(2);
+    assert!(run.stderr.contains("YYYY-MM-DD"), "{}", run.stderr);
+}
+
+#[test]
+fn reflect_text_output_and_missing_folders() {
+    let sandbox = sessions();
+    let run = sandbox.run(&["reflect"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("6 corrections not yet learned, newest first:"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("  > I told you: never commit .env\n  after the agent ran Bash: git add -A && git commit -m wip\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("  codex   ~/.codex/sessions (1 session of this repository)"),
+        "{}",
+        run.stdout
+    );
+
+    let empty = Sandbox::new();
+    let run = empty.run(&["reflect"]).expect(0);
+    for line in [
+        "  claude  ~/.claude/projects (not found)",
+        "  codex   ~/.codex/sessions (not found)",
+        "  gemini  ~/.gemini/tmp (not found)",
+        "No corrections to learn",
+    ] {
+        assert!(run.stdout.contains(line), "{line}\n{}", run.stdout);
+    }
+    let report = empty.run(&["reflect", "--format", "json"]).expect(0).json();
+    assert_eq!(report["candidates"], serde_json::json!([]));
+    assert_eq!(report["searched"][0]["exists"], false);
+}
