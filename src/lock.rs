@@ -2,6 +2,10 @@
 //! (`autofix.json.lock`) next to the rules file, never on the data file itself, because
 //! renaming a new file over a locked one hands the next writer a different inode.
 //!
+//! The sidecar exists only while a writer holds it, so it never shows in `git status`:
+//! the holder deletes it before unlocking, and a waiter that then wins the lock on the
+//! deleted inode sees that the path no longer names it and starts over on the new file.
+//!
 //! `fs2` is called fully qualified: since Rust 1.89 std's own `File::lock*` methods shadow
 //! fs2's of the same names.
 
@@ -22,6 +26,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub enum LockError {
     #[error("cannot open the lock file {}: {source}", path.display())]
     Open { path: PathBuf, source: io::Error },
+    #[error(
+        "the lock file {} is a symbolic link; autofix never follows one (remove it)",
+        path.display()
+    )]
+    Link { path: PathBuf },
     #[error("cannot lock {}: {source}", path.display())]
     Lock { path: PathBuf, source: io::Error },
     #[error(
@@ -33,11 +42,23 @@ pub enum LockError {
     Timeout { path: PathBuf, waited: Duration },
 }
 
-/// An exclusive lock, held until dropped (closing the file releases it). The lock file
-/// itself is never deleted or renamed: another process may be waiting on its inode.
+/// An exclusive lock, held until dropped: the sidecar is deleted, then closing the file
+/// releases the lock.
 #[derive(Debug)]
 pub struct FileLock {
-    _file: File,
+    file: File,
+    path: PathBuf,
+}
+
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // Still holding the lock, so no other writer can be using this name; a waiter on
+        // this inode will notice it is gone (see `names_this_file`).
+        if names_this_file(&self.path, &self.file) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        let _ = fs2::FileExt::unlock(&self.file);
+    }
 }
 
 /// The sidecar lock path for a data file: `<file>.lock`.
@@ -66,24 +87,23 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
     }
 }
 
-/// Takes the exclusive lock on `path`, creating the file if needed; retries with backoff
-/// until `timeout` has passed.
+/// Takes the exclusive lock on `path`, creating the file if needed (never through a
+/// symbolic link); retries with backoff until `timeout` has passed.
 pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|source| LockError::Open {
-            path: path.to_path_buf(),
-            source,
-        })?;
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
+        let file = open(path)?;
         match fs2::FileExt::try_lock_exclusive(&file) {
-            Ok(()) => return Ok(FileLock { _file: file }),
+            // Won the lock on a file a previous holder has deleted or replaced: start
+            // over on the file the name holds now.
+            Ok(()) if !names_this_file(path, &file) => continue,
+            Ok(()) => {
+                return Ok(FileLock {
+                    file,
+                    path: path.to_path_buf(),
+                });
+            }
             Err(error) if is_contended(&error) => {}
             Err(source) => {
                 return Err(LockError::Lock {
@@ -104,6 +124,37 @@ pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
     }
 }
 
+/// Opens (or creates, mode 0600: it holds nothing) the sidecar without following a link.
+fn open(path: &Path) -> Result<File, LockError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|source| match source.raw_os_error() {
+            Some(libc::ELOOP) => LockError::Link {
+                path: path.to_path_buf(),
+            },
+            _ => LockError::Open {
+                path: path.to_path_buf(),
+                source,
+            },
+        })
+}
+
+/// Whether `path` still names the open `file` (same device and inode).
+fn names_this_file(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::symlink_metadata(path), file.metadata()) {
+        (Ok(named), Ok(open)) => named.dev() == open.dev() && named.ino() == open.ino(),
+        _ => false,
+    }
+}
+
 fn is_contended(error: &io::Error) -> bool {
     error.kind() == io::ErrorKind::WouldBlock
         || error.raw_os_error() == fs2::lock_contended_error().raw_os_error()
@@ -119,6 +170,29 @@ mod tests {
             lock_path_for(Path::new("/x/.agents/autofix.json")),
             Path::new("/x/.agents/autofix.json.lock")
         );
+    }
+
+    #[test]
+    fn the_sidecar_exists_only_while_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.lock");
+        let held = acquire(&path, Duration::ZERO).unwrap();
+        assert!(path.exists());
+        drop(held);
+        assert!(!path.exists());
+        let again = acquire(&path, Duration::ZERO).unwrap();
+        assert!(path.exists());
+        drop(again);
+    }
+
+    #[test]
+    fn a_link_is_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.lock");
+        std::os::unix::fs::symlink(dir.path().join("target"), &path).unwrap();
+        let error = acquire(&path, Duration::ZERO).unwrap_err();
+        assert!(matches!(error, LockError::Link { .. }), "{error}");
+        assert!(!dir.path().join("target").exists());
     }
 
     #[test]

@@ -392,9 +392,38 @@ fn symlinks_are_followed_and_stay_links() {
                 .is_symlink()
         );
         assert_eq!(numbers(&sandbox, "shared/rules.json"), [1]);
-        // The lock sits next to the real file.
-        assert!(sandbox.join("shared/rules.json.lock").exists());
+        // The lock sits next to the real file: a writer waits for a lock held there.
+        let held = fs::File::create(sandbox.join("shared/rules.json.lock")).unwrap();
+        held.lock().unwrap();
+        let run = Run::from_command(
+            sandbox
+                .command(&["learn", "-c", "code", "-w", "w", "Always wait"])
+                .env("AUTOFIX_LOCK_TIMEOUT", "0.2"),
+        )
+        .expect(2);
+        assert!(
+            run.stderr.contains("shared/rules.json.lock"),
+            "{}",
+            run.stderr
+        );
+        drop(held);
+        fs::remove_file(sandbox.join("shared/rules.json.lock")).unwrap();
     }
+}
+
+#[test]
+fn the_lock_never_outlives_a_write() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    learn(&sandbox, "code", "why", "Always leave no lock").expect(0);
+    learn(&sandbox, "code", "why", "Always leave no lock again").expect(0);
+    assert!(!sandbox.join(".agents/autofix.json.lock").exists());
+    // A lock planted as a link is refused, and its target is never created.
+    symlink("../planted", sandbox.join(".agents/autofix.json.lock")).unwrap();
+    let run = learn(&sandbox, "code", "why", "Always refuse links").expect(2);
+    assert!(run.stderr.contains("is a symbolic link"), "{}", run.stderr);
+    assert!(!sandbox.join("planted").exists());
+    assert_eq!(numbers(&sandbox, RULES), [1, 2]);
 }
 
 #[test]
