@@ -844,3 +844,58 @@ fn check_schema_ref(doc: &Doc, diagnostics: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn execution(json: &str) -> Vec<String> {
+        let doc = Doc {
+            path: PathBuf::from("task-preset.json"),
+            rel: PathBuf::from("task-preset.json"),
+            text: json.to_string(),
+            value: serde_json::from_str(json).unwrap(),
+        };
+        let mut diagnostics = Vec::new();
+        let root = doc.root("`execution`", &mut diagnostics).unwrap();
+        check_execution(&root, &mut diagnostics);
+        diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn execution_is_one_x_with_a_known_strategy() {
+        let declarative = r#"{"schemaVersion": "1.0", "strategy": "declarative"}"#;
+        assert!(execution(declarative).is_empty());
+        let extension =
+            r#"{"schemaVersion": "1.3", "strategy": "extension", "extensionPoint": "a.b-c2"}"#;
+        assert!(execution(extension).is_empty());
+        assert_eq!(
+            execution(r#"{"schemaVersion": "2.0", "strategy": "declarative"}"#),
+            ["`execution.schemaVersion` must be 1.x, found `2.0`"]
+        );
+        assert_eq!(
+            execution(
+                r#"{"schemaVersion": "1.0", "strategy": "declarative", "extensionPoint": "a"}"#
+            ),
+            ["`execution.extensionPoint` must be omitted for the `declarative` strategy"]
+        );
+        assert_eq!(
+            execution(r#"{"schemaVersion": "1.0", "strategy": "script"}"#),
+            ["`execution.strategy` must be `declarative` or `extension`, found `script`"]
+        );
+        assert_eq!(
+            execution(
+                r#"{"schemaVersion": "1.0", "strategy": "extension", "extensionPoint": "Tasks"}"#
+            ),
+            ["`execution.extensionPoint` `Tasks` is not lowercase dotted words"]
+        );
+        assert_eq!(
+            execution(r#"{"timeout": 5}"#),
+            [
+                "`execution` has an unknown member `timeout`",
+                "`execution` has no `schemaVersion`",
+                "`execution` has no `strategy`",
+            ]
+        );
+    }
+}
