@@ -2,7 +2,7 @@
 //! catalog, the task preset (requirements, input bindings) and the prompt package, by
 //! convention under `frontend/` and `backend/`. Every named path must stay inside the
 //! package; the prompt package's template files are checked to exist. The rest of what
-//! HagiCode's package validator checks is in [`super::package`].
+//! HagiCode's package validator checks is in the `package` module.
 
 use std::path::Path;
 

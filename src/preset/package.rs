@@ -331,13 +331,8 @@ fn store_pages(dir: &Dir, store: &Path) -> Result<BTreeMap<String, (PathBuf, Pat
 pub(crate) fn check_task_preset(root: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
     require(
         root,
-        &[
-            "taskKey",
-            "scriptKey",
-            "defaultTargetType",
-            "targets",
-            "inputBindings",
-        ],
+        // `inputBindings` is the loader's.
+        &["taskKey", "scriptKey", "defaultTargetType", "targets"],
         diagnostics,
     );
     let types = ["repository", "vault", "project"];
@@ -515,18 +510,21 @@ fn check_binding(binding: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
     let producers = ["field-output", "frontend-computed", "runtime-defaulted"];
     one_of(binding, "producer", &producers, code, diagnostics);
     let input = binding.get("input").and_then(Value::as_str).unwrap_or("");
+    let name = if input.is_empty() {
+        binding.what.clone()
+    } else {
+        format!("input binding `{input}`")
+    };
     if binding.get("promptParameter").is_none() && binding.get("metadataKey").is_none() {
         diagnostics.push(
             binding
                 .doc
                 .diagnostic(
                     code,
-                    format!(
-                        "input binding `{input}` has neither `promptParameter` nor `metadataKey`"
-                    ),
+                    format!("{name} has neither `promptParameter` nor `metadataKey`"),
                     &binding.pointer,
                 )
-                .with_help(format!("add \"promptParameter\": \"{input}\"")),
+                .with_help("name the prompt parameter or the metadata key the input fills"),
         );
     }
     if let Some(aliases) = binding.strings("aliases", false, diagnostics) {
@@ -534,9 +532,9 @@ fn check_binding(binding: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
         for (index, alias) in aliases.iter().enumerate() {
             let pointer = child(&binding.pointer_of("aliases"), &index.to_string());
             let message = if *alias == input {
-                format!("input binding `{input}` lists its own name among its `aliases`")
+                format!("{name} lists its own name among its `aliases`")
             } else if !seen.insert(*alias) {
-                format!("input binding `{input}` lists alias `{alias}` twice")
+                format!("{name} lists alias `{alias}` twice")
             } else {
                 continue;
             };
@@ -556,7 +554,9 @@ fn check_binding(binding: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
                 .doc
                 .diagnostic(
                     code,
-                    format!("input binding `{input}` has `transform: url-list` but its `valueType` is not `url-list`"),
+                    format!(
+                        "{name} has `transform: url-list` but its `valueType` is not `url-list`"
+                    ),
                     &binding.pointer_of("transform"),
                 )
                 .with_help("set \"valueType\": \"url-list\", or use another transform"),
@@ -827,16 +827,14 @@ fn check_schema_ref(doc: &Doc, diagnostics: &mut Vec<Diagnostic>) {
         .and_then(|r| r.rfind(SCHEMA_DIR).map(|at| &r[at + SCHEMA_DIR.len()..]))
         .is_some_and(|name| SCHEMAS.contains(&name));
     if !resolved {
-        let shown = match reference {
-            Value::String(text) => format!("`{text}`"),
-            other => kind_of(other).to_string(),
+        let message = match reference {
+            Value::String(text) => {
+                format!("`$schema` `{text}` does not name a schema of `{SCHEMA_DIR}`")
+            }
+            other => format!("`$schema` must be a string, found {}", kind_of(other)),
         };
         diagnostics.push(
-            doc.diagnostic(
-                Code::UnresolvedSchema,
-                format!("`$schema` {shown} does not name a schema of `{SCHEMA_DIR}`"),
-                "/$schema",
-            )
+            doc.diagnostic(Code::UnresolvedSchema, message, "/$schema")
             .with_help(format!(
                 "use `https://tasks.hagicode.com/{SCHEMA_DIR}<name>`, where <name> is one of {}",
                 quoted(&SCHEMAS)

@@ -1074,6 +1074,21 @@ fn every_json_file_of_a_package_must_parse() {
         [place("invalid-json", "notes/broken.json", "", 1)]
     );
     assert_eq!(found[0]["column"], 29);
+
+    // A broken manifest does not hide the other files' problems.
+    let sandbox = Sandbox::new();
+    atlas(&sandbox, Some("invalid-json"));
+    sandbox.write("p/atlas/manifest.json", "{ \"taskPresetId\": \"atlas\",\n");
+    let run = sandbox
+        .run(&["preset", "validate", "p/atlas", "--format", "json"])
+        .expect(1);
+    assert_eq!(
+        places(&diagnostics(&run)),
+        [
+            place("invalid-json", "manifest.json", "", 2),
+            place("invalid-json", "notes/broken.json", "", 1),
+        ]
+    );
 }
 
 #[test]
@@ -1136,26 +1151,30 @@ fn an_extension_strategy_needs_its_extension_point() {
 #[test]
 fn input_bindings_never_alias_themselves_and_url_lists_agree() {
     let found = broken_atlas("invalid-input-binding");
-    let file = "backend/task-preset.json";
+    let at = |pointer, line| {
+        place(
+            "invalid-input-binding",
+            "backend/task-preset.json",
+            pointer,
+            line,
+        )
+    };
     assert_eq!(
         places(&found),
         [
-            place(
-                "invalid-input-binding",
-                file,
-                "/inputBindings/0/aliases/1",
-                35
-            ),
-            place(
-                "invalid-input-binding",
-                file,
-                "/inputBindings/1/transform",
-                37
-            ),
+            at("/inputBindings/0/aliases/1", 35),
+            at("/inputBindings/1/transform", 37),
+            at("/inputBindings/3", 39),
         ]
     );
-    assert!(messages(&found)[0].contains("its own name"));
-    assert!(messages(&found)[1].contains("url-list"));
+    assert_eq!(
+        messages(&found),
+        [
+            "input binding `atlasQuery` lists its own name among its `aliases`",
+            "input binding `atlasLinks` has `transform: url-list` but its `valueType` is not `url-list`",
+            "input binding `atlasNotes` has neither `promptParameter` nor `metadataKey`",
+        ]
+    );
 }
 
 #[test]
