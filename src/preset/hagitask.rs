@@ -12,8 +12,8 @@ use crate::diagnostics::Diagnostic;
 
 use super::Form;
 use super::load::{self, Draft, LoadError};
-use super::package;
 use super::source::{Dir, Doc, Obj, child};
+use super::{package, task_preset};
 
 /// Loads a HagiTask package whose manifest is `manifest`.
 pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
@@ -69,7 +69,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         {
             Some(root) => {
                 draft.requirements = load::requirements(&root, false, diagnostics);
-                package::check_task_preset(&root, diagnostics);
+                task_preset::check(&root, diagnostics);
                 draft.requirements_file = Some(root.doc.rel.clone());
                 let bound = load::binding_inputs(&root, true, diagnostics);
                 inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));

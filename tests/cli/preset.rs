@@ -1314,6 +1314,7 @@ fn requirements_keep_to_the_members_of_their_type() {
             place("invalid-requirement", file, "/requirements/0/names/1", 7),
             place("invalid-requirement", file, "/requirements/0/args", 7),
             place("invalid-requirement", file, "/requirements/1", 8),
+            place("invalid-requirement", file, "/requirements/1/names/1", 8),
             place("invalid-requirement", file, "/requirements/2/command", 9),
             place("invalid-requirement", file, "/requirements/3/names", 10),
         ]
@@ -1324,6 +1325,7 @@ fn requirements_keep_to_the_members_of_their_type() {
             "`gpt-5` is not a known agent id",
             "the `agent` requirement must not have `args`",
             "the `agent` requirement has both `name` and `names`",
+            "agent `codex` is named twice",
             "the `skills` requirement must not have `command`",
             "the `cli` requirement must not have `names`",
         ]
