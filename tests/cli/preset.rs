@@ -1389,3 +1389,23 @@ fn package_checks_reach_every_format() {
         .expect(0);
     assert!(explain.stdout.contains("vault-registry"));
 }
+
+#[test]
+fn the_manifest_keeps_to_its_schema() {
+    let found = broken_atlas("schema-violation");
+    assert_eq!(
+        places(&found),
+        [
+            place("invalid-field", "manifest.json", "", 1),
+            place("invalid-field", "manifest.json", "/kind", 8),
+        ]
+    );
+    assert_eq!(
+        messages(&found),
+        [
+            "the manifest has no `version`",
+            "`kind` of the manifest is `not-a-kind`, which is not one of `custom-executor`, \
+             `session-automation`, `proposal-stage`",
+        ]
+    );
+}
