@@ -195,7 +195,7 @@ fn check_localization(
                 )),
             }
         }
-        for locale in listed.iter().filter(|l| !bundles.map.contains_key(**l)) {
+        for locale in supported.iter().filter(|l| !bundles.map.contains_key(*l)) {
             diagnostics.push(
                 bundles
                     .doc

@@ -112,25 +112,35 @@ fn check_targets(targets: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
                 &target.pointer,
             ));
         }
-        for selection in objects(&target, "selections", "the selection", diagnostics) {
-            let Some(scope) = selection.object("scope", "the scope", false, diagnostics) else {
-                continue;
-            };
-            let id = selection.string("id", false, diagnostics).unwrap_or("?");
-            match scope.string("source", true, diagnostics) {
-                Some(source) if !SCOPE_SOURCES.contains(&source) => diagnostics.push(
-                    scope
-                        .doc
-                        .diagnostic(
-                            Code::UnsupportedScopeSource,
-                            format!("selection `{id}` uses unsupported scope source `{source}`"),
-                            &scope.pointer_of("source"),
-                        )
-                        .with_help(format!("use one of {}", quoted(&SCOPE_SOURCES))),
-                ),
-                _ => {}
+        let selections = target.array("selections", false, diagnostics);
+        for (index, item) in selections.unwrap_or_default().iter().enumerate() {
+            let pointer = child(&target.pointer_of("selections"), &index.to_string());
+            let what = format!("the selection at `{pointer}`");
+            if let Some(selection) = Obj::new(target.doc, item, pointer, what, diagnostics) {
+                check_scope(&selection, diagnostics);
             }
         }
+    }
+}
+
+/// A selection's `scope.source` names one of the lists HagiCode fills selections from.
+fn check_scope(selection: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    let id = selection.string("id", false, diagnostics).unwrap_or("?");
+    let what = format!("the scope of selection `{id}`");
+    if let Some(scope) = selection.object("scope", &what, false, diagnostics)
+        && let Some(source) = scope.string("source", true, diagnostics)
+        && !SCOPE_SOURCES.contains(&source)
+    {
+        diagnostics.push(
+            scope
+                .doc
+                .diagnostic(
+                    Code::UnsupportedScopeSource,
+                    format!("selection `{id}` uses unsupported scope source `{source}`"),
+                    &scope.pointer_of("source"),
+                )
+                .with_help(format!("use one of {}", quoted(&SCOPE_SOURCES))),
+        );
     }
 }
 
