@@ -1006,7 +1006,8 @@ fn a_preset_directory_may_itself_be_the_collection_root() {
 // --- the checks of HagiCode's package validator -----------------------------------------
 //
 // `hagitask/atlas` is a complete package that passes every check; each `hagitask/bad/<case>`
-// holds the files that, laid over a copy of it, break one check.
+// holds the files that, laid over a copy of it, break one check, and each
+// `hagitask/good/<case>` files that keep it valid another way the schemas allow.
 
 /// `hagitask/atlas` at `<sandbox>/p/atlas`, with the files of `hagitask/bad/<case>` over it.
 fn atlas(sandbox: &Sandbox, case: Option<&str>) {
@@ -1408,4 +1409,19 @@ fn the_manifest_keeps_to_its_schema() {
              `session-automation`, `proposal-stage`",
         ]
     );
+}
+
+#[test]
+fn what_the_schemas_allow_passes() {
+    // `hagitask/good/<case>` laid over atlas: host-provided strings without bundles, a
+    // declarative execution with `agent: any`, a prompt package with `locales` only.
+    for case in ["host-strings", "declarative", "locales-only"] {
+        let sandbox = Sandbox::new();
+        atlas(&sandbox, None);
+        fixture(&sandbox, &format!("hagitask/good/{case}"), "p/atlas");
+        let run = sandbox
+            .run(&["preset", "validate", "p/atlas", "--deny-warnings"])
+            .expect(0);
+        assert!(run.stdout.contains("(0 errors, 0 warnings)"), "{case}");
+    }
 }
