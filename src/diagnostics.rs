@@ -208,12 +208,12 @@ codes! {
         "The host picks how to run the task from `execution`; a strategy it does not know, or an extension without its point, cannot run.",
         "\"execution\": {\"schemaVersion\": \"1.0\", \"strategy\": \"declarative\", \"extensionPoint\": \"x\"}";
     InvalidInputBinding = "invalid-input-binding", Error,
-        "An input binding lists its own `input` among its `aliases`, uses `transform: url-list` without `valueType: url-list`, has neither `promptParameter` nor `metadataKey`, or an unknown key or value.",
+        "An input binding lists its own `input` (or one alias twice) among its `aliases`, uses `transform: url-list` without `valueType: url-list`, has neither `promptParameter` nor `metadataKey`, or an unknown key or value.",
         "Remove the input's own name from `aliases`; give a `url-list` transform the `url-list` value type; name where the value goes.",
         "Bindings map panel outputs to prompt parameters; a self-alias or a transform that disagrees with the value type makes the mapping ambiguous.",
         "{\"input\": \"links\", \"promptParameter\": \"links\", \"transform\": \"url-list\", \"valueType\": \"text\"}";
     InvalidRequirement = "invalid-requirement", Error,
-        "A requirement carries a member its type forbids (`names` on `cli`; `command` or `names` on `skills`; `command` or `args` on `agent`), an agent that is not `any` or a known agent id, both `name` and `names`, or an unknown key.",
+        "A requirement carries a member its type forbids (`names` on `cli`; `command` or `names` on `skills`; `command` or `args` on `agent`), an agent that is not `any` or a known agent id, an agent named twice, both `name` and `names`, or an unknown key.",
         "Keep to the members of the type: `skills` {name}, `cli` {name, command?, args?}, `agent` {name: \"any\" or an agent id} or {names: [agent ids]}.",
         "The requirement check runs per type; a member the type does not use is ignored, so the gate checks something other than what its author meant.",
         "{\"type\": \"skills\", \"name\": \"ponytail\", \"command\": \"npx\"}    <- skills are probed by name only";
