@@ -1164,6 +1164,7 @@ fn input_bindings_never_alias_themselves_and_url_lists_agree() {
         places(&found),
         [
             at("/inputBindings/0/aliases/1", 35),
+            at("/inputBindings/0/aliases/2", 35),
             at("/inputBindings/1/transform", 37),
             at("/inputBindings/3", 39),
         ]
@@ -1172,6 +1173,7 @@ fn input_bindings_never_alias_themselves_and_url_lists_agree() {
         messages(&found),
         [
             "input binding `atlasQuery` lists its own name among its `aliases`",
+            "input binding `atlasQuery` lists alias `query` twice",
             "input binding `atlasLinks` has `transform: url-list` but its `valueType` is not `url-list`",
             "input binding `atlasNotes` has neither `promptParameter` nor `metadataKey`",
         ]
