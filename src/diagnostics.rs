@@ -167,6 +167,56 @@ codes! {
         "Give each preset a unique `taskPresetId` and directory name.",
         "A collection is addressed by id; two presets with one id shadow each other.",
         "presets/a and presets/b both declare \"taskPresetId\": \"research\"";
+    UnresolvedSchema = "unresolved-schema", Error,
+        "A package file's `$schema` does not end in `schemas/task-preset-plugin/<name>.schema.json` with a published schema name, or is not a string.",
+        "Point `$schema` at a published schema, such as `https://tasks.hagicode.com/schemas/task-preset-plugin/manifest.schema.json`.",
+        "HagiCode's validator resolves `$schema` to check the file; a reference it cannot resolve fails `hagitask validate`, and editors lose completion.",
+        "\"$schema\": \"https://tasks.hagicode.com/schemas/task-preset-plugin/manifests.schema.json\"    <- no such schema";
+    DefaultLocaleNotSupported = "default-locale-not-supported", Error,
+        "The manifest's `localization.defaultLocale` is not one of its `supportedLocales`.",
+        "Add the default locale to `supportedLocales`, or choose a supported one as the default.",
+        "The host falls back to the default locale; one the package does not support has no bundle, store page or templates to fall back to.",
+        "\"defaultLocale\": \"fr-FR\", \"supportedLocales\": [\"en-US\", \"zh-CN\"]";
+    MissingLocaleBundle = "missing-locale-bundle", Error,
+        "A locale of `localization.supportedLocales` has no entry in `localization.bundles`.",
+        "Add `\"<locale>\": \"./locales/<locale>.json\"` to `localization.bundles` and create the file.",
+        "The panel's labels are looked up in the bundle of the user's locale; without one the panel shows raw keys.",
+        "\"supportedLocales\": [\"en-US\", \"zh-CN\"], \"bundles\": {\"en-US\": \"./locales/en-US.json\"}";
+    MissingStorePage = "missing-store-page", Error,
+        "A supported locale has no `index.<locale>.md` in the `site.storePage` directory.",
+        "Create `store-page/index.<locale>.md` with its frontmatter (`locale`, `slug`, `title`, `summary`, `status`).",
+        "The task store publishes one page per supported locale; a missing page fails the catalog build.",
+        "\"supportedLocales\": [\"en-US\", \"zh-CN\"] but store-page/ holds only index.en-US.md";
+    InvalidStorePage = "invalid-store-page", Error,
+        "A store page's YAML frontmatter is missing, lacks a required key, has an unknown key or a wrong value, its `slug` is not the task id, or its `locale` is not the file's (or not a supported) locale.",
+        "Start the page with `---`, the keys `locale`, `slug`, `title`, `summary`, `status`, and `---`; make `slug` the task id and `locale` the file's locale.",
+        "The task store builds its catalog from the frontmatter; a page that disagrees with its package lists the task under the wrong id or language.",
+        "store-page/index.zh-CN.md:\n---\nlocale: en-US    <- the file is the zh-CN page\nslug: last30days\n...";
+    UndeclaredPromptLocale = "undeclared-prompt-locale", Error,
+        "The prompt package supports (or has templates for) a locale that the manifest's `localization.supportedLocales` does not declare.",
+        "Declare the locale in the manifest, or remove it from the prompt package.",
+        "The host offers only the manifest's locales; prompts for another locale are never used, and usually mean a typo in one of the two lists.",
+        "prompts.json: \"supportedLocales\": [\"en-US\", \"ja-JP\"]; manifest.json: [\"en-US\"]";
+    UnsupportedScopeSource = "unsupported-scope-source", Error,
+        "A target selection's `scope.source` is not `owner-project-repositories`, `vault-registry` or `project-registry`.",
+        "Use one of the three sources HagiCode can list targets from.",
+        "The host fills a selection from its scope source; an unknown source leaves the picker empty, so the task cannot be started.",
+        "\"scope\": {\"source\": \"github\"}";
+    InvalidExecution = "invalid-execution", Error,
+        "`execution` is not `schemaVersion` 1.x with `strategy` `declarative` or `extension`, or `extensionPoint` is missing for `extension`, present for `declarative`, or malformed.",
+        "Write `{\"schemaVersion\": \"1.0\", \"strategy\": \"declarative\"}`, or `\"strategy\": \"extension\"` with an `extensionPoint` such as `tasks.review`.",
+        "The host picks how to run the task from `execution`; a strategy it does not know, or an extension without its point, cannot run.",
+        "\"execution\": {\"schemaVersion\": \"1.0\", \"strategy\": \"declarative\", \"extensionPoint\": \"x\"}";
+    InvalidInputBinding = "invalid-input-binding", Error,
+        "An input binding lists its own `input` (or one alias twice) among its `aliases`, uses `transform: url-list` without `valueType: url-list`, has neither `promptParameter` nor `metadataKey`, or an unknown key or value.",
+        "Remove the input's own name from `aliases`; give a `url-list` transform the `url-list` value type; name where the value goes.",
+        "Bindings map panel outputs to prompt parameters; a self-alias or a transform that disagrees with the value type makes the mapping ambiguous.",
+        "{\"input\": \"links\", \"promptParameter\": \"links\", \"transform\": \"url-list\", \"valueType\": \"text\"}";
+    InvalidRequirement = "invalid-requirement", Error,
+        "A requirement carries a member its type forbids (`names` on `cli`; `command` or `names` on `skills`; `command` or `args` on `agent`), an agent that is not `any` or a known agent id, an agent named twice, both `name` and `names`, or an unknown key.",
+        "Keep to the members of the type: `skills` {name}, `cli` {name, command?, args?}, `agent` {name: \"any\" or an agent id} or {names: [agent ids]}.",
+        "The requirement check runs per type; a member the type does not use is ignored, so the gate checks something other than what its author meant.",
+        "{\"type\": \"skills\", \"name\": \"ponytail\", \"command\": \"npx\"}    <- skills are probed by name only";
     DuplicateRequirement = "duplicate-requirement", Warning,
         "One cache key (`skill:S`, `cli:C`, `agent:A`) is declared twice.",
         "Delete the repeat; several commands bound to one skill need one requirement.",

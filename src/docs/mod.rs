@@ -13,6 +13,8 @@ pub mod export {}
 pub mod team {}
 #[doc = include_str!("presets.md")]
 pub mod presets {}
+#[doc = include_str!("hagitask-checks.md")]
+pub mod hagitask_checks {}
 #[doc = include_str!("mcp.md")]
 pub mod mcp {}
 #[doc = include_str!("diagnostics.md")]

@@ -1,5 +1,6 @@
-//! Which directories are presets: a path that is a preset, else its direct children that
-//! are presets (sorted by name), else the workspace's `.agents/presets/` and `presets/`.
+//! Which directories are presets: the packages under a repository's `data/` folder, a
+//! path that is a preset, else its direct children that are presets (sorted by name), else
+//! the workspace's `.agents/presets/` and `presets/`.
 //! A directory is a preset when it holds `manifest.json` or `commands.json`. Loading a
 //! collection adds the one check that needs all of it: `duplicate-preset-id`.
 
@@ -100,11 +101,25 @@ pub fn discover(
     Ok(found)
 }
 
+/// The packages of a HagiTask package repository (the children of its `data/` folder;
+/// a manifest at the repository root is not a package, as in HagiCode's validator), else
 /// `dir` itself when it is a preset, else its direct children that are presets, by name.
 fn presets_in(dir: &Path) -> Result<Vec<PathBuf>, CollectionError> {
+    let data = dir.join("data");
+    if data.is_dir() {
+        let packages = children(&data)?;
+        if !packages.is_empty() {
+            return Ok(packages);
+        }
+    }
     if is_preset(dir) {
         return Ok(vec![dir.to_path_buf()]);
     }
+    children(dir)
+}
+
+/// The direct children of `dir` that are presets, by name.
+fn children(dir: &Path) -> Result<Vec<PathBuf>, CollectionError> {
     let read_error = |source| CollectionError::Read {
         path: dir.to_path_buf(),
         source,

@@ -1,7 +1,8 @@
 //! The HagiTask package form: `manifest.json` names the panel, the optional command
 //! catalog, the task preset (requirements, input bindings) and the prompt package, by
 //! convention under `frontend/` and `backend/`. Every named path must stay inside the
-//! package; the prompt package's template files are checked to exist.
+//! package; the prompt package's template files are checked to exist. The rest of what
+//! HagiCode's package validator checks is in the `package` module.
 
 use std::path::Path;
 
@@ -12,6 +13,7 @@ use crate::diagnostics::Diagnostic;
 use super::Form;
 use super::load::{self, Draft, LoadError};
 use super::source::{Dir, Doc, Obj, child};
+use super::{package, task_preset};
 
 /// Loads a HagiTask package whose manifest is `manifest`.
 pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
@@ -20,6 +22,8 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
     let mut docs = Vec::new();
     if let Some(root) = manifest.root("the manifest", diagnostics) {
         draft.id = load::manifest_id(&root, diagnostics);
+        let task_id = draft.id.as_ref().map(|(id, _)| id.as_str());
+        let supported = package::check_manifest(dir, &root, task_id, diagnostics)?;
         let ui = root.object("ui", "`ui`", true, diagnostics);
         let backend = root.object("backend", "`backend`", true, diagnostics);
         let open = |owner: &Option<Obj<'_>>,
@@ -65,6 +69,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         {
             Some(root) => {
                 draft.requirements = load::requirements(&root, false, diagnostics);
+                task_preset::check(&root, diagnostics);
                 draft.requirements_file = Some(root.doc.rel.clone());
                 let bound = load::binding_inputs(&root, true, diagnostics);
                 inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));
@@ -82,6 +87,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
                 let names = load::prompt_inputs(&root, true, diagnostics);
                 inputs.extend(names.unwrap_or_default().into_iter().map(str::to_string));
                 check_templates(dir, &root, diagnostics);
+                package::check_prompts(&root, supported.as_ref(), diagnostics);
             }
             None => inputs_known = false,
         }
@@ -93,6 +99,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         );
     }
     docs.push(manifest);
+    package::check_files(dir, &mut docs, &mut draft.diagnostics)?;
     draft.docs = docs;
     Ok(draft)
 }

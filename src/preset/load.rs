@@ -12,7 +12,9 @@ use serde_json::Value;
 use crate::diagnostics::{self, Code, Diagnostic};
 
 use super::source::{Dir, Doc, Obj, Opened, Resolved, child, kind_of};
-use super::{Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, validate};
+use super::{
+    Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, package, validate,
+};
 
 /// A preset that could not be read at all (as opposed to one with problems, which loads
 /// with diagnostics).
@@ -79,7 +81,12 @@ pub fn load(dir: &Path) -> Result<Preset, LoadError> {
         Opened::Doc(doc) => flat::load(&dir, Some(doc))?,
         // A broken manifest: keep going only if the flat form's files are there.
         Opened::Broken if has_commands => flat::load(&dir, None)?,
-        Opened::Broken => Draft::new(Form::HagiTask),
+        // A broken manifest: the package's other JSON files are still checked to parse.
+        Opened::Broken => {
+            let mut draft = Draft::new(Form::HagiTask);
+            package::check_files(&dir, &mut draft.docs, &mut diagnostics)?;
+            draft
+        }
         Opened::Absent => flat::load(&dir, None)?,
     };
     diagnostics.append(&mut draft.diagnostics);

@@ -5,6 +5,9 @@
 //! - [`collection`]: which directories are presets (a path, its children, the defaults);
 //! - [`load`](mod@load): read one preset directory, in either form, into a [`Preset`] — the form
 //!   specific parts live in [`flat`] and [`hagitask`], file access in [`source`];
+//! - `package` (with `frontmatter` and `task_preset`): the rest of what HagiCode's own
+//!   package validator checks in a HagiTask package (locales, store pages, targets,
+//!   requirement shapes);
 //! - [`validate`]: the cross-checks on a loaded preset (the gate vs the binding);
 //! - [`render`]: placeholders and the idempotent `/skill` prelude;
 //! - [`requirements`]: each requirement once, and whether it is installed;
@@ -16,12 +19,15 @@
 
 pub mod collection;
 pub mod flat;
+mod frontmatter;
 pub mod hagitask;
 pub mod load;
+mod package;
 pub mod render;
 pub mod report;
 pub mod requirements;
 pub mod source;
+mod task_preset;
 pub mod validate;
 
 use std::collections::BTreeSet;

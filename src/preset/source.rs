@@ -109,6 +109,15 @@ impl Dir {
     /// Resolves `declared`, relative to the directory `base` inside the preset
     /// (`""` for the preset itself). Never touches anything outside the preset.
     pub fn resolve(&self, base: &Path, declared: &str) -> Resolved {
+        self.resolve_as(base, declared, false)
+    }
+
+    /// As [`Dir::resolve`], for a declared directory (`site.storePage`).
+    pub fn resolve_dir(&self, base: &Path, declared: &str) -> Resolved {
+        self.resolve_as(base, declared, true)
+    }
+
+    fn resolve_as(&self, base: &Path, declared: &str, directory: bool) -> Resolved {
         let Some(rel) = normalise(base, Path::new(declared)) else {
             return Resolved::Escapes;
         };
@@ -131,7 +140,13 @@ impl Dir {
         if !real.starts_with(&self.real) {
             return Resolved::Escapes;
         }
-        if !real.is_file() {
+        if directory && !real.is_dir() {
+            return Resolved::Missing {
+                rel,
+                why: "is not a directory",
+            };
+        }
+        if !directory && !real.is_file() {
             return Resolved::Missing {
                 rel,
                 why: "is not a file",
@@ -260,8 +275,21 @@ impl Dir {
         declared: &str,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        let member = pointer_to_dotted(pointer);
         let resolved = self.resolve(base, declared);
+        self.report_declared(from, pointer, declared, resolved, diagnostics);
+    }
+
+    /// Reports a declared path that did not resolve to what it must be (nothing when it
+    /// is [`Resolved::Found`]).
+    pub fn report_declared(
+        &self,
+        from: &Doc,
+        pointer: &str,
+        declared: &str,
+        resolved: Resolved,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let member = pointer_to_dotted(pointer);
         diagnostics.extend(declared_problem(from, pointer, &member, declared, resolved));
     }
 }

@@ -1003,6 +1003,431 @@ fn a_preset_directory_may_itself_be_the_collection_root() {
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("flat-research  enabled"));
 }
 
+// --- the checks of HagiCode's package validator -----------------------------------------
+//
+// `hagitask/atlas` is a complete package that passes every check; each `hagitask/bad/<case>`
+// holds the files that, laid over a copy of it, break one check, and each
+// `hagitask/good/<case>` files that keep it valid another way the schemas allow.
+
+/// `hagitask/atlas` at `<sandbox>/p/atlas`, with the files of `hagitask/bad/<case>` over it.
+fn atlas(sandbox: &Sandbox, case: Option<&str>) {
+    fixture(sandbox, "hagitask/atlas", "p/atlas");
+    if let Some(case) = case {
+        fixture(sandbox, &format!("hagitask/bad/{case}"), "p/atlas");
+    }
+}
+
+/// The diagnostics of atlas broken by `case` (which must disable it: exit 1).
+fn broken_atlas(case: &str) -> Vec<Value> {
+    let sandbox = Sandbox::new();
+    atlas(&sandbox, Some(case));
+    let run = sandbox
+        .run(&["preset", "validate", "p/atlas", "--format", "json"])
+        .expect(1);
+    diagnostics(&run)
+}
+
+/// (code, file, pointer, line) of each diagnostic.
+fn places(found: &[Value]) -> Vec<(String, String, String, u64)> {
+    found
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap().to_string(),
+                d["pointer"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+fn place(code: &str, file: &str, pointer: &str, line: u64) -> (String, String, String, u64) {
+    let file = format!("p/atlas/{file}");
+    (code.into(), file, pointer.into(), line)
+}
+
+fn messages(found: &[Value]) -> Vec<&str> {
+    found
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_complete_package_passes_every_package_check() {
+    let sandbox = Sandbox::new();
+    atlas(&sandbox, None);
+    let run = sandbox
+        .run(&["preset", "validate", "p/atlas", "--deny-warnings"])
+        .expect(0);
+    assert_eq!(
+        run.stdout,
+        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+    );
+}
+
+#[test]
+fn every_json_file_of_a_package_must_parse() {
+    let found = broken_atlas("invalid-json");
+    assert_eq!(
+        places(&found),
+        [place("invalid-json", "notes/broken.json", "", 1)]
+    );
+    assert_eq!(found[0]["column"], 29);
+
+    // A broken manifest does not hide the other files' problems.
+    let sandbox = Sandbox::new();
+    atlas(&sandbox, Some("invalid-json"));
+    sandbox.write("p/atlas/manifest.json", "{ \"taskPresetId\": \"atlas\",\n");
+    let run = sandbox
+        .run(&["preset", "validate", "p/atlas", "--format", "json"])
+        .expect(1);
+    assert_eq!(
+        places(&diagnostics(&run)),
+        [
+            place("invalid-json", "manifest.json", "", 2),
+            place("invalid-json", "notes/broken.json", "", 1),
+        ]
+    );
+}
+
+#[test]
+fn schema_references_resolve_by_their_tail() {
+    // atlas itself uses the three forms seen in real packages: a relative path, a
+    // raw.githubusercontent.com and a tasks.hagicode.com address.
+    let found = broken_atlas("unresolved-schema");
+    assert_eq!(
+        places(&found),
+        [place(
+            "unresolved-schema",
+            "locales/zh-CN.json",
+            "/$schema",
+            2
+        )]
+    );
+    assert!(messages(&found)[0].contains("locale.schema.json"));
+    assert!(
+        found[0]["help"]
+            .as_str()
+            .unwrap()
+            .contains("`locales.schema.json`")
+    );
+}
+
+#[test]
+fn scope_sources_are_the_three_hagicode_lists() {
+    let found = broken_atlas("unsupported-scope-source");
+    let pointer = "/targets/vaults/selections/0/scope/source";
+    assert_eq!(
+        places(&found),
+        [place(
+            "unsupported-scope-source",
+            "backend/task-preset.json",
+            pointer,
+            23
+        )]
+    );
+    assert_eq!(
+        messages(&found),
+        ["selection `referenceVaults` uses unsupported scope source `vault-list`"]
+    );
+}
+
+#[test]
+fn an_extension_strategy_needs_its_extension_point() {
+    let found = broken_atlas("invalid-execution");
+    assert_eq!(
+        places(&found),
+        [place(
+            "invalid-execution",
+            "backend/task-preset.json",
+            "/execution",
+            40
+        )]
+    );
+    assert!(messages(&found)[0].contains("required for the `extension` strategy"));
+}
+
+#[test]
+fn input_bindings_never_alias_themselves_and_url_lists_agree() {
+    let found = broken_atlas("invalid-input-binding");
+    let at = |pointer, line| {
+        place(
+            "invalid-input-binding",
+            "backend/task-preset.json",
+            pointer,
+            line,
+        )
+    };
+    assert_eq!(
+        places(&found),
+        [
+            at("/inputBindings/0/aliases/1", 35),
+            at("/inputBindings/0/aliases/2", 35),
+            at("/inputBindings/1/transform", 37),
+            at("/inputBindings/3", 39),
+        ]
+    );
+    assert_eq!(
+        messages(&found),
+        [
+            "input binding `atlasQuery` lists its own name among its `aliases`",
+            "input binding `atlasQuery` lists alias `query` twice",
+            "input binding `atlasLinks` has `transform: url-list` but its `valueType` is not `url-list`",
+            "input binding `atlasNotes` has neither `promptParameter` nor `metadataKey`",
+        ]
+    );
+}
+
+#[test]
+fn declared_paths_stay_inside_and_the_store_page_is_a_directory() {
+    let found = broken_atlas("escaping-bundle");
+    let pointer = "/localization/bundles/zh-CN";
+    assert_eq!(
+        places(&found),
+        [place("path-escapes-preset", "manifest.json", pointer, 19)]
+    );
+    let found = broken_atlas("store-page-not-a-directory");
+    assert_eq!(
+        places(&found),
+        [place(
+            "missing-file",
+            "manifest.json",
+            "/site/storePage",
+            23
+        )]
+    );
+    assert!(messages(&found)[0].ends_with("which is not a directory"));
+}
+
+#[test]
+fn every_supported_locale_has_a_bundle_and_a_store_page() {
+    let found = broken_atlas("missing-locale-bundle");
+    assert_eq!(
+        places(&found),
+        [place(
+            "missing-locale-bundle",
+            "manifest.json",
+            "/localization/bundles",
+            19
+        )]
+    );
+    assert_eq!(messages(&found), ["supported locale `zh-CN` has no bundle"]);
+    let found = broken_atlas("missing-store-page");
+    assert_eq!(
+        places(&found),
+        [place(
+            "missing-store-page",
+            "manifest.json",
+            "/site/storePage",
+            23
+        )]
+    );
+    assert!(messages(&found)[0].contains("store-page/index.ja-JP.md"));
+    let found = broken_atlas("default-locale-not-supported");
+    assert_eq!(
+        places(&found),
+        [place(
+            "default-locale-not-supported",
+            "manifest.json",
+            "/localization/defaultLocale",
+            17
+        )]
+    );
+}
+
+#[test]
+fn store_page_frontmatter_agrees_with_its_package() {
+    let found = broken_atlas("invalid-store-page");
+    let (de, zh) = ("store-page/index.de-DE.md", "store-page/index.zh-CN.md");
+    assert_eq!(
+        places(&found),
+        [
+            place("invalid-store-page", de, "", 1),
+            place("invalid-store-page", zh, "/locale", 2),
+            place("invalid-store-page", zh, "/slug", 3),
+            place("invalid-store-page", zh, "/status", 6),
+            place("invalid-store-page", zh, "/rating", 7),
+        ]
+    );
+    assert_eq!(
+        messages(&found),
+        [
+            "store page locale `de-DE` is not in the manifest's `supportedLocales`",
+            "`locale` is `en-US` but the file is the `zh-CN` page",
+            "`slug` is `atlas-map` but the task id is `atlas`",
+            "`status` is `draft`, not `active`, `experimental` or `disabled`",
+            "the frontmatter has an unknown key `rating`",
+        ]
+    );
+    let found = broken_atlas("store-page-without-frontmatter");
+    let page = "store-page/index.en-US.md";
+    assert_eq!(places(&found), [place("invalid-store-page", page, "", 1)]);
+}
+
+#[test]
+fn prompt_templates_exist_and_prompt_locales_are_declared() {
+    let found = broken_atlas("missing-template");
+    let file = "backend/prompts.json";
+    assert_eq!(
+        places(&found),
+        [
+            place(
+                "missing-file",
+                file,
+                "/variants/fallback/systemTemplate",
+                22
+            ),
+            place("missing-file", file, "/commandSystemPrompts/map/zh-CN", 25),
+        ]
+    );
+    let found = broken_atlas("malformed-command-prompts");
+    assert_eq!(
+        places(&found),
+        [
+            place("invalid-field", file, "/commandSystemPrompts/map", 25),
+            place(
+                "invalid-field",
+                file,
+                "/commandSystemPrompts/survey/en-US",
+                26
+            ),
+        ]
+    );
+    let found = broken_atlas("undeclared-prompt-locale");
+    assert_eq!(
+        places(&found),
+        [place(
+            "undeclared-prompt-locale",
+            file,
+            "/supportedLocales/2",
+            6
+        )]
+    );
+}
+
+#[test]
+fn requirements_keep_to_the_members_of_their_type() {
+    let found = broken_atlas("invalid-requirement");
+    let file = "backend/task-preset.json";
+    assert_eq!(
+        places(&found),
+        [
+            place("invalid-requirement", file, "/requirements/0/names/1", 7),
+            place("invalid-requirement", file, "/requirements/0/args", 7),
+            place("invalid-requirement", file, "/requirements/1", 8),
+            place("invalid-requirement", file, "/requirements/1/names/1", 8),
+            place("invalid-requirement", file, "/requirements/2/command", 9),
+            place("invalid-requirement", file, "/requirements/3/names", 10),
+        ]
+    );
+    assert_eq!(
+        messages(&found),
+        [
+            "`gpt-5` is not a known agent id",
+            "the `agent` requirement must not have `args`",
+            "the `agent` requirement has both `name` and `names`",
+            "agent `codex` is named twice",
+            "the `skills` requirement must not have `command`",
+            "the `cli` requirement must not have `names`",
+        ]
+    );
+}
+
+#[test]
+fn a_package_repository_is_its_data_folder() {
+    // The root manifest is not a package (it would not even load as one), and a folder of
+    // `data/` without a manifest is not a package either.
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "hagitask/repository", "repo");
+    fixture(&sandbox, "hagitask/atlas", "repo/data/atlas");
+    let run = sandbox.run(&["preset", "validate", "repo"]).expect(0);
+    assert_eq!(
+        run.stdout,
+        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+    );
+    let run = sandbox.run(&["preset", "list", "repo"]).expect(0);
+    assert_eq!(lines(&run.stdout).len(), 1, "{}", run.stdout);
+    assert!(run.stdout.starts_with("atlas  enabled"), "{}", run.stdout);
+}
+
+#[test]
+fn package_checks_reach_every_format() {
+    let sandbox = Sandbox::new();
+    atlas(&sandbox, Some("unsupported-scope-source"));
+    let validate = |format: &str| {
+        sandbox
+            .run(&["preset", "validate", "p/atlas", "--format", format])
+            .expect(1)
+    };
+    let text = validate("text").stdout;
+    assert!(
+        text.starts_with(
+            "error[unsupported-scope-source]: selection `referenceVaults` uses unsupported scope \
+         source `vault-list`\n  --> p/atlas/backend/task-preset.json:23:54 \
+         (/targets/vaults/selections/0/scope/source)\n  = help: use one of \
+         `owner-project-repositories`, `vault-registry`, `project-registry`\n"
+        ),
+        "{text}"
+    );
+    let github = validate("github").stdout;
+    assert!(
+        github.starts_with(
+            "::error file=p/atlas/backend/task-preset.json,line=23,col=54,\
+         title=unsupported-scope-source::selection `referenceVaults`"
+        ),
+        "{github}"
+    );
+    let sarif = validate("sarif").json();
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "unsupported-scope-source");
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(23), Some(54))
+    );
+    let explain = sandbox
+        .run(&["explain", "unsupported-scope-source"])
+        .expect(0);
+    assert!(explain.stdout.contains("vault-registry"));
+}
+
+#[test]
+fn the_manifest_keeps_to_its_schema() {
+    let found = broken_atlas("schema-violation");
+    assert_eq!(
+        places(&found),
+        [
+            place("invalid-field", "manifest.json", "", 1),
+            place("invalid-field", "manifest.json", "/kind", 8),
+        ]
+    );
+    assert_eq!(
+        messages(&found),
+        [
+            "the manifest has no `version`",
+            "`kind` of the manifest is `not-a-kind`, which is not one of `custom-executor`, \
+             `session-automation`, `proposal-stage`",
+        ]
+    );
+}
+
+#[test]
+fn what_the_schemas_allow_passes() {
+    // `hagitask/good/<case>` laid over atlas: host-provided strings without bundles, a
+    // declarative execution with `agent: any`, a prompt package with `locales` only.
+    for case in ["host-strings", "declarative", "locales-only"] {
+        let sandbox = Sandbox::new();
+        atlas(&sandbox, None);
+        fixture(&sandbox, &format!("hagitask/good/{case}"), "p/atlas");
+        let run = sandbox
+            .run(&["preset", "validate", "p/atlas", "--deny-warnings"])
+            .expect(0);
+        assert!(run.stdout.contains("(0 errors, 0 warnings)"), "{case}");
+    }
+}
+
 #[test]
 fn render_without_a_value_says_what_was_left_as_written() {
     let sandbox = Sandbox::new();
