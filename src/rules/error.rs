@@ -60,8 +60,16 @@ pub enum RulesError {
     EmptyField { field: &'static str },
     #[error("the {field} contains a line break or another control character; write it on one line")]
     ControlCharacter { field: &'static str },
-    #[error("cannot supersede rule {number}: {} has no rule with that number", path.display())]
-    UnknownSupersedes { path: PathBuf, number: u64 },
+    #[error(
+        "cannot supersede rule {number} (from {from}): {} has no rule with that number",
+        path.display()
+    )]
+    UnknownSupersedes {
+        path: PathBuf,
+        number: u64,
+        /// Where the reference was read: `--supersedes`, `Why` or `Instruction`.
+        from: &'static str,
+    },
     #[error("{}: the next rule number would exceed 2^63 - 1", path.display())]
     NumberOverflow { path: PathBuf },
     #[error(

@@ -59,11 +59,21 @@ impl Status {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub status: Status,
+    /// Every rule the new rule supersedes, and where the reference was read.
+    pub supersedes: Vec<SupersedeReference>,
     /// The rules file, as discovered or named (not the symlink target).
     pub path: PathBuf,
     /// The new rule, or for a duplicate the rule that already holds the instruction.
     pub rule: StoredRule,
     pub warnings: Vec<String>,
+}
+
+/// A rule the new rule supersedes, and where that was said: `--supersedes` (the
+/// `Supersedes` array of `--json`), or a marker in `Why` or `Instruction`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SupersedeReference {
+    pub rule: u64,
+    pub from: &'static str,
 }
 
 /// A request checked and normalised: category upper-case, texts trimmed, supersede
@@ -73,7 +83,8 @@ struct Validated {
     category: Category,
     instruction: String,
     why: String,
-    supersedes: Vec<u64>,
+    /// Every reference, checked like `--supersedes`: a marker in free text is as real.
+    references: Vec<SupersedeReference>,
 }
 
 fn validate(request: &Request) -> Result<Validated, RulesError> {
@@ -105,11 +116,25 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     let mut supersedes = request.supersedes.clone();
     supersedes.sort_unstable();
     supersedes.dedup();
+    let mut references: Vec<SupersedeReference> = supersedes
+        .iter()
+        .map(|&rule| SupersedeReference {
+            rule,
+            from: "--supersedes",
+        })
+        .collect();
+    for (from, text) in [("Why", why), ("Instruction", instruction)] {
+        for rule in supersede::markers(text) {
+            if !references.iter().any(|r| r.rule == rule) {
+                references.push(SupersedeReference { rule, from });
+            }
+        }
+    }
     Ok(Validated {
         category,
         instruction: instruction.to_string(),
         why: with_marker(why, &supersedes),
-        supersedes,
+        references,
     })
 }
 
@@ -186,6 +211,7 @@ fn plan<'a>(
     if let Some(existing) = holder {
         let outcome = Outcome {
             status: Status::Duplicate,
+            supersedes: Vec::new(),
             path: path.to_path_buf(),
             rule: StoredRule {
                 number: existing.number.value().unwrap_or_default(),
@@ -197,15 +223,18 @@ fn plan<'a>(
         };
         return Ok((outcome, None));
     }
-    for &number in &rule.supersedes {
-        if !document
-            .rules
-            .iter()
-            .any(|r| r.number == Number::Valid(number))
-        {
+    let mut numbers: Vec<u64> = document
+        .rules
+        .iter()
+        .filter_map(|r| r.number.value())
+        .collect();
+    numbers.sort_unstable();
+    for reference in &rule.references {
+        if numbers.binary_search(&reference.rule).is_err() {
             return Err(RulesError::UnknownSupersedes {
                 path: path.to_path_buf(),
-                number,
+                number: reference.rule,
+                from: reference.from,
             });
         }
     }
@@ -232,6 +261,7 @@ fn plan<'a>(
     let text = splice(document, &stored);
     let outcome = Outcome {
         status,
+        supersedes: rule.references.clone(),
         path: path.to_path_buf(),
         rule: stored,
         warnings,
@@ -296,6 +326,17 @@ fn verify(
 impl Outcome {
     /// The acknowledgement line (SPEC §2), `shown` being how the path is displayed.
     pub fn to_text(&self, shown: &str) -> String {
+        let mut text = self.acknowledgement(shown);
+        for reference in &self.supersedes {
+            text.push_str(&format!(
+                "  supersedes rule {} (from {})\n",
+                reference.rule, reference.from
+            ));
+        }
+        text
+    }
+
+    fn acknowledgement(&self, shown: &str) -> String {
         let rule = &self.rule;
         match self.status {
             Status::Learned => format!(
@@ -321,6 +362,7 @@ impl Outcome {
             status: &'static str,
             path: &'a str,
             rule: &'a StoredRule,
+            supersedes: &'a [SupersedeReference],
             warnings: &'a [String],
         }
         let json = Json {
@@ -328,6 +370,7 @@ impl Outcome {
             status: self.status.as_str(),
             path: shown,
             rule: &self.rule,
+            supersedes: &self.supersedes,
             warnings: &self.warnings,
         };
         let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");

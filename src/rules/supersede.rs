@@ -13,7 +13,9 @@
 //! ```
 //!
 //! So `supersedes rule 1`, `Supersedes #1`, `replaces rules 3 and 5`, `overrides #2, #4`
-//! and `remplace la règle 1` all count; `supersedes the old rule` does not.
+//! and `remplace la règle 1` all count; `supersedes the old rule` does not. A negated verb
+//! (`never replaces rule 1`, `does not supersede rule 1`, `ne remplace pas la règle 1`)
+//! is found but marked, and supersedes nothing.
 
 use std::ops::Range;
 
@@ -47,6 +49,26 @@ const SEPARATORS: [&str; 4] = [",", "&", "and", "et"];
 pub struct Reference {
     pub digits: Range<usize>,
     pub number: u64,
+    /// The verb is negated ("never replaces rule 1"): a mention, not a supersession.
+    pub negated: bool,
+}
+
+/// Words that, right before the verb, deny it: "never replaces", "does not supersede",
+/// "won't override", "ne remplace pas", "jamais remplace".
+const NEGATIONS: [&str; 11] = [
+    "never", "not", "don't", "doesn't", "didn't", "won't", "cannot", "can't", "no", "ne", "jamais",
+];
+
+/// Whether the word before byte `at` (the verb's start) negates it.
+fn negated_before(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    let word_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '\'' || *c == '\u{2019}'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = before[word_start..].to_lowercase().replace('\u{2019}', "'");
+    NEGATIONS.contains(&word.as_str())
 }
 
 /// The references that supersede markers in `text` make, in order of appearance.
@@ -66,9 +88,14 @@ pub fn marker_references(text: &str) -> Vec<Reference> {
         };
         match verb {
             Some(length) => {
+                let negated = negated_before(text, at);
+                let first = found.len();
                 at += length;
                 if text[at..].starts_with(char::is_whitespace) {
                     at += refs(text, at, &mut found);
+                }
+                for reference in &mut found[first..] {
+                    reference.negated = negated;
                 }
             }
             None => at += rest.chars().next().map_or(1, char::len_utf8),
@@ -144,6 +171,7 @@ fn reference(text: &str, at: usize) -> Option<(Reference, usize)> {
         Reference {
             digits: at..end,
             number,
+            negated: false,
         },
         end,
     ))
@@ -157,6 +185,7 @@ pub fn markers(text: &str) -> Vec<u64> {
     }
     marker_references(text)
         .into_iter()
+        .filter(|reference| !reference.negated)
         .map(|reference| reference.number)
         .collect()
 }
@@ -327,6 +356,23 @@ mod tests {
             }
         }
         assert!(!has_verb_stem("su re ov superb repla overrid"));
+    }
+
+    #[test]
+    fn negated_verbs_supersede_nothing() {
+        for text in [
+            "this never replaces rule 1",
+            "it does not supersede rule 1",
+            "Doesn't override #1",
+            "ne remplace pas la règle 1",
+            "jamais remplace la règle 1",
+        ] {
+            assert_eq!(markers(text), Vec::<u64>::new(), "{text}");
+            // "ne remplace pas la règle 1" is no marker at all: `pas` is not a noun.
+            assert!(marker_references(text).iter().all(|r| r.negated), "{text}");
+        }
+        assert_eq!(markers("not this one; replaces rule 2"), [2]);
+        assert_eq!(markers("Notably replaces rule 3"), [3]);
     }
 
     #[test]

@@ -1118,3 +1118,92 @@ fn discovery_stops_at_the_repository_root() {
             .contains("Always stay in the repo")
     );
 }
+
+#[test]
+fn supersede_references_in_free_text_are_real() {
+    let sandbox = Sandbox::new();
+    for n in 1..=6 {
+        learn(
+            &sandbox,
+            "code",
+            "w",
+            &format!("Always follow convention {n}"),
+        )
+        .expect(0);
+    }
+    // A reference to a rule that does not exist is refused, whatever field holds it.
+    let before = sandbox.read(RULES);
+    let run = learn(
+        &sandbox,
+        "code",
+        "bug lesson; replaces rule 7 of the old wiki",
+        "Always follow the new convention",
+    )
+    .expect(2);
+    assert!(
+        run.stderr.contains("cannot supersede rule 7 (from Why)"),
+        "{}",
+        run.stderr
+    );
+    let run = learn(&sandbox, "code", "w", "Always x, which supersedes #9").expect(2);
+    assert!(run.stderr.contains("(from Instruction)"), "{}", run.stderr);
+    assert_eq!(sandbox.read(RULES), before);
+
+    // A real one is reported, in text and JSON.
+    let run = learn(
+        &sandbox,
+        "code",
+        "the team moved on; replaces rule 6",
+        "Always use y",
+    )
+    .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Learned rule #7 ([CODE]): Always use y \u{2014} saved to .agents/autofix.json\n  supersedes rule 6 (from Why)\n"
+    );
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "5",
+            "--format",
+            "json",
+            "Always use z",
+        ])
+        .expect(0);
+    assert_eq!(
+        run.json()["supersedes"],
+        serde_json::json!([{"rule": 5, "from": "--supersedes"}])
+    );
+
+    // A negated mention supersedes nothing.
+    learn(
+        &sandbox,
+        "code",
+        "this never replaces rule 1",
+        "Always use w",
+    )
+    .expect(0);
+    learn(
+        &sandbox,
+        "code",
+        "does not supersede rule 2",
+        "Always use v",
+    )
+    .expect(0);
+    let active = sandbox.run(&["rules"]).expect(0).stdout;
+    assert!(
+        active.contains("\n1 [CODE] Always follow convention 1"),
+        "{active}"
+    );
+    assert!(
+        active.contains("\n2 [CODE] Always follow convention 2"),
+        "{active}"
+    );
+    assert!(!active.contains("\n6 [CODE]"), "{active}");
+    sandbox.run(&["check"]).expect(0);
+}
