@@ -14,6 +14,9 @@ use crate::paint::Painter;
 pub enum Severity {
     Error,
     Warning,
+    /// A problem kept for the record that fails nothing: one in a superseded rule, whose
+    /// fix (superseding it) has been made.
+    Note,
 }
 
 impl Severity {
@@ -21,6 +24,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -251,6 +255,8 @@ pub struct Diagnostic {
     pub pointer: String,
     pub position: Option<Position>,
     pub help: Option<String>,
+    /// Found in a superseded rule: reported as a note (see [`Diagnostic::in_history`]).
+    pub history: bool,
 }
 
 impl Diagnostic {
@@ -262,6 +268,7 @@ impl Diagnostic {
             pointer: String::new(),
             position: None,
             help: None,
+            history: false,
         }
     }
 
@@ -282,7 +289,18 @@ impl Diagnostic {
     }
 
     pub fn severity(&self) -> Severity {
-        self.code.severity()
+        if self.history {
+            Severity::Note
+        } else {
+            self.code.severity()
+        }
+    }
+
+    /// Marks a problem of a superseded rule: history, reported as a note. Rules are never
+    /// edited, so superseding a defective rule is its fix.
+    pub fn in_history(mut self) -> Self {
+        self.history = true;
+        self
     }
 
     pub fn is_error(&self) -> bool {
@@ -299,11 +317,12 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
 }
 
-/// Error and warning counts.
+/// Error, warning and note counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     pub errors: usize,
     pub warnings: usize,
+    pub notes: usize,
 }
 
 impl Counts {
@@ -313,6 +332,7 @@ impl Counts {
             match diagnostic.severity() {
                 Severity::Error => counts.errors += 1,
                 Severity::Warning => counts.warnings += 1,
+                Severity::Note => counts.notes += 1,
             }
         }
         counts
@@ -331,6 +351,7 @@ pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) 
     let label = match severity {
         Severity::Error => painter.error(severity.as_str()),
         Severity::Warning => painter.warning(severity.as_str()),
+        Severity::Note => painter.dim(severity.as_str()),
     };
     let _ = writeln!(
         out,
@@ -358,7 +379,12 @@ pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) 
 
 /// One GitHub Actions workflow command per diagnostic.
 pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
-    let _ = write!(out, "::{}", diagnostic.severity().as_str());
+    // GitHub's workflow commands are `error`, `warning` and `notice`.
+    let command = match diagnostic.severity() {
+        Severity::Note => "notice",
+        severity => severity.as_str(),
+    };
+    let _ = write!(out, "::{command}");
     let mut properties = Vec::new();
     if let Some(file) = &diagnostic.file {
         properties.push(format!(

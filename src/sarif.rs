@@ -116,6 +116,7 @@ struct Region {
 
 fn level(severity: Severity) -> &'static str {
     match severity {
+        Severity::Note => "note",
         Severity::Error => "error",
         Severity::Warning => "warning",
     }

@@ -151,14 +151,19 @@ fn rules_help(code: Code) -> &'static str {
 }
 
 fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+    let resolution = supersede::resolve(document);
     let mut emit = |rule: &Rule<'_>, field: &str, code: Code, message: String| {
         let (pointer, position) = field_at(document, rule, field);
-        out.push(
-            Diagnostic::new(code, message)
-                .in_file(path)
-                .at(pointer, position)
-                .with_help(rules_help(code)),
-        );
+        let diagnostic = Diagnostic::new(code, message)
+            .in_file(path)
+            .at(pointer, position)
+            .with_help(rules_help(code));
+        // History judged by its fix: a superseded rule's problem has been dealt with.
+        out.push(if resolution.is_active(rule.index) {
+            diagnostic
+        } else {
+            diagnostic.in_history()
+        });
     };
     let mut first_with_number: HashMap<u64, u64> = HashMap::new();
     for rule in &document.rules {
@@ -240,7 +245,6 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
 
-    let resolution = supersede::resolve(document);
     for dangling in &resolution.dangling {
         let rule = &document.rules[dangling.index];
         let reason = match dangling.reason {
@@ -397,8 +401,12 @@ impl Report {
             return format!("No rules file at {}; nothing to check.", self.path);
         }
         let counts = self.counts();
+        let notes = match counts.notes {
+            0 => String::new(),
+            n => format!(" ({} on superseded rules)", counted(n, "note")),
+        };
         format!(
-            "Checked {} in {}: {}, {}.",
+            "Checked {} in {}: {}, {}{notes}.",
             counted(self.rules, "rule"),
             self.path,
             counted(counts.errors, "error"),

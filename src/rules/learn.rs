@@ -206,6 +206,12 @@ fn plan<'a>(
     if !same.is_empty() {
         let resolution = supersede::resolve(document);
         same.retain(|&index| resolution.is_active(index));
+        // Restating a rule in order to replace it (under another category, say) is not a
+        // repeat: the new rule supersedes the holder.
+        same.retain(|&index| {
+            let number = document.rules[index].number.value();
+            !rule.references.iter().any(|r| Some(r.rule) == number)
+        });
     }
     let holder = same.first().map(|&index| &document.rules[index]);
     if let Some(existing) = holder {

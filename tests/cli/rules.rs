@@ -1207,3 +1207,64 @@ fn supersede_references_in_free_text_are_real() {
     assert!(!active.contains("\n6 [CODE]"), "{active}");
     sandbox.run(&["check"]).expect(0);
 }
+
+#[test]
+fn superseding_a_defective_rule_turns_check_green() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 42, "Category": "CODE", "Instruction": "Always x", "Why": "w"},
+  {"Rule_number": 43, "Category": "UI", "Instruction": "Always label icons", "Why": "a11y"},
+  {"Rule_number": 44, "Category": "CODE", "Instruction": "Always z", "Why": "w", "Supersedes": [99]}
+]
+"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout.contains("error[unknown-category]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("error[dangling-supersedes]"),
+        "{}",
+        run.stdout
+    );
+    // The sanctioned fix: learn rules that supersede the defective ones.
+    learn(&sandbox, "ux", "supersedes rule 43", "Always label icons").expect(0);
+    learn(&sandbox, "code", "w", "Always z, which replaces rule 44").expect(0);
+    let run = sandbox.run(&["check"]).expect(0);
+    assert!(
+        run.stdout.contains("note[unknown-category]: rule 43"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("note[dangling-supersedes]: rule 44"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("0 errors, 0 warnings (2 notes on superseded rules).\n"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(0).json();
+    assert_eq!(json["summary"]["notes"], 2);
+    assert_eq!(json["diagnostics"][0]["severity"], "note");
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(0)
+        .stdout;
+    assert!(
+        github.starts_with("::notice file=.agents/autofix.json"),
+        "{github}"
+    );
+    let sarif = sandbox
+        .run(&["check", "--format", "sarif"])
+        .expect(0)
+        .json();
+    assert_eq!(sarif["runs"][0]["results"][0]["level"], "note");
+}
