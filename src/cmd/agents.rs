@@ -37,7 +37,11 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
     let request = export::Request {
         root: workspace.root,
         rules_file: workspace.rules_file,
-        targets: args.targets,
+        targets: if args.targets.is_empty() {
+            export::Targets::Defaults
+        } else {
+            export::Targets::Named(args.targets)
+        },
         mode: mode(args.check, args.dry_run),
         remove: args.remove,
         truncate: args.truncate,

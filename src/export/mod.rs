@@ -45,8 +45,7 @@ pub struct Request {
     /// The workspace root: targets are relative to it and must stay inside it.
     pub root: PathBuf,
     pub rules_file: PathBuf,
-    /// Target ids; empty: the defaults plus everything exported before.
-    pub targets: Vec<String>,
+    pub targets: Targets,
     pub mode: Mode,
     /// Take our blocks and stamped files out instead of writing them.
     pub remove: bool,
@@ -54,6 +53,18 @@ pub struct Request {
     pub truncate: bool,
     /// Attach a unified diff to every change.
     pub diff: bool,
+}
+
+/// Which targets a run covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Targets {
+    /// These ids (`--target`).
+    Named(Vec<String>),
+    /// The defaults plus every target exported before: `export` without `--target`.
+    Defaults,
+    /// Only the targets exported before: keeping copies fresh after `learn`, which must
+    /// not start exporting where nobody asked for it.
+    Exported,
 }
 
 /// Why `export` could not run at all (exit 2).
@@ -212,10 +223,8 @@ struct Context<'a> {
 
 /// Runs `export` (or its check, dry run or removal).
 pub fn run(request: &Request) -> Result<Report, ExportError> {
-    if let Some(unknown) = request
-        .targets
-        .iter()
-        .find(|id| targets::by_id(id).is_none())
+    if let Targets::Named(ids) = &request.targets
+        && let Some(unknown) = ids.iter().find(|id| targets::by_id(id).is_none())
     {
         return Err(ExportError::UnknownTarget(unknown.clone()));
     }

@@ -245,9 +245,24 @@ pub fn readers(target: &Target, facts: &Facts) -> Vec<&'static str> {
     readers
 }
 
-/// The targets for this run: the requested ones; without any, the defaults plus every
-/// target that already holds a block or a stamped file ("once exported, stays exported").
-pub fn select(root: &Path, requested: &[String], facts: &Facts) -> Vec<Selected> {
+/// The targets for this run: the requested ones; or the defaults plus every target that
+/// already holds a block or a stamped file ("once exported, stays exported"); or only the
+/// latter.
+pub fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selected> {
+    let requested = match targets {
+        super::Targets::Named(ids) => ids,
+        super::Targets::Exported => {
+            return TARGETS
+                .iter()
+                .filter(|target| exported(root, target))
+                .map(|target| Selected {
+                    target,
+                    reason: "exported before".to_string(),
+                })
+                .collect();
+        }
+        super::Targets::Defaults => &Vec::new(),
+    };
     if !requested.is_empty() {
         return TARGETS
             .iter()

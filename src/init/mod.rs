@@ -149,7 +149,7 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
         Some(export::run(&export::Request {
             root: request.root.clone(),
             rules_file: request.rules_file.clone(),
-            targets: Vec::new(),
+            targets: export::Targets::Defaults,
             mode: request.mode,
             remove: false,
             truncate: false,
