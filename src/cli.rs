@@ -539,6 +539,18 @@ pub(crate) struct LearnArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
+
+    /// The language of the acknowledgement and of the refusals [default: French when the
+    /// first of LC_ALL, LC_MESSAGES, LANG that is set says so, else English].
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub(crate) lang: Option<LangArg>,
+}
+
+/// The languages `learn` speaks (`--lang`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LangArg {
+    En,
+    Fr,
 }
 
 #[derive(Debug, Args)]
