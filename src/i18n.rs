@@ -1,5 +1,5 @@
 //! The languages `learn` answers in: which one the locale asks for, and the messages in
-//! one table ([`Message::texts`]: a row per message, a column per language). The JSON
+//! one table (`Message::texts`: a row per message, a column per language). The JSON
 //! output, the rules file and the exit statuses never change with the language.
 //!
 //! To add a message, add a [`Message`] variant and its row; to add a language, add a
@@ -32,6 +32,7 @@ impl Lang {
         }
     }
 
+    /// The language's column in the table: its place in [`Lang::ALL`].
     fn column(self) -> usize {
         self as usize
     }
@@ -255,6 +256,9 @@ mod tests {
         assert_eq!(decide(Some(""), Some("fr_BE"), Some("en_US")), Lang::Fr);
         assert_eq!(decide(None, Some("en_GB"), Some("fr_FR")), Lang::En);
         assert_eq!(decide(None, None, None), Lang::En);
+        for (column, lang) in Lang::ALL.into_iter().enumerate() {
+            assert_eq!(lang.column(), column);
+        }
     }
 
     #[test]
