@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
-use crate::export::{self, Mode, markdown};
+use crate::export::{self, Mode, markdown, owned};
 use crate::hook::Agent;
 use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
@@ -272,7 +272,7 @@ fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
                     Ok(())
                 } else {
                     Err((
-                        Some(1),
+                        Some(owned::stamp_line(existing)),
                         "a `learn` command without the `autofix:owned` stamp is the user's; \
                          autofix leaves it alone"
                             .to_string(),

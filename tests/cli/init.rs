@@ -481,15 +481,16 @@ fn a_users_own_learn_command_is_kept_and_refused() {
     sandbox.write(".cursor/commands/learn.md", cursor);
     let run = sandbox.run(&["init", "--check"]).expect(1);
     assert!(
-        squash(&run.stdout).contains("refused .claude/commands/learn.md:1 (command claude)"),
+        squash(&run.stdout).contains("refused .claude/commands/learn.md:4 (command claude)"),
         "{}",
         run.stdout
     );
     let run = sandbox.run(&["init"]).expect(1);
     let stdout = squash(&run.stdout);
-    for path in [".claude/commands/learn.md", ".cursor/commands/learn.md"] {
+    // The line where the stamp would be, after any frontmatter.
+    for path in [".claude/commands/learn.md:4", ".cursor/commands/learn.md:1"] {
         assert!(
-            stdout.contains(&format!("refused {path}:1")),
+            stdout.contains(&format!("refused {path} (command")),
             "{}",
             run.stdout
         );
