@@ -28,7 +28,10 @@ Exit status:
      lock timeout, a failed write); the file is left as it was
 
 Environment:
-  AUTOFIX_LOCK_TIMEOUT  seconds to wait for the lock (default 10)";
+  AUTOFIX_LOCK_TIMEOUT         seconds to wait for the lock (default 10)
+  LC_ALL, LC_MESSAGES, LANG    the first one set and non-empty decides the language
+                               (fr, fr_FR.UTF-8, ...: French; else English); --lang
+                               overrides it. JSON output and exit statuses do not change";
 
 const RULES_EXIT_STATUS: &str = "\
 Exit status:
@@ -335,8 +338,9 @@ Exit status:
 const INIT_EXIT_STATUS: &str = "\
 Exit status:
   0  done, or nothing to change
-  1  a path was refused and left unchanged (a skill or settings file autofix does not own,
-     a settings file that is not valid JSON); with --check also anything init would change
+  1  a path was refused and left unchanged (a skill, /learn command or settings file
+     autofix does not own, a settings file that is not valid JSON); with --check also
+     anything init would change
   2  it could not run (outside a git repository without -C, a failed write)";
 
 #[derive(Debug, Args)]
@@ -410,6 +414,16 @@ pub(crate) struct InitArgs {
     #[arg(long)]
     pub(crate) local: bool,
 
+    /// Also install the /learn command for these agents (repeatable or comma-separated);
+    /// every agent set up in the repository gets it without asking.
+    #[arg(
+        long = "command",
+        value_name = "AGENTS",
+        value_enum,
+        value_delimiter = ','
+    )]
+    pub(crate) commands: Vec<CommandAgentArg>,
+
     /// Also run `autofix export` with its default targets.
     #[arg(long)]
     pub(crate) export: bool,
@@ -425,6 +439,17 @@ pub(crate) struct InitArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
+}
+
+/// The agents with project commands (`init --command`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CommandAgentArg {
+    Claude,
+    Copilot,
+    Cursor,
+    Gemini,
+    #[value(name = "opencode")]
+    OpenCode,
 }
 
 /// The agents with session-start hooks.
@@ -539,6 +564,18 @@ pub(crate) struct LearnArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
+
+    /// The language of the acknowledgement and of the refusals [default: French when the
+    /// first of LC_ALL, LC_MESSAGES, LANG that is set says so, else English].
+    #[arg(long, value_enum, value_name = "LANG")]
+    pub(crate) lang: Option<LangArg>,
+}
+
+/// The languages `learn` speaks (`--lang`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum LangArg {
+    En,
+    Fr,
 }
 
 #[derive(Debug, Args)]

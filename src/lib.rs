@@ -14,8 +14,8 @@
 //! - [`sarif`] and [`explain`]: diagnostics for code scanning and for people.
 //!
 //! Shared pieces: [`atomic`] (crash-safe file replacement), [`jsonpos`] (positions in JSON
-//! text), [`paint`] (terminal color). Both halves report problems as [`diagnostics`]
-//! values. Nothing in the library prints: every renderer returns a `String` or writes to
+//! text), [`paint`] (terminal color), [`i18n`] (the languages `learn` answers in). Both
+//! halves report problems as [`diagnostics`] values. Nothing in the library prints: every renderer returns a `String` or writes to
 //! an `impl Write`, so the CLI and the MCP server (in the binary) decide where it goes.
 //!
 //! The reference pages that the README links are rendered here as [`docs`].
@@ -28,6 +28,7 @@ pub mod docs;
 pub mod explain;
 pub mod export;
 pub mod hook;
+pub mod i18n;
 pub mod init;
 pub mod jsonpos;
 pub mod lock;

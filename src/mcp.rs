@@ -492,7 +492,8 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     };
     let (outcome, path) =
         cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?).map_err(failure)?;
-    let mut text = outcome.to_text(&path);
+    // English: the tool answers the agent, which speaks to the user in its own words.
+    let mut text = outcome.to_text(&path, autofix::i18n::Lang::En);
     for warning in &outcome.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }

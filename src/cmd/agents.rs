@@ -10,7 +10,9 @@ use autofix::rules::{self, listing};
 use autofix::workspace::{self, Workspace};
 use autofix::{hook, init};
 
-use crate::cli::{ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson};
+use crate::cli::{
+    CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
+};
 use crate::cmd::{Context, eprint, print};
 
 fn mode(check: bool, dry_run: bool) -> Mode {
@@ -29,6 +31,17 @@ fn agent(agent: HookAgent) -> hook::Agent {
         HookAgent::Codex => hook::Agent::Codex,
         HookAgent::Cursor => hook::Agent::Cursor,
         HookAgent::Gemini => hook::Agent::Gemini,
+    }
+}
+
+fn command_agent(agent: CommandAgentArg) -> init::command::CommandAgent {
+    use init::command::CommandAgent;
+    match agent {
+        CommandAgentArg::Claude => CommandAgent::Claude,
+        CommandAgentArg::Copilot => CommandAgent::Copilot,
+        CommandAgentArg::Cursor => CommandAgent::Cursor,
+        CommandAgentArg::Gemini => CommandAgent::Gemini,
+        CommandAgentArg::OpenCode => CommandAgent::OpenCode,
     }
 }
 
@@ -93,6 +106,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
         rules_file: workspace.rules_file,
         hooks: args.hooks.into_iter().map(agent).collect(),
         local: args.local,
+        commands: args.commands.into_iter().map(command_agent).collect(),
         export: args.export,
         mode: mode(args.check, args.dry_run),
     };

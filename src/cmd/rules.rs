@@ -7,12 +7,13 @@ use std::process::ExitCode;
 use std::io::IsTerminal as _;
 
 use anyhow::Context as _;
+use autofix::i18n::{self, Lang, Message};
 use autofix::lock;
 use autofix::rules::{self, check, learn, listing};
 use autofix::workspace::Workspace;
 
 use crate::cli::{
-    CheckArgs, DiagnosticsFormat, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
+    CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
 };
 use crate::cmd::{Context, eprint, print, shown, status};
 
@@ -33,14 +34,18 @@ pub(crate) fn learn_rule(
 }
 
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
+    let lang = match args.lang {
+        Some(LangArg::En) => Lang::En,
+        Some(LangArg::Fr) => Lang::Fr,
+        None => Lang::from_env(),
+    };
     let request = if args.json {
         let mut input = String::new();
         std::io::stdin()
             .read_to_string(&mut input)
-            .context("cannot read the rule from standard input")?;
-        serde_json::from_str::<learn::Request>(&input).context(
-            "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
-        )?
+            .context(Message::StdinUnreadable.text(lang))?;
+        serde_json::from_str::<learn::Request>(&input)
+            .context(Message::StdinNotARule.fill(lang, &[]))?
     } else {
         learn::Request {
             category: args.category.unwrap_or_default(),
@@ -49,14 +54,20 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             supersedes: args.supersedes,
         }
     };
-    let (outcome, path) = learn_rule(context, &request, args.dry_run)?;
+    let (outcome, path) = learn_rule(context, &request, args.dry_run).map_err(|error| {
+        // learn's own refusals in the user's language; the rest as the library says them.
+        let localized = error
+            .downcast_ref::<rules::RulesError>()
+            .and_then(|error| i18n::learn_error(lang, error));
+        localized.map_or(error, anyhow::Error::msg)
+    })?;
     let painter = context.stderr_painter();
     for warning in &outcome.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
     match args.format {
         TextOrJson::Text if args.quiet => {}
-        TextOrJson::Text => print(&outcome.to_text(&path))?,
+        TextOrJson::Text => print(&outcome.to_text(&path, lang))?,
         TextOrJson::Json => print(&outcome.to_json(&path))?,
     }
     Ok(ExitCode::SUCCESS)

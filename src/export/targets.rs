@@ -358,7 +358,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         let ids = |root: &Path| -> Vec<&str> {
-            select(root, &[], &Facts::of(root))
+            select(root, &crate::export::Targets::Defaults, &Facts::of(root))
                 .iter()
                 .map(|s| s.target.id)
                 .collect()

@@ -3,6 +3,7 @@
 //! order, so adding one is one line. Every file goes through `Setup::put`: planned, checked for ownership, written atomically only when its
 //! bytes change, refused (and left byte-identical) when it is not ours.
 
+pub mod command;
 mod report;
 pub mod settings;
 pub mod skill;
@@ -13,11 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
-use crate::export::{self, Mode, markdown};
+use crate::export::{self, Mode, markdown, owned};
 use crate::hook::Agent;
 use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
 use crate::text::counted;
+use command::CommandAgent;
 
 /// One `init` run.
 #[derive(Clone, Debug)]
@@ -28,6 +30,8 @@ pub struct Request {
     pub hooks: Vec<Agent>,
     /// Claude Code's hook in `settings.local.json` instead of `settings.json`.
     pub local: bool,
+    /// Agents to install the `/learn` command for, besides those set up in the repository.
+    pub commands: Vec<CommandAgent>,
     /// Also run `export` with its default targets.
     pub export: bool,
     pub mode: Mode,
@@ -129,8 +133,14 @@ pub struct Setup<'a> {
 }
 
 /// The steps, in order. To add one, write `fn(&Setup) -> Vec<Step>` and list it here.
-pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] =
-    &[rules_file, skills, old_skills, hooks, install_merge_driver];
+pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
+    rules_file,
+    skills,
+    old_skills,
+    learn_commands,
+    hooks,
+    install_merge_driver,
+];
 
 /// Runs `init`.
 pub fn run(request: &Request) -> Result<Report, export::ExportError> {
@@ -235,6 +245,44 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
                 "an older skill that edits the rules by hand; the autofix skill replaces it \
                  (autofix never deletes it: remove it yourself)",
             )
+        })
+        .collect()
+}
+
+/// Step 3, continued: the `/learn` command of every agent that has project commands and
+/// is set up here, named with `--command`, or given a hook in this run (so that a second
+/// run, finding the hook's folder, has nothing more to add).
+fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
+    let request = setup.request;
+    let hooked = |agent: CommandAgent| {
+        request
+            .hooks
+            .iter()
+            .any(|&hook| CommandAgent::from_hook(hook) == Some(agent))
+    };
+    CommandAgent::ALL
+        .into_iter()
+        .filter(|&agent| {
+            request.commands.contains(&agent) || hooked(agent) || agent.is_set_up(&setup.root)
+        })
+        .map(|agent| {
+            let step = format!("command {}", agent.as_str());
+            let step = setup.put(&step, agent.path(), agent.render(), |existing| {
+                if agent.is_ours(existing) {
+                    Ok(())
+                } else {
+                    Err((
+                        Some(owned::stamp_line(existing)),
+                        "a `learn` command without the `autofix:owned` stamp is the user's; \
+                         autofix leaves it alone"
+                            .to_string(),
+                    ))
+                }
+            });
+            match step.message {
+                None => step.with_message(agent.describe()),
+                Some(_) => step,
+            }
         })
         .collect()
 }

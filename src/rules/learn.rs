@@ -13,6 +13,7 @@ use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::{Category, RulesError, same_instruction, supersede};
 use crate::atomic;
+use crate::i18n::{Lang, Message};
 use crate::lock;
 
 /// What to learn, as the user or agent gave it.
@@ -330,34 +331,38 @@ fn verify(
 }
 
 impl Outcome {
-    /// The acknowledgement line (SPEC §2), `shown` being how the path is displayed.
-    pub fn to_text(&self, shown: &str) -> String {
-        let mut text = self.acknowledgement(shown);
+    /// The acknowledgement in `lang`, `shown` being how the path is displayed,
+    /// then a line for every rule the new one supersedes.
+    pub fn to_text(&self, shown: &str, lang: Lang) -> String {
+        let mut text = self.acknowledgement(shown, lang);
         for reference in &self.supersedes {
-            text.push_str(&format!(
-                "  supersedes rule {} (from {})\n",
-                reference.rule, reference.from
+            text.push_str(&Message::SupersedesFrom.fill(
+                lang,
+                &[("number", &reference.rule), ("from", &reference.from)],
             ));
+            text.push('\n');
         }
         text
     }
 
-    fn acknowledgement(&self, shown: &str) -> String {
+    fn acknowledgement(&self, shown: &str, lang: Lang) -> String {
         let rule = &self.rule;
-        match self.status {
-            Status::Learned => format!(
-                "Learned rule #{} ([{}]): {} \u{2014} saved to {shown}\n",
-                rule.number, rule.category, rule.instruction
-            ),
-            Status::Duplicate => format!(
-                "Already known as rule #{} ([{}]): {} \u{2014} nothing learned ({shown} unchanged)\n",
-                rule.number, rule.category, rule.instruction
-            ),
-            Status::DryRun => format!(
-                "Would learn rule #{} ([{}]): {} \u{2014} into {shown} (dry run, nothing written)\n",
-                rule.number, rule.category, rule.instruction
-            ),
-        }
+        let message = match self.status {
+            Status::Learned => Message::Learned,
+            Status::Duplicate => Message::Duplicate,
+            Status::DryRun => Message::DryRun,
+        };
+        let mut text = message.fill(
+            lang,
+            &[
+                ("number", &rule.number),
+                ("category", &rule.category),
+                ("instruction", &rule.instruction),
+                ("path", &shown),
+            ],
+        );
+        text.push('\n');
+        text
     }
 
     /// The `learn --format json` document.

@@ -354,3 +354,157 @@ fn init_export_puts_the_rules_in_agents_md() {
         .expect(0);
     sandbox.run(&["init", "--export", "--check"]).expect(1);
 }
+
+/// Each agent's `/learn` command: where `init` writes it, and the fixture it must equal
+/// byte for byte.
+const COMMANDS: [(&str, &str, &str); 5] = [
+    ("claude", ".claude/commands/learn.md", "claude.md"),
+    (
+        "copilot",
+        ".github/prompts/learn.prompt.md",
+        "copilot.prompt.md",
+    ),
+    ("cursor", ".cursor/commands/learn.md", "cursor.md"),
+    ("gemini", ".gemini/commands/learn.toml", "gemini.toml"),
+    ("opencode", ".opencode/commands/learn.md", "opencode.md"),
+];
+
+fn command_fixture(name: &str) -> Vec<u8> {
+    fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/commands")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn init_writes_learn_commands_for_the_agents_set_up_here() {
+    let sandbox = repo();
+    // Gemini CLI and OpenCode are set up; Cursor and Copilot are not (a bare `.github/`
+    // does not count).
+    fs::create_dir(sandbox.join(".gemini")).unwrap();
+    sandbox.write("opencode.json", "{}\n");
+    fs::create_dir_all(sandbox.join(".github/workflows")).unwrap();
+    let run = sandbox.run(&["init", "--check"]).expect(1);
+    assert!(
+        squash(&run.stdout).contains("would create .gemini/commands/learn.toml (command gemini)"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["init", "--dry-run"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains("would create .claude/commands/learn.md (command claude)"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/commands").exists());
+
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains(
+            "created .opencode/commands/learn.md (command opencode): `/learn` in OpenCode"
+        ),
+        "{}",
+        run.stdout
+    );
+    for (agent, path, fixture) in COMMANDS {
+        let expected = ["claude", "gemini", "opencode"].contains(&agent);
+        assert_eq!(sandbox.join(path).exists(), expected, "{path}");
+        if expected {
+            assert_eq!(sandbox.read_bytes(path), command_fixture(fixture), "{path}");
+        }
+    }
+    // Asked for with --command; and a hook's agent gets its command in the same run.
+    sandbox.run(&["init", "--command", "copilot"]).expect(0);
+    sandbox.run(&["init", "--hook", "cursor"]).expect(0);
+    for (_, path, fixture) in COMMANDS {
+        assert_eq!(sandbox.read_bytes(path), command_fixture(fixture), "{path}");
+    }
+
+    // Idempotent: nothing to change, not even an mtime; --check agrees.
+    let paths: Vec<&str> = COMMANDS.iter().map(|(_, path, _)| *path).collect();
+    let old = age_all(&sandbox, &paths);
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains("Nothing to change"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        squash(&run.stdout).contains("unchanged .github/prompts/learn.prompt.md (command copilot)"),
+        "{}",
+        run.stdout
+    );
+    for path in &paths {
+        let modified = fs::metadata(sandbox.join(path))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(modified, old, "{path}");
+    }
+    sandbox.run(&["init", "--check"]).expect(0);
+}
+
+#[test]
+fn an_outdated_learn_command_of_ours_is_updated() {
+    let sandbox = repo();
+    sandbox.run(&["init", "--command", "gemini"]).expect(0);
+    let path = ".gemini/commands/learn.toml";
+    // An older autofix's text: stamped, different words.
+    let old = String::from_utf8(command_fixture("gemini.toml"))
+        .unwrap()
+        .replace("OTHER", "MISC");
+    sandbox.write(path, &old);
+    let run = sandbox.run(&["init", "--check"]).expect(1);
+    assert!(
+        squash(&run.stdout).contains(&format!("would update {path} (command gemini)")),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(path), old);
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout).contains(&format!("updated {path} (command gemini)")),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read_bytes(path), command_fixture("gemini.toml"));
+}
+
+#[test]
+fn a_users_own_learn_command_is_kept_and_refused() {
+    let sandbox = repo();
+    let claude = "---\ndescription: my learn\n---\nSave $ARGUMENTS to notes.md.\n";
+    let cursor = "Write the lesson in LESSONS.md.\n";
+    sandbox.write(".claude/commands/learn.md", claude);
+    sandbox.write(".cursor/commands/learn.md", cursor);
+    let run = sandbox.run(&["init", "--check"]).expect(1);
+    assert!(
+        squash(&run.stdout).contains("refused .claude/commands/learn.md:4 (command claude)"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["init"]).expect(1);
+    let stdout = squash(&run.stdout);
+    // The line where the stamp would be, after any frontmatter.
+    for path in [".claude/commands/learn.md:4", ".cursor/commands/learn.md:1"] {
+        assert!(
+            stdout.contains(&format!("refused {path} (command")),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(
+        stdout.contains(
+            "a `learn` command without the `autofix:owned` stamp is the user's; autofix \
+             leaves it alone; left unchanged"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(".claude/commands/learn.md"), claude);
+    assert_eq!(sandbox.read(".cursor/commands/learn.md"), cursor);
+    // The rest of the setup went on.
+    assert!(sandbox.join(SKILLS[1]).exists());
+}

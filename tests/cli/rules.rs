@@ -1268,3 +1268,120 @@ fn superseding_a_defective_rule_turns_check_green() {
         .json();
     assert_eq!(sarif["runs"][0]["results"][0]["level"], "note");
 }
+
+/// `learn` with the locale variables set as given (the sandbox removes them all).
+fn learn_in_locale(sandbox: &Sandbox, locale: &[(&str, &str)], args: &[&str]) -> Run {
+    let mut command = sandbox.command(&[&["learn"], args].concat());
+    for (name, value) in locale {
+        command.env(name, value);
+    }
+    Run::from_command(&mut command)
+}
+
+#[test]
+fn learn_answers_in_french_when_the_locale_says_so() {
+    let sandbox = Sandbox::new();
+    let french = [("LANG", "fr_FR.UTF-8")];
+    let rule = [
+        "-c",
+        "code",
+        "-w",
+        "user preference",
+        "Always use named exports",
+    ];
+    let run = learn_in_locale(&sandbox, &french, &rule).expect(0);
+    assert_eq!(
+        run.stdout,
+        "Règle apprise n°1 ([CODE]) : Always use named exports \u{2014} enregistrée dans .agents/autofix.json\n"
+    );
+    let run = learn_in_locale(&sandbox, &french, &rule).expect(0);
+    assert_eq!(
+        run.stdout,
+        "Déjà connue comme règle n°1 ([CODE]) : Always use named exports \u{2014} rien d'appris (.agents/autofix.json inchangé)\n"
+    );
+    // The refusals too, with the same exit status; the file is untouched.
+    let before = sandbox.read(RULES);
+    let run = learn_in_locale(&sandbox, &french, &["-c", "cdoe", "-w", "w", "Always x"]).expect(2);
+    assert_eq!(
+        run.stderr,
+        "error: catégorie inconnue `cdoe` ; utilisez l'une de STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER ; vouliez-vous dire `CODE` ?\n"
+    );
+    let run = learn_in_locale(&sandbox, &french, &["-c", "code", "-w", " ", "Always x"]).expect(2);
+    assert_eq!(run.stderr, "error: la raison (--why) est vide\n");
+    let run = learn_in_locale(
+        &sandbox,
+        &french,
+        &["-c", "code", "-w", "w", "-s", "7", "Always x"],
+    )
+    .expect(2);
+    assert!(
+        run.stderr
+            .contains("impossible de remplacer la règle n°7 (d'après --supersedes) : "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(sandbox.read(RULES), before);
+    // JSON is the same document in every language.
+    let json = learn_in_locale(
+        &sandbox,
+        &french,
+        &["--format", "json", "-c", "ux", "-w", "w", "Always y"],
+    )
+    .expect(0)
+    .json();
+    assert_eq!(json["status"], "learned");
+    assert_eq!(json["rule"]["Category"], "UX");
+}
+
+#[test]
+fn the_first_locale_variable_set_decides_and_lang_overrides_it() {
+    let sandbox = Sandbox::new();
+    let english = "Learned rule #1 ([CODE]): Always x \u{2014} saved to .agents/autofix.json\n";
+    // LC_ALL=C outranks LANG, as in POSIX.
+    let run = learn_in_locale(
+        &sandbox,
+        &[("LC_ALL", "C"), ("LANG", "fr_FR.UTF-8")],
+        &["-c", "code", "-w", "w", "Always x"],
+    )
+    .expect(0);
+    assert_eq!(run.stdout, english);
+    // An empty variable is as good as unset: LC_MESSAGES decides.
+    let run = learn_in_locale(
+        &sandbox,
+        &[
+            ("LC_ALL", ""),
+            ("LC_MESSAGES", "fr_CA.UTF-8"),
+            ("LANG", "en_US.UTF-8"),
+        ],
+        &["--dry-run", "-c", "tool", "-w", "w", "Always y"],
+    )
+    .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Apprendrait la règle n°2 ([TOOL]) : Always y \u{2014} dans .agents/autofix.json (simulation, rien n'est écrit)\n"
+    );
+    // --lang wins over the locale, both ways.
+    let run = learn_in_locale(
+        &sandbox,
+        &[("LC_ALL", "C")],
+        &["--lang", "fr", "-c", "tool", "-w", "w", "Always y"],
+    )
+    .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Règle apprise n°2 ([TOOL]) : Always y \u{2014} enregistrée dans .agents/autofix.json\n"
+    );
+    let run = learn_in_locale(
+        &sandbox,
+        &[("LANG", "fr_FR.UTF-8")],
+        &["--lang", "en", "-c", "code", "-w", "w", "Always x"],
+    )
+    .expect(0);
+    assert!(
+        run.stdout.starts_with("Already known as rule #1"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["learn", "--lang", "de", "-c", "code", "-w", "w", "Always z"]);
+    run.expect(2);
+}

@@ -128,6 +128,10 @@ impl Sandbox {
             .env_remove("AUTOFIX_FILE")
             .env_remove("AUTOFIX_LOCK_TIMEOUT")
             .env_remove("CLICOLOR_FORCE")
+            // `learn` answers in the locale's language; tests choose it themselves.
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
             .env("HOME", self.join("home"))
             .env("AUTOFIX_CEILING_DIRECTORIES", self.path())
             // git (run by tests and by `init`) reads no machine-wide configuration.

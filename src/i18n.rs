@@ -1,0 +1,343 @@
+//! The languages `learn` answers in: which one the locale asks for, and the messages in
+//! one table (`Message::texts`: a row per message, a column per language). The JSON
+//! output, the rules file and the exit statuses never change with the language.
+//!
+//! To add a message, add a [`Message`] variant and its row; to add a language, add a
+//! [`Lang`] variant, its locale prefix and a column: the compiler then points at every row
+//! that lacks it.
+
+use std::fmt;
+
+use crate::rules::category::normalize;
+use crate::rules::{Category, RulesError};
+
+/// A language `learn` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Fr,
+}
+
+/// How many languages there are: the width of the table.
+const LANGS: usize = 2;
+
+impl Lang {
+    pub const ALL: [Lang; LANGS] = [Lang::En, Lang::Fr];
+
+    /// The language code of a locale name (`fr_FR.UTF-8` → `fr`).
+    fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+
+    /// The language's column in the table: its place in [`Lang::ALL`].
+    fn column(self) -> usize {
+        self as usize
+    }
+
+    /// The language of a locale name such as `fr_FR.UTF-8`, `fr`, `fr_CA@euro`; English
+    /// for `C`, `POSIX` and any language without a column.
+    pub fn from_locale(locale: &str) -> Lang {
+        let code = locale
+            .split(['_', '.', '@', '-'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        Lang::ALL
+            .into_iter()
+            .find(|lang| lang.code() == code)
+            .unwrap_or(Lang::En)
+    }
+
+    /// The language that `LC_ALL`, `LC_MESSAGES` and `LANG` ask for, given in that order:
+    /// as in POSIX, the first one set and non-empty decides.
+    /// <https://pubs.opengroup.org/onlinepubs/9799919799/basedefs/V1_chap08.html#tag_08_02>
+    pub fn from_locale_vars<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Lang {
+        values
+            .into_iter()
+            .flatten()
+            .find(|value| !value.is_empty())
+            .map_or(Lang::En, Lang::from_locale)
+    }
+
+    /// The language of this process's locale environment.
+    pub fn from_env() -> Lang {
+        let values = ["LC_ALL", "LC_MESSAGES", "LANG"].map(std::env::var_os);
+        Lang::from_locale_vars(values.iter().map(|v| v.as_ref().and_then(|v| v.to_str())))
+    }
+}
+
+/// Every sentence `learn` says to a person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message {
+    Learned,
+    Duplicate,
+    DryRun,
+    UnknownCategory,
+    /// Appended to [`Message::UnknownCategory`] when a category is close.
+    DidYouMean,
+    /// Joins the suggestions of [`Message::DidYouMean`].
+    Or,
+    EmptyInstruction,
+    EmptyWhy,
+    ControlInInstruction,
+    ControlInWhy,
+    UnknownSupersedes,
+    /// A rule the learned one supersedes, and where that was said.
+    SupersedesFrom,
+    NumberOverflow,
+    Verify,
+    StdinUnreadable,
+    StdinNotARule,
+}
+
+impl Message {
+    /// The row: the message in each language, in [`Lang::ALL`] order. `{name}` is filled by
+    /// [`Message::fill`]; any other brace is text.
+    fn texts(self) -> [&'static str; LANGS] {
+        match self {
+            Message::Learned => [
+                "Learned rule #{number} ([{category}]): {instruction} \u{2014} saved to {path}",
+                "Règle apprise n°{number} ([{category}]) : {instruction} \u{2014} enregistrée dans {path}",
+            ],
+            Message::Duplicate => [
+                "Already known as rule #{number} ([{category}]): {instruction} \u{2014} nothing learned ({path} unchanged)",
+                "Déjà connue comme règle n°{number} ([{category}]) : {instruction} \u{2014} rien d'appris ({path} inchangé)",
+            ],
+            Message::DryRun => [
+                "Would learn rule #{number} ([{category}]): {instruction} \u{2014} into {path} (dry run, nothing written)",
+                "Apprendrait la règle n°{number} ([{category}]) : {instruction} \u{2014} dans {path} (simulation, rien n'est écrit)",
+            ],
+            Message::UnknownCategory => [
+                "unknown category `{given}`; use one of {allowed}{hint}",
+                "catégorie inconnue `{given}` ; utilisez l'une de {allowed}{hint}",
+            ],
+            Message::DidYouMean => ["; did you mean {names}?", " ; vouliez-vous dire {names} ?"],
+            Message::Or => [" or ", " ou "],
+            Message::EmptyInstruction => ["the instruction is empty", "l'instruction est vide"],
+            Message::EmptyWhy => ["the why is empty", "la raison (--why) est vide"],
+            Message::ControlInInstruction => [
+                "the instruction contains a line break or another control character; write it on one line",
+                "l'instruction contient un saut de ligne ou un autre caractère de contrôle ; écrivez-la sur une ligne",
+            ],
+            Message::ControlInWhy => [
+                "the why contains a line break or another control character; write it on one line",
+                "la raison (--why) contient un saut de ligne ou un autre caractère de contrôle ; écrivez-la sur une ligne",
+            ],
+            Message::UnknownSupersedes => [
+                "cannot supersede rule {number} (from {from}): {path} has no rule with that number",
+                "impossible de remplacer la règle n°{number} (d'après {from}) : {path} n'a aucune règle de ce numéro",
+            ],
+            Message::SupersedesFrom => [
+                "  supersedes rule {number} (from {from})",
+                "  remplace la règle n°{number} (d'après {from})",
+            ],
+            Message::NumberOverflow => [
+                "{path}: the next rule number would exceed 2^63 - 1",
+                "{path} : le prochain numéro de règle dépasserait 2^63 - 1",
+            ],
+            Message::Verify => [
+                "refusing to write {path}: the new text does not read back as the old rules plus the new one (this is a bug in autofix; the file is unchanged)",
+                "écriture de {path} refusée : le nouveau texte ne se relit pas comme les anciennes règles plus la nouvelle (c'est un bogue d'autofix ; le fichier est inchangé)",
+            ],
+            Message::StdinUnreadable => [
+                "cannot read the rule from standard input",
+                "impossible de lire la règle sur l'entrée standard",
+            ],
+            Message::StdinNotARule => [
+                "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
+                "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
+            ],
+        }
+    }
+
+    /// The message in `lang`, each `{name}` replaced by its value in one pass (a value is
+    /// never searched for placeholders, so a rule's text is printed as it is).
+    pub fn fill(self, lang: Lang, values: &[(&str, &dyn fmt::Display)]) -> String {
+        let template = self.texts()[lang.column()];
+        let mut out = String::with_capacity(template.len() + 64);
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            let value = after.find('}').and_then(|close| {
+                let name = &after[..close];
+                values
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| (close, value))
+            });
+            match value {
+                Some((close, value)) => {
+                    out.push_str(&value.to_string());
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push('{');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The message in `lang` when it has no placeholder.
+    pub fn text(self, lang: Lang) -> &'static str {
+        self.texts()[lang.column()]
+    }
+}
+
+/// `error`'s message in `lang` when it is one of `learn`'s own refusals; `None` for the
+/// errors `learn` shares with every command (an unreadable or invalid file, the lock),
+/// which keep their English message.
+pub fn learn_error(lang: Lang, error: &RulesError) -> Option<String> {
+    let path = |path: &std::path::Path| path.display().to_string();
+    Some(match error {
+        RulesError::UnknownCategory { given, allowed, .. } => {
+            let names: Vec<String> =
+                crate::text::closest(&normalize(given), Category::ALL.map(Category::as_str))
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect();
+            let hint = if names.is_empty() {
+                String::new()
+            } else {
+                let names = names.join(Message::Or.text(lang));
+                Message::DidYouMean.fill(lang, &[("names", &names)])
+            };
+            Message::UnknownCategory.fill(
+                lang,
+                &[("given", given), ("allowed", allowed), ("hint", &hint)],
+            )
+        }
+        RulesError::EmptyField { field } => {
+            by_field(lang, field, Message::EmptyInstruction, Message::EmptyWhy)?
+        }
+        RulesError::ControlCharacter { field } => by_field(
+            lang,
+            field,
+            Message::ControlInInstruction,
+            Message::ControlInWhy,
+        )?,
+        RulesError::UnknownSupersedes {
+            path: file,
+            number,
+            from,
+        } => Message::UnknownSupersedes.fill(
+            lang,
+            &[("number", number), ("from", from), ("path", &path(file))],
+        ),
+        RulesError::NumberOverflow { path: file } => {
+            Message::NumberOverflow.fill(lang, &[("path", &path(file))])
+        }
+        RulesError::Verify { path: file } => Message::Verify.fill(lang, &[("path", &path(file))]),
+        _ => return None,
+    })
+}
+
+/// The message for a refusal about one of the two texts.
+fn by_field(lang: Lang, field: &str, instruction: Message, why: Message) -> Option<String> {
+    match field {
+        "instruction" => Some(instruction.text(lang).to_string()),
+        "why" => Some(why.text(lang).to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_first_locale_variable_set_decides() {
+        assert_eq!(Lang::from_locale("fr_FR.UTF-8"), Lang::Fr);
+        assert_eq!(Lang::from_locale("fr"), Lang::Fr);
+        assert_eq!(Lang::from_locale("FR_ca@euro"), Lang::Fr);
+        assert_eq!(Lang::from_locale("C"), Lang::En);
+        assert_eq!(Lang::from_locale("POSIX"), Lang::En);
+        assert_eq!(Lang::from_locale("de_DE.UTF-8"), Lang::En);
+        assert_eq!(Lang::from_locale("french"), Lang::En);
+        let decide = |all, messages, lang| Lang::from_locale_vars([all, messages, lang]);
+        assert_eq!(decide(None, None, Some("fr_FR.UTF-8")), Lang::Fr);
+        assert_eq!(decide(Some("C"), None, Some("fr_FR.UTF-8")), Lang::En);
+        assert_eq!(decide(Some(""), Some("fr_BE"), Some("en_US")), Lang::Fr);
+        assert_eq!(decide(None, Some("en_GB"), Some("fr_FR")), Lang::En);
+        assert_eq!(decide(None, None, None), Lang::En);
+        for (column, lang) in Lang::ALL.into_iter().enumerate() {
+            assert_eq!(lang.column(), column);
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_once_and_other_braces_kept() {
+        let text = Message::Learned.fill(
+            Lang::Fr,
+            &[
+                ("number", &3),
+                ("category", &"CODE"),
+                ("instruction", &"Always {path} {"),
+                ("path", &"a.json"),
+            ],
+        );
+        assert_eq!(
+            text,
+            "Règle apprise n°3 ([CODE]) : Always {path} { \u{2014} enregistrée dans a.json"
+        );
+        assert!(
+            Message::StdinNotARule
+                .fill(Lang::En, &[])
+                .ends_with("\"Supersedes\"]}")
+        );
+    }
+
+    /// The English column is what the errors say in English: the table cannot drift from
+    /// the library's own messages.
+    #[test]
+    fn the_english_column_matches_the_library_messages() {
+        let path = PathBuf::from("rules/autofix.json");
+        let errors = [
+            RulesError::UnknownCategory {
+                given: "cdoe".into(),
+                allowed: Category::list(),
+                hint: crate::text::did_you_mean(&["CODE"]),
+            },
+            RulesError::UnknownCategory {
+                given: "zzzzzz".into(),
+                allowed: Category::list(),
+                hint: String::new(),
+            },
+            RulesError::EmptyField {
+                field: "instruction",
+            },
+            RulesError::EmptyField { field: "why" },
+            RulesError::ControlCharacter {
+                field: "instruction",
+            },
+            RulesError::ControlCharacter { field: "why" },
+            RulesError::UnknownSupersedes {
+                path: path.clone(),
+                number: 4,
+                from: "Why",
+            },
+            RulesError::NumberOverflow { path: path.clone() },
+            RulesError::Verify { path },
+        ];
+        for error in &errors {
+            assert_eq!(
+                learn_error(Lang::En, error).as_deref(),
+                Some(&*error.to_string())
+            );
+            let french = learn_error(Lang::Fr, error).unwrap();
+            assert_ne!(french, error.to_string());
+        }
+        let french = learn_error(Lang::Fr, &errors[0]).unwrap();
+        assert!(
+            french.ends_with(" ; vouliez-vous dire `CODE` ?"),
+            "{french}"
+        );
+    }
+}
