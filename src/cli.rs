@@ -557,6 +557,10 @@ pub(crate) struct LearnArgs {
     #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
     pub(crate) json: bool,
 
+    /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
+    #[arg(long)]
+    pub(crate) no_export: bool,
+
     /// Show the rule that would be learned, without writing.
     #[arg(long)]
     pub(crate) dry_run: bool,

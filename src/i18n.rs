@@ -87,6 +87,8 @@ pub enum Message {
     UnknownSupersedes,
     /// A rule the learned one supersedes, and where that was said.
     SupersedesFrom,
+    /// The exported files `learn` brought up to date.
+    ExportsRefreshed,
     NumberOverflow,
     Verify,
     StdinUnreadable,
@@ -129,6 +131,10 @@ impl Message {
             Message::UnknownSupersedes => [
                 "cannot supersede rule {number} (from {from}): {path} has no rule with that number",
                 "impossible de remplacer la règle n°{number} (d'après {from}) : {path} n'a aucune règle de ce numéro",
+            ],
+            Message::ExportsRefreshed => [
+                "  exported copies refreshed: {paths}",
+                "  copies exportées mises à jour : {paths}",
             ],
             Message::SupersedesFrom => [
                 "  supersedes rule {number} (from {from})",

@@ -31,6 +31,7 @@ pub mod hook;
 pub mod i18n;
 pub mod init;
 pub mod jsonpos;
+pub mod learning;
 pub mod lock;
 pub mod merge;
 pub mod paint;

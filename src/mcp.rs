@@ -12,6 +12,7 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
+use autofix::learning::AfterLearning;
 use autofix::preset::{render, report};
 use autofix::rules::{learn, listing};
 use serde_json::{Map, Value, json};
@@ -326,7 +327,8 @@ fn tools() -> Value {
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
-                "dry_run": {"type": "boolean"}
+                "dry_run": {"type": "boolean"},
+                "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true."}
             }, "required": ["category", "instruction", "why"]},
             "outputSchema": document(&["version"]),
             "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
@@ -428,8 +430,13 @@ fn required(arguments: &Map<String, Value>, key: &str) -> Result<String, String>
 }
 
 fn flag(arguments: &Map<String, Value>, key: &str) -> Result<bool, String> {
+    optional_flag(arguments, key, false)
+}
+
+/// A boolean argument, `default` when absent.
+fn optional_flag(arguments: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
     match arguments.get(key) {
-        None | Some(Value::Null) => Ok(false),
+        None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(value)) => Ok(*value),
         Some(_) => Err(format!("`{key}` must be true or false")),
     }
@@ -490,16 +497,22 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         why: required(arguments, "why")?,
         supersedes: numbers(arguments, "supersedes")?,
     };
-    let (outcome, path) =
-        cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?).map_err(failure)?;
+    let after = if optional_flag(arguments, "export", true)? {
+        AfterLearning::Export
+    } else {
+        AfterLearning::Skip
+    };
+    let (learned, path) =
+        cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?, after)
+            .map_err(failure)?;
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = outcome.to_text(&path, autofix::i18n::Lang::En);
-    for warning in &outcome.warnings {
+    let mut text = learned.to_text(&path, autofix::i18n::Lang::En);
+    for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }
     Ok(Answer::Done {
         text,
-        json: outcome.to_json(&path),
+        json: learned.to_json(&path),
     })
 }
 

@@ -8,6 +8,7 @@ use std::io::IsTerminal as _;
 
 use anyhow::Context as _;
 use autofix::i18n::{self, Lang, Message};
+use autofix::learning::{self, AfterLearning, Learned};
 use autofix::lock;
 use autofix::rules::{self, check, learn, listing};
 use autofix::workspace::Workspace;
@@ -17,20 +18,21 @@ use crate::cli::{
 };
 use crate::cmd::{Context, eprint, print, shown, status};
 
-/// Learns one rule into the workspace's rules file; returns the outcome and the path as
-/// shown. The CLI and the MCP server both call this.
+/// Learns one rule into the workspace's rules file and refreshes the exports; returns the
+/// result and the path as shown. The CLI and the MCP server both call this.
 pub(crate) fn learn_rule(
     context: &Context,
     request: &learn::Request,
     dry_run: bool,
-) -> anyhow::Result<(learn::Outcome, String)> {
+    after: AfterLearning,
+) -> anyhow::Result<(Learned, String)> {
     let workspace = context.workspace()?;
     let options = learn::Options {
         dry_run,
         lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
     };
-    let outcome = learn::learn(&workspace.rules_file, request, &options)?;
-    Ok((outcome, shown(&workspace.rules_file)))
+    let learned = learning::learn(&workspace, request, &options, after)?;
+    Ok((learned, shown(&workspace.rules_file)))
 }
 
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
@@ -54,7 +56,12 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             supersedes: args.supersedes,
         }
     };
-    let (outcome, path) = learn_rule(context, &request, args.dry_run).map_err(|error| {
+    let after = if args.no_export {
+        AfterLearning::Skip
+    } else {
+        AfterLearning::Export
+    };
+    let (learned, path) = learn_rule(context, &request, args.dry_run, after).map_err(|error| {
         // learn's own refusals in the user's language; the rest as the library says them.
         let localized = error
             .downcast_ref::<rules::RulesError>()
@@ -62,13 +69,13 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         localized.map_or(error, anyhow::Error::msg)
     })?;
     let painter = context.stderr_painter();
-    for warning in &outcome.warnings {
+    for warning in &learned.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
     match args.format {
         TextOrJson::Text if args.quiet => {}
-        TextOrJson::Text => print(&outcome.to_text(&path, lang))?,
-        TextOrJson::Json => print(&outcome.to_json(&path))?,
+        TextOrJson::Text => print(&learned.to_text(&path, lang))?,
+        TextOrJson::Json => print(&learned.to_json(&path))?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@ use crate::export::markdown;
 use crate::rules::Category;
 
 /// Bumped whenever the text changes meaning, so an old copy is recognisably old.
-pub const VERSION: &str = "2";
+pub const VERSION: &str = "3";
 
 /// The skill's name: lowercase, at most 64 characters, equal to its folder.
 pub const NAME: &str = "autofix";
@@ -56,6 +56,10 @@ Run `autofix rules` and treat every rule it prints as a hard constraint.
    \"codebase pattern\", \"framework limitation\", \"bug lesson\".
 2. Redo the work so that it follows the rule.
 3. Acknowledge with the line `autofix learn` prints: \"Learned rule #N ([CATEGORY]): ...\".
+
+`autofix learn` also refreshes every copy exported before (`AGENTS.md`, `CLAUDE.md`, the
+agents' rule folders), so agents never read a stale list: commit those files together
+with `{rules_file}`. The user may also type `/learn <the rule>`: treat it as a correction.
 
 ## When a note says the prompt looks like a correction
 

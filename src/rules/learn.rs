@@ -364,30 +364,6 @@ impl Outcome {
         text.push('\n');
         text
     }
-
-    /// The `learn --format json` document.
-    pub fn to_json(&self, shown: &str) -> String {
-        #[derive(serde::Serialize)]
-        struct Json<'a> {
-            version: u32,
-            status: &'static str,
-            path: &'a str,
-            rule: &'a StoredRule,
-            supersedes: &'a [SupersedeReference],
-            warnings: &'a [String],
-        }
-        let json = Json {
-            version: 1,
-            status: self.status.as_str(),
-            path: shown,
-            rule: &self.rule,
-            supersedes: &self.supersedes,
-            warnings: &self.warnings,
-        };
-        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
-        text.push('\n');
-        text
-    }
 }
 
 #[cfg(test)]

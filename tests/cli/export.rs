@@ -548,3 +548,70 @@ fn the_hook_prints_one_capped_json_object_and_always_exits_0() {
         assert!(text.contains("\"convention\" 300 "), "{text}");
     }
 }
+
+/// The loop: a learned rule reaches every copy exported before, in the same run, and
+/// `export --check` (the CI step) stays green; nothing is exported where nothing was.
+#[test]
+fn learn_refreshes_what_was_exported() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    // Nothing exported yet: learn creates no AGENTS.md.
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always start small"])
+        .expect(0);
+    assert!(!sandbox.join("AGENTS.md").exists());
+    export(&sandbox, &["--target", "agents-md,cursor"]).expect(0);
+    let run = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always refresh copies"])
+        .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Learned rule #2 ([CODE]): Always refresh copies \u{2014} saved to .agents/autofix.json\n  exported copies refreshed: AGENTS.md, .cursor/rules/autofix.mdc\n"
+    );
+    assert!(sandbox.read("AGENTS.md").contains("Always refresh copies"));
+    assert!(
+        sandbox
+            .read(".cursor/rules/autofix.mdc")
+            .contains("Always refresh copies")
+    );
+    sandbox.run(&["export", "--check"]).expect(0);
+
+    let json = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--format",
+            "json",
+            "Always report copies",
+        ])
+        .expect(0)
+        .json();
+    assert_eq!(
+        json["exports"],
+        serde_json::json!([
+            {"target": "agents-md", "path": "AGENTS.md", "status": "updated"},
+            {"target": "cursor", "path": ".cursor/rules/autofix.mdc", "status": "updated"}
+        ])
+    );
+
+    // A copy that cannot be refreshed never undoes the rule: exit 0, a warning.
+    sandbox.write("AGENTS.md", "<!-- BEGIN:autofix-rules -->\nno end marker\n");
+    let run = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always keep the rule"])
+        .expect(0);
+    assert!(
+        run.stderr
+            .contains("warning: the rule is saved, but AGENTS.md was not refreshed"),
+        "{}",
+        run.stderr
+    );
+    assert!(sandbox.read(RULES).contains("Always keep the rule"));
+    assert!(
+        sandbox
+            .read(".cursor/rules/autofix.mdc")
+            .contains("Always keep the rule")
+    );
+}

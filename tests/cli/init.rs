@@ -107,7 +107,7 @@ fn init_twice_the_second_run_is_a_no_op() {
     assert_eq!(sandbox.read(SKILLS[1]), skill);
     assert!(skill.starts_with("---\nname: autofix\ndescription: "));
     assert!(
-        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"2\"\n---\n")
+        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"3\"\n---\n")
     );
     assert!(skill.contains("STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER"));
 
@@ -349,8 +349,14 @@ fn init_export_puts_the_rules_in_agents_md() {
     );
     let run = sandbox.run(&["init", "--export", "--check"]).expect(0);
     assert!(squash(&run.stdout).contains("in sync"), "{}", run.stdout);
+    // learn keeps what was exported fresh; --no-export leaves it stale.
     sandbox
         .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    assert!(sandbox.read("AGENTS.md").contains("Always x"));
+    sandbox.run(&["init", "--export", "--check"]).expect(0);
+    sandbox
+        .run(&["learn", "--no-export", "-c", "code", "-w", "w", "Always y"])
         .expect(0);
     sandbox.run(&["init", "--export", "--check"]).expect(1);
 }

@@ -593,3 +593,37 @@ fn category_schemas_are_open_like_the_server() {
     );
     assert_eq!(server.finish(), 0);
 }
+
+/// The MCP learn tool keeps the exports fresh like the CLI, unless told not to.
+#[test]
+fn mcp_learn_refreshes_the_exports() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    sandbox.write(".agents/autofix.json", "[]\n");
+    sandbox.run(&["export"]).expect(0);
+    assert!(sandbox.join("AGENTS.md").exists());
+    let mut server = Server::start(&sandbox);
+    let result = server.call(
+        1,
+        "learn",
+        json!({"category": "code", "instruction": "Always export", "why": "w"}),
+    );
+    assert_eq!(
+        result["structuredContent"]["exports"][0]["path"], "AGENTS.md",
+        "{result}"
+    );
+    let skipped = server.call(
+        2,
+        "learn",
+        json!({"category": "code", "instruction": "Always wait", "why": "w", "export": false}),
+    );
+    assert_eq!(
+        skipped["structuredContent"]["exports"],
+        json!([]),
+        "{skipped}"
+    );
+    assert_eq!(server.finish(), 0);
+    assert!(sandbox.read("AGENTS.md").contains("Always export"));
+    assert!(!sandbox.read("AGENTS.md").contains("Always wait"));
+    sandbox.run(&["export", "--check"]).expect(1);
+}

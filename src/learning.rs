@@ -1,0 +1,145 @@
+//! Learning end to end, the one call the CLI and the MCP server share: append the rule,
+//! then bring every copy exported before up to date, so no agent reads a stale list and
+//! `export --check` stays green after every correction.
+
+use serde::Serialize;
+
+use crate::export::{self, Mode, Status, Targets};
+use crate::i18n::{Lang, Message};
+use crate::rules::RulesError;
+use crate::rules::append::StoredRule;
+use crate::rules::learn::{self, SupersedeReference};
+use crate::workspace::Workspace;
+
+/// Whether to refresh the exported copies after learning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterLearning {
+    /// Refresh every target exported before (the default).
+    Export,
+    /// `--no-export`: leave the copies as they are.
+    Skip,
+}
+
+/// A rule learned (or found known), and the copies brought up to date.
+#[derive(Debug)]
+pub struct Learned {
+    pub outcome: learn::Outcome,
+    /// The exported files this run changed.
+    pub exports: Vec<Refreshed>,
+    /// The rule's warnings, then any export problem: an export that fails never undoes
+    /// or hides the learned rule.
+    pub warnings: Vec<String>,
+}
+
+/// One exported file brought up to date.
+#[derive(Clone, Debug, Serialize)]
+pub struct Refreshed {
+    pub target: &'static str,
+    /// Relative to the workspace root.
+    pub path: &'static str,
+    /// `created`, `updated` or `removed`.
+    pub status: &'static str,
+}
+
+/// Learns `request` into the workspace's rules file, then (unless told not to) refreshes
+/// the exports. Errors are the rule's own: once the rule is saved, export problems are
+/// warnings.
+pub fn learn(
+    workspace: &Workspace,
+    request: &learn::Request,
+    options: &learn::Options,
+    after: AfterLearning,
+) -> Result<Learned, RulesError> {
+    let outcome = learn::learn(&workspace.rules_file, request, options)?;
+    let mut learned = Learned {
+        warnings: outcome.warnings.clone(),
+        outcome,
+        exports: Vec::new(),
+    };
+    if after == AfterLearning::Export && learned.outcome.status == learn::Status::Learned {
+        refresh_exports(workspace, &mut learned);
+    }
+    Ok(learned)
+}
+
+fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
+    let request = export::Request {
+        root: workspace.root.clone(),
+        rules_file: workspace.rules_file.clone(),
+        targets: Targets::Exported,
+        mode: Mode::Write,
+        remove: false,
+        truncate: false,
+        diff: false,
+    };
+    let saved = "the rule is saved, but";
+    let report = match export::run(&request) {
+        Ok(report) => report,
+        Err(error) => {
+            learned.warnings.push(format!(
+                "{saved} the exported copies could not be refreshed: {error}; run `autofix export`"
+            ));
+            return;
+        }
+    };
+    for outcome in &report.outcomes {
+        let status = match outcome.status {
+            Status::Created => "created",
+            Status::Updated => "updated",
+            Status::Removed => "removed",
+            Status::Refused | Status::Failed => {
+                let why = outcome.message.as_deref().unwrap_or("it was refused");
+                learned.warnings.push(format!(
+                    "{saved} {} was not refreshed: {why}; fix it, then run `autofix export`",
+                    outcome.path
+                ));
+                continue;
+            }
+            Status::Unchanged | Status::Skipped => continue,
+        };
+        learned.exports.push(Refreshed {
+            target: outcome.id,
+            path: outcome.path,
+            status,
+        });
+    }
+}
+
+impl Learned {
+    /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed.
+    pub fn to_text(&self, shown: &str, lang: Lang) -> String {
+        let mut text = self.outcome.to_text(shown, lang);
+        if !self.exports.is_empty() {
+            let paths: Vec<&str> = self.exports.iter().map(|e| e.path).collect();
+            text.push_str(&Message::ExportsRefreshed.fill(lang, &[("paths", &paths.join(", "))]));
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The `learn --format json` document (also the MCP tool's structured result).
+    pub fn to_json(&self, shown: &str) -> String {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            version: u32,
+            status: &'static str,
+            path: &'a str,
+            rule: &'a StoredRule,
+            supersedes: &'a [SupersedeReference],
+            exports: &'a [Refreshed],
+            warnings: &'a [String],
+        }
+        let json = Json {
+            version: 1,
+            status: self.outcome.status.as_str(),
+            path: shown,
+            rule: &self.outcome.rule,
+            supersedes: &self.outcome.supersedes,
+            exports: &self.exports,
+            warnings: &self.warnings,
+        };
+        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
+        text.push('\n');
+        text
+    }
+}
