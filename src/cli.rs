@@ -672,6 +672,12 @@ pub(crate) struct MergeDriverArgs {
     #[arg(long)]
     pub(crate) accept_one_sided_edits: bool,
 
+    /// Merge an exported copy (AGENTS.md, a rule folder's file) instead of the rules file:
+    /// autofix's block or stamped file is set aside, never merged (run by git through
+    /// `merge=autofix-export`).
+    #[arg(long)]
+    pub(crate) exported: bool,
+
     /// Configure git to use this driver for the rules file (config + .gitattributes).
     #[arg(long, conflicts_with_all = ["base", "ours", "theirs", "path"])]
     pub(crate) install: bool,

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use autofix::merge::Labels;
 use autofix::merge::doctor;
 use autofix::merge::driver::{self, Environment, Request};
+use autofix::merge::exported;
 use autofix::merge::git::{self, Git, Scope};
 use autofix::merge::resolve;
 
@@ -21,6 +22,15 @@ pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::
     let (Some(base), Some(ours), Some(theirs)) = (args.base, args.ours, args.theirs) else {
         anyhow::bail!("BASE, OURS and THEIRS are required");
     };
+    if args.exported {
+        let labels = [args.ours_label, args.base_label, args.theirs_label];
+        return Ok(merge_exported(
+            [base, ours, theirs],
+            labels,
+            args.marker_size,
+            args.path,
+        ));
+    }
     let request = Request {
         base,
         ours,
@@ -41,6 +51,58 @@ pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::
     Ok(ExitCode::from(outcome.status.exit_code()))
 }
 
+/// The driver for exported copies: git's statuses (0 merged, 1 conflict in the people's
+/// text, 255 could not merge).
+fn merge_exported(
+    [base, ours, theirs]: [PathBuf; 3],
+    labels: [Option<String>; 3],
+    marker_size: usize,
+    path: Option<String>,
+) -> ExitCode {
+    let shown = path.unwrap_or_else(|| ours.display().to_string());
+    let result = (|| -> anyhow::Result<exported::Merged> {
+        let read = |path: &PathBuf| {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+        };
+        let texts = [read(&base)?, read(&ours)?, read(&theirs)?];
+        let labels = [0, 1, 2].map(|i| {
+            driver::label(labels[i].clone()).unwrap_or_else(|| ["ours", "base", "theirs"][i].into())
+        });
+        let dir = ours.parent().filter(|p| !p.as_os_str().is_empty());
+        let merged = exported::merge(
+            dir.unwrap_or(std::path::Path::new(".")),
+            [&texts[0], &texts[1], &texts[2]],
+            [&labels[0], &labels[1], &labels[2]],
+            marker_size,
+        )?;
+        autofix::atomic::resolve(&ours)?.write(merged.text.as_bytes())?;
+        Ok(merged)
+    })();
+    match result {
+        Ok(merged) if merged.conflicts == 0 => {
+            eprint(&format!(
+                "autofix merge-driver: {shown}: merged; run `autofix export` to regenerate its rules\n"
+            ));
+            ExitCode::SUCCESS
+        }
+        Ok(merged) => {
+            eprint(&format!(
+                "autofix merge-driver: {shown}: {} in the text around the rules (the rules \
+                 themselves never conflict); resolve it, then run `autofix export`\n",
+                autofix::text::counted(merged.conflicts, "conflict")
+            ));
+            ExitCode::from(1)
+        }
+        Err(error) => {
+            eprint(&format!(
+                "autofix merge-driver: {shown}: cannot merge: {}\n",
+                crate::cmd::describe(&error)
+            ));
+            ExitCode::from(255)
+        }
+    }
+}
+
 fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot determine the current directory")?;
@@ -49,14 +111,15 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
     } else {
         Scope::Local
     };
+    let exported = autofix::export::default_paths(&workspace.root);
     let (done, verb) = if args.install {
         (
-            git::install(&cwd, &workspace.rules_file, scope),
+            git::install(&cwd, &workspace.rules_file, &exported, scope),
             "Installed",
         )
     } else {
         (
-            git::uninstall(&cwd, &workspace.rules_file, scope),
+            git::uninstall(&cwd, &workspace.rules_file, &exported, scope),
             "Uninstalled",
         )
     };
@@ -112,12 +175,14 @@ pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<Ex
 pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot determine the current directory")?;
-    let report = doctor::doctor(
-        &cwd,
-        &workspace.rules_file,
-        &shown(&workspace.rules_file),
-        std::env::var_os("PATH"),
-    );
+    let shown_file = shown(&workspace.rules_file);
+    let report = doctor::doctor(&doctor::Request {
+        cwd: &cwd,
+        root: &workspace.root,
+        rules_file: &workspace.rules_file,
+        shown: &shown_file,
+        path_var: std::env::var_os("PATH"),
+    });
     print(&match args.format {
         TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),

@@ -222,6 +222,15 @@ struct Context<'a> {
 }
 
 /// Runs `export` (or its check, dry run or removal).
+/// The files `export` writes by default in the repository at `root` (the defaults and
+/// every target exported before): those the merge driver for exported copies must cover.
+pub fn default_paths(root: &Path) -> Vec<PathBuf> {
+    targets::select(root, &Targets::Defaults, &Facts::of(root))
+        .iter()
+        .map(|selected| root.join(selected.target.path))
+        .collect()
+}
+
 pub fn run(request: &Request) -> Result<Report, ExportError> {
     if let Targets::Named(ids) = &request.targets
         && let Some(unknown) = ids.iter().find(|id| targets::by_id(id).is_none())

@@ -342,7 +342,8 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             )
         };
     }
-    match merge_git::install(&setup.root, &rules_file, Scope::Local) {
+    let exported = export::default_paths(&setup.root);
+    match merge_git::install(&setup.root, &rules_file, &exported, Scope::Local) {
         Ok(done) => done
             .steps
             .into_iter()

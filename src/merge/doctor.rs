@@ -1,10 +1,11 @@
 //! `autofix doctor`: is this clone set up to merge the rules file? Each check says what it
 //! found and, when it fails, the command that fixes it: git and a work tree, the driver in
-//! the config, the `merge=autofix` attribute on the rules file, the driver's program on
-//! `PATH`, and the rules file itself (valid, no conflict left in the index).
+//! the config, the `merge=autofix` attribute on the rules file, `merge=autofix-export` on
+//! the exported copies, the driver's program on `PATH`, and the rules file itself (valid,
+//! no conflict left in the index, staged once resolved).
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -33,32 +34,55 @@ pub struct Report {
 
 const INSTALL: &str = "autofix merge-driver --install";
 
-/// Runs the checks for the rules file `rules_file` (named `shown` in messages), from `cwd`;
-/// `path_var` is the `PATH` to look for the driver's program in.
-pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsString>) -> Report {
+/// What `doctor` looks at: the rules file (named `shown` in messages), the workspace root
+/// (where the exported copies are), the directory it runs from and the `PATH` to look for
+/// the driver's program in.
+pub struct Request<'a> {
+    pub cwd: &'a Path,
+    pub root: &'a Path,
+    pub rules_file: &'a Path,
+    pub shown: &'a str,
+    pub path_var: Option<OsString>,
+}
+
+/// Runs every check, in order.
+pub fn doctor(request: &Request<'_>) -> Report {
     let mut report = Report::default();
-    let git = Git::new(cwd);
-    let mut push = |name, ok, message: String, fix: Option<&str>| {
-        report.checks.push(Check {
+    let top = check_git(&mut report, request.cwd);
+    let mut program = "autofix".to_string();
+    if let Some(top) = &top {
+        if let Some(first) = check_driver(&mut report, top) {
+            program = first;
+        }
+        check_attribute(&mut report, top, request);
+        check_exports(&mut report, top, request.root);
+    }
+    check_binary(&mut report, &program, request.path_var.as_deref());
+    check_rules_file(&mut report, top.as_deref(), request);
+    report
+}
+
+impl Report {
+    fn push(&mut self, name: &'static str, ok: bool, message: String, fix: Option<&str>) {
+        self.checks.push(Check {
             name,
             ok,
             message,
             fix: if ok { None } else { fix.map(str::to_string) },
         });
-    };
+    }
+}
 
-    let version = git.version();
-    let top = match (&version, git.top_level()) {
-        (Err(error), _) => {
-            push("git", false, error.to_string(), Some("install git"));
-            None
-        }
-        (_, Err(error)) => {
-            push("git", false, error.to_string(), Some("install git"));
+/// git itself and the work tree: its top, when there is one.
+fn check_git(report: &mut Report, cwd: &Path) -> Option<PathBuf> {
+    let git = Git::new(cwd);
+    match (git.version(), git.top_level()) {
+        (Err(error), _) | (_, Err(error)) => {
+            report.push("git", false, error.to_string(), Some("install git"));
             None
         }
         (Ok(_), Ok(None)) => {
-            push(
+            report.push(
                 "git",
                 false,
                 format!("{} is not inside a git work tree", cwd.display()),
@@ -68,98 +92,163 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
         }
         (Ok((major, minor)), Ok(Some(top))) => {
             let mut message = format!("git {major}.{minor}, work tree {}", top.display());
-            if (*major, *minor) < (2, 44) {
+            if (major, minor) < (2, 44) {
                 message.push_str(
                     "; git before 2.44 passes no branch labels to drivers, so only a pull or \
                      AUTOFIX_MERGE_UPSTREAM marks theirs as the upstream",
                 );
             }
-            push("git", true, message, None);
+            report.push("git", true, message, None);
             Some(top)
         }
-    };
+    }
+}
 
-    let mut program = "autofix".to_string();
-    if let Some(top) = &top {
-        let git = Git::new(top);
-        match git.config_get(None, "merge.autofix.driver") {
-            Ok(Some(command)) => {
-                let scope = git
-                    .config_scope("merge.autofix.driver")
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| "unknown".into());
-                let ours = command.contains("merge-driver") && command.contains("%A");
-                if let Some(first) = command.split_whitespace().next() {
-                    program = first.trim_matches(['\'', '"']).to_string();
-                }
-                push(
-                    "driver",
-                    ours,
-                    if ours {
-                        format!("merge.autofix.driver is set ({scope} config)")
-                    } else {
-                        format!(
-                            "merge.autofix.driver is `{command}` ({scope} config), not autofix's driver"
-                        )
-                    },
-                    Some(INSTALL),
-                );
-            }
-            Ok(None) => {
-                let named = git
-                    .config_get(None, "merge.autofix.name")
-                    .is_ok_and(|name| name.is_some());
-                let message = if named {
-                    "merge.autofix.name is set without merge.autofix.driver: every merge of the rules file fails"
-                } else {
-                    "merge.autofix.driver is not set: git merges the rules file as text"
-                };
-                push("driver", false, message.into(), Some(INSTALL));
-            }
-            Err(error) => push("driver", false, error.to_string(), Some(INSTALL)),
+/// `merge.autofix.driver`; returns the program it runs.
+fn check_driver(report: &mut Report, top: &Path) -> Option<String> {
+    let git = Git::new(top);
+    match git.config_get(None, "merge.autofix.driver") {
+        Ok(Some(command)) => {
+            let scope = git
+                .config_scope("merge.autofix.driver")
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| "unknown".into());
+            let ours = command.contains("merge-driver") && command.contains("%A");
+            let message = if ours {
+                format!("merge.autofix.driver is set ({scope} config)")
+            } else {
+                format!(
+                    "merge.autofix.driver is `{command}` ({scope} config), not autofix's driver"
+                )
+            };
+            report.push("driver", ours, message, Some(INSTALL));
+            let program = command.split_whitespace().next()?;
+            Some(program.trim_matches(['\'', '"']).to_string())
         }
-
-        match git::relative_to_top(top, rules_file) {
-            None => push(
-                "attribute",
-                false,
-                format!("{shown} is outside the work tree {}", top.display()),
-                Some("keep the rules file inside the repository"),
-            ),
-            Some(relative) => match git.attribute("merge", &relative) {
-                Ok(value) if value == git::DRIVER => {
-                    let uncommitted = git
-                        .text(&["status", "--porcelain", "--", ".gitattributes"])
-                        .is_ok_and(|status| !status.is_empty());
-                    let mut message = format!("{shown} has merge={}", git::DRIVER);
-                    if uncommitted {
-                        message.push_str(" (.gitattributes has uncommitted changes: commit it so the team gets it)");
-                    }
-                    push("attribute", true, message, None);
-                }
-                Ok(value) => push(
-                    "attribute",
-                    false,
-                    format!(
-                        "{shown} has no merge={} attribute (merge: {value})",
-                        git::DRIVER
-                    ),
-                    Some("autofix merge-driver --install, then commit .gitattributes"),
-                ),
-                Err(error) => push("attribute", false, error.to_string(), Some(INSTALL)),
-            },
+        Ok(None) => {
+            let named = git
+                .config_get(None, "merge.autofix.name")
+                .is_ok_and(|name| name.is_some());
+            let message = if named {
+                "merge.autofix.name is set without merge.autofix.driver: every merge of the rules file fails"
+            } else {
+                "merge.autofix.driver is not set: git merges the rules file as text"
+            };
+            report.push("driver", false, message.into(), Some(INSTALL));
+            None
+        }
+        Err(error) => {
+            report.push("driver", false, error.to_string(), Some(INSTALL));
+            None
         }
     }
+}
 
-    match find_program(&program, path_var.as_deref()) {
-        Some(found) => push(
+/// The `merge=autofix` attribute on the rules file.
+fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
+    let git = Git::new(top);
+    let shown = request.shown;
+    let Some(relative) = git::relative_to_top(top, request.rules_file) else {
+        report.push(
+            "attribute",
+            false,
+            format!("{shown} is outside the work tree {}", top.display()),
+            Some("keep the rules file inside the repository"),
+        );
+        return;
+    };
+    match git.attribute("merge", &relative) {
+        Ok(value) if value == git::DRIVER => {
+            let uncommitted = git
+                .text(&["status", "--porcelain", "--", ".gitattributes"])
+                .is_ok_and(|status| !status.is_empty());
+            let mut message = format!("{shown} has merge={}", git::DRIVER);
+            if uncommitted {
+                message.push_str(
+                    " (.gitattributes has uncommitted changes: commit it so the team gets it)",
+                );
+            }
+            report.push("attribute", true, message, None);
+        }
+        Ok(value) => report.push(
+            "attribute",
+            false,
+            format!(
+                "{shown} has no merge={} attribute (merge: {value})",
+                git::DRIVER
+            ),
+            Some("autofix merge-driver --install, then commit .gitattributes"),
+        ),
+        Err(error) => report.push("attribute", false, error.to_string(), Some(INSTALL)),
+    }
+}
+
+/// The exported copies merge with `merge=autofix-export`, so that two branches' rule lists
+/// never conflict in them.
+fn check_exports(report: &mut Report, top: &Path, root: &Path) {
+    let git = Git::new(top);
+    let exported: Vec<PathBuf> = crate::export::default_paths(root)
+        .into_iter()
+        .filter(|path| path.exists())
+        .collect();
+    if exported.is_empty() {
+        report.push("exports", true, "nothing exported yet".into(), None);
+        return;
+    }
+    let driver = git
+        .config_get(None, "merge.autofix-export.driver")
+        .ok()
+        .flatten();
+    let missing: Vec<String> = exported
+        .iter()
+        .filter_map(|path| git::relative_to_top(top, path))
+        .filter(|relative| {
+            git.attribute("merge", relative)
+                .map_or(true, |value| value != git::EXPORT_DRIVER)
+        })
+        .map(|relative| relative.display().to_string())
+        .collect();
+    let fix = "autofix merge-driver --install, then commit .gitattributes";
+    match (driver, missing.as_slice()) {
+        (None, _) => report.push(
+            "exports",
+            false,
+            "merge.autofix-export.driver is not set: two branches' exported rules conflict".into(),
+            Some(INSTALL),
+        ),
+        (Some(_), []) => report.push(
+            "exports",
+            true,
+            format!(
+                "{} merge with merge={} (after a merge, `autofix export` regenerates them)",
+                counted(exported.len(), "exported file"),
+                git::EXPORT_DRIVER
+            ),
+            None,
+        ),
+        (Some(_), missing) => report.push(
+            "exports",
+            false,
+            format!(
+                "no merge={} attribute on {}",
+                git::EXPORT_DRIVER,
+                missing.join(", ")
+            ),
+            Some(fix),
+        ),
+    }
+}
+
+fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::OsStr>) {
+    match find_program(program, path_var) {
+        Some(found) => report.push(
             "binary",
             true,
             format!("`{program}` runs {}", found.display()),
             None,
         ),
-        None => push(
+        None => report.push(
             "binary",
             false,
             format!("`{program}` is not an executable on PATH: git cannot run the driver"),
@@ -168,77 +257,81 @@ pub fn doctor(cwd: &Path, rules_file: &Path, shown: &str, path_var: Option<OsStr
             ),
         ),
     }
+}
 
-    let conflicted = top.as_ref().and_then(|top| {
-        let relative = git::relative_to_top(top, rules_file)?;
-        let stages = Git::new(top).conflict_stages(&relative).ok()?;
-        stages.iter().any(Option::is_some).then_some(())
+/// The rules file: no conflict left in the index, and valid.
+fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'_>) {
+    let shown = request.shown;
+    let conflicted = top.is_some_and(|top| {
+        git::relative_to_top(top, request.rules_file)
+            .and_then(|relative| Git::new(top).conflict_stages(&relative).ok())
+            .is_some_and(|stages| stages.iter().any(Option::is_some))
     });
-    if conflicted.is_some() {
-        push(
+    let outcome = match check::check(Path::new(shown), rules::read(request.rules_file)) {
+        Err(error) => {
+            report.push(
+                "rules-file",
+                false,
+                error.to_string(),
+                Some("autofix check"),
+            );
+            return;
+        }
+        Ok(outcome) => outcome,
+    };
+    let counts = outcome.counts();
+    let markers = outcome.diagnostics.iter().any(|d| {
+        d.code == Code::InvalidJson
+            && d.help
+                .as_deref()
+                .is_some_and(|h| h.contains("autofix resolve"))
+    });
+    if conflicted && (markers || counts.errors > 0) {
+        report.push(
             "rules-file",
             false,
             format!("{shown} has an unresolved merge conflict"),
             Some("autofix resolve"),
         );
-    } else {
-        match check::check(Path::new(shown), rules::read(rules_file)) {
-            Err(error) => push(
-                "rules-file",
-                false,
-                error.to_string(),
-                Some("autofix check"),
+    } else if conflicted {
+        // `resolve` (or a hand) fixed the file; git still holds the conflict until staged.
+        report.push(
+            "rules-file",
+            false,
+            format!("{shown} is merged but not staged: git still lists it as conflicted"),
+            Some(&format!("review it, then `git add {shown}`")),
+        );
+    } else if !outcome.exists {
+        report.push(
+            "rules-file",
+            true,
+            format!("no rules file yet ({shown})"),
+            None,
+        );
+    } else if counts.errors == 0 {
+        report.push(
+            "rules-file",
+            true,
+            format!(
+                "{shown} is valid: {}, {}",
+                counted(outcome.rules, "rule"),
+                counted(counts.warnings, "warning")
             ),
-            Ok(outcome) => {
-                let counts = outcome.counts();
-                let markers = outcome.diagnostics.iter().any(|d| {
-                    d.code == Code::InvalidJson
-                        && d.help
-                            .as_deref()
-                            .is_some_and(|h| h.contains("autofix resolve"))
-                });
-                if !outcome.exists {
-                    push(
-                        "rules-file",
-                        true,
-                        format!("no rules file yet ({shown})"),
-                        None,
-                    );
-                } else if counts.errors == 0 {
-                    push(
-                        "rules-file",
-                        true,
-                        format!(
-                            "{shown} is valid: {}, {}",
-                            counted(outcome.rules, "rule"),
-                            counted(counts.warnings, "warning")
-                        ),
-                        None,
-                    );
-                } else {
-                    push(
-                        "rules-file",
-                        false,
-                        format!(
-                            "{shown} has {}{}",
-                            counted(counts.errors, "error"),
-                            if markers {
-                                " (leftover conflict markers)"
-                            } else {
-                                ""
-                            }
-                        ),
-                        Some(if markers {
-                            "autofix resolve"
-                        } else {
-                            "autofix check"
-                        }),
-                    );
-                }
-            }
-        }
+            None,
+        );
+    } else {
+        let (detail, fix) = if markers {
+            (" (leftover conflict markers)", "autofix resolve")
+        } else {
+            ("", "autofix check")
+        };
+        report.push(
+            "rules-file",
+            false,
+            format!("{shown} has {}{detail}", counted(counts.errors, "error")),
+            Some(fix),
+        );
     }
-    report
 }
 
 impl Report {

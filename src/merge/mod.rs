@@ -16,6 +16,7 @@
 
 pub mod doctor;
 pub mod driver;
+pub mod exported;
 pub mod git;
 mod refs;
 mod render;

@@ -69,6 +69,10 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let name = Path::new(path.file_name().unwrap_or(path.as_os_str()));
+    if !dir.is_dir() {
+        // No folder, so no file and no conflict (git itself is fine).
+        return Err(ResolveError::NotConflicted { path: path.clone() });
+    }
     let git = Git::new(dir);
     git.require_top_level("")?;
     let [base, ours, theirs] = git.conflict_stages(name)?;

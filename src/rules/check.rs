@@ -74,25 +74,13 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
             message,
         } => {
             // A leftover conflict marker is reported at its own line, whatever serde saw.
-            let marker = source.lines().enumerate().find(|(_, l)| {
-                ["<<<<<<<", "=======", ">>>>>>>"]
-                    .iter()
-                    .any(|m| l.starts_with(m))
-            });
-            if let Some((index, text)) = marker {
-                let marker = text.split_whitespace().next().unwrap_or(text);
+            if let Some((line, marker)) = super::conflict_marker(source) {
                 return Diagnostic::new(
                     Code::InvalidJson,
                     format!("leftover merge conflict marker `{marker}`"),
                 )
                 .in_file(path)
-                .at(
-                    "",
-                    Some(diagnostics::Position {
-                        line: index + 1,
-                        column: 1,
-                    }),
-                )
+                .at("", Some(diagnostics::Position { line, column: 1 }))
                 .with_help(
                     "this is a leftover merge conflict marker: run `autofix resolve` to merge the rules again from git's index, or keep one side of each conflict",
                 );

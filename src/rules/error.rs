@@ -23,6 +23,16 @@ pub enum RulesError {
         column: usize,
         message: String,
     },
+    #[error(
+        "{}:{line}: leftover merge conflict marker `{marker}`: run `autofix resolve` to merge \
+         the rules again from git's index (or keep one side of each conflict)",
+        path.display()
+    )]
+    ConflictMarker {
+        path: PathBuf,
+        line: usize,
+        marker: &'static str,
+    },
     #[error("{}: not a JSON array of rules (the top level is {found})", path.display())]
     NotArray { path: PathBuf, found: &'static str },
     #[error("{}:{line}:{column}: rule {position} of the array is {found}, not an object", path.display())]

@@ -58,9 +58,28 @@ pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
     }
 }
 
+/// The first line (1-based) that starts with a merge conflict marker, and the marker: a
+/// file git left mid-merge is named as such, not as a puzzling JSON error.
+pub fn conflict_marker(source: &str) -> Option<(usize, &'static str)> {
+    source.lines().enumerate().find_map(|(index, line)| {
+        ["<<<<<<<", "=======", ">>>>>>>"]
+            .into_iter()
+            .find(|marker| line.starts_with(marker))
+            .map(|marker| (index + 1, marker))
+    })
+}
+
 /// Parses for reading: any JSON array of objects is accepted.
 pub fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
     file::parse(source).map_err(|error| match error {
+        ParseError::Syntax { .. } if conflict_marker(source).is_some() => {
+            let (line, marker) = conflict_marker(source).expect("checked");
+            RulesError::ConflictMarker {
+                path: path.to_path_buf(),
+                line,
+                marker,
+            }
+        }
         ParseError::Syntax {
             line,
             column,

@@ -795,7 +795,7 @@ fn install_uninstall_and_install_again() {
     assert!(first.stdout.starts_with("Installed"), "{}", first.stdout);
     assert_eq!(
         repo.sandbox.read(".gitattributes"),
-        format!("{RULES} merge=autofix\n")
+        format!("{RULES} merge=autofix\n/AGENTS.md merge=autofix-export\n")
     );
     assert_eq!(
         config("merge.autofix.driver"),
@@ -809,7 +809,7 @@ fn install_uninstall_and_install_again() {
     );
     assert_eq!(
         repo.sandbox.read(".gitattributes"),
-        format!("{RULES} merge=autofix\n")
+        format!("{RULES} merge=autofix\n/AGENTS.md merge=autofix-export\n")
     );
     let attr = repo.git(&["check-attr", "merge", "--", RULES]).expect(0);
     assert_eq!(attr.stdout, format!("{RULES}: merge: autofix\n"));
@@ -826,7 +826,7 @@ fn install_uninstall_and_install_again() {
     repo.autofix(&["merge-driver", "--install"]).expect(0);
     assert_eq!(
         repo.sandbox.read(".gitattributes"),
-        format!("*.sh text eol=lf\n{RULES} merge=autofix\n")
+        format!("*.sh text eol=lf\n{RULES} merge=autofix\n/AGENTS.md merge=autofix-export\n")
     );
     repo.autofix(&["merge-driver", "--uninstall"]).expect(0);
     assert_eq!(repo.sandbox.read(".gitattributes"), "*.sh text eol=lf\n");
@@ -905,7 +905,14 @@ fn doctor_names_the_fix_for_each_failed_check() {
         .collect();
     assert_eq!(
         names,
-        ["git", "driver", "attribute", "binary", "rules-file"]
+        [
+            "git",
+            "driver",
+            "attribute",
+            "exports",
+            "binary",
+            "rules-file"
+        ]
     );
 
     repo.sandbox.write(RULES, "[\n<<<<<<< HEAD\n]\n");
@@ -920,4 +927,130 @@ fn doctor_names_the_fix_for_each_failed_check() {
         "{}",
         broken.stdout
     );
+}
+
+/// Two branches that each learn (refreshing their exports) merge and rebase with no
+/// conflict anywhere; one `autofix export` brings every copy in sync.
+#[test]
+fn exported_copies_never_stop_a_merge_or_a_rebase() {
+    for rebase in [false, true] {
+        let repo = Repo::new(false);
+        repo.sandbox.write(".claude/settings.json", "{}\n");
+        repo.sandbox.write("AGENTS.md", "# Agents\n\nBe kind.\n");
+        repo.autofix(&["export"]).expect(0);
+        repo.autofix(&["merge-driver", "--install"]).expect(0);
+        let attributes = repo.sandbox.read(".gitattributes");
+        assert!(
+            attributes.contains("AGENTS.md merge=autofix-export"),
+            "{attributes}"
+        );
+        assert!(
+            attributes.contains(".claude/rules/autofix.md merge=autofix-export"),
+            "{attributes}"
+        );
+        repo.git(&["add", "-A"]).expect(0);
+        repo.git(&["commit", "-q", "-m", "export"]).expect(0);
+
+        repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+        repo.sandbox.write(
+            "AGENTS.md",
+            repo.sandbox
+                .read("AGENTS.md")
+                .replace("# Agents", "# Our agents"),
+        );
+        repo.commit_rule("Always write tests first", None);
+        repo.git(&["checkout", "-q", "main"]).expect(0);
+        repo.sandbox.write(
+            "AGENTS.md",
+            repo.sandbox
+                .read("AGENTS.md")
+                .replace("Be kind.", "Be kind and brief."),
+        );
+        repo.commit_rule("Never use default exports", None);
+
+        let run = if rebase {
+            repo.git(&["checkout", "-q", "feature"]).expect(0);
+            repo.git(&["rebase", "main"])
+        } else {
+            repo.git(&["merge", "--no-edit", "feature"])
+        };
+        assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+        assert!(!run.stdout.contains("CONFLICT"), "{}", run.stdout);
+        let agents = repo.sandbox.read("AGENTS.md");
+        assert!(
+            agents.starts_with("# Our agents\n\nBe kind and brief.\n"),
+            "{agents}"
+        );
+        // The copies hold one side's list until the export regenerates them.
+        repo.autofix(&["export", "--check"]).expect(1);
+        repo.autofix(&["export"]).expect(0);
+        repo.autofix(&["export", "--check"]).expect(0);
+        for path in ["AGENTS.md", ".claude/rules/autofix.md"] {
+            let text = repo.sandbox.read(path);
+            assert!(
+                text.contains("Always write tests first")
+                    && text.contains("Never use default exports"),
+                "{path}: {text}"
+            );
+        }
+        repo.autofix(&["check"]).expect(0);
+    }
+}
+
+/// The messages around a conflict say what is true and what to do next.
+#[test]
+fn conflict_messages_name_the_next_step() {
+    // A fresh repository: nothing to resolve, and git is fine.
+    let fresh = Repo::new(false);
+    fs::remove_dir_all(fresh.sandbox.join(".agents")).unwrap();
+    let run = fresh.autofix(&["resolve"]).expect(2);
+    assert!(
+        run.stderr.contains("has no merge conflict in the index"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("cannot run git"), "{}", run.stderr);
+
+    // Without the driver, two branches' rules conflict as text.
+    let repo = Repo::new(false);
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    repo.commit_rule("Always feature", None);
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    repo.commit_rule("Always main", None);
+    repo.git(&["merge", "--no-edit", "feature"]).expect(1);
+    // Reading a file with markers names them and the command that fixes it.
+    let run = repo.autofix(&["rules"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("leftover merge conflict marker `<<<<<<<`: run `autofix resolve`"),
+        "{}",
+        run.stderr
+    );
+    let doctor = repo.autofix(&["doctor"]).expect(1);
+    assert!(
+        doctor.stdout.contains("fix: autofix resolve"),
+        "{}",
+        doctor.stdout
+    );
+    repo.autofix(&["resolve"]).expect(0);
+    // Resolved in the work tree: what is left is staging it, not resolving again.
+    let doctor = repo.autofix(&["doctor"]).expect(1);
+    assert!(
+        doctor.stdout.contains("merged but not staged"),
+        "{}",
+        doctor.stdout
+    );
+    assert!(
+        doctor.stdout.contains(&format!("git add {RULES}")),
+        "{}",
+        doctor.stdout
+    );
+    assert!(
+        !doctor.stdout.contains("fix: autofix resolve"),
+        "{}",
+        doctor.stdout
+    );
+    repo.git(&["add", RULES]).expect(0);
+    let doctor = repo.autofix(&["doctor"]).stdout;
+    assert!(doctor.contains("ok    rules-file"), "{doctor}");
 }
