@@ -67,6 +67,83 @@ pub fn locate(source: &str, pointer: &str) -> Option<Position> {
     find_pointer(source, pointer).map(|offset| position(source, offset))
 }
 
+/// Positions in one document, for many lookups: the line starts are indexed once, and the
+/// element offsets of every array walked through are remembered, so a report with a
+/// diagnostic on each of n commands costs O(n log n), not O(n²). Holds offsets only: the
+/// caller passes the same `source` to every call.
+#[derive(Debug, Default)]
+pub struct Locator {
+    line_starts: std::cell::OnceCell<Vec<usize>>,
+    arrays: std::cell::RefCell<std::collections::HashMap<usize, Vec<usize>>>,
+}
+
+impl Locator {
+    /// The position of byte `offset` (columns in characters, as [`position`]).
+    pub fn position(&self, source: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(source, offset.min(source.len()));
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let line = starts.partition_point(|&start| start <= offset);
+        let line_start = starts[line - 1];
+        Position {
+            line,
+            column: source[line_start..offset].chars().count() + 1,
+        }
+    }
+
+    /// Where the value at `pointer` starts, as a position.
+    pub fn locate(&self, source: &str, pointer: &str) -> Option<Position> {
+        self.find_pointer(source, pointer)
+            .map(|offset| self.position(source, offset))
+    }
+
+    /// [`find_pointer`], with each array's elements found once.
+    pub fn find_pointer(&self, source: &str, pointer: &str) -> Option<usize> {
+        let bytes = source.as_bytes();
+        let mut at = skip_ws(bytes, skip_bom(bytes));
+        if pointer.is_empty() {
+            return Some(at);
+        }
+        for token in pointer.strip_prefix('/')?.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            at = match bytes.get(at)? {
+                b'{' => member(source, at, &token)?,
+                b'[' => {
+                    let index: usize = token.parse().ok()?;
+                    let mut arrays = self.arrays.borrow_mut();
+                    let elements = arrays
+                        .entry(at)
+                        .or_insert_with(|| elements(source, at).unwrap_or_default());
+                    *elements.get(index)?
+                }
+                _ => return None,
+            };
+        }
+        Some(at)
+    }
+}
+
+/// The offsets of every element of the array starting at `at`.
+fn elements(text: &str, at: usize) -> Option<Vec<usize>> {
+    let bytes = text.as_bytes();
+    let mut at = skip_ws(bytes, at + 1);
+    let mut found = Vec::new();
+    if bytes.get(at) == Some(&b']') {
+        return Some(found);
+    }
+    loop {
+        found.push(at);
+        at = skip_ws(bytes, skip_value(text, at)?);
+        match bytes.get(at)? {
+            b',' => at = skip_ws(bytes, at + 1),
+            _ => return Some(found),
+        }
+    }
+}
+
 fn skip_bom(bytes: &[u8]) -> usize {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         3
@@ -212,6 +289,18 @@ pub(crate) fn skip_value(text: &str, at: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_locator_agrees_with_the_one_shot_functions() {
+        let source = "{\"a\": [1,\n {\"b\": \"é\"},\n  [2, 3]],\n \"c\": null}";
+        let locator = Locator::default();
+        for pointer in ["", "/a", "/a/0", "/a/1", "/a/1/b", "/a/2/1", "/c", "/a/9", "/x"] {
+            assert_eq!(locator.locate(source, pointer), locate(source, pointer), "{pointer}");
+        }
+        for offset in 0..source.len() {
+            assert_eq!(locator.position(source, offset), position(source, offset));
+        }
+    }
 
     #[test]
     fn char_columns_count_code_points_not_bytes() {

@@ -25,12 +25,14 @@ pub struct Doc {
     pub rel: PathBuf,
     pub text: String,
     pub value: Value,
+    /// Positions in `text`, indexed on first use: a report may locate every command.
+    pub locator: jsonpos::Locator,
 }
 
 impl Doc {
     /// Where the value at `pointer` starts, if it exists.
     pub fn locate(&self, pointer: &str) -> Option<Position> {
-        jsonpos::locate(&self.text, pointer)
+        self.locator.locate(&self.text, pointer)
     }
 
     /// A diagnostic in this file at `pointer` (its line and column filled in).
@@ -188,6 +190,7 @@ impl Dir {
                 rel,
                 text,
                 value,
+                locator: jsonpos::Locator::default(),
             })),
             Err(error) => {
                 let position = (error.line() > 0).then(|| Position {

@@ -389,6 +389,7 @@ mod tests {
             rel: PathBuf::from("task-preset.json"),
             text: json.to_string(),
             value: serde_json::from_str(json).unwrap(),
+            locator: crate::jsonpos::Locator::default(),
         };
         let mut diagnostics = Vec::new();
         let root = doc.root("`execution`", &mut diagnostics).unwrap();
