@@ -259,9 +259,14 @@ pub(crate) struct LearnArgs {
     #[arg(short, long, value_name = "N")]
     pub(crate) supersedes: Vec<u64>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?} from standard input.
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Force"?} from standard input.
     #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
     pub(crate) json: bool,
+
+    /// Learn it even when it repeats or contradicts an active rule in other words (keep
+    /// both). Without it, such a rule is refused (exit 1) unless it supersedes that rule.
+    #[arg(long)]
+    pub(crate) force: bool,
 
     /// Show the rule that would be learned, without writing.
     #[arg(long)]

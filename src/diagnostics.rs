@@ -122,6 +122,16 @@ codes! {
         "Supersede the older one.",
         "The same rule twice wastes context, and a later edit to one copy leaves the other one behind.",
         "rules 3 and 12 both say \"Always use pnpm\"";
+    SimilarRules = "similar-rules", Warning,
+        "Two active rules say the same thing in other words (\"Always use named exports.\" and \"Use named exports in every module.\").",
+        "Supersede one: learn the wording you keep again with `--supersedes` naming both rules.",
+        "Every active rule costs context in every agent session; a rule stated twice costs twice, and the copies drift apart when only one is replaced.",
+        "rule 3 \"Never commit secrets to the repository.\" and rule 12 \"Never commit secrets into the repo.\"";
+    ConflictingRules = "conflicting-rules", Warning,
+        "Two active rules contradict each other: the same statement with opposite polarity (Always/Never, Prefer/Avoid), or one replaces what the other asks for (\"X instead of Y\").",
+        "Supersede one: learn the rule that holds again with `--supersedes` naming both rules.",
+        "An agent reads both as hard constraints; only the precedence sentence (the higher number wins) settles them, and a reader may not apply it.",
+        "rule 4 \"Use Axios for HTTP requests.\" and rule 9 \"Use native fetch instead of Axios.\"";
     MultipleSupersedes = "multiple-supersedes", Warning,
         "Two active rules supersede the same rule (often two branches replaced it independently).",
         "Keep one: learn a rule that supersedes both, or the one you do not want.",
@@ -402,10 +412,17 @@ mod tests {
 
     #[test]
     fn the_readme_table_is_the_code_table() {
-        let readme = include_str!("../README.md");
+        // The codes of the consistency checks are documented on their own page.
+        let documented = [
+            include_str!("../README.md"),
+            include_str!("docs/consistency.md"),
+        ];
         for code in Code::ALL {
             let row = table_row(*code);
-            assert!(readme.contains(&row), "README.md lacks the row\n{row}");
+            assert!(
+                documented.iter().any(|page| page.contains(&row)),
+                "neither README.md nor src/docs/consistency.md has the row\n{row}"
+            );
         }
     }
 

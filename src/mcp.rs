@@ -320,12 +320,13 @@ fn tools() -> Value {
         {
             "name": "learn",
             "title": "Learn a rule",
-            "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing.",
+            "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing. A rule that repeats or contradicts an active rule in other words is refused (status `refused`, with `matches`): pass `supersedes` if it replaces that rule, or `force` to keep both.",
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]},
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
                 "dry_run": {"type": "boolean"}
             }, "required": ["category", "instruction", "why"]},
             "outputSchema": document(&["version"]),
@@ -489,10 +490,11 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         instruction: required(arguments, "instruction")?,
         why: required(arguments, "why")?,
         supersedes: numbers(arguments, "supersedes")?,
+        force: flag(arguments, "force")?,
     };
     let (outcome, path) =
         cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?).map_err(failure)?;
-    let mut text = outcome.to_text(&path);
+    let mut text = outcome.to_text(&path, learn::Front::Mcp);
     for warning in &outcome.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }

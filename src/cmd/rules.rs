@@ -37,14 +37,19 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             .read_to_string(&mut input)
             .context("cannot read the rule from standard input")?;
         serde_json::from_str::<learn::Request>(&input).context(
-            "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
-        )?
+            "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Force\"]}",
+        )
+        .map(|mut request: learn::Request| {
+            request.force |= args.force;
+            request
+        })?
     } else {
         learn::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
             why: args.why.unwrap_or_default(),
             supersedes: args.supersedes,
+            force: args.force,
         }
     };
     let (outcome, path) = learn_rule(context, &request, args.dry_run)?;
@@ -52,11 +57,14 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     for warning in &outcome.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
-    print(&match args.format {
-        TextOrJson::Text => outcome.to_text(&path),
-        TextOrJson::Json => outcome.to_json(&path),
-    })?;
-    Ok(ExitCode::SUCCESS)
+    let refused = outcome.status == learn::Status::Refused;
+    match args.format {
+        // A refusal is a finding: its text goes with the other problems, to stderr.
+        TextOrJson::Text if refused => eprint(&outcome.to_text(&path, learn::Front::Cli)),
+        TextOrJson::Text => print(&outcome.to_text(&path, learn::Front::Cli))?,
+        TextOrJson::Json => print(&outcome.to_json(&path))?,
+    }
+    Ok(status(refused))
 }
 
 /// Builds the listing of the workspace's rules and hands it to `use_listing` (the listing

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text};
+use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
 use super::{Category, RulesError, same_instruction};
 use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
@@ -311,6 +312,48 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             active_instructions.push((rule, instruction));
         }
+    }
+    lint_consistency(path, document, &active_instructions, out);
+}
+
+/// `similar-rules` and `conflicting-rules` among the active rules (each instruction once:
+/// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair.
+fn lint_consistency(
+    path: &Path,
+    document: &Document<'_>,
+    active: &[(&Rule<'_>, &str)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
+    for pair in similar::pairs(&texts) {
+        let (mut older, mut newer) = (active[pair.earlier].0, active[pair.later].0);
+        if older.number.value() > newer.number.value() {
+            std::mem::swap(&mut older, &mut newer);
+        }
+        let (Some(old), Some(new)) = (older.number.value(), newer.number.value()) else {
+            continue;
+        };
+        let (code, relation) = match pair.kind {
+            Kind::Duplicate => (Code::SimilarRules, "says the same as"),
+            Kind::Contradiction => (Code::ConflictingRules, "contradicts"),
+        };
+        let (pointer, position) = field_at(document, newer, "Instruction");
+        out.push(
+            Diagnostic::new(
+                code,
+                format!(
+                    "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
+                    shorten(newer.instruction.display().trim()),
+                    shorten(older.instruction.display().trim()),
+                    pair.score
+                ),
+            )
+            .in_file(path)
+            .at(pointer, position)
+            .with_help(format!(
+                "Supersede one: learn the rule that holds again with `--supersedes {old} --supersedes {new}`, or learn a rule that supersedes only the one that does not."
+            )),
+        );
     }
 }
 

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::append::{Splice, StoredRule, splice};
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
+use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, supersede};
 use crate::atomic;
 use crate::lock;
@@ -25,6 +26,9 @@ pub struct Request {
     pub why: String,
     #[serde(rename = "Supersedes", alias = "supersedes", default)]
     pub supersedes: Vec<u64>,
+    /// Learn it even when it repeats or contradicts an active rule (keep both).
+    #[serde(rename = "Force", alias = "force", default)]
+    pub force: bool,
 }
 
 /// How to learn it.
@@ -42,6 +46,9 @@ pub enum Status {
     Duplicate,
     /// `--dry-run`: the rule that would be appended.
     DryRun,
+    /// The rule repeats or contradicts an active rule it does not supersede; nothing was
+    /// written.
+    Refused,
 }
 
 impl Status {
@@ -50,6 +57,7 @@ impl Status {
             Status::Learned => "learned",
             Status::Duplicate => "duplicate",
             Status::DryRun => "dry_run",
+            Status::Refused => "refused",
         }
     }
 }
@@ -62,6 +70,9 @@ pub struct Outcome {
     pub path: PathBuf,
     /// The new rule, or for a duplicate the rule that already holds the instruction.
     pub rule: StoredRule,
+    /// The active rules the new one repeats or contradicts in other words, best first
+    /// (kept with `--force`, and left out when it supersedes them).
+    pub matches: Vec<Match>,
     pub warnings: Vec<String>,
 }
 
@@ -73,6 +84,17 @@ struct Validated {
     instruction: String,
     why: String,
     supersedes: Vec<u64>,
+    force: bool,
+}
+
+impl Validated {
+    /// The rules this one supersedes: `--supersedes` (already a marker in `why`) and the
+    /// markers written in its texts.
+    fn superseded(&self) -> Vec<u64> {
+        let mut numbers = supersede::markers(&self.why);
+        numbers.extend(supersede::markers(&self.instruction));
+        numbers
+    }
 }
 
 fn validate(request: &Request) -> Result<Validated, RulesError> {
@@ -105,6 +127,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         instruction: instruction.to_string(),
         why: with_marker(why, &supersedes),
         supersedes,
+        force: request.force,
     })
 }
 
@@ -174,8 +197,17 @@ fn plan<'a>(
         .map(|existing| existing.index)
         .collect();
     if !same.is_empty() {
+        // A rule the new one supersedes does not hold the instruction any more: learning
+        // its text again with `--supersedes` consolidates, it is not a repeat.
+        let replaced = rule.superseded();
         let resolution = supersede::resolve(document);
-        same.retain(|&index| resolution.is_active(index));
+        same.retain(|&index| {
+            resolution.is_active(index)
+                && document.rules[index]
+                    .number
+                    .value()
+                    .is_none_or(|n| !replaced.contains(&n))
+        });
     }
     let holder = same.first().map(|&index| &document.rules[index]);
     if let Some(existing) = holder {
@@ -188,6 +220,7 @@ fn plan<'a>(
                 instruction: existing.instruction.display().to_string(),
                 why: existing.why.display().to_string(),
             },
+            matches: Vec::new(),
             warnings: Vec::new(),
         };
         return Ok((outcome, None));
@@ -224,14 +257,49 @@ fn plan<'a>(
             path.display()
         ));
     }
+    let matches = near_matches(document, rule);
+    if !matches.is_empty() && !rule.force {
+        let outcome = Outcome {
+            status: Status::Refused,
+            path: path.to_path_buf(),
+            rule: stored,
+            matches,
+            warnings,
+        };
+        return Ok((outcome, None));
+    }
     let text = splice(document, &stored);
     let outcome = Outcome {
         status,
         path: path.to_path_buf(),
         rule: stored,
+        matches,
         warnings,
     };
     Ok((outcome, Some(text)))
+}
+
+/// The active rules that `rule` repeats or contradicts in other words, except those it
+/// supersedes. Precedence is resolved only when something matched, which is rare.
+fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
+    let candidates = document
+        .rules
+        .iter()
+        .filter_map(|r| Some((r.number.value()?, r.instruction.as_str()?)));
+    let mut matches = similar::matches(&rule.instruction, candidates);
+    if matches.is_empty() {
+        return matches;
+    }
+    let superseded = rule.superseded();
+    let resolution = supersede::resolve(document);
+    let active: std::collections::HashSet<u64> = document
+        .rules
+        .iter()
+        .filter(|r| resolution.is_active(r.index))
+        .filter_map(|r| r.number.value())
+        .collect();
+    matches.retain(|m| active.contains(&m.rule) && !superseded.contains(&m.rule));
+    matches
 }
 
 fn has_duplicate_numbers(document: &Document<'_>) -> bool {
@@ -288,11 +356,21 @@ fn verify(
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
+/// Where an outcome is read: the ways on after a refusal are named as that front end
+/// spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Front {
+    Cli,
+    Mcp,
+}
+
+// Every sentence `learn` says is below, so that they can be translated in one place.
 impl Outcome {
-    /// The acknowledgement line (SPEC §2), `shown` being how the path is displayed.
-    pub fn to_text(&self, shown: &str) -> String {
+    /// The acknowledgement (SPEC §2), `shown` being how the path is displayed. For a
+    /// refusal, the rules it repeats or contradicts and the two ways on.
+    pub fn to_text(&self, shown: &str, front: Front) -> String {
         let rule = &self.rule;
-        match self.status {
+        let mut text = match self.status {
             Status::Learned => format!(
                 "Learned rule #{} ([{}]): {} \u{2014} saved to {shown}\n",
                 rule.number, rule.category, rule.instruction
@@ -305,7 +383,47 @@ impl Outcome {
                 "Would learn rule #{} ([{}]): {} \u{2014} into {shown} (dry run, nothing written)\n",
                 rule.number, rule.category, rule.instruction
             ),
+            Status::Refused => format!(
+                "Not learned: \"{}\" {} \u{2014} {shown} unchanged.\n",
+                rule.instruction,
+                match self.matches.first().map(|m| m.kind) {
+                    Some(similar::Kind::Contradiction) => "contradicts an active rule",
+                    _ => "repeats an active rule in other words",
+                }
+            ),
+        };
+        for found in &self.matches {
+            let relation = match found.kind {
+                similar::Kind::Duplicate => "same rule as",
+                similar::Kind::Contradiction => "contradicts",
+            };
+            text.push_str(&format!(
+                "  {relation} rule #{}: {} (score {:.2})\n",
+                found.rule, found.instruction, found.score
+            ));
         }
+        if self.status == Status::Refused {
+            let numbers: Vec<String> = self.matches.iter().map(|m| m.rule.to_string()).collect();
+            let (supersede, force) = match front {
+                Front::Cli => (
+                    numbers
+                        .iter()
+                        .map(|n| format!("--supersedes {n}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    "--force".to_string(),
+                ),
+                Front::Mcp => (
+                    format!("supersedes: [{}]", numbers.join(", ")),
+                    "force: true".to_string(),
+                ),
+            };
+            text.push_str(&format!(
+                "If the new rule replaces {}, learn it with `{supersede}`; to keep both, learn it with `{force}`.\n",
+                if numbers.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        text
     }
 
     /// The `learn --format json` document.
@@ -316,6 +434,7 @@ impl Outcome {
             status: &'static str,
             path: &'a str,
             rule: &'a StoredRule,
+            matches: &'a [Match],
             warnings: &'a [String],
         }
         let json = Json {
@@ -323,6 +442,7 @@ impl Outcome {
             status: self.status.as_str(),
             path: shown,
             rule: &self.rule,
+            matches: &self.matches,
             warnings: &self.warnings,
         };
         let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
@@ -416,6 +536,7 @@ mod tests {
             instruction: instruction.into(),
             why: why.into(),
             supersedes: vec![],
+            force: false,
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

@@ -9,6 +9,7 @@ pub mod error;
 pub mod file;
 pub mod learn;
 pub mod listing;
+pub mod similar;
 pub mod supersede;
 
 use std::fs;

@@ -4,6 +4,7 @@
 mod support;
 
 mod bench;
+mod consistency;
 mod export;
 mod init;
 mod mcp;

@@ -1,0 +1,340 @@
+//! Few and consistent rules: `learn` refuses a near-duplicate or a contradiction of an
+//! active rule (measured over a labelled corpus of rule pairs), `--force` and
+//! `--supersedes` learn it anyway, and the MCP `learn` tool says the same.
+
+use serde_json::{Value, json};
+
+use crate::support::Sandbox;
+
+const CORPUS: &str = include_str!("../fixtures/rule-pairs.tsv");
+const RULES: &str = ".agents/autofix.json";
+
+/// Precision and recall floors, set a little below what the corpus measures (see
+/// src/docs/consistency.md), so a regression fails and a wording change does not.
+const PRECISION_FLOOR: f64 = 0.97;
+const RECALL_FLOOR: f64 = 0.93;
+
+/// One labelled pair: `None` for related but different rules.
+struct Pair<'a> {
+    expected: Option<&'a str>,
+    existing: &'a str,
+    new: &'a str,
+}
+
+fn corpus() -> Vec<Pair<'static>> {
+    CORPUS
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let columns: Vec<&str> = line.split('\t').collect();
+            assert_eq!(columns.len(), 4, "{line}");
+            let expected = match columns[0] {
+                "duplicate" => Some("duplicate"),
+                "contradiction" => Some("contradiction"),
+                "distinct" => None,
+                other => panic!("unknown label {other}"),
+            };
+            assert!(["en", "fr"].contains(&columns[1]), "{line}");
+            Pair {
+                expected,
+                existing: columns[2],
+                new: columns[3],
+            }
+        })
+        .collect()
+}
+
+/// A rules file holding `rules` as rules 1, 2, ….
+fn rules_file(rules: &[&str]) -> String {
+    let objects: Vec<Value> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "user preference"})
+        })
+        .collect();
+    serde_json::to_string_pretty(&objects).unwrap() + "\n"
+}
+
+fn sandbox_with(rules: &[&str]) -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write(RULES, rules_file(rules));
+    sandbox
+}
+
+#[test]
+fn the_corpus_is_large_labelled_and_bilingual() {
+    let pairs = corpus();
+    assert!(pairs.len() >= 150, "{} pairs", pairs.len());
+    let count = |label: Option<&str>| pairs.iter().filter(|p| p.expected == label).count();
+    assert!(count(Some("duplicate")) >= 40);
+    assert!(count(Some("contradiction")) >= 40);
+    assert!(count(None) >= 60);
+    assert!(CORPUS.lines().filter(|l| l.contains("\tfr\t")).count() >= 40);
+}
+
+/// Learns each pair's new rule beside its existing rule, through the binary, and measures
+/// how well refusals match the labels.
+#[test]
+fn learn_refuses_duplicates_and_contradictions_of_the_corpus() {
+    let (mut right, mut refused, mut expected) = (0usize, 0usize, 0usize);
+    let mut wrong = Vec::new();
+    for pair in corpus() {
+        let sandbox = sandbox_with(&[pair.existing]);
+        let before = sandbox.read(RULES);
+        let run = sandbox.run(&[
+            "learn", "-c", "code", "-w", "corpus", "--format", "json", pair.new,
+        ]);
+        let output = run.json();
+        let status = output["status"].as_str().unwrap().to_string();
+        match status.as_str() {
+            "refused" => {
+                assert_eq!(run.code, 1, "{}", run.stdout);
+                assert_eq!(sandbox.read(RULES), before, "a refusal writes nothing");
+                assert_eq!(output["matches"][0]["rule"], 1);
+                refused += 1;
+                let kind = output["matches"][0]["kind"].as_str().unwrap();
+                if pair.expected == Some(kind) {
+                    right += 1;
+                } else {
+                    wrong.push(format!("{kind}: {} / {}", pair.existing, pair.new));
+                }
+            }
+            "learned" => {
+                assert_eq!(run.code, 0, "{}", run.stderr);
+                assert_eq!(output["matches"], json!([]));
+                if pair.expected.is_some() {
+                    wrong.push(format!("missed: {} / {}", pair.existing, pair.new));
+                }
+            }
+            other => panic!("unexpected status {other} for {}", pair.new),
+        }
+        expected += usize::from(pair.expected.is_some());
+    }
+    let precision = right as f64 / refused as f64;
+    let recall = right as f64 / expected as f64;
+    eprintln!(
+        "corpus: precision {precision:.3} ({right}/{refused}), recall {recall:.3} ({right}/{expected})\n{}",
+        wrong.join("\n")
+    );
+    assert!(precision >= PRECISION_FLOOR, "precision {precision:.3}");
+    assert!(recall >= RECALL_FLOOR, "recall {recall:.3}");
+}
+
+#[test]
+fn a_refusal_names_the_rule_and_the_two_ways_on() {
+    let sandbox = sandbox_with(&["Always use named exports - because renames stay greppable."]);
+    let before = sandbox.read(RULES);
+    let new = "Always use named exports in every module.";
+    let run = sandbox
+        .run(&["learn", "-c", "code", "-w", "again", new])
+        .expect(1);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains(&format!("Not learned: \"{new}\"")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "same rule as rule #1: Always use named exports - because renames stay greppable."
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("`--supersedes 1`"), "{}", run.stderr);
+    assert!(run.stderr.contains("`--force`"), "{}", run.stderr);
+    assert_eq!(sandbox.read(RULES), before);
+
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--format",
+            "json",
+            "Never use named exports.",
+        ])
+        .expect(1);
+    let output = run.json();
+    assert_eq!(output["status"], "refused");
+    assert_eq!(
+        output["rule"]["Rule_number"], 2,
+        "the number it would have had"
+    );
+    assert_eq!(
+        output["matches"],
+        json!([{"rule": 1, "kind": "contradiction", "score": 1.0,
+                "instruction": "Always use named exports - because renames stay greppable."}])
+    );
+    assert_eq!(sandbox.read(RULES), before);
+}
+
+#[test]
+fn force_keeps_both_and_supersedes_replaces() {
+    let sandbox = sandbox_with(&["Use Axios for HTTP requests.", "Never commit secrets."]);
+    let replacement = "Use native fetch instead of Axios.";
+    // Superseding another rule does not answer for this one.
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "-s", "2", replacement])
+        .expect(1);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "1",
+            "--format",
+            "json",
+            replacement,
+        ])
+        .expect(0);
+    let output = run.json();
+    assert_eq!(output["status"], "learned");
+    assert_eq!(output["rule"]["Rule_number"], 3);
+    assert_eq!(output["rule"]["Why"], "w (supersedes rule 1)");
+    assert_eq!(output["matches"], json!([]));
+
+    // A supersede marker written in the why counts like --supersedes.
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "replaces rule 2",
+            "Never commit secrets to the repo.",
+        ])
+        .expect(0);
+
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--force",
+            "Always use native fetch instead of Axios.",
+        ])
+        .expect(0);
+    assert!(
+        run.stdout.starts_with("Learned rule #5 ([CODE])"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("same rule as rule #3: Use native fetch instead of Axios."),
+        "{}",
+        run.stdout
+    );
+    let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
+    assert_eq!(rules.as_array().unwrap().len(), 5);
+
+    let run = sandbox.run_with_stdin(
+        &["learn", "--json", "--format", "json"],
+        r#"{"Category": "CODE", "Instruction": "Use Axios for every HTTP request.", "Why": "w"}"#,
+    );
+    assert_eq!(run.expect(1).json()["matches"][0]["kind"], "contradiction");
+    let run = sandbox.run_with_stdin(
+        &["learn", "--json", "--format", "json"],
+        r#"{"Category": "CODE", "Instruction": "Use Axios for every HTTP request.", "Why": "w", "Force": true}"#,
+    );
+    assert_eq!(run.expect(0).json()["status"], "learned");
+}
+
+#[test]
+fn exact_repeats_stay_a_no_op_and_superseded_rules_do_not_count() {
+    let sandbox = sandbox_with(&[
+        "Always use named exports.",
+        "Use tabs.",
+        "Use spaces - supersedes rule 2.",
+    ]);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--format",
+            "json",
+            "always use named exports.",
+        ])
+        .expect(0);
+    assert_eq!(run.json()["status"], "duplicate");
+    // Rule 2 is superseded: saying it again, or its opposite, is not refused.
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Never use tabs."])
+        .expect(0);
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--dry-run",
+            "Always use tabs everywhere.",
+        ])
+        .expect(1);
+}
+
+#[test]
+fn the_mcp_learn_tool_carries_the_match() {
+    let sandbox = sandbox_with(&["Never commit secrets to the repository."]);
+    let call = |id: u32, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "learn", "arguments": arguments}})
+    };
+    let arguments = json!({"category": "PROCESS", "instruction": "Never commit secrets into the repo.", "why": "w"});
+    let mut forced = arguments.clone();
+    forced["force"] = json!(true);
+    let input = [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call(1, arguments),
+        call(2, forced),
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect::<Vec<_>>()
+    .join("\n")
+        + "\n";
+    let run = sandbox.run_with_stdin(&["mcp"], &input).expect(0);
+    let answers: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let result = |id: u32| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("no answer {id}: {}", run.stdout))["result"]
+            .clone()
+    };
+    let refused = result(1);
+    assert_eq!(refused["structuredContent"]["status"], "refused");
+    assert_eq!(
+        refused["structuredContent"]["matches"][0],
+        json!({"rule": 1, "kind": "duplicate", "score": 1.0,
+               "instruction": "Never commit secrets to the repository."})
+    );
+    let text = refused["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("`supersedes: [1]`") && text.contains("`force: true`"),
+        "{text}"
+    );
+    assert_eq!(result(2)["structuredContent"]["status"], "learned");
+    let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
+    assert_eq!(rules.as_array().unwrap().len(), 2);
+}
