@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text};
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
-use super::{Category, RulesError, same_instruction};
+use super::{Category, RulesError};
 use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::jsonpos;
 use crate::paint::Painter;
@@ -276,6 +276,7 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     let mut active_instructions: Vec<(&Rule<'_>, &str)> = Vec::new();
+    let mut first_with_text: HashMap<String, &Rule<'_>> = HashMap::new();
     for rule in &document.rules {
         if !resolution.is_active(rule.index) {
             continue;
@@ -295,10 +296,11 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
-        if let Some((earlier, _)) = active_instructions
-            .iter()
-            .find(|(_, text)| same_instruction(text, instruction))
-        {
+        // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
+        // not compared pair by pair.
+        let key = instruction_key(instruction);
+        if let Some(&earlier) = first_with_text.get(&key) {
+            let earlier: &Rule<'_> = earlier;
             emit(
                 rule,
                 "Instruction",
@@ -310,6 +312,7 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             );
         } else {
+            first_with_text.insert(key, rule);
             active_instructions.push((rule, instruction));
         }
     }
@@ -354,6 +357,16 @@ fn lint_consistency(
                 "Supersede one: learn the rule that holds again with `--supersedes {old} --supersedes {new}`, or learn a rule that supersedes only the one that does not."
             )),
         );
+    }
+}
+
+/// The instruction as [`super::same_instruction`] compares it: trimmed, case folded.
+fn instruction_key(instruction: &str) -> String {
+    let trimmed = instruction.trim();
+    if trimmed.is_ascii() {
+        trimmed.to_ascii_lowercase()
+    } else {
+        trimmed.to_lowercase()
     }
 }
 

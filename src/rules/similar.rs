@@ -7,6 +7,9 @@
 //! over the words, so it never compares all pairs.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use serde::Serialize;
 
@@ -221,47 +224,66 @@ fn fold(text: &str) -> String {
 /// The instruction without its reason: the text before " - because", " — ", "because",
 /// "parce que", "car".
 fn directive(folded: &str) -> &str {
-    let mut end = folded.len();
-    for separator in [
-        " - ",
-        " — ",
-        " – ",
-        " because ",
-        " parce qu",
-        " car ",
-        " since ",
-    ] {
-        if let Some(at) = folded.find(separator) {
-            end = end.min(at);
-        }
-    }
+    static SEPARATORS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+        [
+            " - ",
+            " — ",
+            " – ",
+            " because ",
+            " parce qu",
+            " car ",
+            " since ",
+        ]
+        .into_iter()
+        .map(Finder::new)
+        .collect()
+    });
+    let end = SEPARATORS
+        .iter()
+        .filter_map(|finder| finder.find(folded.as_bytes()))
+        .min()
+        .unwrap_or(folded.len());
     &folded[..end]
 }
 
 /// Splits "X instead of Y" (and its English and French variants) into X and Y.
 fn split_replacement(directive: &str) -> (&str, Option<&str>) {
+    static MARKERS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+        [
+            " instead of ",
+            " rather than ",
+            " au lieu de ",
+            " au lieu d'",
+            " plutot que ",
+            " plutot qu'",
+            ", not ",
+            ", pas ",
+            ", never ",
+            ", jamais ",
+        ]
+        .into_iter()
+        .map(Finder::new)
+        .collect()
+    });
+    // After "prefer X", these introduce what X is preferred to.
+    static PREFERRED_TO: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+        [" over ", " to ", " a ", " aux ", " au "]
+            .into_iter()
+            .map(Finder::new)
+            .collect()
+    });
     let prefers = ["prefer", "privilegi"]
         .iter()
         .any(|p| directive.trim_start().starts_with(p));
-    let mut markers = vec![
-        " instead of ",
-        " rather than ",
-        " au lieu de ",
-        " au lieu d'",
-        " plutot que ",
-        " plutot qu'",
-        ", not ",
-        ", pas ",
-        ", never ",
-        ", jamais ",
-    ];
-    if prefers {
-        markers.extend([" over ", " to ", " a ", " aux ", " au "]);
-    }
+    let preferred_to: &[Finder<'static>] = if prefers { &PREFERRED_TO } else { &[] };
     // "Prefer to use X": a marker right after the verb leaves no object; it is not one.
-    let found = markers
+    let found = MARKERS
         .iter()
-        .filter_map(|m| directive.find(m).map(|at| (at, m.len())))
+        .chain(preferred_to)
+        .filter_map(|m| {
+            let at = m.find(directive.as_bytes())?;
+            Some((at, m.needle().len()))
+        })
         .filter(|&(at, _)| !clause(&directive[..at]).object.is_empty())
         .min();
     match found {
@@ -301,7 +323,7 @@ fn clause_with(text: &str, has_verb: bool) -> Clause {
                 french_negation = true;
             }
             "plus" if french_negation => {}
-            _ if PREPOSITIONS.contains(&raw) => in_object = false,
+            _ if is_preposition(raw) => in_object = false,
             _ if is_marker_or_stopword(raw) => {}
             _ => {
                 let word = match raw.split_once('-') {
@@ -317,7 +339,7 @@ fn clause_with(text: &str, has_verb: bool) -> Clause {
                     },
                     None => Word {
                         stem: stem(synonym(raw)),
-                        generic: GENERIC.contains(&synonym(raw)),
+                        generic: is_generic(synonym(raw)),
                     },
                 };
                 if std::mem::take(&mut expect_verb) {
@@ -354,87 +376,262 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Words that end the object of a verb ("use Axios [for] HTTP requests").
-const PREPOSITIONS: &[&str] = &[
-    "for", "to", "in", "on", "with", "when", "before", "after", "at", "from", "by", "into", "pour",
-    "dans", "en", "avec", "sur", "quand", "avant", "apres", "au", "aux",
-];
+fn is_preposition(word: &str) -> bool {
+    matches!(
+        word,
+        "for"
+            | "to"
+            | "in"
+            | "on"
+            | "with"
+            | "when"
+            | "before"
+            | "after"
+            | "at"
+            | "from"
+            | "by"
+            | "into"
+            | "pour"
+            | "dans"
+            | "en"
+            | "avec"
+            | "sur"
+            | "quand"
+            | "avant"
+            | "apres"
+            | "au"
+            | "aux"
+    )
+}
 
 /// Words that carry positive polarity or no content.
 fn is_marker_or_stopword(word: &str) -> bool {
-    const WORDS: &[&str] = &[
-        // Positive markers: they are the default polarity.
-        "always", "do", "does", "must", "should", "please", "ensure", "sure", "toujours", "veillez",
-        "faut", "il", "devez", // English stopwords.
-        "a", "an", "the", "to", "in", "into", "of", "for", "on", "at", "by", "with", "from",
-        "every", "each", "all", "any", "your", "our", "my", "this", "that", "these", "those", "it",
-        "its", "be", "is", "are", "was", "as", "and", "or", "when", "while", "so", "if", "then",
-        "only", "also", "just", "ever", "we", "you", "i", "t", "s", "there", "here", "make", "via",
-        "per", "single", "whole", // French stopwords.
-        "le", "la", "les", "l", "un", "une", "des", "de", "du", "d", "dans", "en", "au", "aux",
-        "pour", "avec", "sur", "par", "chaque", "tous", "toutes", "tout", "toute", "ce", "cet",
-        "cette", "ces", "et", "ou", "vous", "tu", "se", "sa", "son", "ses", "votre", "vos", "nos",
-        "notre", "mon", "ma", "mes", "que", "qu", "lors", "quand", "si", "y", "est", "sont",
-    ];
-    WORDS.contains(&word)
+    // Positive markers (the default polarity), then English and French stopwords.
+    matches!(
+        word,
+        "always"
+            | "do"
+            | "does"
+            | "must"
+            | "should"
+            | "please"
+            | "ensure"
+            | "sure"
+            | "toujours"
+            | "veillez"
+            | "faut"
+            | "il"
+            | "devez"
+            | "a"
+            | "an"
+            | "the"
+            | "to"
+            | "in"
+            | "into"
+            | "of"
+            | "for"
+            | "on"
+            | "at"
+            | "by"
+            | "with"
+            | "from"
+            | "every"
+            | "each"
+            | "all"
+            | "any"
+            | "your"
+            | "our"
+            | "my"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "it"
+            | "its"
+            | "be"
+            | "is"
+            | "are"
+            | "was"
+            | "as"
+            | "and"
+            | "or"
+            | "when"
+            | "while"
+            | "so"
+            | "if"
+            | "then"
+            | "only"
+            | "also"
+            | "just"
+            | "ever"
+            | "we"
+            | "you"
+            | "i"
+            | "t"
+            | "s"
+            | "there"
+            | "here"
+            | "make"
+            | "via"
+            | "per"
+            | "single"
+            | "whole"
+            | "le"
+            | "la"
+            | "les"
+            | "l"
+            | "un"
+            | "une"
+            | "des"
+            | "de"
+            | "du"
+            | "d"
+            | "dans"
+            | "en"
+            | "au"
+            | "aux"
+            | "pour"
+            | "avec"
+            | "sur"
+            | "par"
+            | "chaque"
+            | "tous"
+            | "toutes"
+            | "tout"
+            | "toute"
+            | "ce"
+            | "cet"
+            | "cette"
+            | "ces"
+            | "et"
+            | "ou"
+            | "vous"
+            | "tu"
+            | "se"
+            | "sa"
+            | "son"
+            | "ses"
+            | "votre"
+            | "vos"
+            | "nos"
+            | "notre"
+            | "mon"
+            | "ma"
+            | "mes"
+            | "que"
+            | "qu"
+            | "lors"
+            | "quand"
+            | "si"
+            | "y"
+            | "est"
+            | "sont"
+    )
 }
 
 /// Words most rules share: they weigh little and never separate two rules on their own.
-const GENERIC: &[&str] = &[
-    "use",
-    "using",
-    "used",
-    "uses",
-    "utilisez",
-    "utiliser",
-    "utilise",
-    "code",
-    "codebase",
-    "project",
-    "projet",
-    "module",
-    "modules",
-    "everywhere",
-    "partout",
-    "place",
-    "places",
-    "new",
-    "nouveau",
-    "nouvelle",
-    "file",
-    "files",
-    "fichier",
-    "fichiers",
-    "repository",
-];
+fn is_generic(word: &str) -> bool {
+    matches!(
+        word,
+        "use"
+            | "using"
+            | "used"
+            | "uses"
+            | "utilisez"
+            | "utiliser"
+            | "utilise"
+            | "code"
+            | "codebase"
+            | "project"
+            | "projet"
+            | "module"
+            | "modules"
+            | "everywhere"
+            | "partout"
+            | "place"
+            | "places"
+            | "new"
+            | "nouveau"
+            | "nouvelle"
+            | "file"
+            | "files"
+            | "fichier"
+            | "fichiers"
+            | "repository"
+    )
+}
 
 /// One spelling for words written several ways.
 fn synonym(word: &str) -> &str {
-    match word {
-        "repo" | "repos" | "repositories" | "depot" | "depots" => "repository",
-        "config" | "configs" | "conf" => "configuration",
-        "dir" | "dirs" | "folder" | "folders" | "dossier" | "dossiers" => "directory",
-        "deps" | "dependencies" | "dependances" | "dependance" => "dependency",
-        "docs" | "doc" => "documentation",
-        "js" => "javascript",
-        "ts" => "typescript",
-        "env" => "environment",
-        "two" | "deux" => "2",
-        "four" | "quatre" => "4",
-        "using" | "used" | "uses" => "use",
-        "utilisez" | "utiliser" | "utilise" => "use",
-        "ran" | "running" | "runs" => "run",
-        "wrote" | "written" | "writing" | "writes" => "write",
-        "espace" | "espaces" | "spaces" => "space",
-        "committer" | "commitez" | "committez" | "commiter" => "commit",
-        "tests" | "testing" => "test",
-        other => other,
+    static BY_SPELLING: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+        SYNONYMS
+            .iter()
+            .flat_map(|(canonical, spellings)| spellings.iter().map(move |s| (*s, *canonical)))
+            .collect()
+    });
+    BY_SPELLING.get(word).copied().unwrap_or(word)
+}
+
+/// Each word's other spellings, English and French.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    (
+        "repository",
+        &["repo", "repos", "repositories", "depot", "depots"],
+    ),
+    ("configuration", &["config", "configs", "conf"]),
+    (
+        "directory",
+        &["dir", "dirs", "folder", "folders", "dossier", "dossiers"],
+    ),
+    (
+        "dependency",
+        &["deps", "dependencies", "dependances", "dependance"],
+    ),
+    ("documentation", &["docs", "doc"]),
+    ("javascript", &["js"]),
+    ("typescript", &["ts"]),
+    ("environment", &["env"]),
+    ("2", &["two", "deux"]),
+    ("4", &["four", "quatre"]),
+    (
+        "use",
+        &["using", "used", "uses", "utilisez", "utiliser", "utilise"],
+    ),
+    ("run", &["ran", "running", "runs"]),
+    ("write", &["wrote", "written", "writing", "writes"]),
+    ("space", &["espace", "espaces", "spaces"]),
+    (
+        "commit",
+        &["committer", "commitez", "committez", "commiter"],
+    ),
+    ("test", &["tests", "testing"]),
+];
+
+/// Text that any rule sharing a meaningful word with `shape` contains once folded: each
+/// word's stem (a prefix of the word as written) and its other spellings.
+fn needles(shape: &Shape) -> Vec<String> {
+    let replaced = shape.replaced.iter().flat_map(|r| r.object.iter());
+    let mut needles: Vec<String> = Vec::new();
+    for word in shape.meaningful().chain(replaced) {
+        for part in word.stem.split('-').filter(|p| !p.is_empty()) {
+            needles.push(part.to_string());
+            for (canonical, spellings) in SYNONYMS {
+                if stem(canonical) == part {
+                    needles.extend(spellings.iter().map(|s| s.to_string()));
+                }
+            }
+        }
     }
+    needles.sort();
+    needles.dedup();
+    needles
 }
 
 /// A light stemmer for English and French: plural, then one verb ending, then a final
 /// doubled letter ("committing" and "commits" are both "commit").
 fn stem(word: &str) -> String {
-    if word.len() <= 3 || !word.is_ascii() {
+    // A number or a version ("1000", "es2020") is compared as written.
+    if word.len() <= 3 || !word.is_ascii() || word.bytes().any(|b| b.is_ascii_digit()) {
         return word.to_string();
     }
     let mut stem = word;
@@ -476,8 +673,18 @@ pub(crate) fn matches<'a>(
     if new.meaningful().next().is_none() {
         return Vec::new();
     }
+    // Most rules share no meaningful word with the new one: a substring search rules them
+    // out before they are parsed into words.
+    let finders: Vec<Finder<'_>> = needles(&new)
+        .into_iter()
+        .map(|needle| Finder::new(needle.as_bytes()).into_owned())
+        .collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, text)| {
+            let folded = fold(text);
+            if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
+                return None;
+            }
             let (kind, score) = relate(&new, &Shape::of(text))?;
             Some(Match {
                 rule,
@@ -635,6 +842,32 @@ mod tests {
             ("fichiers", "fichier"),
         ] {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        for number in ["1000", "100", "es2020", "utf-8"] {
+            assert_eq!(stem(number), number);
+        }
+    }
+
+    #[test]
+    fn needles_hold_stems_and_other_spellings() {
+        let shape = Shape::of("Never commit secrets into the config repo - because leaks.");
+        let needles = needles(&shape);
+        for needle in [
+            "commit",
+            "secret",
+            "configuration",
+            "config",
+            "conf",
+            "committez",
+        ] {
+            assert!(needles.iter().any(|n| n == needle), "{needle}: {needles:?}");
+        }
+        // The reason and generic words ("repo") are never what makes two rules the same.
+        for absent in ["leak", "repo", "repository"] {
+            assert!(
+                !needles.iter().any(|n| n == absent),
+                "{absent}: {needles:?}"
+            );
         }
     }
 

@@ -338,3 +338,155 @@ fn the_mcp_learn_tool_carries_the_match() {
     let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
     assert_eq!(rules.as_array().unwrap().len(), 2);
 }
+
+/// A file with one planted duplicate (3 repeats 1), one planted contradiction (6 replaces
+/// what 2 asks for), look-alikes that are different rules, and an exact repeat, which is
+/// `duplicate-instruction` only.
+fn planted() -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        rules_file(&[
+            "Never commit secrets to the repository.",
+            "Use Axios for HTTP requests.",
+            "Never commit secrets into the repo - because leaks are forever.",
+            "Run cargo fmt before committing.",
+            "Run cargo clippy before committing.",
+            "Use native fetch instead of Axios.",
+            "Never commit generated files.",
+            "Run cargo fmt before committing.",
+        ]),
+    );
+    sandbox.run(&["rules"]).expect(0);
+    sandbox
+}
+
+#[test]
+fn check_reports_planted_pairs_in_every_format() {
+    let sandbox = planted();
+    let run = sandbox.run(&["check"]).expect(0);
+    let text = &run.stdout;
+    assert!(
+        text.contains(
+            "warning[similar-rules]: rule 3 \"Never commit secrets into the repo - because leaks are forev...\" says the same as rule 1 \"Never commit secrets to the repository.\" (score 1.00)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "warning[conflicting-rules]: rule 6 \"Use native fetch instead of Axios.\" contradicts rule 2 \"Use Axios for HTTP requests.\""
+        ),
+        "{text}"
+    );
+    assert!(text.contains("--supersedes 1 --supersedes 3"), "{text}");
+    assert!(text.contains("--> .agents/autofix.json:"), "{text}");
+    assert!(
+        text.contains("warning[duplicate-instruction]: rule 8"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("Checked 8 rules in .agents/autofix.json: 0 errors, 3 warnings.\n"),
+        "{text}"
+    );
+
+    let json = sandbox.run(&["check", "--format", "json"]).expect(0).json();
+    let found: Vec<(String, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["pointer"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("similar-rules", "/2/Instruction"),
+        ("conflicting-rules", "/5/Instruction"),
+        ("duplicate-instruction", "/7/Instruction"),
+    ];
+    for (code, pointer) in expected {
+        assert!(
+            found.contains(&(code.to_string(), pointer.to_string())),
+            "{found:?}"
+        );
+    }
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(json["ok"], true);
+
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(0)
+        .stdout;
+    assert!(
+        github.contains("::warning file=.agents/autofix.json,line="),
+        "{github}"
+    );
+    assert!(github.contains(",title=similar-rules::rule 3 "), "{github}");
+    assert!(
+        github.contains(",title=conflicting-rules::rule 6 "),
+        "{github}"
+    );
+
+    let sarif = sandbox
+        .run(&["check", "--format", "sarif"])
+        .expect(0)
+        .json();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"similar-rules") && ids.contains(&"conflicting-rules"),
+        "{ids:?}"
+    );
+    for result in results {
+        assert_eq!(result["level"], "warning");
+    }
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert!(rules.iter().any(|r| r["id"] == "conflicting-rules"));
+}
+
+#[test]
+fn superseding_one_of_a_pair_clears_the_warning() {
+    let sandbox = planted();
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "2",
+            "-s",
+            "6",
+            "Use native fetch instead of Axios.",
+        ])
+        .expect(0);
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    assert!(!text.contains("conflicting-rules"), "{text}");
+    assert!(text.contains("similar-rules"), "{text}");
+}
+
+#[test]
+fn explain_knows_both_codes() {
+    let sandbox = Sandbox::new();
+    for (code, words) in [
+        ("similar-rules", "say the same thing in other words"),
+        ("conflicting-rules", "opposite polarity"),
+    ] {
+        let run = sandbox.run(&["explain", code]).expect(0);
+        assert!(
+            run.stdout.starts_with(&format!("{code} (warning)")),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains(words), "{}", run.stdout);
+        assert!(run.stdout.contains("--supersedes"), "{}", run.stdout);
+    }
+}
