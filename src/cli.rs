@@ -291,6 +291,11 @@ pub(crate) struct RulesArgs {
     #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
     pub(crate) format: RulesFormat,
 
+    /// Show the newest rules that fit N tokens (about 4 characters each), one compact
+    /// line a rule, and say how many are left out.
+    #[arg(long, value_name = "N")]
+    pub(crate) budget: Option<usize>,
+
     /// With --format hook: the agent whose hook runs this.
     #[arg(
         long,

@@ -470,6 +470,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let query = listing::Query {
         categories: strings(arguments, "category")?,
         all: flag(arguments, "all")?,
+        budget: None,
     };
     let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
         (listing.to_text(), listing.to_json())

@@ -93,9 +93,13 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     if args.agent.is_some() {
         anyhow::bail!("--agent goes with --format hook");
     }
+    if args.budget.is_some() && args.format == RulesFormat::Markdown {
+        anyhow::bail!("--budget goes with --format text, json or hook");
+    }
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
+        budget: args.budget,
     };
     with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
@@ -116,7 +120,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
-    let report = check::check(Path::new(&shown(path)), rules::read(path))?;
+    let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
+    let report = check::check_within(Path::new(&shown(path)), rules::read(path), &budgets)?;
     Ok((report, workspace))
 }
 

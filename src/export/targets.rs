@@ -36,6 +36,13 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// The limit, in the budget's unit.
+    pub fn limit(self) -> usize {
+        match self {
+            Budget::Bytes(limit, _) | Budget::Chars(limit, _) => limit,
+        }
+    }
+
     /// The file's size in the budget's unit, and the limit.
     pub fn measure(self, text: &str) -> (usize, usize) {
         match self {
@@ -199,6 +206,34 @@ pub const IDS: &[&str] = &[
     "ruler",
     "rulesync",
 ];
+
+/// What Claude Code keeps of a session hook's output.
+pub const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
+    10_000,
+    "Claude Code keeps 10,000 characters of a session hook's output",
+);
+
+/// The budgets that apply to the always-loaded rules in this repository: those of the
+/// targets `export` writes by default here, and Claude Code's hook when one of ours is
+/// installed. Each with the target id (or `claude hook`).
+pub fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
+    let mut budgets: Vec<(Budget, &'static str)> = select(root, &[], &Facts::of(root))
+        .iter()
+        .filter_map(|selected| Some((selected.target.budget?, selected.target.id)))
+        .collect();
+    let hooked = [true, false].into_iter().any(|local| {
+        let settings = root.join(crate::init::settings::path(
+            crate::hook::Agent::Claude,
+            local,
+        ));
+        fs::read_to_string(settings)
+            .is_ok_and(|text| text.contains("autofix rules") && text.contains("--format hook"))
+    });
+    if hooked {
+        budgets.push((CLAUDE_HOOK_BUDGET, "claude hook"));
+    }
+    budgets
+}
 
 pub fn by_id(id: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.id == id)

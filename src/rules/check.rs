@@ -7,11 +7,14 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::budget;
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text};
+use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
 use super::{Category, RulesError};
 use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
+use crate::export::targets::Budget;
 use crate::jsonpos;
 use crate::paint::Painter;
 
@@ -31,6 +34,16 @@ pub struct Report {
 pub fn check(
     path: &Path,
     source: Result<Option<String>, RulesError>,
+) -> Result<Report, RulesError> {
+    check_within(path, source, &[])
+}
+
+/// [`check`], and a warning when the active rules exceed the smallest of `budgets` (what
+/// the enabled export targets and hooks keep of them, each with its target id).
+pub fn check_within(
+    path: &Path,
+    source: Result<Option<String>, RulesError>,
+    budgets: &[(Budget, &str)],
 ) -> Result<Report, RulesError> {
     let display = path.display().to_string();
     let mut report = Report {
@@ -59,6 +72,9 @@ pub fn check(
         Ok(document) => {
             report.rules = document.rules.len();
             lint(path, &document, &mut report.diagnostics);
+            report
+                .diagnostics
+                .extend(over_budget(path, &document, budgets));
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }
@@ -317,6 +333,46 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     lint_consistency(path, document, &active_instructions, out);
+}
+
+/// `rules-over-budget`: the active rules, as listed for an agent, against the smallest
+/// budget that applies (in that budget's unit).
+fn over_budget(
+    path: &Path,
+    document: &Document<'_>,
+    budgets: &[(Budget, &str)],
+) -> Option<Diagnostic> {
+    let (smallest, target) = budgets.iter().min_by_key(|(budget, _)| budget.limit())?;
+    let listing = listing::build(
+        path.display().to_string(),
+        Some(document),
+        &listing::Query::default(),
+    );
+    let text = listing.to_text();
+    let (size, limit) = smallest.measure(&text);
+    if size <= limit {
+        return None;
+    }
+    let unit = match smallest {
+        Budget::Bytes(..) => "bytes",
+        Budget::Chars(..) => "characters",
+    };
+    let message = format!(
+        "the {} active rules take {size} {unit} (about {} tokens), more than the smallest budget of the enabled targets, `{target}`: {}",
+        listing.counts.active,
+        listing.tokens,
+        smallest.describe()
+    );
+    let fitting = budget::tokens(limit);
+    Some(
+        Diagnostic::new(Code::RulesOverBudget, message)
+            .in_file(path)
+            .at("", jsonpos::locate(document.source, ""))
+            .with_help(format!(
+                "{} `autofix rules --budget {fitting}` shows the rules that fit.",
+                Code::RulesOverBudget.fix()
+            )),
+    )
 }
 
 /// `similar-rules` and `conflicting-rules` among the active rules (each instruction once:

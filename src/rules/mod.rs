@@ -3,6 +3,7 @@
 //! [`append`]) and the listing with its renderers ([`listing`]).
 
 pub mod append;
+pub mod budget;
 pub mod category;
 pub mod check;
 pub mod error;

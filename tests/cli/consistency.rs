@@ -490,3 +490,161 @@ fn explain_knows_both_codes() {
         assert!(run.stdout.contains("--supersedes"), "{}", run.stdout);
     }
 }
+
+/// `n` distinct rules of about 60 characters.
+fn many_rules(n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|i| format!("Always keep module {i} free of side effects at import time."))
+        .collect()
+}
+
+fn estimated_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
+
+#[test]
+fn a_budget_keeps_the_newest_rules_and_says_what_is_left_out() {
+    let rules = many_rules(100);
+    let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let sandbox = sandbox_with(&refs);
+
+    let full = sandbox.run(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(full["omitted"], 0);
+    let full_text = sandbox.run(&["rules"]).expect(0).stdout;
+    assert_eq!(full["tokens"], estimated_tokens(&full_text));
+
+    let text = sandbox.run(&["rules", "--budget", "300"]).expect(0).stdout;
+    assert!(
+        estimated_tokens(&text) <= 300,
+        "{} tokens",
+        estimated_tokens(&text)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("Rules from .agents/autofix.json: 100 active"),
+        "{text}"
+    );
+    let shown = lines.len() - 2;
+    assert!(shown > 5, "{text}");
+    assert_eq!(
+        lines[1],
+        format!(
+            "({} older rules omitted to fit 300 tokens; `autofix rules` lists them all.)",
+            100 - shown
+        )
+    );
+    // Compact lines, newest last, the why left out.
+    assert_eq!(
+        lines.last().unwrap(),
+        &"100 [CODE] Always keep module 100 free of side effects at import time."
+    );
+    assert!(!text.contains("user preference"), "{text}");
+    // One more rule would not have fitted.
+    let bigger = sandbox.run(&["rules", "--budget", "330"]).expect(0).stdout;
+    assert!(bigger.lines().count() > lines.len(), "{bigger}");
+
+    let json = sandbox
+        .run(&["rules", "--budget", "300", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(json["omitted"], 100 - shown);
+    assert_eq!(json["rules"].as_array().unwrap().len(), shown);
+    assert_eq!(json["rules"][shown - 1]["number"], 100);
+    assert_eq!(json["counts"]["active"], 100);
+    assert_eq!(json["tokens"], estimated_tokens(&text));
+
+    // Everything fits: nothing is said to be left out.
+    let all = sandbox
+        .run(&["rules", "--budget", "100000"])
+        .expect(0)
+        .stdout;
+    assert_eq!(all.lines().count(), 101);
+    // A budget too small for any rule still says they exist.
+    let none = sandbox.run(&["rules", "--budget", "1"]).expect(0).stdout;
+    assert!(
+        none.contains("(100 older rules omitted to fit 1 tokens;"),
+        "{none}"
+    );
+    sandbox
+        .run(&["rules", "--budget", "10", "--format", "markdown"])
+        .expect(2);
+}
+
+#[test]
+fn the_hook_fits_a_budget_and_knows_the_rest_exist() {
+    let rules = many_rules(100);
+    let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let sandbox = sandbox_with(&refs);
+    let context = |args: &[&str]| {
+        let run = sandbox.run(args).expect(0);
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let unbudgeted = context(&["rules", "--format", "hook", "--agent", "claude"]);
+    assert!(!unbudgeted.contains("omitted"), "{unbudgeted}");
+    let hook = sandbox
+        .run(&[
+            "rules", "--format", "hook", "--agent", "claude", "--budget", "400",
+        ])
+        .expect(0)
+        .stdout;
+    assert!(estimated_tokens(&hook) <= 400);
+    let text = context(&[
+        "rules", "--format", "hook", "--agent", "claude", "--budget", "400",
+    ]);
+    assert!(
+        text.contains("older rules omitted to fit 400 tokens; `autofix rules` lists them all."),
+        "{text}"
+    );
+    assert!(text.ends_with("100 [CODE] Always keep module 100 free of side effects at import time. \u{2014} user preference"), "{text}");
+}
+
+#[test]
+fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
+    let rules = many_rules(160);
+    let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let sandbox = sandbox_with(&refs);
+    // Only AGENTS.md is a default target: 32 KiB, which 160 short rules fit.
+    let run = sandbox.run(&["check"]).expect(0);
+    assert!(!run.stdout.contains("rules-over-budget"), "{}", run.stdout);
+    // With the Claude Code hook installed, its 10,000 characters are the smallest budget.
+    sandbox.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+    );
+    let run = sandbox.run(&["check"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("warning[rules-over-budget]: the 160 active rules take "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("`claude hook`: Claude Code keeps 10,000 characters"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("`autofix rules --budget 2500`"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(0).json();
+    assert_eq!(json["diagnostics"][0]["code"], "rules-over-budget");
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(0)
+        .stdout;
+    assert!(github.contains("title=rules-over-budget::"), "{github}");
+    let sarif = sandbox
+        .run(&["check", "--format", "sarif"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["ruleId"],
+        "rules-over-budget"
+    );
+}
