@@ -74,10 +74,14 @@ pub struct Target {
     pub at_tokens: bool,
 }
 
+/// Codex's `project_doc_max_bytes`, 32 KiB by default
+/// (<https://developers.openai.com/codex/guides/agents-md>).
 const CODEX_BUDGET: Budget = Budget::Bytes(
     32 * 1024,
     "Codex reads at most 32 KiB (32,768 bytes) of AGENTS.md",
 );
+/// "Rule files are limited to 12,000 characters each"
+/// (<https://docs.windsurf.com/windsurf/cascade/memories>).
 const WINDSURF_BUDGET: Budget = Budget::Chars(
     12_000,
     "Windsurf reads at most 12,000 characters of a rule file",
@@ -207,7 +211,8 @@ pub const IDS: &[&str] = &[
     "rulesync",
 ];
 
-/// What Claude Code keeps of a session hook's output.
+/// What Claude Code keeps of a hook's `additionalContext`: 10,000 characters
+/// (<https://code.claude.com/docs/en/hooks>, "JSON output").
 pub const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
     10_000,
     "Claude Code keeps 10,000 characters of a session hook's output",
