@@ -9,7 +9,7 @@ const EXIT_STATUS: &str = "\
 Exit status:
   0  success
   1  the command found problems (errors in check/validate, a disabled preset,
-     a missing required skill)
+     a missing required skill, a learned rule that repeats or contradicts an active rule)
   2  it could not do its job (usage error, unreadable or corrupt input, lock timeout)";
 
 /// A self-correcting rules memory for coding agents, and a checker and renderer for

@@ -312,7 +312,8 @@ fn tools() -> Value {
             "description": "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "array", "items": {"type": "string", "enum": ["STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER"]}, "description": "Only these categories."},
-                "all": {"type": "boolean", "description": "Also list superseded rules."}
+                "all": {"type": "boolean", "description": "Also list superseded rules."},
+                "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -461,6 +462,17 @@ fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String
     }
 }
 
+fn count(arguments: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` must be a non-negative integer")),
+    }
+}
+
 /// The message the CLI would print after `error:`.
 fn failure(error: anyhow::Error) -> String {
     cmd::describe(&error)
@@ -470,7 +482,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let query = listing::Query {
         categories: strings(arguments, "category")?,
         all: flag(arguments, "all")?,
-        budget: None,
+        budget: count(arguments, "budget")?,
     };
     let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
         (listing.to_text(), listing.to_json())

@@ -37,7 +37,7 @@ pub enum Budget {
 
 impl Budget {
     /// The limit, in the budget's unit.
-    pub fn limit(self) -> usize {
+    pub(crate) fn limit(self) -> usize {
         match self {
             Budget::Bytes(limit, _) | Budget::Chars(limit, _) => limit,
         }
@@ -213,7 +213,7 @@ pub const IDS: &[&str] = &[
 
 /// What Claude Code keeps of a hook's `additionalContext`: 10,000 characters
 /// (<https://code.claude.com/docs/en/hooks>, "JSON output").
-pub const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
+const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
     10_000,
     "Claude Code keeps 10,000 characters of a session hook's output",
 );

@@ -4,12 +4,12 @@
 //! it errs high for code-heavy rules in no language in particular, which is the safe side.
 
 /// The estimated tokens of `chars` characters of text.
-pub fn tokens(chars: usize) -> usize {
+pub(crate) fn tokens(chars: usize) -> usize {
     chars.div_ceil(4)
 }
 
 /// The line that says what a cut listing leaves out and how to see it.
-pub fn omitted_note(omitted: usize, to_fit: &str) -> String {
+pub(crate) fn omitted_note(omitted: usize, to_fit: &str) -> String {
     format!(
         "({omitted} older rule{} omitted to fit {to_fit}; `autofix rules` lists them all.)",
         if omitted == 1 { "" } else { "s" }
@@ -18,7 +18,7 @@ pub fn omitted_note(omitted: usize, to_fit: &str) -> String {
 
 /// How many of the oldest of `count` lines to leave out so that `fits(omitted)` holds;
 /// `fits` must hold whenever it holds for fewer lines shown. All of them when nothing fits.
-pub fn fit_newest(count: usize, fits: impl Fn(usize) -> bool) -> usize {
+pub(crate) fn fit_newest(count: usize, fits: impl Fn(usize) -> bool) -> usize {
     if fits(0) {
         return 0;
     }

@@ -62,7 +62,7 @@ pub struct Listing<'a> {
     pub tokens: usize,
     /// The budget the listing was cut to.
     #[serde(skip)]
-    pub budget: Option<usize>,
+    budget: Option<usize>,
 }
 
 /// The listed rules, made on demand from the document: a listing of 100k rules holds

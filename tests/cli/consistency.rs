@@ -303,6 +303,8 @@ fn the_mcp_learn_tool_carries_the_match() {
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         call(1, arguments),
         call(2, forced),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "rules", "arguments": {"budget": 40}}}),
     ]
     .iter()
     .map(Value::to_string)
@@ -335,6 +337,18 @@ fn the_mcp_learn_tool_carries_the_match() {
         "{text}"
     );
     assert_eq!(result(2)["structuredContent"]["status"], "learned");
+    // The rules tool takes a budget too: too small for any rule, it still counts them.
+    let listing = &result(3)["structuredContent"];
+    assert_eq!(listing["omitted"], 2, "{listing}");
+    assert_eq!(listing["rules"], json!([]), "{listing}");
+    let text = result(3)["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("(2 older rules omitted to fit 40 tokens;"),
+        "{text}"
+    );
     let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
     assert_eq!(rules.as_array().unwrap().len(), 2);
 }
