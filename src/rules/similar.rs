@@ -6,7 +6,7 @@
 //! `learn` compares one new rule with every rule; `check` finds pairs through an index
 //! over the words, so it never compares all pairs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
@@ -82,15 +82,15 @@ struct Clause {
 }
 
 /// What an instruction says: its main statement and, for "X instead of Y", the replaced
-/// statement (the main verb applied to Y, with the opposite polarity).
+/// thing Y as a statement of the opposite polarity (all of it object, no verb).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Shape {
+struct Shape {
     main: Clause,
     replaced: Option<Clause>,
 }
 
 impl Shape {
-    pub(crate) fn of(instruction: &str) -> Shape {
+    fn of(instruction: &str) -> Shape {
         let folded = fold(instruction);
         let directive = directive(&folded);
         let (main_text, replaced_text) = split_replacement(directive);
@@ -110,7 +110,7 @@ impl Shape {
 }
 
 /// Whether `new` repeats or contradicts `old`, and how closely.
-pub(crate) fn relate(new: &Shape, old: &Shape) -> Option<(Kind, f64)> {
+fn relate(new: &Shape, old: &Shape) -> Option<(Kind, f64)> {
     let mut best: Option<(Kind, f64)> = None;
     let mut consider = |found: Option<(Kind, f64)>| {
         if let Some((kind, score)) = found
@@ -406,128 +406,35 @@ fn is_preposition(word: &str) -> bool {
 
 /// Words that carry positive polarity or no content.
 fn is_marker_or_stopword(word: &str) -> bool {
-    // Positive markers (the default polarity), then English and French stopwords.
-    matches!(
-        word,
-        "always"
-            | "do"
-            | "does"
-            | "must"
-            | "should"
-            | "please"
-            | "ensure"
-            | "sure"
-            | "toujours"
-            | "veillez"
-            | "faut"
-            | "il"
-            | "devez"
-            | "a"
-            | "an"
-            | "the"
-            | "to"
-            | "in"
-            | "into"
-            | "of"
-            | "for"
-            | "on"
-            | "at"
-            | "by"
-            | "with"
-            | "from"
-            | "every"
-            | "each"
-            | "all"
-            | "any"
-            | "your"
-            | "our"
-            | "my"
-            | "this"
-            | "that"
-            | "these"
-            | "those"
-            | "it"
-            | "its"
-            | "be"
-            | "is"
-            | "are"
-            | "was"
-            | "as"
-            | "and"
-            | "or"
-            | "when"
-            | "while"
-            | "so"
-            | "if"
-            | "then"
-            | "only"
-            | "also"
-            | "just"
-            | "ever"
-            | "we"
-            | "you"
-            | "i"
-            | "t"
-            | "s"
-            | "there"
-            | "here"
-            | "make"
-            | "via"
-            | "per"
-            | "single"
-            | "whole"
-            | "le"
-            | "la"
-            | "les"
-            | "l"
-            | "un"
-            | "une"
-            | "des"
-            | "de"
-            | "du"
-            | "d"
-            | "dans"
-            | "en"
-            | "au"
-            | "aux"
-            | "pour"
-            | "avec"
-            | "sur"
-            | "par"
-            | "chaque"
-            | "tous"
-            | "toutes"
-            | "tout"
-            | "toute"
-            | "ce"
-            | "cet"
-            | "cette"
-            | "ces"
-            | "et"
-            | "ou"
-            | "vous"
-            | "tu"
-            | "se"
-            | "sa"
-            | "son"
-            | "ses"
-            | "votre"
-            | "vos"
-            | "nos"
-            | "notre"
-            | "mon"
-            | "ma"
-            | "mes"
-            | "que"
-            | "qu"
-            | "lors"
-            | "quand"
-            | "si"
-            | "y"
-            | "est"
-            | "sont"
-    )
+    static WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+        [POSITIVE_MARKERS, ENGLISH_STOPWORDS, FRENCH_STOPWORDS]
+            .concat()
+            .into_iter()
+            .collect()
+    });
+    WORDS.contains(word)
 }
+
+/// Words that say "do it": the default polarity, so they carry nothing.
+const POSITIVE_MARKERS: &[&str] = &[
+    "always", "do", "does", "must", "should", "please", "ensure", "sure", "toujours", "veillez",
+    "faut", "il", "devez",
+];
+
+const ENGLISH_STOPWORDS: &[&str] = &[
+    "a", "an", "the", "to", "in", "into", "of", "for", "on", "at", "by", "with", "from", "every",
+    "each", "all", "any", "your", "our", "my", "this", "that", "these", "those", "it", "its", "be",
+    "is", "are", "was", "as", "and", "or", "when", "while", "so", "if", "then", "only", "also",
+    "just", "ever", "we", "you", "i", "t", "s", "there", "here", "make", "via", "per", "single",
+    "whole",
+];
+
+const FRENCH_STOPWORDS: &[&str] = &[
+    "le", "la", "les", "l", "un", "une", "des", "de", "du", "d", "dans", "en", "au", "aux", "pour",
+    "avec", "sur", "par", "chaque", "tous", "toutes", "tout", "toute", "ce", "cet", "cette", "ces",
+    "et", "ou", "vous", "tu", "se", "sa", "son", "ses", "votre", "vos", "nos", "notre", "mon",
+    "ma", "mes", "que", "qu", "lors", "quand", "si", "y", "est", "sont",
+];
 
 /// Words most rules share: they weigh little and never separate two rules on their own.
 fn is_generic(word: &str) -> bool {
