@@ -183,33 +183,7 @@ fn plan<'a>(
     rule: &Validated,
     status: Status,
 ) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
-    // Precedence (a scan of every rule's text) matters only when some rule holds the same
-    // instruction, which is rare: find those first.
-    let mut same: Vec<usize> = document
-        .rules
-        .iter()
-        .filter(|existing| {
-            existing
-                .instruction
-                .as_str()
-                .is_some_and(|text| same_instruction(text, &rule.instruction))
-        })
-        .map(|existing| existing.index)
-        .collect();
-    if !same.is_empty() {
-        // A rule the new one supersedes does not hold the instruction any more: learning
-        // its text again with `--supersedes` consolidates, it is not a repeat.
-        let replaced = rule.superseded();
-        let resolution = supersede::resolve(document);
-        same.retain(|&index| {
-            resolution.is_active(index)
-                && document.rules[index]
-                    .number
-                    .value()
-                    .is_none_or(|n| !replaced.contains(&n))
-        });
-    }
-    let holder = same.first().map(|&index| &document.rules[index]);
+    let holder = holder(document, rule);
     if let Some(existing) = holder {
         let outcome = Outcome {
             status: Status::Duplicate,
@@ -277,6 +251,37 @@ fn plan<'a>(
         warnings,
     };
     Ok((outcome, Some(text)))
+}
+
+/// The active rule that already holds `rule`'s instruction, unless `rule` supersedes it.
+fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d file::Rule<'a>> {
+    // Precedence (a scan of every rule's text) matters only when some rule holds the same
+    // instruction, which is rare: find those first.
+    let mut same: Vec<usize> = document
+        .rules
+        .iter()
+        .filter(|existing| {
+            existing
+                .instruction
+                .as_str()
+                .is_some_and(|text| same_instruction(text, &rule.instruction))
+        })
+        .map(|existing| existing.index)
+        .collect();
+    if !same.is_empty() {
+        // A rule the new one supersedes does not hold the instruction any more: learning
+        // its text again with `--supersedes` consolidates, it is not a repeat.
+        let replaced = rule.superseded();
+        let resolution = supersede::resolve(document);
+        same.retain(|&index| {
+            resolution.is_active(index)
+                && document.rules[index]
+                    .number
+                    .value()
+                    .is_none_or(|n| !replaced.contains(&n))
+        });
+    }
+    same.first().map(|&index| &document.rules[index])
 }
 
 /// The active rules that `rule` repeats or contradicts in other words, except those it
