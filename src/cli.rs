@@ -12,7 +12,8 @@ const EXIT_STATUS: &str = "\
 Exit status:
   0  success
   1  the command found problems (errors in check or preset validate, a disabled preset,
-     a missing required skill, drift under export --check)
+     a missing required skill, drift under export --check, a learned rule that repeats
+     or contradicts an active rule)
   2  it could not do its job (usage error, unreadable or corrupt input, lock timeout)
 
 Environment:
@@ -24,6 +25,8 @@ Environment:
 const LEARN_EXIT_STATUS: &str = "\
 Exit status:
   0  learned, or already known as an active rule (nothing written)
+  1  refused: it repeats or contradicts an active rule in other words (nothing written;
+     --supersedes N if it replaces that rule, --force to keep both)
   2  it could not (usage error, an invalid rules file, a missing supersede target,
      lock timeout, a failed write); the file is left as it was
 
@@ -553,13 +556,17 @@ pub(crate) struct LearnArgs {
     #[arg(short, long, value_name = "N")]
     pub(crate) supersedes: Vec<u64>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?} from standard input.
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Force"?} from standard input.
     #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
     pub(crate) json: bool,
 
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
     #[arg(long)]
     pub(crate) no_export: bool,
+    /// Learn it even when it repeats or contradicts an active rule in other words (keep
+    /// both). Without it, such a rule is refused (exit 1) unless it supersedes that rule.
+    #[arg(long)]
+    pub(crate) force: bool,
 
     /// Show the rule that would be learned, without writing.
     #[arg(long)]
@@ -598,6 +605,11 @@ pub(crate) struct RulesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Text)]
     pub(crate) format: RulesFormat,
+
+    /// Show the newest rules that fit N tokens (about 4 characters each), one compact
+    /// line a rule, and say how many are left out.
+    #[arg(long, value_name = "N")]
+    pub(crate) budget: Option<usize>,
 
     /// With --format hook: the agent whose hook runs this.
     #[arg(

@@ -126,6 +126,21 @@ codes! {
         "Supersede the older one.",
         "The same rule twice wastes context, and a later edit to one copy leaves the other one behind.",
         "rules 3 and 12 both say \"Always use pnpm\"";
+    SimilarRules = "similar-rules", Warning,
+        "Two active rules say the same thing in other words (\"Always use named exports.\" and \"Use named exports in every module.\").",
+        "Supersede one: learn the wording you keep again with `--supersedes` naming both rules.",
+        "Every active rule costs context in every agent session; a rule stated twice costs twice, and the copies drift apart when only one is replaced.",
+        "rule 3 \"Never commit secrets to the repository.\" and rule 12 \"Never commit secrets into the repo.\"";
+    ConflictingRules = "conflicting-rules", Warning,
+        "Two active rules contradict each other: the same statement with opposite polarity (Always/Never, Prefer/Avoid), or one replaces what the other asks for (\"X instead of Y\").",
+        "Supersede one: learn the rule that holds again with `--supersedes` naming both rules.",
+        "An agent reads both as hard constraints; only the precedence sentence (the higher number wins) settles them, and a reader may not apply it.",
+        "rule 4 \"Use Axios for HTTP requests.\" and rule 9 \"Use native fetch instead of Axios.\"";
+    RulesOverBudget = "rules-over-budget", Warning,
+        "The active rules exceed the smallest context budget among the enabled export targets and hooks (Claude Code hook 10,000 characters, Codex 32 KiB of `AGENTS.md`, Windsurf 12,000 characters a rule file).",
+        "Supersede rules that repeat or no longer hold, so that the rules every agent reads fit.",
+        "An agent reads only what fits: the oldest rules are cut from the hook and the export, or the target is refused, and the agent works without them.",
+        "142 active rules take 14,210 characters; the Claude Code hook keeps 10,000";
     MultipleSupersedes = "multiple-supersedes", Warning,
         "Two active rules supersede the same rule (often two branches replaced it independently).",
         "Keep one: learn a rule that supersedes both, or the one you do not want.",

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
+use crate::rules::budget;
 use crate::rules::listing::Listing;
-use crate::text::plural_s;
 
 /// The most characters the printed JSON may have (Claude Code keeps 10,000).
 pub const CAP: usize = 9_000;
@@ -47,8 +47,9 @@ pub fn empty(agent: Agent) -> &'static str {
     }
 }
 
-/// The hook's output for `listing`, with a final newline; at most [`CAP`] characters.
-pub fn render(agent: Agent, listing: &Listing<'_>) -> String {
+/// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
+/// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
+pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
     let lines: Vec<String> = listing
         .rules
         .iter()
@@ -63,6 +64,11 @@ pub fn render(agent: Agent, listing: &Listing<'_>) -> String {
          higher-numbered rule wins):\n",
         listing.path
     );
+    let to_fit = match budget_tokens {
+        Some(tokens) => format!("{tokens} tokens"),
+        None => "the hook's size limit".to_string(),
+    };
+    let to_fit = to_fit.as_str();
     let render = |omitted: usize| {
         let mut text = if lines.is_empty() {
             format!("No project rules are recorded in {} yet.\n", listing.path)
@@ -70,32 +76,21 @@ pub fn render(agent: Agent, listing: &Listing<'_>) -> String {
             header.clone()
         };
         if omitted > 0 {
-            text.push_str(&format!(
-                "({omitted} older rule{} omitted to fit the hook's size limit; `autofix rules` \
-                 lists them all.)\n",
-                plural_s(omitted)
-            ));
+            text.push_str(&budget::omitted_note(omitted, to_fit));
+            text.push('\n');
         }
         for line in &lines[omitted..] {
             text.push_str(line);
         }
         wrap(agent, text.trim_end())
     };
-    let fits = |text: &String| text.chars().count() <= CAP;
-    let full = render(0);
-    if fits(&full) {
-        return full;
-    }
-    let (mut low, mut high) = (1, lines.len());
-    while low < high {
-        let middle = low + (high - low) / 2;
-        if fits(&render(middle)) {
-            high = middle;
-        } else {
-            low = middle + 1;
-        }
-    }
-    render(low)
+    // The cap in characters, and a token budget if one was given (context the agent reads).
+    let fits = |omitted: usize| {
+        let text = render(omitted);
+        text.chars().count() <= CAP
+            && budget_tokens.is_none_or(|b| budget::tokens(text.chars().count()) <= b)
+    };
+    render(budget::fit_newest(lines.len(), fits))
 }
 
 fn wrap(agent: Agent, text: &str) -> String {
@@ -150,7 +145,7 @@ mod tests {
         source.push(']');
         let document = file::parse(&source).unwrap();
         let listing = build("r.json".into(), Some(&document), &Query::default());
-        let claude = render(Agent::Claude, &listing);
+        let claude = render(Agent::Claude, &listing, None);
         assert!(claude.chars().count() <= CAP);
         let value: serde_json::Value = serde_json::from_str(&claude).unwrap();
         let text = value["hookSpecificOutput"]["additionalContext"]
@@ -160,7 +155,7 @@ mod tests {
         assert!(text.starts_with("Project rules recorded in r.json"));
         assert!(text.contains("older rules omitted"));
         assert!(text.ends_with("400 [CODE] Always do \"thing\" number 400 carefully \u{2014} w"));
-        let cursor = render(Agent::Cursor, &listing);
+        let cursor = render(Agent::Cursor, &listing, None);
         let value: serde_json::Value = serde_json::from_str(&cursor).unwrap();
         assert!(value["additional_context"].is_string());
         assert_eq!(empty(Agent::Cursor), "{}\n");

@@ -89,6 +89,17 @@ pub enum Message {
     SupersedesFrom,
     /// The exported files `learn` brought up to date.
     ExportsRefreshed,
+    /// A rule refused because it repeats an active rule in other words.
+    RefusedDuplicate,
+    /// A rule refused because it contradicts an active rule.
+    RefusedContradiction,
+    /// The active rule a refused (or forced) rule repeats.
+    MatchSame,
+    /// The active rule a refused (or forced) rule contradicts.
+    MatchContradicts,
+    /// The ways on after a refusal, for one matching rule and for several.
+    WaysOnOne,
+    WaysOnMany,
     NumberOverflow,
     Verify,
     StdinUnreadable,
@@ -132,6 +143,30 @@ impl Message {
                 "cannot supersede rule {number} (from {from}): {path} has no rule with that number",
                 "impossible de remplacer la règle n°{number} (d'après {from}) : {path} n'a aucune règle de ce numéro",
             ],
+            Message::RefusedDuplicate => [
+                "Not learned: \"{instruction}\" repeats an active rule in other words \u{2014} {path} unchanged.",
+                "Non apprise : \"{instruction}\" répète une règle active en d'autres termes \u{2014} {path} inchangé.",
+            ],
+            Message::RefusedContradiction => [
+                "Not learned: \"{instruction}\" contradicts an active rule \u{2014} {path} unchanged.",
+                "Non apprise : \"{instruction}\" contredit une règle active \u{2014} {path} inchangé.",
+            ],
+            Message::MatchSame => [
+                "  same rule as rule #{number}: {instruction} (score {score})",
+                "  même règle que la règle n°{number} : {instruction} (score {score})",
+            ],
+            Message::MatchContradicts => [
+                "  contradicts rule #{number}: {instruction} (score {score})",
+                "  contredit la règle n°{number} : {instruction} (score {score})",
+            ],
+            Message::WaysOnOne => [
+                "If the new rule replaces it, learn it with `{supersede}`; to keep both, learn it with `{force}`.",
+                "Si la nouvelle règle la remplace, apprenez-la avec `{supersede}` ; pour garder les deux, avec `{force}`.",
+            ],
+            Message::WaysOnMany => [
+                "If the new rule replaces them, learn it with `{supersede}`; to keep both, learn it with `{force}`.",
+                "Si la nouvelle règle les remplace, apprenez-la avec `{supersede}` ; pour garder les deux, avec `{force}`.",
+            ],
             Message::ExportsRefreshed => [
                 "  exported copies refreshed: {paths}",
                 "  copies exportées mises à jour : {paths}",
@@ -153,8 +188,8 @@ impl Message {
                 "impossible de lire la règle sur l'entrée standard",
             ],
             Message::StdinNotARule => [
-                "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
-                "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\"]}",
+                "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Force\"]}",
+                "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Force\"]}",
             ],
         }
     }
@@ -296,7 +331,7 @@ mod tests {
         assert!(
             Message::StdinNotARule
                 .fill(Lang::En, &[])
-                .ends_with("\"Supersedes\"]}")
+                .ends_with("\"Supersedes\", \"Force\"]}")
         );
     }
 

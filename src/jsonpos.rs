@@ -83,7 +83,13 @@ impl Locator {
         let offset = floor_char_boundary(source, offset.min(source.len()));
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(source.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
+                .chain(
+                    source
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
                 .collect()
         });
         let line = starts.partition_point(|&start| start <= offset);
@@ -294,8 +300,14 @@ mod tests {
     fn the_locator_agrees_with_the_one_shot_functions() {
         let source = "{\"a\": [1,\n {\"b\": \"é\"},\n  [2, 3]],\n \"c\": null}";
         let locator = Locator::default();
-        for pointer in ["", "/a", "/a/0", "/a/1", "/a/1/b", "/a/2/1", "/c", "/a/9", "/x"] {
-            assert_eq!(locator.locate(source, pointer), locate(source, pointer), "{pointer}");
+        for pointer in [
+            "", "/a", "/a/0", "/a/1", "/a/1/b", "/a/2/1", "/c", "/a/9", "/x",
+        ] {
+            assert_eq!(
+                locator.locate(source, pointer),
+                locate(source, pointer),
+                "{pointer}"
+            );
         }
         for offset in 0..source.len() {
             assert_eq!(locator.position(source, offset), position(source, offset));

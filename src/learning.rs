@@ -9,6 +9,7 @@ use crate::i18n::{Lang, Message};
 use crate::rules::RulesError;
 use crate::rules::append::StoredRule;
 use crate::rules::learn::{self, SupersedeReference};
+use crate::rules::similar::Match;
 use crate::workspace::Workspace;
 
 /// Whether to refresh the exported copies after learning.
@@ -106,9 +107,10 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
 }
 
 impl Learned {
-    /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed.
-    pub fn to_text(&self, shown: &str, lang: Lang) -> String {
-        let mut text = self.outcome.to_text(shown, lang);
+    /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed;
+    /// for a refusal, the matches and the ways on as `front` spells them.
+    pub fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
+        let mut text = self.outcome.to_text(shown, lang, front);
         if !self.exports.is_empty() {
             let paths: Vec<&str> = self.exports.iter().map(|e| e.path).collect();
             text.push_str(&Message::ExportsRefreshed.fill(lang, &[("paths", &paths.join(", "))]));
@@ -126,6 +128,7 @@ impl Learned {
             path: &'a str,
             rule: &'a StoredRule,
             supersedes: &'a [SupersedeReference],
+            matches: &'a [Match],
             exports: &'a [Refreshed],
             warnings: &'a [String],
         }
@@ -135,6 +138,7 @@ impl Learned {
             path: shown,
             rule: &self.outcome.rule,
             supersedes: &self.outcome.supersedes,
+            matches: &self.outcome.matches,
             exports: &self.exports,
             warnings: &self.warnings,
         };

@@ -313,7 +313,8 @@ fn tools() -> Value {
             "description": "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
-                "all": {"type": "boolean", "description": "Also list superseded rules."}
+                "all": {"type": "boolean", "description": "Also list superseded rules."},
+                "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -321,12 +322,13 @@ fn tools() -> Value {
         {
             "name": "learn",
             "title": "Learn a rule",
-            "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing.",
+            "description": "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing. A rule that repeats or contradicts an active rule in other words is refused (status `refused`, with `matches`): pass `supersedes` if it replaces that rule, or `force` to keep both.",
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "string", "description": "One of STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER, in any case, brackets allowed ([code]); stored upper-case."},
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
                 "dry_run": {"type": "boolean"},
                 "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true."}
             }, "required": ["category", "instruction", "why"]},
@@ -467,6 +469,17 @@ fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String
     }
 }
 
+fn count(arguments: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` must be a non-negative integer")),
+    }
+}
+
 /// The message the CLI would print after `error:`.
 fn failure(error: anyhow::Error) -> String {
     cmd::describe(&error)
@@ -476,6 +489,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let query = listing::Query {
         categories: strings(arguments, "category")?,
         all: flag(arguments, "all")?,
+        budget: count(arguments, "budget")?,
     };
     let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
         (listing.to_text(), listing.to_json())
@@ -496,6 +510,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         instruction: required(arguments, "instruction")?,
         why: required(arguments, "why")?,
         supersedes: numbers(arguments, "supersedes")?,
+        force: flag(arguments, "force")?,
     };
     let after = if optional_flag(arguments, "export", true)? {
         AfterLearning::Export
@@ -506,7 +521,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?, after)
             .map_err(failure)?;
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = learned.to_text(&path, autofix::i18n::Lang::En);
+    let mut text = learned.to_text(&path, autofix::i18n::Lang::En, learn::Front::Mcp);
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }

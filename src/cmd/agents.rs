@@ -146,10 +146,11 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         let query = listing::Query {
             categories: args.categories,
             all: args.all,
+            budget: None,
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);
-        Ok(hook::render(agent, &listing))
+        Ok(hook::render(agent, &listing, args.budget))
     })();
     let text = output.unwrap_or_else(|error| {
         eprint(&format!(

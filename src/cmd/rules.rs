@@ -46,14 +46,17 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         std::io::stdin()
             .read_to_string(&mut input)
             .context(Message::StdinUnreadable.text(lang))?;
-        serde_json::from_str::<learn::Request>(&input)
-            .context(Message::StdinNotARule.fill(lang, &[]))?
+        let mut request = serde_json::from_str::<learn::Request>(&input)
+            .context(Message::StdinNotARule.fill(lang, &[]))?;
+        request.force |= args.force;
+        request
     } else {
         learn::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
             why: args.why.unwrap_or_default(),
             supersedes: args.supersedes,
+            force: args.force,
         }
     };
     let after = if args.no_export {
@@ -72,12 +75,17 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     for warning in &learned.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
+    let refused = learned.outcome.status == learn::Status::Refused;
     match args.format {
-        TextOrJson::Text if args.quiet => {}
-        TextOrJson::Text => print(&learned.to_text(&path, lang))?,
+        TextOrJson::Text if args.quiet && !refused => {}
+        // A refusal is a finding: its text goes with the other problems, to stderr.
+        TextOrJson::Text if refused => {
+            eprint(&learned.to_text(&path, lang, learn::Front::Cli));
+        }
+        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli))?,
         TextOrJson::Json => print(&learned.to_json(&path))?,
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(status(refused))
 }
 
 /// Builds the listing of the workspace's rules and hands it to `use_listing` (the listing
@@ -107,9 +115,13 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     if args.agent.is_some() {
         anyhow::bail!("--agent goes with --format hook");
     }
+    if args.budget.is_some() && args.format == RulesFormat::Markdown {
+        anyhow::bail!("--budget goes with --format text, json or hook");
+    }
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
+        budget: args.budget,
     };
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.
@@ -138,7 +150,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
-    let report = check::check(Path::new(&shown(path)), rules::read(path))?;
+    let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
+    let report = check::check_within(Path::new(&shown(path)), rules::read(path), &budgets)?;
     Ok((report, workspace))
 }
 

@@ -36,6 +36,13 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// The limit, in the budget's unit.
+    pub(crate) fn limit(self) -> usize {
+        match self {
+            Budget::Bytes(limit, _) | Budget::Chars(limit, _) => limit,
+        }
+    }
+
     /// The file's size in the budget's unit, and the limit.
     pub fn measure(self, text: &str) -> (usize, usize) {
         match self {
@@ -75,10 +82,14 @@ pub struct Target {
     pub at_tokens: bool,
 }
 
+/// Codex's `project_doc_max_bytes`, 32 KiB by default
+/// (<https://developers.openai.com/codex/guides/agents-md>).
 const CODEX_BUDGET: Budget = Budget::Bytes(
     32 * 1024,
     "Codex reads at most 32 KiB (32,768 bytes) of AGENTS.md",
 );
+/// "Rule files are limited to 12,000 characters each"
+/// (<https://docs.windsurf.com/windsurf/cascade/memories>).
 const WINDSURF_BUDGET: Budget = Budget::Chars(
     12_000,
     "Windsurf reads at most 12,000 characters of a rule file",
@@ -207,6 +218,36 @@ pub const IDS: &[&str] = &[
     "ruler",
     "rulesync",
 ];
+
+/// What Claude Code keeps of a hook's `additionalContext`: 10,000 characters
+/// (<https://code.claude.com/docs/en/hooks>, "JSON output").
+const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
+    10_000,
+    "Claude Code keeps 10,000 characters of a session hook's output",
+);
+
+/// The budgets that apply to the always-loaded rules in this repository: those of the
+/// targets `export` writes by default here, and Claude Code's hook when one of ours is
+/// installed. Each with the target id (or `claude hook`).
+pub fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
+    let mut budgets: Vec<(Budget, &'static str)> =
+        select(root, &super::Targets::Defaults, &Facts::of(root))
+            .iter()
+            .filter_map(|selected| Some((selected.target.budget?, selected.target.id)))
+            .collect();
+    let hooked = [true, false].into_iter().any(|local| {
+        let settings = root.join(crate::init::settings::path(
+            crate::hook::Agent::Claude,
+            local,
+        ));
+        fs::read_to_string(settings)
+            .is_ok_and(|text| text.contains("autofix rules") && text.contains("--format hook"))
+    });
+    if hooked {
+        budgets.push((CLAUDE_HOOK_BUDGET, "claude hook"));
+    }
+    budgets
+}
 
 pub fn by_id(id: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.id == id)

@@ -7,10 +7,14 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::budget;
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text};
+use super::listing;
+use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
-use super::{Category, RulesError, same_instruction};
+use super::{Category, RulesError};
 use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
+use crate::export::targets::Budget;
 use crate::jsonpos;
 use crate::paint::Painter;
 use crate::text::counted;
@@ -31,6 +35,16 @@ pub struct Report {
 pub fn check(
     path: &Path,
     source: Result<Option<String>, RulesError>,
+) -> Result<Report, RulesError> {
+    check_within(path, source, &[])
+}
+
+/// [`check`], and a warning when the active rules exceed the smallest of `budgets` (what
+/// the enabled export targets and hooks keep of them, each with its target id).
+pub fn check_within(
+    path: &Path,
+    source: Result<Option<String>, RulesError>,
+    budgets: &[(Budget, &str)],
 ) -> Result<Report, RulesError> {
     let display = path.display().to_string();
     let mut report = Report {
@@ -59,6 +73,9 @@ pub fn check(
         Ok(document) => {
             report.rules = document.rules.len();
             lint(path, &document, &mut report.diagnostics);
+            report
+                .diagnostics
+                .extend(over_budget(path, &document, budgets));
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }
@@ -280,6 +297,7 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
     }
 
     let mut active_instructions: Vec<(&Rule<'_>, &str)> = Vec::new();
+    let mut first_with_text: HashMap<String, &Rule<'_>> = HashMap::new();
     for rule in &document.rules {
         if !resolution.is_active(rule.index) {
             continue;
@@ -299,10 +317,11 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
-        if let Some((earlier, _)) = active_instructions
-            .iter()
-            .find(|(_, text)| same_instruction(text, instruction))
-        {
+        // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
+        // not compared pair by pair.
+        let key = instruction_key(instruction);
+        if let Some(&earlier) = first_with_text.get(&key) {
+            let earlier: &Rule<'_> = earlier;
             emit(
                 rule,
                 "Instruction",
@@ -314,8 +333,101 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             );
         } else {
+            first_with_text.insert(key, rule);
             active_instructions.push((rule, instruction));
         }
+    }
+    lint_consistency(path, document, &active_instructions, out);
+}
+
+/// `rules-over-budget`: the active rules, as listed for an agent, against the smallest
+/// budget that applies (in that budget's unit).
+fn over_budget(
+    path: &Path,
+    document: &Document<'_>,
+    budgets: &[(Budget, &str)],
+) -> Option<Diagnostic> {
+    let (smallest, target) = budgets.iter().min_by_key(|(budget, _)| budget.limit())?;
+    let listing = listing::build(
+        path.display().to_string(),
+        Some(document),
+        &listing::Query::default(),
+    );
+    let text = listing.to_text();
+    let (size, limit) = smallest.measure(&text);
+    if size <= limit {
+        return None;
+    }
+    let unit = match smallest {
+        Budget::Bytes(..) => "bytes",
+        Budget::Chars(..) => "characters",
+    };
+    let message = format!(
+        "the {} active rules take {size} {unit} (about {} tokens), more than the smallest budget of the enabled targets, `{target}`: {}",
+        listing.counts.active,
+        listing.tokens,
+        smallest.describe()
+    );
+    let fitting = budget::tokens(limit);
+    Some(
+        Diagnostic::new(Code::RulesOverBudget, message)
+            .in_file(path)
+            .at("", jsonpos::locate(document.source, ""))
+            .with_help(format!(
+                "{} `autofix rules --budget {fitting}` shows the rules that fit.",
+                Code::RulesOverBudget.fix()
+            )),
+    )
+}
+
+/// `similar-rules` and `conflicting-rules` among the active rules (each instruction once:
+/// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair.
+fn lint_consistency(
+    path: &Path,
+    document: &Document<'_>,
+    active: &[(&Rule<'_>, &str)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
+    for pair in similar::pairs(&texts) {
+        let (mut older, mut newer) = (active[pair.earlier].0, active[pair.later].0);
+        if older.number.value() > newer.number.value() {
+            std::mem::swap(&mut older, &mut newer);
+        }
+        let (Some(old), Some(new)) = (older.number.value(), newer.number.value()) else {
+            continue;
+        };
+        let (code, relation) = match pair.kind {
+            Kind::Duplicate => (Code::SimilarRules, "says the same as"),
+            Kind::Contradiction => (Code::ConflictingRules, "contradicts"),
+        };
+        let (pointer, position) = field_at(document, newer, "Instruction");
+        out.push(
+            Diagnostic::new(
+                code,
+                format!(
+                    "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
+                    shorten(newer.instruction.display().trim()),
+                    shorten(older.instruction.display().trim()),
+                    pair.score
+                ),
+            )
+            .in_file(path)
+            .at(pointer, position)
+            .with_help(format!(
+                "Supersede one: learn the rule that holds again with `--supersedes {old} --supersedes {new}`, or learn a rule that supersedes only the one that does not."
+            )),
+        );
+    }
+}
+
+/// The instruction as [`super::same_instruction`] compares it: trimmed, case folded.
+fn instruction_key(instruction: &str) -> String {
+    let trimmed = instruction.trim();
+    if trimmed.is_ascii() {
+        trimmed.to_ascii_lowercase()
+    } else {
+        trimmed.to_lowercase()
     }
 }
 

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::append::{Splice, StoredRule, splice};
 use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
+use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, supersede};
 use crate::atomic;
 use crate::i18n::{Lang, Message};
@@ -27,6 +28,9 @@ pub struct Request {
     pub why: String,
     #[serde(rename = "Supersedes", alias = "supersedes", default)]
     pub supersedes: Vec<u64>,
+    /// Learn it even when it repeats or contradicts an active rule (keep both).
+    #[serde(rename = "Force", alias = "force", default)]
+    pub force: bool,
 }
 
 /// How to learn it.
@@ -44,6 +48,9 @@ pub enum Status {
     Duplicate,
     /// `--dry-run`: the rule that would be appended.
     DryRun,
+    /// The rule repeats or contradicts an active rule it does not supersede; nothing was
+    /// written.
+    Refused,
 }
 
 impl Status {
@@ -52,6 +59,7 @@ impl Status {
             Status::Learned => "learned",
             Status::Duplicate => "duplicate",
             Status::DryRun => "dry_run",
+            Status::Refused => "refused",
         }
     }
 }
@@ -66,6 +74,9 @@ pub struct Outcome {
     pub path: PathBuf,
     /// The new rule, or for a duplicate the rule that already holds the instruction.
     pub rule: StoredRule,
+    /// The active rules the new one repeats or contradicts in other words, best first
+    /// (kept with `--force`, and left out when it supersedes them).
+    pub matches: Vec<Match>,
     pub warnings: Vec<String>,
 }
 
@@ -86,6 +97,14 @@ struct Validated {
     why: String,
     /// Every reference, checked like `--supersedes`: a marker in free text is as real.
     references: Vec<SupersedeReference>,
+    force: bool,
+}
+
+impl Validated {
+    /// The rules this one supersedes, from `--supersedes` and the markers in its texts.
+    fn superseded(&self) -> Vec<u64> {
+        self.references.iter().map(|r| r.rule).collect()
+    }
 }
 
 fn validate(request: &Request) -> Result<Validated, RulesError> {
@@ -136,6 +155,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         instruction: instruction.to_string(),
         why: with_marker(why, &supersedes),
         references,
+        force: request.force,
     })
 }
 
@@ -191,30 +211,7 @@ fn plan<'a>(
     rule: &Validated,
     status: Status,
 ) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
-    // Precedence (a scan of every rule's text) matters only when some rule holds the same
-    // instruction, which is rare: find those first.
-    let mut same: Vec<usize> = document
-        .rules
-        .iter()
-        .filter(|existing| {
-            existing
-                .instruction
-                .as_str()
-                .is_some_and(|text| same_instruction(text, &rule.instruction))
-        })
-        .map(|existing| existing.index)
-        .collect();
-    if !same.is_empty() {
-        let resolution = supersede::resolve(document);
-        same.retain(|&index| resolution.is_active(index));
-        // Restating a rule in order to replace it (under another category, say) is not a
-        // repeat: the new rule supersedes the holder.
-        same.retain(|&index| {
-            let number = document.rules[index].number.value();
-            !rule.references.iter().any(|r| Some(r.rule) == number)
-        });
-    }
-    let holder = same.first().map(|&index| &document.rules[index]);
+    let holder = holder(document, rule);
     if let Some(existing) = holder {
         let outcome = Outcome {
             status: Status::Duplicate,
@@ -226,6 +223,7 @@ fn plan<'a>(
                 instruction: existing.instruction.display().to_string(),
                 why: existing.why.display().to_string(),
             },
+            matches: Vec::new(),
             warnings: Vec::new(),
         };
         return Ok((outcome, None));
@@ -265,15 +263,82 @@ fn plan<'a>(
             path.display()
         ));
     }
+    let matches = near_matches(document, rule);
+    if !matches.is_empty() && !rule.force {
+        let outcome = Outcome {
+            status: Status::Refused,
+            supersedes: Vec::new(),
+            path: path.to_path_buf(),
+            rule: stored,
+            matches,
+            warnings,
+        };
+        return Ok((outcome, None));
+    }
     let text = splice(document, &stored);
     let outcome = Outcome {
         status,
         supersedes: rule.references.clone(),
         path: path.to_path_buf(),
         rule: stored,
+        matches,
         warnings,
     };
     Ok((outcome, Some(text)))
+}
+
+/// The active rule that already holds `rule`'s instruction, unless `rule` supersedes it.
+fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d file::Rule<'a>> {
+    // Precedence (a scan of every rule's text) matters only when some rule holds the same
+    // instruction, which is rare: find those first.
+    let mut same: Vec<usize> = document
+        .rules
+        .iter()
+        .filter(|existing| {
+            existing
+                .instruction
+                .as_str()
+                .is_some_and(|text| same_instruction(text, &rule.instruction))
+        })
+        .map(|existing| existing.index)
+        .collect();
+    if !same.is_empty() {
+        // A rule the new one supersedes does not hold the instruction any more: learning
+        // its text again with `--supersedes` consolidates, it is not a repeat.
+        let replaced = rule.superseded();
+        let resolution = supersede::resolve(document);
+        same.retain(|&index| {
+            resolution.is_active(index)
+                && document.rules[index]
+                    .number
+                    .value()
+                    .is_none_or(|n| !replaced.contains(&n))
+        });
+    }
+    same.first().map(|&index| &document.rules[index])
+}
+
+/// The active rules that `rule` repeats or contradicts in other words, except those it
+/// supersedes. Precedence is resolved only when something matched, which is rare.
+fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
+    let candidates = document
+        .rules
+        .iter()
+        .filter_map(|r| Some((r.number.value()?, r.instruction.as_str()?)));
+    let mut matches = similar::matches(&rule.instruction, candidates);
+    if matches.is_empty() {
+        return matches;
+    }
+    let superseded = rule.superseded();
+    let resolution = supersede::resolve(document);
+    let active: std::collections::HashSet<u64> = document
+        .rules
+        .iter()
+        .filter(|r| resolution.is_active(r.index))
+        .filter_map(|r| r.number.value())
+        .collect();
+    matches.retain(|m| active.contains(&m.rule) && !superseded.contains(&m.rule));
+    matches
 }
 
 fn has_duplicate_numbers(document: &Document<'_>) -> bool {
@@ -330,10 +395,20 @@ fn verify(
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
+/// Where an outcome is read: the ways on after a refusal are named as that front end
+/// spells them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Front {
+    Cli,
+    Mcp,
+}
+
+// Every sentence `learn` says is below, so that they can be translated in one place.
 impl Outcome {
-    /// The acknowledgement in `lang`, `shown` being how the path is displayed,
-    /// then a line for every rule the new one supersedes.
-    pub fn to_text(&self, shown: &str, lang: Lang) -> String {
+    /// The acknowledgement in `lang`, `shown` being how the path is displayed, then a line
+    /// for every rule the new one supersedes; for a refusal, the rules it repeats or
+    /// contradicts and the two ways on, spelled as `front` spells them.
+    pub fn to_text(&self, shown: &str, lang: Lang, front: Front) -> String {
         let mut text = self.acknowledgement(shown, lang);
         for reference in &self.supersedes {
             text.push_str(&Message::SupersedesFrom.fill(
@@ -342,7 +417,53 @@ impl Outcome {
             ));
             text.push('\n');
         }
+        for found in &self.matches {
+            let relation = match found.kind {
+                similar::Kind::Duplicate => Message::MatchSame,
+                similar::Kind::Contradiction => Message::MatchContradicts,
+            };
+            let score = format!("{:.2}", found.score);
+            text.push_str(&relation.fill(
+                lang,
+                &[
+                    ("number", &found.rule),
+                    ("instruction", &found.instruction),
+                    ("score", &score),
+                ],
+            ));
+            text.push('\n');
+        }
+        if self.status == Status::Refused {
+            text.push_str(&self.ways_on(lang, front));
+            text.push('\n');
+        }
         text
+    }
+
+    /// After a refusal: `--supersedes N` if the new rule replaces them, `--force` to keep
+    /// both.
+    fn ways_on(&self, lang: Lang, front: Front) -> String {
+        let numbers: Vec<String> = self.matches.iter().map(|m| m.rule.to_string()).collect();
+        let (supersede, force) = match front {
+            Front::Cli => (
+                numbers
+                    .iter()
+                    .map(|n| format!("--supersedes {n}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                "--force".to_string(),
+            ),
+            Front::Mcp => (
+                format!("supersedes: [{}]", numbers.join(", ")),
+                "force: true".to_string(),
+            ),
+        };
+        let message = if numbers.len() == 1 {
+            Message::WaysOnOne
+        } else {
+            Message::WaysOnMany
+        };
+        message.fill(lang, &[("supersede", &supersede), ("force", &force)])
     }
 
     fn acknowledgement(&self, shown: &str, lang: Lang) -> String {
@@ -351,6 +472,10 @@ impl Outcome {
             Status::Learned => Message::Learned,
             Status::Duplicate => Message::Duplicate,
             Status::DryRun => Message::DryRun,
+            Status::Refused => match self.matches.first().map(|m| m.kind) {
+                Some(similar::Kind::Contradiction) => Message::RefusedContradiction,
+                _ => Message::RefusedDuplicate,
+            },
         };
         let mut text = message.fill(
             lang,
@@ -451,6 +576,7 @@ mod tests {
             instruction: instruction.into(),
             why: why.into(),
             supersedes: vec![],
+            force: false,
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

@@ -11,6 +11,7 @@ use crate::text::{closest, did_you_mean};
 use serde::Serialize;
 
 use super::RulesError;
+use super::budget;
 use super::category::{Category, normalize};
 use super::file::Document;
 use super::supersede::Resolution;
@@ -23,6 +24,8 @@ pub struct Query {
     pub categories: Vec<String>,
     /// Include superseded rules.
     pub all: bool,
+    /// Show only the newest rules whose compact form fits this many estimated tokens.
+    pub budget: Option<usize>,
 }
 
 /// One listed rule, borrowing its text from the document.
@@ -56,6 +59,13 @@ pub struct Listing<'a> {
     /// The category filter, as given (bare, upper-case).
     pub categories: Vec<String>,
     pub rules: Entries<'a>,
+    /// Selected rules left out to fit the budget (the oldest ones).
+    pub omitted: usize,
+    /// The estimated tokens of the text form (see [`budget::tokens`]).
+    pub tokens: usize,
+    /// The budget the listing was cut to.
+    #[serde(skip)]
+    budget: Option<usize>,
 }
 
 /// The listed rules, made on demand from the document: a listing of 100k rules holds
@@ -138,8 +148,12 @@ pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query
         counts: Counts::default(),
         categories,
         rules: Entries::default(),
+        omitted: 0,
+        tokens: 0,
+        budget: query.budget,
     };
     let Some(document) = document else {
+        listing.tokens = budget::tokens(listing.headline().chars().count() + 1);
         return listing;
     };
     let resolution: Resolution = supersede::resolve(document);
@@ -165,7 +179,74 @@ pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query
         superseded_by: resolution.superseded_by,
         selected,
     };
+    listing.fit_budget();
     listing
+}
+
+/// The number of characters of `text`, counted without decoding when it is ASCII.
+fn chars(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+impl Listing<'_> {
+    /// The characters of each selected rule's line in the text form: compact
+    /// (`12 [CODE] Instruction`) with a budget, else with the why and what superseded it.
+    fn line_chars(&self) -> Vec<usize> {
+        self.rules
+            .iter()
+            .map(|entry| {
+                let number = entry.number.map_or(1, |n| n.to_string().len());
+                let mut line =
+                    number + 2 + chars(&entry.category) + 2 + chars(entry.instruction) + 1;
+                if self.budget.is_none() {
+                    line += 3 + chars(entry.why);
+                }
+                if !entry.active {
+                    let by: Vec<String> = entry.superseded_by.iter().map(u64::to_string).collect();
+                    line += " [superseded by ]".len() + by.join(", ").len();
+                }
+                line
+            })
+            .collect()
+    }
+
+    /// Keeps the newest rules that fit the budget, and counts the text form's tokens.
+    fn fit_budget(&mut self) {
+        let lines = self.line_chars();
+        let headline = chars(&self.headline()) + 1;
+        // suffix[i]: the characters of the lines from the i-th on.
+        let mut suffix = vec![0; lines.len() + 1];
+        for i in (0..lines.len()).rev() {
+            suffix[i] = suffix[i + 1] + lines[i];
+        }
+        let cost = |omitted: usize, to_fit: &str| {
+            let note = if omitted > 0 {
+                chars(&budget::omitted_note(omitted, to_fit)) + 1
+            } else {
+                0
+            };
+            budget::tokens(headline + note + suffix[omitted])
+        };
+        let Some(limit) = self.budget else {
+            self.tokens = cost(0, "");
+            return;
+        };
+        let to_fit = format!("{limit} tokens");
+        let omitted = budget::fit_newest(lines.len(), |omitted| cost(omitted, &to_fit) <= limit);
+        self.omitted = omitted;
+        self.tokens = cost(omitted, &to_fit);
+        self.rules.selected.drain(..omitted);
+    }
+
+    /// The note that says how many rules the budget left out, if any.
+    fn omitted_line(&self) -> Option<String> {
+        let limit = self.budget?;
+        (self.omitted > 0).then(|| budget::omitted_note(self.omitted, &format!("{limit} tokens")))
+    }
 }
 
 /// The category as listed: bare and upper-case, borrowed when the file already says so.
@@ -200,10 +281,19 @@ impl Listing<'_> {
     }
 
     /// The compact form an agent reads into its context: a headline, then one rule a line.
+    /// With a budget, the note on what was left out and the compact lines
+    /// (`12 [CODE] Instruction`).
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", self.headline())?;
+        if let Some(note) = self.omitted_line() {
+            writeln!(out, "{note}")?;
+        }
         for entry in self.rules.iter() {
-            Self::write_text_item(out, &entry)?;
+            if self.budget.is_some() {
+                write_compact_item(out, &entry)?;
+            } else {
+                Self::write_text_item(out, &entry)?;
+            }
         }
         Ok(())
     }
@@ -394,6 +484,39 @@ fn wrap(text: &str, room: usize) -> Vec<String> {
     lines
 }
 
+/// `12 [CODE] Instruction`: the compact line of a budgeted listing.
+fn write_compact_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
+    match entry.number {
+        Some(number) => write!(out, "{number}")?,
+        None => out.write_all(b"?")?,
+    }
+    for part in [
+        " [",
+        &one_line(&entry.category),
+        "] ",
+        &one_line(entry.instruction),
+    ] {
+        out.write_all(part.as_bytes())?;
+    }
+    write_superseded_by(out, entry)?;
+    out.write_all(b"\n")
+}
+
+/// ` [superseded by 7, 9]` after a superseded rule (listed with `--all`).
+fn write_superseded_by(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
+    if !entry.active {
+        out.write_all(b" [superseded by ")?;
+        for (i, number) in entry.superseded_by.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b", ")?;
+            }
+            write!(out, "{number}")?;
+        }
+        out.write_all(b"]")?;
+    }
+    Ok(())
+}
+
 /// `12 [CODE] Instruction — why`, with `strong`/`emphasis` around the number and the why.
 fn write_line(
     out: &mut impl Write,
@@ -430,16 +553,7 @@ fn write_body(
     ] {
         out.write_all(part.as_bytes())?;
     }
-    if !entry.active {
-        out.write_all(b" [superseded by ")?;
-        for (i, number) in entry.superseded_by.iter().enumerate() {
-            if i > 0 {
-                out.write_all(b", ")?;
-            }
-            write!(out, "{number}")?;
-        }
-        out.write_all(b"]")?;
-    }
+    write_superseded_by(out, entry)?;
     Ok(())
 }
 

@@ -3,12 +3,14 @@
 //! [`append`]) and the listing with its renderers ([`listing`]).
 
 pub mod append;
+pub mod budget;
 pub mod category;
 pub mod check;
 pub mod error;
 pub mod file;
 pub mod learn;
 pub mod listing;
+pub mod similar;
 pub mod supersede;
 
 use std::fs;

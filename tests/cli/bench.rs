@@ -233,6 +233,22 @@ fn bench() {
         );
     }
 
+    // check beside rules: the consistency checks index the rules' words instead of
+    // comparing every pair, so check stays a small multiple of rules.
+    for n in [10_000, 100_000] {
+        let (mut c1, mut c2) = (restore(n), restore(n));
+        let mut make_check = || autofix(&["check"]);
+        let mut make_rules = || autofix(&["rules"]);
+        compare(
+            &format!("check beside rules on {}k rules", n / 1000),
+            "a small multiple of rules",
+            &mut [
+                ("autofix check", &mut make_check, &mut c1),
+                ("autofix rules", &mut make_rules, &mut c2),
+            ],
+        );
+    }
+
     // preset validate on 1000 presets.
     let presets = sandbox.join("presets");
     for i in 0..1000 {

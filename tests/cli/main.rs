@@ -5,6 +5,7 @@ mod support;
 
 mod bench;
 mod capture;
+mod consistency;
 mod export;
 mod init;
 mod mcp;
