@@ -553,8 +553,14 @@ pub(crate) struct LearnArgs {
     #[arg(short, long, value_name = "N")]
     pub(crate) supersedes: Vec<u64>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?} from standard input.
-    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
+    /// Scope the rule to the files matching this glob, gitignore-style and relative to the
+    /// workspace root: `src/api/**`, `*.sql`, `!src/gen/**` (repeatable; without it the
+    /// rule applies everywhere).
+    #[arg(long = "path", value_name = "GLOB")]
+    pub(crate) paths: Vec<String>,
+
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?} from standard input.
+    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths"])]
     pub(crate) json: bool,
 
     /// Show the rule that would be learned, without writing.
@@ -590,6 +596,11 @@ pub(crate) struct RulesArgs {
     /// Also show superseded rules, and what superseded them.
     #[arg(long)]
     pub(crate) all: bool,
+
+    /// Only the rules that apply to these files or folders: the unscoped rules and those
+    /// whose `Paths` globs match, each with why it applies.
+    #[arg(long = "for", value_name = "PATH", num_args = 1..)]
+    pub(crate) for_paths: Vec<String>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Text)]

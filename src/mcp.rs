@@ -312,7 +312,8 @@ fn tools() -> Value {
             "description": "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
-                "all": {"type": "boolean", "description": "Also list superseded rules."}
+                "all": {"type": "boolean", "description": "Also list superseded rules."},
+                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -326,6 +327,7 @@ fn tools() -> Value {
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "paths": {"type": "array", "items": {"type": "string"}, "description": "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere."},
                 "dry_run": {"type": "boolean"}
             }, "required": ["category", "instruction", "why"]},
             "outputSchema": document(&["version"]),
@@ -469,6 +471,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let query = listing::Query {
         categories: strings(arguments, "category")?,
         all: flag(arguments, "all")?,
+        paths: cmd::rules::for_paths(context, &strings(arguments, "for")?).map_err(failure)?,
     };
     let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
         (listing.to_text(), listing.to_json())
@@ -489,6 +492,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         instruction: required(arguments, "instruction")?,
         why: required(arguments, "why")?,
         supersedes: numbers(arguments, "supersedes")?,
+        paths: strings(arguments, "paths")?,
     };
     let (outcome, path) =
         cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?).map_err(failure)?;

@@ -146,6 +146,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         let query = listing::Query {
             categories: args.categories,
             all: args.all,
+            paths: Vec::new(),
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);

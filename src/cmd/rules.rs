@@ -9,7 +9,7 @@ use std::io::IsTerminal as _;
 use anyhow::Context as _;
 use autofix::i18n::{self, Lang, Message};
 use autofix::lock;
-use autofix::rules::{self, check, learn, listing};
+use autofix::rules::{self, check, learn, listing, scope_check};
 use autofix::workspace::Workspace;
 
 use crate::cli::{
@@ -52,6 +52,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             instruction: args.instruction.unwrap_or_default(),
             why: args.why.unwrap_or_default(),
             supersedes: args.supersedes,
+            paths: args.paths,
         }
     };
     let (outcome, path) = learn_rule(context, &request, args.dry_run).map_err(|error| {
@@ -93,6 +94,57 @@ pub(crate) fn with_listing<R>(
     Ok(use_listing(&listing))
 }
 
+/// The paths of `rules --for`, relative to the workspace root and `/`-separated: a relative
+/// path is read from the current directory, as a shell user means it.
+pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
+    let workspace = context.workspace()?;
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let root = lexical(&cwd.join(&workspace.root));
+    let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+    given
+        .iter()
+        .map(|path| {
+            let full = lexical(&cwd.join(path));
+            let inside = full
+                .strip_prefix(&root)
+                .or_else(|_| full.strip_prefix(&real_root))
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "--for {path}: the path is outside the workspace ({})",
+                        workspace.root.display()
+                    )
+                })?;
+            let parts: Vec<String> = inside
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.is_empty() {
+                anyhow::bail!("--for {path}: name a file or folder inside the workspace");
+            }
+            Ok(parts.join("/"))
+        })
+        .collect()
+}
+
+/// `path` with `.` and `..` resolved by name (the file need not exist).
+fn lexical(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::cmd::agents::rules_hook(context, args, agent));
@@ -103,6 +155,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
+        paths: for_paths(context, &args.for_paths)?,
     };
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.
@@ -131,7 +184,12 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
-    let report = check::check(Path::new(&shown(path)), rules::read(path))?;
+    let tracked = scope_check::tracked_files(&workspace.root);
+    let report = check::check_in(
+        Path::new(&shown(path)),
+        rules::read(path),
+        tracked.as_deref(),
+    )?;
     Ok((report, workspace))
 }
 

@@ -238,11 +238,8 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         .as_deref()
         .map(|source| rules::parse_tolerant(&request.rules_file, source))
         .transpose()?;
-    let listing = listing::build(
-        rules_shown.clone(),
-        document.as_ref(),
-        &listing::Query::default(),
-    );
+    let query = listing::Query::default();
+    let listing = listing::build(rules_shown.clone(), document.as_ref(), &query);
     let facts = Facts::of(&root);
     let selected = targets::select(&root, &request.targets, &facts);
     let context = Context {
@@ -478,12 +475,14 @@ impl Context<'_> {
             escape: &escape,
         };
         let head = listing::to_string(|out| self.listing.write_markdown_head(out, &style));
-        let items: Vec<String> = self
+        let items: Vec<(String, String)> = self
             .listing
             .rules
             .iter()
             .map(|entry| {
-                listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style))
+                let item =
+                    listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style));
+                (listing::scope_heading(&entry), item)
             })
             .collect();
         let note = |omitted: usize| match target.budget {
@@ -497,9 +496,7 @@ impl Context<'_> {
         let render = |omitted: usize| {
             let mut body = head.clone();
             body.push_str(&note(omitted));
-            for item in &items[omitted..] {
-                body.push_str(item);
-            }
+            body.push_str(&listing::group_by_scope(&items[omitted..]));
             if items.is_empty() {
                 body.push_str("_No rules recorded yet._\n");
             }

@@ -32,6 +32,16 @@ pub fn check(
     path: &Path,
     source: Result<Option<String>, RulesError>,
 ) -> Result<Report, RulesError> {
+    check_in(path, source, None)
+}
+
+/// [`check`], with the files git tracks (`unmatched-scope` needs them; see
+/// [`super::scope_check::tracked_files`]).
+pub fn check_in(
+    path: &Path,
+    source: Result<Option<String>, RulesError>,
+    tracked: Option<&[String]>,
+) -> Result<Report, RulesError> {
     let display = path.display().to_string();
     let mut report = Report {
         path: display,
@@ -59,6 +69,7 @@ pub fn check(
         Ok(document) => {
             report.rules = document.rules.len();
             lint(path, &document, &mut report.diagnostics);
+            super::scope_check::lint(path, &document, tracked, &mut report.diagnostics);
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }

@@ -9,6 +9,8 @@ pub mod error;
 pub mod file;
 pub mod learn;
 pub mod listing;
+pub mod scope;
+pub mod scope_check;
 pub mod supersede;
 
 use std::fs;

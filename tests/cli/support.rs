@@ -186,3 +186,26 @@ pub(crate) fn skip(tool: &str, what: &str) {
         let _ = file.write_all(line.as_bytes());
     }
 }
+
+/// A sandbox that is a git repository tracking `files` (created empty); `None`, with the
+/// skip recorded, when git cannot run.
+pub(crate) fn tracked_repo(files: &[&str]) -> Option<Sandbox> {
+    let sandbox = Sandbox::new();
+    for file in files {
+        sandbox.write(file, "");
+    }
+    let git = |args: &[&str]| {
+        sandbox
+            .program("git", args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(git(&["init", "-q"]) && git(&["add", "--", "."])) {
+        skip(
+            "git",
+            "a repository whose tracked files decide `unmatched-scope`",
+        );
+        return None;
+    }
+    Some(sandbox)
+}
