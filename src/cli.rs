@@ -384,6 +384,11 @@ pub(crate) struct ExportArgs {
     #[arg(long)]
     pub(crate) truncate: bool,
 
+    /// List every target (file, write mode, how scoped rules are shown, when it is
+    /// exported, the agent's documentation) and export nothing.
+    #[arg(long, conflicts_with_all = ["targets", "check", "dry_run", "diff", "remove", "truncate"])]
+    pub(crate) list_targets: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
     pub(crate) format: ExportFormat,

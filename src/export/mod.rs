@@ -11,6 +11,7 @@ pub mod diff;
 pub mod markdown;
 pub mod owned;
 pub mod report;
+mod scoped;
 pub mod targets;
 
 use std::borrow::Cow;
@@ -25,7 +26,7 @@ use crate::atomic;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
 use crate::text::plural_s;
-use targets::{Facts, Kind, Selected, Target};
+use targets::{Facts, Kind};
 
 /// What to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -124,8 +125,8 @@ pub enum Problem {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub id: &'static str,
-    /// Relative to the workspace root.
-    pub path: &'static str,
+    /// Relative to the workspace root: the target's file, or one of its scoped files.
+    pub path: String,
     pub kind: Kind,
     /// Why the target was selected.
     pub reason: String,
@@ -250,14 +251,20 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         remove: request.remove || document.is_none(),
         listing,
     };
+    let jobs: Vec<scoped::Job> = selected
+        .iter()
+        .flat_map(|selected| {
+            scoped::jobs(&context.root, selected, &context.listing, context.remove)
+        })
+        .collect();
     let mut seen: Vec<(PathBuf, &'static str)> = Vec::new();
     let mut warnings = Vec::new();
-    let outcomes: Vec<Outcome> = selected
+    let outcomes: Vec<Outcome> = jobs
         .iter()
-        .map(|selected| context.process(selected, &mut seen, &mut warnings))
+        .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     if !context.remove {
-        warnings.extend(duplicate_readers(&selected, &outcomes, &facts));
+        warnings.extend(duplicate_readers(&outcomes, &facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
     }
     Ok(Report {
@@ -274,16 +281,16 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
 impl Context<'_> {
     fn process(
         &self,
-        selected: &Selected,
+        job: &scoped::Job,
         seen: &mut Vec<(PathBuf, &'static str)>,
         warnings: &mut Vec<String>,
     ) -> Outcome {
-        let target = selected.target;
+        let target = job.target;
         let mut outcome = Outcome {
             id: target.id,
-            path: target.path,
+            path: job.path.clone(),
             kind: target.kind,
-            reason: selected.reason.clone(),
+            reason: job.reason.clone(),
             status: Status::Unchanged,
             problem: None,
             line: None,
@@ -299,7 +306,7 @@ impl Context<'_> {
             outcome.message = Some(refusal.message);
             outcome
         };
-        let path = self.root.join(target.path);
+        let path = self.root.join(&job.path);
         let real = match atomic::resolve(&path) {
             Ok(real) => real,
             Err(error) => {
@@ -311,7 +318,7 @@ impl Context<'_> {
         if !location.starts_with(&self.root) || location == self.root {
             let message = format!(
                 "{} leads outside the repository; autofix writes only inside it",
-                target.path
+                job.path
             );
             return refuse(
                 outcome,
@@ -330,9 +337,9 @@ impl Context<'_> {
             Ok(existing) => existing,
             Err(refusal) => return refuse(outcome, refusal),
         };
-        let plan = match (target.kind, self.remove) {
-            (Kind::Block, false) => self.plan_block(target, existing.as_deref()),
-            (Kind::Owned, false) => self.plan_owned(target, existing.as_deref()),
+        let plan = match (target.kind, self.remove || job.part == scoped::Part::Orphan) {
+            (Kind::Block, false) => self.plan_block(job, existing.as_deref()),
+            (Kind::Owned, false) => self.plan_owned(job, existing.as_deref()),
             (Kind::Block, true) => plan_block_removal(existing.as_deref()),
             (Kind::Owned, true) => Ok(plan_owned_removal(existing.as_deref())),
         };
@@ -346,7 +353,9 @@ impl Context<'_> {
         outcome.status = match (&plan.change, &existing) {
             (Change::Keep, _) | (Change::Delete, None) => Status::Unchanged,
             (Change::Write(_), None) => Status::Created,
-            (Change::Write(_), Some(_)) if self.remove => Status::Removed,
+            (Change::Write(_), Some(_)) if self.remove || job.part == scoped::Part::Orphan => {
+                Status::Removed
+            }
             (Change::Write(_), Some(_)) => Status::Updated,
             (Change::Delete, Some(_)) => Status::Removed,
         };
@@ -359,7 +368,7 @@ impl Context<'_> {
                 _ => None,
             };
             let old = existing.as_deref().map(markdown::normalize);
-            outcome.diff = Some(diff::unified(old.as_deref(), new.as_deref(), target.path));
+            outcome.diff = Some(diff::unified(old.as_deref(), new.as_deref(), &job.path));
         }
         if self.request.mode != Mode::Write {
             return outcome;
@@ -375,7 +384,7 @@ impl Context<'_> {
                 .map_err(|error| error.to_string()),
             Change::Delete => fs::remove_file(&real.path)
                 .map(|()| None)
-                .map_err(|error| format!("cannot remove {}: {error}", target.path)),
+                .map_err(|error| format!("cannot remove {}: {error}", job.path)),
             Change::Keep => Ok(None),
         };
         match written {
@@ -418,7 +427,7 @@ impl Context<'_> {
         })
     }
 
-    fn plan_block(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+    fn plan_block(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
         let source = existing.unwrap_or("");
         let found = find_block(source)?;
         if let Some((line, tool)) = block::foreign(source, found.as_ref()) {
@@ -429,10 +438,10 @@ impl Context<'_> {
             let rendered = block::render(body, eol);
             block::splice(source, found.as_ref(), &rendered, eol)
         };
-        self.plan_write(target, existing, build, "block")
+        self.plan_write(job, existing, build, "block")
     }
 
-    fn plan_owned(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+    fn plan_owned(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
         if let Some(source) = existing.filter(|s| !owned::is_stamped(s)) {
             if let Some((line, tool)) = block::foreign(source, None) {
                 return Err(foreign(tool, line));
@@ -451,24 +460,26 @@ impl Context<'_> {
         let eol = existing.map_or("\n", markdown::eol);
         let bom = existing.is_some_and(|s| s.starts_with(markdown::BOM));
         let stamp = owned::stamp(&block::escape(&self.rules_shown, true));
-        let build = |body: &str| owned::render(target.frontmatter, &stamp, body, eol, bom);
-        self.plan_write(target, existing, build, "file")
+        let build = |body: &str| owned::render(&job.frontmatter, &stamp, body, eol, bom);
+        self.plan_write(job, existing, build, "file")
     }
 
     /// Renders the target with all rules, or with the oldest dropped to fit its budget.
     fn plan_write(
         &self,
-        target: &Target,
+        job: &scoped::Job,
         existing: Option<&str>,
         build: impl Fn(&str) -> String,
         what: &str,
     ) -> Result<Plan, Refusal> {
+        let target = job.target;
         let escape = escaper(target.at_tokens);
         let lead = format!(
             "Rules from {}, exported by `autofix export`: record and change rules with \
-             `autofix learn`, never by editing this {what}. {}",
+             `autofix learn`, never by editing this {what}. {}{}",
             escape(&self.rules_shown),
-            rules::PRECEDENCE
+            rules::PRECEDENCE,
+            job.scope_note
         );
         let style = MarkdownStyle {
             lead: Some(&lead),
@@ -479,10 +490,11 @@ impl Context<'_> {
             .listing
             .rules
             .iter()
+            .filter(|entry| job.part.shows(entry))
             .map(|entry| {
                 let item =
                     listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style));
-                (listing::scope_heading(&entry), item)
+                (job.part.heading(&entry), item)
             })
             .collect();
         let note = |omitted: usize| match target.budget {
@@ -502,7 +514,7 @@ impl Context<'_> {
             }
             build(&body)
         };
-        let (text, omitted) = self.fit(target, items.len(), render)?;
+        let (text, omitted) = self.fit(job, items.len(), render)?;
         let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
         Ok(Plan {
             change: if same {
@@ -525,12 +537,12 @@ impl Context<'_> {
     /// The text with as few rules omitted as the target's budget allows.
     fn fit(
         &self,
-        target: &Target,
+        job: &scoped::Job,
         rules: usize,
         render: impl Fn(usize) -> String,
     ) -> Result<(String, usize), Refusal> {
         let full = render(0);
-        let Some(budget) = target.budget else {
+        let Some(budget) = job.target.budget else {
             return Ok((full, 0));
         };
         let (size, limit) = budget.measure(&full);
@@ -543,7 +555,7 @@ impl Context<'_> {
             return over(format!(
                 "{} would be {} long, over the budget ({}); pass --truncate to drop the \
                  oldest rules, or supersede old rules",
-                target.path,
+                job.path,
                 budget.amount(size),
                 budget.describe()
             ));
@@ -551,7 +563,7 @@ impl Context<'_> {
         if !fits(rules) {
             return over(format!(
                 "{} is over the budget even without any rule ({})",
-                target.path,
+                job.path,
                 budget.describe()
             ));
         }
@@ -652,19 +664,23 @@ pub fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
 }
 
 /// One warning for each agent that would read the rules from two targets.
-fn duplicate_readers(selected: &[Selected], outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
+fn duplicate_readers(outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
     let mut agents: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
-    for (selected, outcome) in selected.iter().zip(outcomes) {
+    for outcome in outcomes {
         if matches!(
             outcome.status,
-            Status::Refused | Status::Skipped | Status::Failed
+            Status::Refused | Status::Skipped | Status::Failed | Status::Removed
         ) {
             continue;
         }
-        for agent in targets::readers(selected.target, facts) {
+        let Some(target) = targets::by_id(outcome.id) else {
+            continue;
+        };
+        for agent in targets::readers(target, facts) {
             match agents.iter_mut().find(|(a, _)| *a == agent) {
-                Some((_, ids)) => ids.push(selected.target.id),
-                None => agents.push((agent, vec![selected.target.id])),
+                Some((_, ids)) if ids.contains(&target.id) => {}
+                Some((_, ids)) => ids.push(target.id),
+                None => agents.push((agent, vec![target.id])),
             }
         }
     }
@@ -688,7 +704,7 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
     let paths: Vec<&str> = outcomes
         .iter()
         .filter(|o| !matches!(o.status, Status::Refused | Status::Skipped))
-        .map(|o| o.path)
+        .map(|o| o.path.as_str())
         .collect();
     if paths.is_empty() || !root.join(".git").exists() {
         return Vec::new();

@@ -305,6 +305,55 @@ pub fn matching<'g>(globs: impl IntoIterator<Item = &'g str>, path: &str) -> Opt
     decided
 }
 
+/// A scope in the dialect of the agents' rule files, where a glob is matched against the
+/// whole path from the root and there is no exclusion: for their frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Native {
+    /// The including globs, anchored: `*.rs` becomes `**/*.rs`, `build/` becomes
+    /// `**/build/**`, and a plain name `src/api` also `src/api/**` (what it holds).
+    pub include: Vec<String>,
+    /// The excluding globs, without their `!`; the files say them in words.
+    pub exclude: Vec<String>,
+}
+
+/// `globs` in the agents' dialect (see [`Native`]).
+pub fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
+    let mut out = Native::default();
+    for glob in globs {
+        let (list, body) = match glob.strip_prefix('!') {
+            Some(rest) => (&mut out.exclude, rest),
+            None => (&mut out.include, glob),
+        };
+        for variant in anchored(body) {
+            if !list.contains(&variant) {
+                list.push(variant);
+            }
+        }
+    }
+    out
+}
+
+/// One gitignore-style glob as root-anchored globs.
+fn anchored(body: &str) -> Vec<String> {
+    let dir_only = body.ends_with('/');
+    let body = body.trim_end_matches('/');
+    let base = match body.strip_prefix('/') {
+        Some(rest) => rest.to_string(),
+        None if body.contains('/') => body.to_string(),
+        None => format!("**/{body}"),
+    };
+    let last = base.rsplit('/').next().unwrap_or_default();
+    if dir_only {
+        vec![format!("{base}/**")]
+    } else if last.contains(['*', '?', '[']) {
+        // `**` or a pattern: a name that could also be a folder gets its contents below.
+        vec![base]
+    } else {
+        let inside = format!("{base}/**");
+        vec![base, inside]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,6 +408,39 @@ mod tests {
         assert_eq!(matching(globs, "src/gen/keep.rs"), Some("src/gen/keep.rs"));
         assert_eq!(matching(globs, "docs/a.md"), None);
         assert_eq!(matching(["[", "*.md"], "a.md"), Some("*.md"));
+    }
+
+    #[test]
+    fn native_globs_keep_the_meaning() {
+        let scope = native([
+            "*.rs",
+            "/docs/",
+            "src/api",
+            "vendor/**",
+            "!src/gen/**",
+            "a?/b",
+        ]);
+        assert_eq!(
+            scope.include,
+            [
+                "**/*.rs",
+                "docs/**",
+                "src/api",
+                "src/api/**",
+                "vendor/**",
+                "a?/b",
+                "a?/b/**"
+            ]
+        );
+        assert_eq!(scope.exclude, ["src/gen/**"]);
+        for (glob, path) in [("*.rs", "a/b.rs"), ("src/api", "src/api/x.rs")] {
+            let anchored = native([glob]).include;
+            assert!(
+                anchored
+                    .iter()
+                    .any(|g| Glob::parse(&format!("/{g}")).unwrap().matches(path))
+            );
+        }
     }
 
     #[test]
