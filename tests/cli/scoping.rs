@@ -321,3 +321,186 @@ fn without_git_a_scope_is_not_judged_by_tracked_files() {
     learn(&sandbox, "Never panic", &["nowhere/**"]).expect(0);
     sandbox.run(&["check"]).expect(0);
 }
+
+/// The targets whose agents have a scoped form, and files every agent reads.
+const EXPORTED: &str =
+    "agents-md,claude-md,claude,cursor,copilot,windsurf,cline-rules,kiro,continue,junie";
+
+/// The rules of the export fixtures: unscoped, scoped with an exclusion, scoped by a
+/// pattern and a folder whose name holds a space.
+fn export_rules(sandbox: &Sandbox) {
+    learn(sandbox, "Always log errors with context", &[]).expect(0);
+    learn(
+        sandbox,
+        "Never panic in request handlers",
+        &["src/api/**", "!src/api/gen/**"],
+    )
+    .expect(0);
+    learn(sandbox, "Wrap prose at 80 columns", &["*.md", "my docs/"]).expect(0);
+}
+
+/// A fixture's name for an exported file: flat, and never a file an agent would read.
+fn fixture_name(path: &str) -> String {
+    format!("scoping/export/{}.expected", path.replace('/', "__"))
+}
+
+#[test]
+fn every_scoped_form_is_written_byte_for_byte() {
+    let sandbox = Sandbox::new();
+    sandbox.write("AGENTS.md", "# Agents\n\nHand-written.\n");
+    export_rules(&sandbox);
+    sandbox.run(&["export", "--target", EXPORTED]).expect(0);
+    let files: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| !f.starts_with(".agents/"))
+        .collect();
+    assert_eq!(files.len(), 24, "{files:#?}");
+    for file in &files {
+        crate::support::assert_fixture(&fixture_name(file), &sandbox.read(file));
+    }
+    // And no fixture lacks its file.
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scoping/export"
+    ));
+    let mut fixtures: Vec<String> = crate::support::files_below(dir);
+    let mut named: Vec<String> = files
+        .iter()
+        .map(|f| fixture_name(f)["scoping/export/".len()..].to_string())
+        .collect();
+    fixtures.sort();
+    named.sort();
+    assert_eq!(fixtures, named);
+    sandbox
+        .run(&["export", "--check", "--target", EXPORTED])
+        .expect(0);
+}
+
+#[test]
+fn check_sees_a_stale_missing_or_orphaned_scoped_file() {
+    let sandbox = Sandbox::new();
+    export_rules(&sandbox);
+    sandbox
+        .run(&["export", "--target", "agents-md,claude,cursor"])
+        .expect(0);
+    sandbox.run(&["export", "--check"]).expect(0);
+    // A new scope, a superseded one, a new rule in a kept scope.
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "style",
+            "-w",
+            "w",
+            "-s",
+            "3",
+            "Wrap prose at 100 columns",
+            "--path",
+            "docs/**",
+        ])
+        .expect(0);
+    learn(
+        &sandbox,
+        "Return typed errors from handlers",
+        &["src/api/**", "!src/api/gen/**"],
+    )
+    .expect(0);
+    let before = crate::support::files_below(sandbox.path());
+    let check = sandbox
+        .run(&["export", "--check", "--format", "json"])
+        .expect(1)
+        .json();
+    assert_eq!(
+        crate::support::files_below(sandbox.path()),
+        before,
+        "--check wrote"
+    );
+    let statuses: Vec<(String, String)> = check["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["path"].as_str().unwrap().to_string(),
+                t["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let status = |prefix: &str, name: &str| -> Vec<String> {
+        statuses
+            .iter()
+            .filter(|(p, _)| p.starts_with(prefix) && p.contains(name))
+            .map(|(_, s)| s.clone())
+            .collect()
+    };
+    for dir in [".claude/rules/", ".cursor/rules/"] {
+        assert_eq!(status(dir, "autofix-src-api-"), ["stale"], "{statuses:?}");
+        assert_eq!(status(dir, "autofix-docs-"), ["missing"], "{statuses:?}");
+        assert_eq!(status(dir, "autofix-md-"), ["orphaned"], "{statuses:?}");
+    }
+    sandbox.run(&["export"]).expect(0);
+    sandbox.run(&["export", "--check"]).expect(0);
+    assert!(
+        !crate::support::files_below(sandbox.path())
+            .iter()
+            .any(|f| f.contains("autofix-md-"))
+    );
+    // An unstamped file that looks like ours is never touched.
+    sandbox.write(".claude/rules/autofix-mine.md", "# Mine\n");
+    sandbox.run(&["export", "--check"]).expect(0);
+    sandbox.run(&["export", "--remove"]).expect(0);
+    assert_eq!(sandbox.read(".claude/rules/autofix-mine.md"), "# Mine\n");
+    let left: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.contains("autofix") && !f.starts_with(".agents/"))
+        .collect();
+    assert_eq!(left, [".claude/rules/autofix-mine.md"]);
+}
+
+#[test]
+fn the_target_registry_lists_every_target_with_its_source() {
+    let sandbox = Sandbox::new();
+    let json = sandbox
+        .run(&["export", "--list-targets", "--format", "json"])
+        .expect(0)
+        .json();
+    let targets = json["targets"].as_array().unwrap();
+    assert!(targets.len() >= 20, "{}", targets.len());
+    let mut ids: Vec<&str> = targets.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for target in targets {
+        let source = target["source"].as_str().unwrap();
+        assert!(source.starts_with("https://"), "{target}");
+        assert!(["block", "owned"].contains(&target["mode"].as_str().unwrap()));
+    }
+    let scoped: Vec<&str> = targets
+        .iter()
+        .filter(|t| t["scoping"] != "heading")
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        scoped,
+        [
+            "claude",
+            "cursor",
+            "copilot",
+            "windsurf",
+            "cline-rules",
+            "kiro",
+            "continue"
+        ]
+    );
+    let text = sandbox.run(&["export", "--list-targets"]).expect(0).stdout;
+    for id in &ids {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{id} ("))),
+            "{id}"
+        );
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), targets.len());
+    // Every listed id is accepted by --target.
+    sandbox
+        .run(&["export", "--target", "goose,aider,openhands", "--dry-run"])
+        .expect(0);
+}
