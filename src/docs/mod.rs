@@ -5,6 +5,8 @@
 pub mod architecture {}
 #[doc = include_str!("rules.md")]
 pub mod rules {}
+#[doc = include_str!("scoping.md")]
+pub mod scoping {}
 #[doc = include_str!("capture.md")]
 pub mod capture {}
 #[doc = include_str!("export.md")]

@@ -714,6 +714,24 @@ mod tests {
     }
 
     #[test]
+    fn the_pages_list_every_target_with_its_source() {
+        let scoping = include_str!("../docs/scoping.md");
+        let export = include_str!("../docs/export.md");
+        for target in TARGETS {
+            let row = format!("| `{}` | `{}`", target.id, target.path);
+            assert!(scoping.contains(&row), "scoping.md lacks {}", target.id);
+            assert!(export.contains(&row), "export.md lacks {}", target.id);
+            assert!(
+                scoping.contains(target.source),
+                "scoping.md lacks {}",
+                target.source
+            );
+            assert!(target.source.starts_with("https://"), "{}", target.id);
+        }
+        assert!(TARGETS.len() >= 20);
+    }
+
+    #[test]
     fn defaults_follow_the_repository() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
