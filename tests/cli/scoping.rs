@@ -504,3 +504,33 @@ fn the_target_registry_lists_every_target_with_its_source() {
         .run(&["export", "--target", "goose,aider,openhands", "--dry-run"])
         .expect(0);
 }
+
+#[test]
+fn a_new_agent_folder_brings_its_target_and_its_scoped_files() {
+    let sandbox = Sandbox::new();
+    export_rules(&sandbox);
+    std::fs::create_dir_all(sandbox.join(".kiro")).unwrap();
+    std::fs::create_dir_all(sandbox.join(".junie")).unwrap();
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("kiro (.kiro/ exists), junie (.junie/ exists)"),
+        "{}",
+        run.stdout
+    );
+    let kiro: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.starts_with(".kiro/"))
+        .collect();
+    assert_eq!(kiro.len(), 3, "{kiro:?}");
+    assert!(
+        sandbox
+            .read(".junie/guidelines.md")
+            .contains("### Only for files matching `*.md`, `my docs/`")
+    );
+    // Neither is written where its folder is absent and nobody asked.
+    let bare = Sandbox::new();
+    export_rules(&bare);
+    bare.run(&["export"]).expect(0);
+    assert!(!bare.join(".kiro").exists() && !bare.join(".junie").exists());
+}
