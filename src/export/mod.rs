@@ -510,7 +510,7 @@ impl Context<'_> {
             body.push_str(&note(omitted));
             body.push_str(&listing::group_by_scope(&items[omitted..]));
             if items.is_empty() {
-                body.push_str("_No rules recorded yet._\n");
+                body.push_str(job.part.empty_note(self.listing.rules.is_empty()));
             }
             build(&body)
         };

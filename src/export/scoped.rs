@@ -35,6 +35,17 @@ impl Part {
         }
     }
 
+    /// What a file with no rule says: that there are none, or, for a target's own file
+    /// when every rule is scoped, where they are.
+    pub(super) fn empty_note(&self, no_rules_at_all: bool) -> &'static str {
+        match self {
+            Part::Unscoped if !no_rules_at_all => {
+                "_Every rule applies only to some files: they are in the `autofix-*` files beside this one._\n"
+            }
+            _ => "_No rules recorded yet._\n",
+        }
+    }
+
     /// The heading an item goes under in this file: none in a file of one scope, whose
     /// frontmatter says it (the lead says the exclusions).
     pub(super) fn heading(&self, entry: &Entry<'_>) -> String {

@@ -534,3 +534,15 @@ fn a_new_agent_folder_brings_its_target_and_its_scoped_files() {
     bare.run(&["export"]).expect(0);
     assert!(!bare.join(".kiro").exists() && !bare.join(".junie").exists());
 }
+
+#[test]
+fn a_target_file_says_where_the_rules_are_when_every_rule_is_scoped() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Never panic in request handlers", &["src/api/**"]).expect(0);
+    sandbox.run(&["export", "--target", "claude"]).expect(0);
+    let own = sandbox.read(".claude/rules/autofix.md");
+    assert!(
+        own.ends_with("_Every rule applies only to some files: they are in the `autofix-*` files beside this one._\n"),
+        "{own}"
+    );
+}
