@@ -337,28 +337,15 @@ impl Context<'_> {
             Ok(existing) => existing,
             Err(refusal) => return refuse(outcome, refusal),
         };
-        let plan = match (target.kind, self.remove || job.part == scoped::Part::Orphan) {
-            (Kind::Block, false) => self.plan_block(job, existing.as_deref()),
-            (Kind::Owned, false) => self.plan_owned(job, existing.as_deref()),
-            (Kind::Block, true) => plan_block_removal(existing.as_deref()),
-            (Kind::Owned, true) => Ok(plan_owned_removal(existing.as_deref())),
-        };
-        let plan = match plan {
+        let removing = self.remove || job.part == scoped::Part::Orphan;
+        let plan = match self.plan(job, existing.as_deref(), removing) {
             Ok(plan) => plan,
             Err(refusal) => return refuse(outcome, refusal),
         };
         outcome.rules = plan.rules;
         outcome.omitted = plan.omitted;
         outcome.message = plan.note;
-        outcome.status = match (&plan.change, &existing) {
-            (Change::Keep, _) | (Change::Delete, None) => Status::Unchanged,
-            (Change::Write(_), None) => Status::Created,
-            (Change::Write(_), Some(_)) if self.remove || job.part == scoped::Part::Orphan => {
-                Status::Removed
-            }
-            (Change::Write(_), Some(_)) => Status::Updated,
-            (Change::Delete, Some(_)) => Status::Removed,
-        };
+        outcome.status = status(&plan.change, existing.is_some(), removing);
         if !outcome.status.is_change() {
             return outcome;
         }
@@ -377,17 +364,7 @@ impl Context<'_> {
             let message = self.clean(&error.to_string());
             return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
         }
-        let written = match &plan.change {
-            Change::Write(text) => real
-                .create_dir()
-                .and_then(|()| real.write(text.as_bytes()))
-                .map_err(|error| error.to_string()),
-            Change::Delete => fs::remove_file(&real.path)
-                .map(|()| None)
-                .map_err(|error| format!("cannot remove {}: {error}", job.path)),
-            Change::Keep => Ok(None),
-        };
-        match written {
+        match apply(&real, &plan.change, &job.path) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
             Err(message) => {
                 outcome.status = Status::Failed;
@@ -396,6 +373,21 @@ impl Context<'_> {
             }
         }
         outcome
+    }
+
+    /// What to do with the file: write it, or take out what is ours.
+    fn plan(
+        &self,
+        job: &scoped::Job,
+        existing: Option<&str>,
+        removing: bool,
+    ) -> Result<Plan, Refusal> {
+        match (job.target.kind, removing) {
+            (Kind::Block, false) => self.plan_block(job, existing),
+            (Kind::Owned, false) => self.plan_owned(job, existing),
+            (Kind::Block, true) => plan_block_removal(existing),
+            (Kind::Owned, true) => Ok(plan_owned_removal(existing)),
+        }
     }
 
     /// The file's text; `None` when it does not exist.
@@ -582,6 +574,32 @@ impl Context<'_> {
     /// A message without the root's absolute path.
     fn clean(&self, message: &str) -> String {
         crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
+    }
+}
+
+/// Makes the change on disk; a warning from the write (the directory could not be
+/// synced), or why it failed.
+fn apply(real: &atomic::Target, change: &Change, shown: &str) -> Result<Option<String>, String> {
+    match change {
+        Change::Write(text) => real
+            .create_dir()
+            .and_then(|()| real.write(text.as_bytes()))
+            .map_err(|error| error.to_string()),
+        Change::Delete => fs::remove_file(&real.path)
+            .map(|()| None)
+            .map_err(|error| format!("cannot remove {shown}: {error}")),
+        Change::Keep => Ok(None),
+    }
+}
+
+/// What a change does to a file that exists or not.
+fn status(change: &Change, exists: bool, removing: bool) -> Status {
+    match (change, exists) {
+        (Change::Keep, _) | (Change::Delete, false) => Status::Unchanged,
+        (Change::Write(_), false) => Status::Created,
+        (Change::Write(_), true) if removing => Status::Removed,
+        (Change::Write(_), true) => Status::Updated,
+        (Change::Delete, true) => Status::Removed,
     }
 }
 
