@@ -387,6 +387,11 @@ pub(crate) struct ExportArgs {
     #[arg(long)]
     pub(crate) truncate: bool,
 
+    /// List every target (file, write mode, how scoped rules are shown, when it is
+    /// exported, the agent's documentation) and export nothing.
+    #[arg(long, conflicts_with_all = ["targets", "check", "dry_run", "diff", "remove", "truncate"])]
+    pub(crate) list_targets: bool,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
     pub(crate) format: ExportFormat,
@@ -556,8 +561,15 @@ pub(crate) struct LearnArgs {
     #[arg(short, long, value_name = "N")]
     pub(crate) supersedes: Vec<u64>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Force"?} from standard input.
-    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes"])]
+    /// Scope the rule to the files matching this glob, gitignore-style and relative to the
+    /// workspace root: `src/api/**`, `*.sql`, `!src/gen/**` (repeatable; without it the
+    /// rule applies everywhere).
+    #[arg(long = "path", value_name = "GLOB")]
+    pub(crate) paths: Vec<String>,
+
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?, "Force"?} from
+    /// standard input.
+    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths"])]
     pub(crate) json: bool,
 
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
@@ -601,6 +613,11 @@ pub(crate) struct RulesArgs {
     /// Also show superseded rules, and what superseded them.
     #[arg(long)]
     pub(crate) all: bool,
+
+    /// Only the rules that apply to these files or folders: the unscoped rules and those
+    /// whose `Paths` globs match, each with why it applies.
+    #[arg(long = "for", value_name = "PATH", num_args = 1..)]
+    pub(crate) for_paths: Vec<String>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = RulesFormat::Text)]

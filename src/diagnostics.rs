@@ -146,6 +146,16 @@ codes! {
         "Keep one: learn a rule that supersedes both, or the one you do not want.",
         "Two rules that each claim to replace the same older rule may disagree, and an agent cannot tell which replacement is meant.",
         "rule 45 says \"supersedes rule 12\" and rule 46 says \"replaces rule 12\"";
+    InvalidGlob = "invalid-glob", Error,
+        "A glob in a rule's `Paths` cannot be read (an unclosed `[`, a lone `\\`, a `..` segment, an empty pattern), or the scope only excludes (`!` globs alone).",
+        "Learn a superseding rule whose `--path` globs are valid and include at least one path (`autofix learn --path 'src/api/**' …`).",
+        "A glob that cannot be read matches nothing, so the rule is silently missing where its author meant it to apply.",
+        "\"Paths\": [\"src/[api/**\"]    <- the class `[` is never closed";
+    UnmatchedScope = "unmatched-scope", Warning,
+        "A glob in a rule's `Paths` matches no file git tracks (`git ls-files`): it adds nothing, or the rule never applies.",
+        "Correct the glob (globs are relative to the workspace root; one without `/` matches at any depth), or learn a superseding rule with the right scope.",
+        "A scope that matches nothing keeps the rule out of every agent's context: usually a typo, or a folder that was renamed.",
+        "\"Paths\": [\"scr/**\"]    <- no tracked file lies under scr/";
     InvalidField = "invalid-field", Error,
         "A field is missing or has the wrong type: in the rules file, a text that is not a string, a `Supersedes` that is not a list of numbers, a repeated key; in a preset, a command without `id`, a `skill` that is a list, a requirement without `type`/`name`, a `taskPresetId` that is not `^[a-z0-9][a-z0-9-]*$`.",
         "Give the field the type the format expects; bind one skill per command and declare several skills as separate requirements.",

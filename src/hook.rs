@@ -50,9 +50,12 @@ pub fn empty(agent: Agent) -> &'static str {
 /// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
 /// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
 pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
+    // Scoped rules stay out of the session's context: a line says they exist and how to see
+    // the ones for a file.
     let lines: Vec<String> = listing
         .rules
         .iter()
+        .filter(|entry| entry.paths.is_empty())
         .map(|entry| {
             let mut line = Vec::new();
             Listing::write_text_item(&mut line, &entry).expect("writing to memory cannot fail");
@@ -69,8 +72,9 @@ pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>)
         None => "the hook's size limit".to_string(),
     };
     let to_fit = to_fit.as_str();
+    let scoped = scoped_note(listing);
     let render = |omitted: usize| {
-        let mut text = if lines.is_empty() {
+        let mut text = if lines.is_empty() && scoped.is_empty() {
             format!("No project rules are recorded in {} yet.\n", listing.path)
         } else {
             header.clone()
@@ -82,6 +86,7 @@ pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>)
         for line in &lines[omitted..] {
             text.push_str(line);
         }
+        text.push_str(&scoped);
         wrap(agent, text.trim_end())
     };
     // The cap in characters, and a token budget if one was given (context the agent reads).
@@ -91,6 +96,31 @@ pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>)
             && budget_tokens.is_none_or(|b| budget::tokens(text.chars().count()) <= b)
     };
     render(budget::fit_newest(lines.len(), fits))
+}
+
+/// The line about scoped rules: how many, their globs, and the command that lists the rules
+/// for a file; empty when every rule is unscoped.
+fn scoped_note(listing: &Listing<'_>) -> String {
+    let mut count = 0;
+    let mut globs: Vec<&str> = Vec::new();
+    for entry in listing.rules.iter().filter(|entry| !entry.paths.is_empty()) {
+        count += 1;
+        for glob in entry.paths {
+            if !globs.contains(&glob.as_ref()) {
+                globs.push(glob);
+            }
+        }
+    }
+    if count == 0 {
+        return String::new();
+    }
+    let globs: Vec<String> = globs.iter().map(|g| format!("`{g}`")).collect();
+    format!(
+        "{count} more rule{s} only to files matching {globs}; before working on such a \
+         file, run `autofix rules --for PATH` to see the rules for it.\n",
+        s = if count == 1 { " applies" } else { "s apply" },
+        globs = globs.join(", ")
+    )
 }
 
 fn wrap(agent: Agent, text: &str) -> String {
@@ -144,7 +174,8 @@ mod tests {
         }
         source.push(']');
         let document = file::parse(&source).unwrap();
-        let listing = build("r.json".into(), Some(&document), &Query::default());
+        let query = Query::default();
+        let listing = build("r.json".into(), Some(&document), &query);
         let claude = render(Agent::Claude, &listing, None);
         assert!(claude.chars().count() <= CAP);
         let value: serde_json::Value = serde_json::from_str(&claude).unwrap();

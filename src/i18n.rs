@@ -9,6 +9,7 @@
 use std::fmt;
 
 use crate::rules::category::normalize;
+use crate::rules::scope::GlobProblem;
 use crate::rules::{Category, RulesError};
 
 /// A language `learn` speaks.
@@ -104,6 +105,19 @@ pub enum Message {
     Verify,
     StdinUnreadable,
     StdinNotARule,
+    /// A `--path` glob refused; `{problem}` is one of the `Glob…` rows.
+    InvalidGlob,
+    GlobControl,
+    GlobEmpty,
+    GlobSpaces,
+    GlobEmptySegment,
+    GlobDots,
+    GlobLoneBackslash,
+    GlobUnclosed,
+    GlobBackwardRange,
+    GlobOnlyExcludes,
+    /// After the acknowledgement of a scoped rule.
+    AppliesTo,
 }
 
 impl Message {
@@ -188,9 +202,43 @@ impl Message {
                 "impossible de lire la règle sur l'entrée standard",
             ],
             Message::StdinNotARule => [
-                "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Force\"]}",
-                "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Force\"]}",
+                "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}",
+                "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}",
             ],
+            Message::InvalidGlob => [
+                "invalid glob `{glob}` for --path: it {problem}",
+                "motif invalide `{glob}` pour --path : il {problem}",
+            ],
+            Message::GlobControl => [
+                "contains a control character",
+                "contient un caractère de contrôle",
+            ],
+            Message::GlobEmpty => ["is empty", "est vide"],
+            Message::GlobSpaces => [
+                "starts or ends with a space",
+                "commence ou finit par une espace",
+            ],
+            Message::GlobEmptySegment => {
+                ["has an empty path segment", "a un segment de chemin vide"]
+            }
+            Message::GlobDots => [
+                "names `.` or `..`; write paths from the workspace root",
+                "nomme `.` ou `..` ; écrivez les chemins depuis la racine de l'espace de travail",
+            ],
+            Message::GlobLoneBackslash => ["ends with a lone `\\`", "finit par un `\\` isolé"],
+            Message::GlobUnclosed => [
+                "has a `[` class without its `]`",
+                "a une classe `[` sans son `]`",
+            ],
+            Message::GlobBackwardRange => [
+                "has a class range whose end comes before its start",
+                "a un intervalle de classe dont la fin précède le début",
+            ],
+            Message::GlobOnlyExcludes => [
+                "only excludes; a scope needs a glob that includes paths",
+                "ne fait qu'exclure ; une portée a besoin d'un motif qui inclut des chemins",
+            ],
+            Message::AppliesTo => ["  applies to {globs}", "  s'applique à {globs}"],
         }
     }
 
@@ -275,8 +323,27 @@ pub fn learn_error(lang: Lang, error: &RulesError) -> Option<String> {
             Message::NumberOverflow.fill(lang, &[("path", &path(file))])
         }
         RulesError::Verify { path: file } => Message::Verify.fill(lang, &[("path", &path(file))]),
+        RulesError::InvalidGlob { glob, problem } => {
+            let problem = glob_problem(*problem).text(lang);
+            Message::InvalidGlob.fill(lang, &[("glob", glob), ("problem", &problem)])
+        }
         _ => return None,
     })
+}
+
+/// The row that says what is wrong with a glob.
+fn glob_problem(problem: GlobProblem) -> Message {
+    match problem {
+        GlobProblem::Control => Message::GlobControl,
+        GlobProblem::Empty => Message::GlobEmpty,
+        GlobProblem::Spaces => Message::GlobSpaces,
+        GlobProblem::EmptySegment => Message::GlobEmptySegment,
+        GlobProblem::Dots => Message::GlobDots,
+        GlobProblem::LoneBackslash => Message::GlobLoneBackslash,
+        GlobProblem::Unclosed => Message::GlobUnclosed,
+        GlobProblem::BackwardRange => Message::GlobBackwardRange,
+        GlobProblem::OnlyExcludes => Message::GlobOnlyExcludes,
+    }
 }
 
 /// The message for a refusal about one of the two texts.
@@ -331,7 +398,7 @@ mod tests {
         assert!(
             Message::StdinNotARule
                 .fill(Lang::En, &[])
-                .ends_with("\"Supersedes\", \"Force\"]}")
+                .ends_with("\"Paths\", \"Force\"]}")
         );
     }
 
@@ -367,7 +434,11 @@ mod tests {
             RulesError::NumberOverflow { path: path.clone() },
             RulesError::Verify { path },
         ];
-        for error in &errors {
+        let globs = GlobProblem::ALL.map(|problem| RulesError::InvalidGlob {
+            glob: "src/[x".into(),
+            problem,
+        });
+        for error in errors.iter().chain(&globs) {
             assert_eq!(
                 learn_error(Lang::En, error).as_deref(),
                 Some(&*error.to_string())

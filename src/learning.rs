@@ -37,7 +37,7 @@ pub struct Learned {
 pub struct Refreshed {
     pub target: &'static str,
     /// Relative to the workspace root.
-    pub path: &'static str,
+    pub path: String,
     /// `created`, `updated` or `removed`.
     pub status: &'static str,
 }
@@ -100,7 +100,7 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
         };
         learned.exports.push(Refreshed {
             target: outcome.id,
-            path: outcome.path,
+            path: outcome.path.clone(),
             status,
         });
     }
@@ -112,7 +112,7 @@ impl Learned {
     pub fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
         let mut text = self.outcome.to_text(shown, lang, front);
         if !self.exports.is_empty() {
-            let paths: Vec<&str> = self.exports.iter().map(|e| e.path).collect();
+            let paths: Vec<&str> = self.exports.iter().map(|e| e.path.as_str()).collect();
             text.push_str(&Message::ExportsRefreshed.fill(lang, &[("paths", &paths.join(", "))]));
             text.push('\n');
         }

@@ -314,7 +314,8 @@ fn tools() -> Value {
             "inputSchema": {"type": "object", "properties": {
                 "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
                 "all": {"type": "boolean", "description": "Also list superseded rules."},
-                "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."}
+                "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."},
+                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -328,6 +329,7 @@ fn tools() -> Value {
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
                 "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "paths": {"type": "array", "items": {"type": "string"}, "description": "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere."},
                 "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
                 "dry_run": {"type": "boolean"},
                 "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true."}
@@ -490,6 +492,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         categories: strings(arguments, "category")?,
         all: flag(arguments, "all")?,
         budget: count(arguments, "budget")?,
+        paths: cmd::rules::for_paths(context, &strings(arguments, "for")?).map_err(failure)?,
     };
     let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
         (listing.to_text(), listing.to_json())
@@ -511,6 +514,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         why: required(arguments, "why")?,
         supersedes: numbers(arguments, "supersedes")?,
         force: flag(arguments, "force")?,
+        paths: strings(arguments, "paths")?,
     };
     let after = if optional_flag(arguments, "export", true)? {
         AfterLearning::Export

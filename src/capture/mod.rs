@@ -7,5 +7,5 @@
 pub mod classify;
 pub mod prompt;
 pub mod reflect;
-mod sha256;
+pub(crate) mod sha256;
 mod transcripts;

@@ -46,6 +46,13 @@ fn command_agent(agent: CommandAgentArg) -> init::command::CommandAgent {
 }
 
 pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<ExitCode> {
+    if args.list_targets {
+        print(&match args.format {
+            ExportFormat::Json => export::targets::list_json(),
+            _ => export::targets::list_text(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let workspace = context.workspace()?;
     let request = export::Request {
         root: workspace.root,
@@ -147,6 +154,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
             categories: args.categories,
             all: args.all,
             budget: None,
+            paths: Vec::new(),
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);

@@ -46,7 +46,8 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
         Some(source) => Some(rules::parse_tolerant(&workspace.rules_file, source)?),
         None => None,
     };
-    let listing = listing::build(String::new(), document.as_ref(), &listing::Query::default());
+    let query = listing::Query::default();
+    let listing = listing::build(String::new(), document.as_ref(), &query);
     let mut agents: Vec<Agent> = Vec::new();
     for named in args.agents.into_iter().map(agent) {
         if !agents.contains(&named) {

@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use autofix::i18n::{self, Lang, Message};
 use autofix::learning::{self, AfterLearning, Learned};
 use autofix::lock;
-use autofix::rules::{self, check, learn, listing};
+use autofix::rules::{self, check, learn, listing, scope_check};
 use autofix::workspace::Workspace;
 
 use crate::cli::{
@@ -57,6 +57,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             why: args.why.unwrap_or_default(),
             supersedes: args.supersedes,
             force: args.force,
+            paths: args.paths,
         }
     };
     let after = if args.no_export {
@@ -108,6 +109,57 @@ pub(crate) fn with_listing<R>(
     Ok(use_listing(&listing))
 }
 
+/// The paths of `rules --for`, relative to the workspace root and `/`-separated: a relative
+/// path is read from the current directory, as a shell user means it.
+pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
+    let workspace = context.workspace()?;
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let root = lexical(&cwd.join(&workspace.root));
+    let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+    given
+        .iter()
+        .map(|path| {
+            let full = lexical(&cwd.join(path));
+            let inside = full
+                .strip_prefix(&root)
+                .or_else(|_| full.strip_prefix(&real_root))
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "--for {path}: the path is outside the workspace ({})",
+                        workspace.root.display()
+                    )
+                })?;
+            let parts: Vec<String> = inside
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.is_empty() {
+                anyhow::bail!("--for {path}: name a file or folder inside the workspace");
+            }
+            Ok(parts.join("/"))
+        })
+        .collect()
+}
+
+/// `path` with `.` and `..` resolved by name (the file need not exist).
+fn lexical(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::cmd::agents::rules_hook(context, args, agent));
@@ -122,6 +174,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         categories: args.categories,
         all: args.all,
         budget: args.budget,
+        paths: for_paths(context, &args.for_paths)?,
     };
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.
@@ -151,7 +204,12 @@ pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, 
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
     let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
-    let report = check::check_within(Path::new(&shown(path)), rules::read(path), &budgets)?;
+    let tracked = scope_check::tracked_files(&workspace.root);
+    let context = check::Context {
+        budgets: &budgets,
+        tracked: tracked.as_deref(),
+    };
+    let report = check::check_with(Path::new(&shown(path)), rules::read(path), &context)?;
     Ok((report, workspace))
 }
 

@@ -7,6 +7,8 @@ pub mod architecture {}
 pub mod rules {}
 #[doc = include_str!("consistency.md")]
 pub mod consistency {}
+#[doc = include_str!("scoping.md")]
+pub mod scoping {}
 #[doc = include_str!("capture.md")]
 pub mod capture {}
 #[doc = include_str!("export.md")]

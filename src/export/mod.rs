@@ -11,6 +11,7 @@ pub mod diff;
 pub mod markdown;
 pub mod owned;
 pub mod report;
+mod scoped;
 pub mod targets;
 
 use std::borrow::Cow;
@@ -25,7 +26,7 @@ use crate::atomic;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
 use crate::text::plural_s;
-use targets::{Facts, Kind, Selected, Target};
+use targets::{Facts, Kind};
 
 /// What to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -124,8 +125,8 @@ pub enum Problem {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub id: &'static str,
-    /// Relative to the workspace root.
-    pub path: &'static str,
+    /// Relative to the workspace root: the target's file, or one of its scoped files.
+    pub path: String,
     pub kind: Kind,
     /// Why the target was selected.
     pub reason: String,
@@ -247,11 +248,8 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         .as_deref()
         .map(|source| rules::parse_tolerant(&request.rules_file, source))
         .transpose()?;
-    let listing = listing::build(
-        rules_shown.clone(),
-        document.as_ref(),
-        &listing::Query::default(),
-    );
+    let query = listing::Query::default();
+    let listing = listing::build(rules_shown.clone(), document.as_ref(), &query);
     let facts = Facts::of(&root);
     let selected = targets::select(&root, &request.targets, &facts);
     let context = Context {
@@ -262,14 +260,20 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         remove: request.remove || document.is_none(),
         listing,
     };
+    let jobs: Vec<scoped::Job> = selected
+        .iter()
+        .flat_map(|selected| {
+            scoped::jobs(&context.root, selected, &context.listing, context.remove)
+        })
+        .collect();
     let mut seen: Vec<(PathBuf, &'static str)> = Vec::new();
     let mut warnings = Vec::new();
-    let outcomes: Vec<Outcome> = selected
+    let outcomes: Vec<Outcome> = jobs
         .iter()
-        .map(|selected| context.process(selected, &mut seen, &mut warnings))
+        .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     if !context.remove {
-        warnings.extend(duplicate_readers(&selected, &outcomes, &facts));
+        warnings.extend(duplicate_readers(&outcomes, &facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
     }
     Ok(Report {
@@ -286,16 +290,16 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
 impl Context<'_> {
     fn process(
         &self,
-        selected: &Selected,
+        job: &scoped::Job,
         seen: &mut Vec<(PathBuf, &'static str)>,
         warnings: &mut Vec<String>,
     ) -> Outcome {
-        let target = selected.target;
+        let target = job.target;
         let mut outcome = Outcome {
             id: target.id,
-            path: target.path,
+            path: job.path.clone(),
             kind: target.kind,
-            reason: selected.reason.clone(),
+            reason: job.reason.clone(),
             status: Status::Unchanged,
             problem: None,
             line: None,
@@ -311,7 +315,7 @@ impl Context<'_> {
             outcome.message = Some(refusal.message);
             outcome
         };
-        let path = self.root.join(target.path);
+        let path = self.root.join(&job.path);
         let real = match atomic::resolve(&path) {
             Ok(real) => real,
             Err(error) => {
@@ -323,7 +327,7 @@ impl Context<'_> {
         if !location.starts_with(&self.root) || location == self.root {
             let message = format!(
                 "{} leads outside the repository; autofix writes only inside it",
-                target.path
+                job.path
             );
             return refuse(
                 outcome,
@@ -342,26 +346,15 @@ impl Context<'_> {
             Ok(existing) => existing,
             Err(refusal) => return refuse(outcome, refusal),
         };
-        let plan = match (target.kind, self.remove) {
-            (Kind::Block, false) => self.plan_block(target, existing.as_deref()),
-            (Kind::Owned, false) => self.plan_owned(target, existing.as_deref()),
-            (Kind::Block, true) => plan_block_removal(existing.as_deref()),
-            (Kind::Owned, true) => Ok(plan_owned_removal(existing.as_deref())),
-        };
-        let plan = match plan {
+        let removing = self.remove || job.part == scoped::Part::Orphan;
+        let plan = match self.plan(job, existing.as_deref(), removing) {
             Ok(plan) => plan,
             Err(refusal) => return refuse(outcome, refusal),
         };
         outcome.rules = plan.rules;
         outcome.omitted = plan.omitted;
         outcome.message = plan.note;
-        outcome.status = match (&plan.change, &existing) {
-            (Change::Keep, _) | (Change::Delete, None) => Status::Unchanged,
-            (Change::Write(_), None) => Status::Created,
-            (Change::Write(_), Some(_)) if self.remove => Status::Removed,
-            (Change::Write(_), Some(_)) => Status::Updated,
-            (Change::Delete, Some(_)) => Status::Removed,
-        };
+        outcome.status = status(&plan.change, existing.is_some(), removing);
         if !outcome.status.is_change() {
             return outcome;
         }
@@ -371,7 +364,7 @@ impl Context<'_> {
                 _ => None,
             };
             let old = existing.as_deref().map(markdown::normalize);
-            outcome.diff = Some(diff::unified(old.as_deref(), new.as_deref(), target.path));
+            outcome.diff = Some(diff::unified(old.as_deref(), new.as_deref(), &job.path));
         }
         if self.request.mode != Mode::Write {
             return outcome;
@@ -380,17 +373,7 @@ impl Context<'_> {
             let message = self.clean(&error.to_string());
             return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
         }
-        let written = match &plan.change {
-            Change::Write(text) => real
-                .create_dir()
-                .and_then(|()| real.write(text.as_bytes()))
-                .map_err(|error| error.to_string()),
-            Change::Delete => fs::remove_file(&real.path)
-                .map(|()| None)
-                .map_err(|error| format!("cannot remove {}: {error}", target.path)),
-            Change::Keep => Ok(None),
-        };
-        match written {
+        match apply(&real, &plan.change, &job.path) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
             Err(message) => {
                 outcome.status = Status::Failed;
@@ -399,6 +382,21 @@ impl Context<'_> {
             }
         }
         outcome
+    }
+
+    /// What to do with the file: write it, or take out what is ours.
+    fn plan(
+        &self,
+        job: &scoped::Job,
+        existing: Option<&str>,
+        removing: bool,
+    ) -> Result<Plan, Refusal> {
+        match (job.target.kind, removing) {
+            (Kind::Block, false) => self.plan_block(job, existing),
+            (Kind::Owned, false) => self.plan_owned(job, existing),
+            (Kind::Block, true) => plan_block_removal(existing),
+            (Kind::Owned, true) => Ok(plan_owned_removal(existing)),
+        }
     }
 
     /// The file's text; `None` when it does not exist.
@@ -430,7 +428,7 @@ impl Context<'_> {
         })
     }
 
-    fn plan_block(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+    fn plan_block(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
         let source = existing.unwrap_or("");
         let found = find_block(source)?;
         if let Some((line, tool)) = block::foreign(source, found.as_ref()) {
@@ -441,10 +439,10 @@ impl Context<'_> {
             let rendered = block::render(body, eol);
             block::splice(source, found.as_ref(), &rendered, eol)
         };
-        self.plan_write(target, existing, build, "block")
+        self.plan_write(job, existing, build, "block")
     }
 
-    fn plan_owned(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
+    fn plan_owned(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
         if let Some(source) = existing.filter(|s| !owned::is_stamped(s)) {
             if let Some((line, tool)) = block::foreign(source, None) {
                 return Err(foreign(tool, line));
@@ -463,36 +461,41 @@ impl Context<'_> {
         let eol = existing.map_or("\n", markdown::eol);
         let bom = existing.is_some_and(|s| s.starts_with(markdown::BOM));
         let stamp = owned::stamp(&block::escape(&self.rules_shown, true));
-        let build = |body: &str| owned::render(target.frontmatter, &stamp, body, eol, bom);
-        self.plan_write(target, existing, build, "file")
+        let build = |body: &str| owned::render(&job.frontmatter, &stamp, body, eol, bom);
+        self.plan_write(job, existing, build, "file")
     }
 
     /// Renders the target with all rules, or with the oldest dropped to fit its budget.
     fn plan_write(
         &self,
-        target: &Target,
+        job: &scoped::Job,
         existing: Option<&str>,
         build: impl Fn(&str) -> String,
         what: &str,
     ) -> Result<Plan, Refusal> {
+        let target = job.target;
         let escape = escaper(target.at_tokens);
         let lead = format!(
             "Rules from {}, exported by `autofix export`: record and change rules with \
-             `autofix learn`, never by editing this {what}. {}",
+             `autofix learn`, never by editing this {what}. {}{}",
             escape(&self.rules_shown),
-            rules::PRECEDENCE
+            rules::PRECEDENCE,
+            job.scope_note
         );
         let style = MarkdownStyle {
             lead: Some(&lead),
             escape: &escape,
         };
         let head = listing::to_string(|out| self.listing.write_markdown_head(out, &style));
-        let items: Vec<String> = self
+        let items: Vec<(String, String)> = self
             .listing
             .rules
             .iter()
+            .filter(|entry| job.part.shows(entry))
             .map(|entry| {
-                listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style))
+                let item =
+                    listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style));
+                (job.part.heading(&entry), item)
             })
             .collect();
         let note = |omitted: usize| match target.budget {
@@ -506,15 +509,13 @@ impl Context<'_> {
         let render = |omitted: usize| {
             let mut body = head.clone();
             body.push_str(&note(omitted));
-            for item in &items[omitted..] {
-                body.push_str(item);
-            }
+            body.push_str(&listing::group_by_scope(&items[omitted..]));
             if items.is_empty() {
-                body.push_str("_No rules recorded yet._\n");
+                body.push_str(job.part.empty_note(self.listing.rules.is_empty()));
             }
             build(&body)
         };
-        let (text, omitted) = self.fit(target, items.len(), render)?;
+        let (text, omitted) = self.fit(job, items.len(), render)?;
         let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
         Ok(Plan {
             change: if same {
@@ -537,12 +538,12 @@ impl Context<'_> {
     /// The text with as few rules omitted as the target's budget allows.
     fn fit(
         &self,
-        target: &Target,
+        job: &scoped::Job,
         rules: usize,
         render: impl Fn(usize) -> String,
     ) -> Result<(String, usize), Refusal> {
         let full = render(0);
-        let Some(budget) = target.budget else {
+        let Some(budget) = job.target.budget else {
             return Ok((full, 0));
         };
         let (size, limit) = budget.measure(&full);
@@ -555,7 +556,7 @@ impl Context<'_> {
             return over(format!(
                 "{} would be {} long, over the budget ({}); pass --truncate to drop the \
                  oldest rules, or supersede old rules",
-                target.path,
+                job.path,
                 budget.amount(size),
                 budget.describe()
             ));
@@ -563,7 +564,7 @@ impl Context<'_> {
         if !fits(rules) {
             return over(format!(
                 "{} is over the budget even without any rule ({})",
-                target.path,
+                job.path,
                 budget.describe()
             ));
         }
@@ -582,6 +583,32 @@ impl Context<'_> {
     /// A message without the root's absolute path.
     fn clean(&self, message: &str) -> String {
         crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
+    }
+}
+
+/// Makes the change on disk; a warning from the write (the directory could not be
+/// synced), or why it failed.
+fn apply(real: &atomic::Target, change: &Change, shown: &str) -> Result<Option<String>, String> {
+    match change {
+        Change::Write(text) => real
+            .create_dir()
+            .and_then(|()| real.write(text.as_bytes()))
+            .map_err(|error| error.to_string()),
+        Change::Delete => fs::remove_file(&real.path)
+            .map(|()| None)
+            .map_err(|error| format!("cannot remove {shown}: {error}")),
+        Change::Keep => Ok(None),
+    }
+}
+
+/// What a change does to a file that exists or not.
+fn status(change: &Change, exists: bool, removing: bool) -> Status {
+    match (change, exists) {
+        (Change::Keep, _) | (Change::Delete, false) => Status::Unchanged,
+        (Change::Write(_), false) => Status::Created,
+        (Change::Write(_), true) if removing => Status::Removed,
+        (Change::Write(_), true) => Status::Updated,
+        (Change::Delete, true) => Status::Removed,
     }
 }
 
@@ -664,19 +691,23 @@ pub fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
 }
 
 /// One warning for each agent that would read the rules from two targets.
-fn duplicate_readers(selected: &[Selected], outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
+fn duplicate_readers(outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
     let mut agents: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
-    for (selected, outcome) in selected.iter().zip(outcomes) {
+    for outcome in outcomes {
         if matches!(
             outcome.status,
-            Status::Refused | Status::Skipped | Status::Failed
+            Status::Refused | Status::Skipped | Status::Failed | Status::Removed
         ) {
             continue;
         }
-        for agent in targets::readers(selected.target, facts) {
+        let Some(target) = targets::by_id(outcome.id) else {
+            continue;
+        };
+        for agent in targets::readers(target, facts) {
             match agents.iter_mut().find(|(a, _)| *a == agent) {
-                Some((_, ids)) => ids.push(selected.target.id),
-                None => agents.push((agent, vec![selected.target.id])),
+                Some((_, ids)) if ids.contains(&target.id) => {}
+                Some((_, ids)) => ids.push(target.id),
+                None => agents.push((agent, vec![target.id])),
             }
         }
     }
@@ -700,7 +731,7 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
     let paths: Vec<&str> = outcomes
         .iter()
         .filter(|o| !matches!(o.status, Status::Refused | Status::Skipped))
-        .map(|o| o.path)
+        .map(|o| o.path.as_str())
         .collect();
     if paths.is_empty() || !root.join(".git").exists() {
         return Vec::new();

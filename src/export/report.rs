@@ -40,11 +40,13 @@ impl Report {
     }
 
     fn headline(&self) -> String {
-        let list: Vec<String> = self
+        // A target with scoped files has several outcomes: it is named once.
+        let mut list: Vec<String> = self
             .outcomes
             .iter()
             .map(|o| format!("{} ({})", o.id, o.reason))
             .collect();
+        list.dedup();
         let targets = if list.is_empty() {
             "no targets".to_string()
         } else {
@@ -193,7 +195,7 @@ impl Report {
                 .iter()
                 .map(|o| Target {
                     id: o.id,
-                    path: o.path,
+                    path: &o.path,
                     kind: o.kind.as_str(),
                     selected_by: &o.reason,
                     status: self.status_word(o.status, true),
@@ -229,7 +231,7 @@ impl Report {
             } else {
                 message.push_str(": run `autofix export` and commit the result");
             }
-            let mut properties = format!("file={}", escape_property(outcome.path));
+            let mut properties = format!("file={}", escape_property(&outcome.path));
             if let Some(line) = outcome.line {
                 let _ = write!(properties, ",line={line}");
             }

@@ -66,6 +66,68 @@ impl Budget {
     }
 }
 
+/// How an agent is shown a rule that applies only to some paths.
+#[derive(Clone, Copy, Debug)]
+pub enum Scoping {
+    /// Under a heading naming its globs, in the same file: how the files every agent
+    /// reads (`AGENTS.md`, `CLAUDE.md`, …) show it, and the fallback for agents without a
+    /// scoped form.
+    Headings,
+    /// In a stamped file of its own beside the target's (`autofix-<scope>.<ext>`), whose
+    /// frontmatter, made by `frontmatter` from the scope's globs, tells the agent when to
+    /// load it; `form` names the mechanism for the listing.
+    Files {
+        form: &'static str,
+        frontmatter: fn(&Native) -> String,
+    },
+}
+
+impl Scoping {
+    pub fn form(self) -> &'static str {
+        match self {
+            Scoping::Headings => "heading",
+            Scoping::Files { form, .. } => form,
+        }
+    }
+}
+
+/// A scope in the agents' glob dialect (see [`crate::rules::scope::native`]).
+pub type Native = crate::rules::scope::Native;
+
+/// When a target is exported without being asked for (besides "exported before").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detect {
+    /// Always, unless Ruler or rulesync generate the file.
+    Default,
+    /// When this folder exists.
+    Folder(&'static str),
+    /// When this file exists.
+    File(&'static str),
+    /// When `CLAUDE.md` or `.claude/` exists and `CLAUDE.md` does not import `AGENTS.md`.
+    ClaudeRules,
+    /// Only when asked for.
+    Asked,
+}
+
+impl Detect {
+    pub fn describe(self) -> String {
+        match self {
+            Detect::Default => "by default (not when Ruler or rulesync generate it)".to_string(),
+            Detect::Folder(folder) => {
+                format!("when {folder}/ exists, when asked, or once exported before")
+            }
+            Detect::File(file) => {
+                format!("when {file} exists, when asked, or once exported before")
+            }
+            Detect::ClaudeRules => {
+                "when CLAUDE.md or .claude/ exists and CLAUDE.md does not import @AGENTS.md"
+                    .to_string()
+            }
+            Detect::Asked => "when asked, or once exported before".to_string(),
+        }
+    }
+}
+
 /// One row of the targets table.
 #[derive(Debug)]
 pub struct Target {
@@ -80,6 +142,10 @@ pub struct Target {
     /// Whether `@token`s go into code spans (the file may be read as Claude or Gemini
     /// instructions, where `@path` imports a file).
     pub at_tokens: bool,
+    pub scoping: Scoping,
+    pub detect: Detect,
+    /// The agent's documentation of this file (and of its scoped form).
+    pub source: &'static str,
 }
 
 /// Codex's `project_doc_max_bytes`, 32 KiB by default
@@ -97,111 +163,341 @@ const WINDSURF_BUDGET: Budget = Budget::Chars(
 
 /// The agents that read `AGENTS.md` natively (Claude Code only through `CLAUDE.md`).
 const AGENTS_MD_READERS: &[&str] = &[
-    "Codex", "Cursor", "Windsurf", "Cline", "Copilot", "Amp", "Zed", "OpenCode",
+    "Codex",
+    "Cursor",
+    "Windsurf",
+    "Cline",
+    "Copilot",
+    "Amp",
+    "Zed",
+    "OpenCode",
+    "Warp",
+    "Qwen Code",
+    "Augment",
+    "Kilo Code",
+    "Roo Code",
 ];
 
-/// Every target, in the order they are processed and listed.
+/// A YAML list of double-quoted globs, one a line (JSON strings are YAML strings).
+fn yaml_list(key: &str, globs: &[String]) -> String {
+    let mut out = format!("{key}:\n");
+    for glob in globs {
+        out.push_str(&format!("  - {}\n", json_string(glob)));
+    }
+    out
+}
+
+/// `["a", "b"]`, each a JSON (and so YAML) string.
+fn flow_list(globs: &[String]) -> String {
+    let items: Vec<String> = globs.iter().map(|g| json_string(g)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).expect("strings always serialise")
+}
+
+fn claude_paths(scope: &Native) -> String {
+    format!("---\n{}---\n", yaml_list("paths", &scope.include))
+}
+
+fn cursor_globs(scope: &Native) -> String {
+    format!(
+        "---\ndescription: Project rules recorded with autofix for files matching {}\nglobs: {}\nalwaysApply: false\n---\n",
+        scope.include.join(", "),
+        scope.include.join(",")
+    )
+}
+
+fn copilot_apply_to(scope: &Native) -> String {
+    format!(
+        "---\napplyTo: {}\n---\n",
+        json_string(&scope.include.join(","))
+    )
+}
+
+fn windsurf_glob(scope: &Native) -> String {
+    format!(
+        "---\ntrigger: glob\nglobs: {}\n---\n",
+        scope.include.join(",")
+    )
+}
+
+fn kiro_file_match(scope: &Native) -> String {
+    format!(
+        "---\ninclusion: fileMatch\nfileMatchPattern: {}\n---\n",
+        flow_list(&scope.include)
+    )
+}
+
+fn continue_globs(scope: &Native) -> String {
+    format!(
+        "---\nname: {}\nglobs: {}\n---\n",
+        json_string(&format!(
+            "Project rules for {} (autofix)",
+            scope.include.join(", ")
+        )),
+        flow_list(&scope.include)
+    )
+}
+
+/// A target written between markers in a file people also edit.
+const fn block(
+    id: &'static str,
+    path: &'static str,
+    readers: &'static [&'static str],
+    detect: Detect,
+    source: &'static str,
+) -> Target {
+    Target {
+        id,
+        path,
+        kind: Kind::Block,
+        frontmatter: "",
+        budget: None,
+        readers,
+        at_tokens: true,
+        scoping: Scoping::Headings,
+        detect,
+        source,
+    }
+}
+
+/// A stamped file of our own.
+const fn owned(
+    id: &'static str,
+    path: &'static str,
+    frontmatter: &'static str,
+    readers: &'static [&'static str],
+    scoping: Scoping,
+    source: &'static str,
+) -> Target {
+    Target {
+        id,
+        path,
+        kind: Kind::Owned,
+        frontmatter,
+        budget: None,
+        readers,
+        at_tokens: true,
+        scoping,
+        detect: Detect::Asked,
+        source,
+    }
+}
+
+/// Every target, in the order they are processed and listed. Each row names the page that
+/// documents the file; where the agent has a scoped form, the same page documents it.
 pub const TARGETS: &[Target] = &[
     Target {
-        id: "agents-md",
-        path: "AGENTS.md",
-        kind: Kind::Block,
-        frontmatter: "",
         budget: Some(CODEX_BUDGET),
-        readers: AGENTS_MD_READERS,
-        // CLAUDE.md may import AGENTS.md, and imports are recursive.
-        at_tokens: true,
+        ..block(
+            "agents-md",
+            "AGENTS.md",
+            AGENTS_MD_READERS,
+            Detect::Default,
+            "https://agents.md/",
+        )
     },
     Target {
-        id: "claude",
-        path: ".claude/rules/autofix.md",
-        kind: Kind::Owned,
-        frontmatter: "",
-        budget: None,
-        readers: &["Claude Code"],
-        at_tokens: true,
+        detect: Detect::ClaudeRules,
+        ..owned(
+            "claude",
+            ".claude/rules/autofix.md",
+            "",
+            &["Claude Code"],
+            Scoping::Files {
+                form: "paths: frontmatter in .claude/rules/",
+                frontmatter: claude_paths,
+            },
+            "https://code.claude.com/docs/en/memory#organize-rules-with-claude-rules",
+        )
     },
+    block(
+        "claude-md",
+        "CLAUDE.md",
+        &["Claude Code"],
+        Detect::Asked,
+        "https://code.claude.com/docs/en/memory",
+    ),
+    owned(
+        "cursor",
+        ".cursor/rules/autofix.mdc",
+        "---\ndescription: Project rules recorded with autofix (newer rules supersede older ones)\nalwaysApply: true\n---\n",
+        &["Cursor"],
+        Scoping::Files {
+            form: "globs: in .cursor/rules/*.mdc",
+            frontmatter: cursor_globs,
+        },
+        "https://cursor.com/docs/rules",
+    ),
+    owned(
+        "copilot",
+        ".github/instructions/autofix.instructions.md",
+        "---\napplyTo: \"**\"\n---\n",
+        &["Copilot"],
+        Scoping::Files {
+            form: "applyTo: in .github/instructions/*.instructions.md",
+            frontmatter: copilot_apply_to,
+        },
+        "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide",
+    ),
+    block(
+        "copilot-md",
+        ".github/copilot-instructions.md",
+        &["Copilot"],
+        Detect::Asked,
+        "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide",
+    ),
     Target {
-        id: "claude-md",
-        path: "CLAUDE.md",
-        kind: Kind::Block,
-        frontmatter: "",
-        budget: None,
-        readers: &["Claude Code"],
-        at_tokens: true,
-    },
-    Target {
-        id: "cursor",
-        path: ".cursor/rules/autofix.mdc",
-        kind: Kind::Owned,
-        frontmatter: "---\ndescription: Project rules recorded with autofix (newer rules supersede older ones)\nalwaysApply: true\n---\n",
-        budget: None,
-        readers: &["Cursor"],
-        at_tokens: true,
-    },
-    Target {
-        id: "copilot",
-        path: ".github/instructions/autofix.instructions.md",
-        kind: Kind::Owned,
-        frontmatter: "---\napplyTo: \"**\"\n---\n",
-        budget: None,
-        readers: &["Copilot"],
-        at_tokens: true,
-    },
-    Target {
-        id: "copilot-md",
-        path: ".github/copilot-instructions.md",
-        kind: Kind::Block,
-        frontmatter: "",
-        budget: None,
-        readers: &["Copilot"],
-        at_tokens: true,
-    },
-    Target {
-        id: "windsurf",
-        path: ".windsurf/rules/autofix.md",
-        kind: Kind::Owned,
-        frontmatter: "---\ntrigger: always_on\n---\n",
         budget: Some(WINDSURF_BUDGET),
-        readers: &["Windsurf"],
-        at_tokens: true,
+        ..owned(
+            "windsurf",
+            ".windsurf/rules/autofix.md",
+            "---\ntrigger: always_on\n---\n",
+            &["Windsurf"],
+            Scoping::Files {
+                form: "trigger: glob in .windsurf/rules/",
+                frontmatter: windsurf_glob,
+            },
+            "https://docs.windsurf.com/windsurf/cascade/memories",
+        )
+    },
+    block(
+        "cline",
+        ".clinerules",
+        &["Cline"],
+        Detect::Asked,
+        "https://docs.cline.bot/features/cline-rules/overview",
+    ),
+    block(
+        "gemini-md",
+        "GEMINI.md",
+        &["Gemini CLI"],
+        Detect::File("GEMINI.md"),
+        "https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
+    ),
+    Target {
+        detect: Detect::Folder(".ruler"),
+        ..owned(
+            "ruler",
+            ".ruler/autofix.md",
+            "",
+            &[],
+            Scoping::Headings,
+            "https://github.com/intellectronica/ruler",
+        )
     },
     Target {
-        id: "cline",
-        path: ".clinerules",
-        kind: Kind::Block,
-        frontmatter: "",
-        budget: None,
-        readers: &["Cline"],
-        at_tokens: true,
+        detect: Detect::Folder(".rulesync"),
+        ..owned(
+            "rulesync",
+            ".rulesync/rules/autofix.md",
+            "---\nroot: false\ntargets: [\"*\"]\ndescription: \"Project rules recorded with autofix (newer rules supersede older ones)\"\nglobs: [\"**/*\"]\n---\n",
+            &[],
+            Scoping::Headings,
+            "https://github.com/dyoshikawa/rulesync",
+        )
     },
+    owned(
+        "cline-rules",
+        ".clinerules/autofix.md",
+        "",
+        &["Cline"],
+        Scoping::Files {
+            form: "paths: frontmatter in .clinerules/",
+            frontmatter: claude_paths,
+        },
+        "https://docs.cline.bot/features/cline-rules/conditional-rules",
+    ),
     Target {
-        id: "gemini-md",
-        path: "GEMINI.md",
-        kind: Kind::Block,
-        frontmatter: "",
-        budget: None,
-        readers: &["Gemini CLI"],
-        at_tokens: true,
+        detect: Detect::Folder(".kiro"),
+        ..owned(
+            "kiro",
+            ".kiro/steering/autofix.md",
+            "---\ninclusion: always\n---\n",
+            &["Kiro"],
+            Scoping::Files {
+                form: "inclusion: fileMatch in .kiro/steering/",
+                frontmatter: kiro_file_match,
+            },
+            "https://kiro.dev/docs/steering/",
+        )
     },
+    block(
+        "junie",
+        ".junie/guidelines.md",
+        &["Junie"],
+        Detect::Folder(".junie"),
+        "https://www.jetbrains.com/help/junie/customize-guidelines.html",
+    ),
     Target {
-        id: "ruler",
-        path: ".ruler/autofix.md",
-        kind: Kind::Owned,
-        frontmatter: "",
-        budget: None,
-        readers: &[],
-        at_tokens: true,
+        detect: Detect::Folder(".amazonq"),
+        ..owned(
+            "amazonq",
+            ".amazonq/rules/autofix.md",
+            "",
+            &["Amazon Q Developer"],
+            Scoping::Headings,
+            "https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html",
+        )
     },
-    Target {
-        id: "rulesync",
-        path: ".rulesync/rules/autofix.md",
-        kind: Kind::Owned,
-        frontmatter: "---\nroot: false\ntargets: [\"*\"]\ndescription: \"Project rules recorded with autofix (newer rules supersede older ones)\"\nglobs: [\"**/*\"]\n---\n",
-        budget: None,
-        readers: &[],
-        at_tokens: true,
-    },
+    owned(
+        "roo",
+        ".roo/rules/autofix.md",
+        "",
+        &["Roo Code"],
+        Scoping::Headings,
+        "https://docs.roocode.com/features/custom-instructions",
+    ),
+    owned(
+        "kilocode",
+        ".kilocode/rules/autofix.md",
+        "",
+        &["Kilo Code"],
+        Scoping::Headings,
+        "https://kilo.ai/docs/customize/custom-rules",
+    ),
+    owned(
+        "augment",
+        ".augment/rules/autofix.md",
+        "---\ntype: \"always_apply\"\n---\n",
+        &["Augment"],
+        Scoping::Headings,
+        "https://docs.augmentcode.com/setup-augment/guidelines",
+    ),
+    owned(
+        "continue",
+        ".continue/rules/autofix.md",
+        "---\nname: Project rules (autofix)\nalwaysApply: true\n---\n",
+        &["Continue"],
+        Scoping::Files {
+            form: "globs: in .continue/rules/",
+            frontmatter: continue_globs,
+        },
+        "https://docs.continue.dev/customize/deep-dives/rules",
+    ),
+    block(
+        "goose",
+        ".goosehints",
+        &["Goose"],
+        Detect::Asked,
+        "https://block.github.io/goose/docs/guides/using-goosehints",
+    ),
+    block(
+        "openhands",
+        ".openhands/microagents/repo.md",
+        &["OpenHands"],
+        Detect::Asked,
+        "https://docs.openhands.dev/openhands/usage/microagents/microagents-repo",
+    ),
+    block(
+        "aider",
+        "CONVENTIONS.md",
+        &["Aider"],
+        Detect::Asked,
+        "https://aider.chat/docs/usage/conventions.html",
+    ),
 ];
 
 /// The target ids, for the command line's `--target` values.
@@ -217,6 +513,17 @@ pub const IDS: &[&str] = &[
     "gemini-md",
     "ruler",
     "rulesync",
+    "cline-rules",
+    "kiro",
+    "junie",
+    "amazonq",
+    "roo",
+    "kilocode",
+    "augment",
+    "continue",
+    "goose",
+    "openhands",
+    "aider",
 ];
 
 /// What Claude Code keeps of a hook's `additionalContext`: 10,000 characters
@@ -247,6 +554,62 @@ pub fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
         budgets.push((CLAUDE_HOOK_BUDGET, "claude hook"));
     }
     budgets
+}
+
+/// The `export --list-targets --format json` document: the table as data.
+pub fn list_json() -> String {
+    #[derive(serde::Serialize)]
+    struct Row<'a> {
+        id: &'a str,
+        path: &'a str,
+        mode: &'a str,
+        scoping: &'a str,
+        budget: Option<&'a str>,
+        detect: String,
+        readers: &'a [&'a str],
+        source: &'a str,
+    }
+    let rows: Vec<Row<'_>> = TARGETS
+        .iter()
+        .map(|t| Row {
+            id: t.id,
+            path: t.path,
+            mode: t.kind.as_str(),
+            scoping: t.scoping.form(),
+            budget: t.budget.map(Budget::describe),
+            detect: t.detect.describe(),
+            readers: t.readers,
+            source: t.source,
+        })
+        .collect();
+    #[derive(serde::Serialize)]
+    struct List<'a> {
+        version: u32,
+        targets: Vec<Row<'a>>,
+    }
+    let list = List {
+        version: 1,
+        targets: rows,
+    };
+    let mut text = serde_json::to_string_pretty(&list).expect("the table always serialises");
+    text.push('\n');
+    text
+}
+
+/// The table for a person: one target a paragraph (id, mode, path; how a scoped rule is
+/// shown; when it is exported; where the agent documents it).
+pub fn list_text() -> String {
+    let mut out = String::new();
+    for t in TARGETS {
+        out.push_str(&format!("{} ({}) {}\n", t.id, t.kind.as_str(), t.path));
+        out.push_str(&format!("  scoped rules: {}\n", t.scoping.form()));
+        out.push_str(&format!("  exported: {}\n", t.detect.describe()));
+        if let Some(budget) = t.budget {
+            out.push_str(&format!("  budget: {}\n", budget.describe()));
+        }
+        out.push_str(&format!("  source: {}\n", t.source));
+    }
+    out
 }
 
 pub fn by_id(id: &str) -> Option<&'static Target> {
@@ -317,25 +680,22 @@ pub fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selec
     let is_dir = |p: &str| root.join(p).is_dir();
     let exists = |p: &str| root.join(p).symlink_metadata().is_ok();
     let generator = is_dir(".ruler") || is_dir(".rulesync");
+    let claude = !facts.claude_reads_agents_md;
     TARGETS
         .iter()
         .filter_map(|target| {
-            let reason = match target.id {
-                "agents-md" if !generator => "default",
-                "claude" if !facts.claude_reads_agents_md && exists("CLAUDE.md") => {
-                    "CLAUDE.md exists"
+            let reason = match target.detect {
+                Detect::Default if !generator => "default".to_string(),
+                Detect::ClaudeRules if claude && exists("CLAUDE.md") => {
+                    "CLAUDE.md exists".to_string()
                 }
-                "claude" if !facts.claude_reads_agents_md && is_dir(".claude") => ".claude/ exists",
-                "gemini-md" if exists("GEMINI.md") => "GEMINI.md exists",
-                "ruler" if is_dir(".ruler") => ".ruler/ exists",
-                "rulesync" if is_dir(".rulesync") => ".rulesync/ exists",
-                _ if exported(root, target) => "exported before",
+                Detect::ClaudeRules if claude && is_dir(".claude") => ".claude/ exists".to_string(),
+                Detect::File(file) if exists(file) => format!("{file} exists"),
+                Detect::Folder(folder) if is_dir(folder) => format!("{folder}/ exists"),
+                _ if exported(root, target) => "exported before".to_string(),
                 _ => return None,
             };
-            Some(Selected {
-                target,
-                reason: reason.to_string(),
-            })
+            Some(Selected { target, reason })
         })
         .collect()
 }
@@ -392,6 +752,24 @@ mod tests {
                 target.id
             );
         }
+    }
+
+    #[test]
+    fn the_pages_list_every_target_with_its_source() {
+        let scoping = include_str!("../docs/scoping.md");
+        let export = include_str!("../docs/export.md");
+        for target in TARGETS {
+            let row = format!("| `{}` | `{}`", target.id, target.path);
+            assert!(scoping.contains(&row), "scoping.md lacks {}", target.id);
+            assert!(export.contains(&row), "export.md lacks {}", target.id);
+            assert!(
+                scoping.contains(target.source),
+                "scoping.md lacks {}",
+                target.source
+            );
+            assert!(target.source.starts_with("https://"), "{}", target.id);
+        }
+        assert!(TARGETS.len() >= 20);
     }
 
     #[test]

@@ -467,7 +467,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
                 .outcomes
                 .iter()
                 .filter(|o| o.status.is_change())
-                .map(|o| o.path),
+                .map(|o| o.path.as_str()),
         );
     }
     if !changed.is_empty() {

@@ -19,6 +19,7 @@ fn file(rules: &[R<'_>]) -> String {
                 category: "CODE".into(),
                 instruction: instruction.into(),
                 why: why.into(),
+                paths: Vec::new(),
             },
         );
     }

@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use super::file::Document;
 
-/// A rule as the writer stores it: the four fields, in this key order.
+/// A rule as the writer stores it: the four fields, in this key order, then `Paths` for a
+/// scoped rule (an unscoped rule keeps exactly the four fields of the original format).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StoredRule {
     #[serde(rename = "Rule_number")]
@@ -19,6 +20,8 @@ pub struct StoredRule {
     pub instruction: String,
     #[serde(rename = "Why")]
     pub why: String,
+    #[serde(rename = "Paths", skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
 }
 
 /// How a file lays out its elements: the indentation of one level and the line ending.
@@ -154,12 +157,17 @@ fn indent_unit<'a>(document: &Document<'a>) -> &'a str {
 /// The object, pretty-printed with `unit` per level, its first line unindented.
 fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
     let string = |text: &str| serde_json::to_string(text).expect("strings always serialise");
-    let fields = [
+    let mut fields = vec![
         ("Rule_number", rule.number.to_string()),
         ("Category", string(&rule.category)),
         ("Instruction", string(&rule.instruction)),
         ("Why", string(&rule.why)),
     ];
+    if !rule.paths.is_empty() {
+        // On one line: one learned rule stays one block of the diff, each field a line.
+        let globs: Vec<String> = rule.paths.iter().map(|g| string(g)).collect();
+        fields.push(("Paths", format!("[{}]", globs.join(", "))));
+    }
     let mut out = String::from("{");
     for (i, (key, value)) in fields.iter().enumerate() {
         out.push_str(newline);
@@ -190,6 +198,7 @@ mod tests {
             category: "CODE".into(),
             instruction: "Always \"quote\" é".into(),
             why: "user preference".into(),
+            paths: Vec::new(),
         }
     }
 
@@ -226,6 +235,26 @@ mod tests {
         let text = append(&parse(compact).unwrap(), &rule(2));
         assert!(text.starts_with("[{\"Rule_number\":1},\n  {\n"));
         assert_eq!(parse(&text).unwrap().rules.len(), 2);
+    }
+
+    #[test]
+    fn a_scoped_rule_ends_with_its_paths() {
+        let scoped = StoredRule {
+            paths: vec!["src/**/*.rs".into(), "my \"docs\"/".into()],
+            ..rule(1)
+        };
+        let text = append(&parse("").unwrap(), &scoped);
+        assert!(text.ends_with(
+            "    \"Why\": \"user preference\",\n    \"Paths\": [\"src/**/*.rs\", \"my \\\"docs\\\"/\"]\n  }\n]\n"
+        ), "{text}");
+        let read = parse(&text).unwrap();
+        let globs: Vec<&str> = read.rules[0]
+            .paths
+            .globs()
+            .iter()
+            .map(|g| g.as_ref())
+            .collect();
+        assert_eq!(globs, ["src/**/*.rs", "my \"docs\"/"]);
     }
 
     #[test]

@@ -36,15 +36,23 @@ pub fn check(
     path: &Path,
     source: Result<Option<String>, RulesError>,
 ) -> Result<Report, RulesError> {
-    check_within(path, source, &[])
+    check_with(path, source, &Context::default())
 }
 
-/// [`check`], and a warning when the active rules exceed the smallest of `budgets` (what
-/// the enabled export targets and hooks keep of them, each with its target id).
-pub fn check_within(
+/// What `check` needs beyond the file: the budgets of the enabled export targets and hooks
+/// (each with its target id), for `rules-over-budget`, and the files git tracks, for
+/// `unmatched-scope` (see [`super::scope_check::tracked_files`]).
+#[derive(Debug, Default)]
+pub struct Context<'a> {
+    pub budgets: &'a [(Budget, &'a str)],
+    pub tracked: Option<&'a [String]>,
+}
+
+/// [`check`] with its context.
+pub fn check_with(
     path: &Path,
     source: Result<Option<String>, RulesError>,
-    budgets: &[(Budget, &str)],
+    context: &Context<'_>,
 ) -> Result<Report, RulesError> {
     let display = path.display().to_string();
     let mut report = Report {
@@ -75,7 +83,8 @@ pub fn check_within(
             lint(path, &document, &mut report.diagnostics);
             report
                 .diagnostics
-                .extend(over_budget(path, &document, budgets));
+                .extend(over_budget(path, &document, context.budgets));
+            super::scope_check::lint(path, &document, context.tracked, &mut report.diagnostics);
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }
@@ -352,11 +361,8 @@ fn over_budget(
     budgets: &[(Budget, &str)],
 ) -> Option<Diagnostic> {
     let (smallest, target) = budgets.iter().min_by_key(|(budget, _)| budget.limit())?;
-    let listing = listing::build(
-        path.display().to_string(),
-        Some(document),
-        &listing::Query::default(),
-    );
+    let query = listing::Query::default();
+    let listing = listing::build(path.display().to_string(), Some(document), &query);
     let text = listing.to_text();
     let (size, limit) = smallest.measure(&text);
     if size <= limit {

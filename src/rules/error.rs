@@ -70,6 +70,11 @@ pub enum RulesError {
     EmptyField { field: &'static str },
     #[error("the {field} contains a line break or another control character; write it on one line")]
     ControlCharacter { field: &'static str },
+    #[error("invalid glob `{glob}` for --path: it {problem}")]
+    InvalidGlob {
+        glob: String,
+        problem: super::scope::GlobProblem,
+    },
     #[error(
         "cannot supersede rule {number} (from {from}): {} has no rule with that number",
         path.display()

@@ -56,6 +56,8 @@ pub struct Rule<'a> {
     pub why: Text<'a>,
     /// The optional `Supersedes` array.
     pub supersedes: Supersedes<'a>,
+    /// The optional `Paths` array: the globs the rule is scoped to ([`super::scope`]).
+    pub paths: Paths<'a>,
     /// Set when the object could not be read field by field (a repeated key).
     pub malformed: Option<String>,
 }
@@ -115,6 +117,32 @@ pub enum Supersedes<'a> {
     Invalid(&'a str),
 }
 
+/// The optional `Paths` field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Paths<'a> {
+    /// No `Paths`: the rule applies everywhere.
+    Missing,
+    /// An array of strings, as written (validity of each glob is `check`'s business).
+    Globs(Vec<Cow<'a, str>>),
+    /// Present but not an array of strings: the raw JSON.
+    Invalid(&'a str),
+}
+
+impl Paths<'_> {
+    /// The globs; empty when there are none or they cannot be read.
+    pub fn globs(&self) -> &[Cow<'_, str>] {
+        match self {
+            Paths::Globs(globs) => globs,
+            _ => &[],
+        }
+    }
+
+    /// Whether the rule applies only to some paths: it has at least one glob.
+    pub fn is_scoped(&self) -> bool {
+        !self.globs().is_empty()
+    }
+}
+
 /// The raw values of the known fields of one rule object.
 #[derive(Default)]
 pub(crate) struct Fields<'a> {
@@ -123,6 +151,7 @@ pub(crate) struct Fields<'a> {
     pub(crate) instruction: Option<Field<'a>>,
     pub(crate) why: Option<Field<'a>>,
     pub(crate) supersedes: Option<Field<'a>>,
+    pub(crate) paths: Option<Field<'a>>,
 }
 
 /// A member's raw value (a slice of the object's text), and for a string whether it holds
@@ -162,6 +191,7 @@ pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
             "Instruction" => &mut fields.instruction,
             "Why" => &mut fields.why,
             "Supersedes" => &mut fields.supersedes,
+            "Paths" => &mut fields.paths,
             _ => &mut None,
         };
         if slot.replace(value).is_some() {
@@ -233,6 +263,7 @@ fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
         instruction: Text::Missing,
         why: Text::Missing,
         supersedes: Supersedes::Missing,
+        paths: Paths::Missing,
         malformed: None,
     };
     match scan_fields(raw) {
@@ -244,6 +275,7 @@ fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
             rule.supersedes = fields
                 .supersedes
                 .map_or(Supersedes::Missing, |f| supersedes(f.raw));
+            rule.paths = fields.paths.map_or(Paths::Missing, |f| paths(f.raw));
         }
         Err(problem) => rule.malformed = Some(problem),
     }
@@ -276,6 +308,24 @@ fn supersedes(raw: &str) -> Supersedes<'_> {
         .map(|item| number(item.get()).value())
         .collect();
     numbers.map_or(Supersedes::Invalid(raw), Supersedes::Numbers)
+}
+
+fn paths(raw: &str) -> Paths<'_> {
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw) else {
+        return Paths::Invalid(raw);
+    };
+    let globs: Option<Vec<Cow<'_, str>>> = items
+        .iter()
+        .map(|item| {
+            let literal = item.get();
+            let start = literal.as_ptr() as usize - raw.as_ptr() as usize;
+            let literal = &raw[start..start + literal.len()];
+            literal
+                .starts_with('"')
+                .then(|| string_at(literal, literal.contains('\\')))
+        })
+        .collect();
+    globs.map_or(Paths::Invalid(raw), Paths::Globs)
 }
 
 fn classify(body: &str, error: &serde_json::Error) -> ParseError {
@@ -380,6 +430,24 @@ mod tests {
         ));
         assert!(matches!(parse("[1,2"), Err(ParseError::Syntax { .. })));
         assert!(matches!(parse("[] x"), Err(ParseError::Syntax { .. })));
+    }
+
+    #[test]
+    fn paths_are_read_as_written() {
+        let document =
+            parse(r#"[{"Paths": ["src/**/*.rs", "a\\b"]}, {"Paths": "x"}, {"Paths": [1]}, {}]"#)
+                .unwrap();
+        let globs: Vec<&str> = document.rules[0]
+            .paths
+            .globs()
+            .iter()
+            .map(|g| g.as_ref())
+            .collect();
+        assert_eq!(globs, ["src/**/*.rs", "a\\b"]);
+        assert_eq!(document.rules[1].paths, Paths::Invalid("\"x\""));
+        assert_eq!(document.rules[2].paths, Paths::Invalid("[1]"));
+        assert_eq!(document.rules[3].paths, Paths::Missing);
+        assert!(!document.rules[3].paths.is_scoped());
     }
 
     #[test]

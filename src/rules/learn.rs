@@ -12,7 +12,7 @@ use super::append::{Splice, StoredRule, splice};
 use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
-use super::{Category, RulesError, same_instruction, supersede};
+use super::{Category, RulesError, same_instruction, scope, supersede};
 use crate::atomic;
 use crate::i18n::{Lang, Message};
 use crate::lock;
@@ -31,6 +31,9 @@ pub struct Request {
     /// Learn it even when it repeats or contradicts an active rule (keep both).
     #[serde(rename = "Force", alias = "force", default)]
     pub force: bool,
+    /// The globs the rule is scoped to; empty: it applies everywhere.
+    #[serde(rename = "Paths", alias = "paths", default)]
+    pub paths: Vec<String>,
 }
 
 /// How to learn it.
@@ -97,6 +100,8 @@ struct Validated {
     why: String,
     /// Every reference, checked like `--supersedes`: a marker in free text is as real.
     references: Vec<SupersedeReference>,
+    /// The scope, each glob checked, repeats dropped, in the order given.
+    paths: Vec<String>,
     force: bool,
 }
 
@@ -133,6 +138,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
             return Err(RulesError::ControlCharacter { field });
         }
     }
+    let paths = validate_paths(&request.paths)?;
     let mut supersedes = request.supersedes.clone();
     supersedes.sort_unstable();
     supersedes.dedup();
@@ -156,7 +162,23 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         why: with_marker(why, &supersedes),
         references,
         force: request.force,
+        paths,
     })
+}
+
+/// The scope as it will be stored: each glob parsed, repeats dropped.
+fn validate_paths(given: &[String]) -> Result<Vec<String>, RulesError> {
+    let mut paths: Vec<String> = Vec::with_capacity(given.len());
+    for glob in given {
+        if !paths.contains(glob) {
+            paths.push(glob.clone());
+        }
+    }
+    scope::parse_scope(&paths).map_err(|error| RulesError::InvalidGlob {
+        glob: error.glob,
+        problem: error.problem,
+    })?;
+    Ok(paths)
 }
 
 /// `why (supersedes rule 1)`, or `(supersedes rules 1 and 3)`, unless `why` already says so.
@@ -222,6 +244,12 @@ fn plan<'a>(
                 category: existing.category.display().to_string(),
                 instruction: existing.instruction.display().to_string(),
                 why: existing.why.display().to_string(),
+                paths: existing
+                    .paths
+                    .globs()
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect(),
             },
             matches: Vec::new(),
             warnings: Vec::new(),
@@ -255,6 +283,7 @@ fn plan<'a>(
         category: rule.category.as_str().to_string(),
         instruction: rule.instruction.clone(),
         why: rule.why.clone(),
+        paths: rule.paths.clone(),
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(document) {
@@ -299,6 +328,7 @@ fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d fi
                 .instruction
                 .as_str()
                 .is_some_and(|text| same_instruction(text, &rule.instruction))
+                && same_scope(&existing.paths, &rule.paths)
         })
         .map(|existing| existing.index)
         .collect();
@@ -321,9 +351,11 @@ fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d fi
 /// The active rules that `rule` repeats or contradicts in other words, except those it
 /// supersedes. Precedence is resolved only when something matched, which is rare.
 fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
+    // Rules of another scope are other rules, however alike their words.
     let candidates = document
         .rules
         .iter()
+        .filter(|r| same_scope(&r.paths, &rule.paths))
         .filter_map(|r| Some((r.number.value()?, r.instruction.as_str()?)));
     let mut matches = similar::matches(&rule.instruction, candidates);
     if matches.is_empty() {
@@ -339,6 +371,16 @@ fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
         .collect();
     matches.retain(|m| active.contains(&m.rule) && !superseded.contains(&m.rule));
     matches
+}
+
+/// The same scope: the same globs, in any order (a rule without `Paths` is unscoped).
+fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
+    let mut old: Vec<&str> = existing.globs().iter().map(|g| g.as_ref()).collect();
+    let mut new: Vec<&str> = new.iter().map(String::as_str).collect();
+    old.sort_unstable();
+    old.dedup();
+    new.sort_unstable();
+    (matches!(existing, file::Paths::Invalid(_)) && new.is_empty()) || old == new
 }
 
 fn has_duplicate_numbers(document: &Document<'_>) -> bool {
@@ -391,8 +433,18 @@ fn verify(
     let same_new = last.number == Number::Valid(rule.number)
         && last.category.as_str() == Some(&rule.category)
         && last.instruction.as_str() == Some(&rule.instruction)
-        && last.why.as_str() == Some(&rule.why);
+        && last.why.as_str() == Some(&rule.why)
+        && same_paths(&last.paths, &rule.paths);
     if same_new { Ok(()) } else { Err(failed()) }
+}
+
+/// The paths read back are exactly the paths written (none: no `Paths` field at all).
+fn same_paths(read: &file::Paths<'_>, written: &[String]) -> bool {
+    match read {
+        file::Paths::Missing => written.is_empty(),
+        file::Paths::Globs(globs) => !written.is_empty() && globs.iter().eq(written.iter()),
+        file::Paths::Invalid(_) => false,
+    }
 }
 
 /// Where an outcome is read: the ways on after a refusal are named as that front end
@@ -410,6 +462,11 @@ impl Outcome {
     /// contradicts and the two ways on, spelled as `front` spells them.
     pub fn to_text(&self, shown: &str, lang: Lang, front: Front) -> String {
         let mut text = self.acknowledgement(shown, lang);
+        if !self.rule.paths.is_empty() {
+            let globs: Vec<String> = self.rule.paths.iter().map(|g| format!("`{g}`")).collect();
+            text.push_str(&Message::AppliesTo.fill(lang, &[("globs", &globs.join(", "))]));
+            text.push('\n');
+        }
         for reference in &self.supersedes {
             text.push_str(&Message::SupersedesFrom.fill(
                 lang,
@@ -527,6 +584,11 @@ mod tests {
                 category: "CODE".into(),
                 instruction: "Always \"verify\"".into(),
                 why: "w".into(),
+                paths: if source.is_empty() {
+                    vec!["src/**".into(), "!src/gen/".into()]
+                } else {
+                    Vec::new()
+                },
             };
             let text = splice(&document, &rule);
             verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
@@ -536,6 +598,14 @@ mod tests {
             };
             assert!(
                 verify(path, &document, &text, &other).is_err(),
+                "{source:?}"
+            );
+            let rescoped = StoredRule {
+                paths: vec!["docs/**".into()],
+                ..rule.clone()
+            };
+            assert!(
+                verify(path, &document, &text, &rescoped).is_err(),
                 "{source:?}"
             );
             let no_comma = Splice {
@@ -577,6 +647,7 @@ mod tests {
             why: why.into(),
             supersedes: vec![],
             force: false,
+            paths: vec![],
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

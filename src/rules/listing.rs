@@ -26,6 +26,9 @@ pub struct Query {
     pub all: bool,
     /// Show only the newest rules whose compact form fits this many estimated tokens.
     pub budget: Option<usize>,
+    /// Only the rules that apply to these paths (relative to the workspace root,
+    /// `/`-separated): the unscoped ones and those whose globs match; empty = all.
+    pub paths: Vec<String>,
 }
 
 /// One listed rule, borrowing its text from the document.
@@ -38,6 +41,30 @@ pub struct Entry<'a> {
     pub why: &'a str,
     pub active: bool,
     pub superseded_by: &'a [u64],
+    /// The globs the rule is scoped to (absent: it applies everywhere).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub paths: &'a [Cow<'a, str>],
+    /// With `--for`: why the rule applies to each path it applies to.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub applies: &'a [Applies<'a>],
+}
+
+/// Why a rule applies to a path asked about: it is unscoped, or one of its globs matched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Applies<'a> {
+    pub path: &'a str,
+    /// `unscoped`, or `glob` with the glob that matched.
+    pub scope: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glob: Option<&'a str>,
+}
+
+impl Applies<'_> {
+    /// `unscoped`, or the glob in backticks.
+    pub fn reason(&self) -> String {
+        self.glob
+            .map_or("unscoped".to_string(), |g| format!("`{g}`"))
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -58,6 +85,9 @@ pub struct Listing<'a> {
     pub counts: Counts,
     /// The category filter, as given (bare, upper-case).
     pub categories: Vec<String>,
+    /// The paths of `--for`, when given.
+    #[serde(rename = "for", skip_serializing_if = "<[_]>::is_empty")]
+    pub for_paths: &'a [String],
     pub rules: Entries<'a>,
     /// Selected rules left out to fit the budget (the oldest ones).
     pub omitted: usize,
@@ -75,6 +105,8 @@ pub struct Entries<'a> {
     document: Option<&'a Document<'a>>,
     superseded_by: Vec<Vec<u64>>,
     selected: Vec<usize>,
+    /// With `--for`: why each selected rule applies, in `selected` order.
+    applies: Vec<Vec<Applies<'a>>>,
 }
 
 impl<'a> Entries<'a> {
@@ -87,10 +119,13 @@ impl<'a> Entries<'a> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
-        self.selected.iter().map(|&index| self.entry(index))
+        self.selected
+            .iter()
+            .enumerate()
+            .map(|(at, &index)| self.entry(at, index))
     }
 
-    fn entry(&self, index: usize) -> Entry<'_> {
+    fn entry(&self, at: usize, index: usize) -> Entry<'_> {
         let rule = &self.document.expect("entries come from a document").rules[index];
         let superseded_by = &self.superseded_by[index];
         Entry {
@@ -100,6 +135,8 @@ impl<'a> Entries<'a> {
             why: rule.why.display().trim(),
             active: superseded_by.is_empty(),
             superseded_by,
+            paths: rule.paths.globs(),
+            applies: self.applies.get(at).map_or(&[], Vec::as_slice),
         }
     }
 }
@@ -138,7 +175,11 @@ pub fn check_filter(query: &Query, document: Option<&Document<'_>>) -> Result<()
 }
 
 /// Builds the listing of `document` (`None`: there is no rules file).
-pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query) -> Listing<'a> {
+pub fn build<'a>(
+    path: String,
+    document: Option<&'a Document<'a>>,
+    query: &'a Query,
+) -> Listing<'a> {
     let categories: Vec<String> = query.categories.iter().map(|c| normalize(c)).collect();
     let mut listing = Listing {
         version: 1,
@@ -147,6 +188,7 @@ pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query
         precedence: PRECEDENCE,
         counts: Counts::default(),
         categories,
+        for_paths: &query.paths,
         rules: Entries::default(),
         omitted: 0,
         tokens: 0,
@@ -174,13 +216,47 @@ pub fn build<'a>(path: String, document: Option<&'a Document<'a>>, query: &Query
         .collect();
     // Ascending number, file order for ties; unnumbered rules last.
     selected.sort_by_key(|&i| (document.rules[i].number.value().unwrap_or(u64::MAX), i));
+    let mut applies = Vec::new();
+    if !query.paths.is_empty() {
+        let reasons = |index: usize| applying(&document.rules[index], &query.paths);
+        (selected, applies) = selected
+            .into_iter()
+            .map(|index| (index, reasons(index)))
+            .filter(|(_, reasons)| !reasons.is_empty())
+            .unzip();
+    }
     listing.rules = Entries {
         document: Some(document),
         superseded_by: resolution.superseded_by,
         selected,
+        applies,
     };
     listing.fit_budget();
     listing
+}
+
+/// Why `rule` applies to each of `paths`: everywhere when unscoped (or when its `Paths`
+/// cannot be read: a rule is shown rather than lost), else where a glob matches.
+fn applying<'a>(rule: &'a super::file::Rule<'a>, paths: &'a [String]) -> Vec<Applies<'a>> {
+    let globs = rule.paths.globs();
+    paths
+        .iter()
+        .filter_map(|path| {
+            if globs.is_empty() {
+                return Some(Applies {
+                    path,
+                    scope: "unscoped",
+                    glob: None,
+                });
+            }
+            let glob = super::scope::matching(globs.iter().map(|g| g.as_ref()), path)?;
+            Some(Applies {
+                path,
+                scope: "glob",
+                glob: Some(glob),
+            })
+        })
+        .collect()
 }
 
 /// The number of characters of `text`, counted without decoding when it is ASCII.
@@ -274,6 +350,16 @@ impl Listing<'_> {
         } else {
             format!(" Showing {} only.", self.categories.join(", "))
         };
+        if !self.for_paths.is_empty() {
+            return format!(
+                "Rules from {} that apply to {}: {} of {} active. {}{filter}",
+                self.path,
+                self.for_paths.join(", "),
+                self.rules.len(),
+                self.counts.active,
+                self.precedence
+            );
+        }
         format!(
             "Rules from {}: {} active, {} superseded. {}{filter}",
             self.path, self.counts.active, self.counts.superseded, self.precedence
@@ -319,7 +405,7 @@ impl Listing<'_> {
         for entry in self.rules.iter() {
             let number = entry.number.map_or("?".to_string(), |n| n.to_string());
             let category = format!("[{}]", one_line(&entry.category));
-            let body = to_string(|out| write_body(out, &entry, "", &one_line));
+            let body = to_string(|out| write_body(out, &entry, "", &one_line, true));
             let indent = digits + 1;
             let room = width.map_or(usize::MAX, |w| w.saturating_sub(indent).max(20));
             let first = format!("{category} {body}");
@@ -351,10 +437,15 @@ impl Listing<'_> {
         style: &MarkdownStyle<'_>,
     ) -> io::Result<()> {
         self.write_markdown_head(out, style)?;
-        for entry in self.rules.iter() {
-            Self::write_markdown_item(out, &entry, style)?;
-        }
-        Ok(())
+        let items: Vec<(String, String)> = self
+            .rules
+            .iter()
+            .map(|entry| {
+                let item = to_string(|out| Self::write_markdown_item(out, &entry, style));
+                (scope_heading(&entry), item)
+            })
+            .collect();
+        out.write_all(group_by_scope(&items).as_bytes())
     }
 
     /// The heading and the paragraph under it.
@@ -400,6 +491,53 @@ impl Listing<'_> {
     pub fn to_json(&self) -> String {
         to_string(|out| self.write_json(out))
     }
+}
+
+/// The heading a scoped rule is listed under in Markdown (`### Only for files matching
+/// `src/**``), or "" for an unscoped rule.
+pub fn scope_heading(entry: &Entry<'_>) -> String {
+    if entry.paths.is_empty() {
+        return String::new();
+    }
+    let spans: Vec<String> = entry.paths.iter().map(|glob| code_span(glob)).collect();
+    format!("### Only for files matching {}", spans.join(", "))
+}
+
+/// `text` as a Markdown code span, fenced with more backticks than it holds in a row.
+fn code_span(text: &str) -> String {
+    let text = one_line(text);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if longest > 0 { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Markdown list items, each with its scope heading ("" for unscoped), as the files read
+/// by every agent show them: the unscoped items first, then one section a scope, in the
+/// order the scopes first appear; items keep their order within a section.
+pub fn group_by_scope(items: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (heading, item) in items.iter().filter(|(h, _)| h.is_empty()) {
+        debug_assert!(heading.is_empty());
+        out.push_str(item);
+    }
+    let mut headings: Vec<&str> = Vec::new();
+    for (heading, _) in items.iter().filter(|(h, _)| !h.is_empty()) {
+        if !headings.contains(&heading.as_str()) {
+            headings.push(heading);
+        }
+    }
+    for heading in headings {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(heading);
+        out.push_str("\n\n");
+        for (_, item) in items.iter().filter(|(h, _)| h == heading) {
+            out.push_str(item);
+        }
+    }
+    out
 }
 
 /// What a writer-based renderer writes, as a `String`.
@@ -533,7 +671,8 @@ fn write_line(
     for part in [strong, " [", &escape(&entry.category), "] "] {
         out.write_all(part.as_bytes())?;
     }
-    write_body(out, entry, emphasis, escape)?;
+    // Markdown shows a scope as a heading (see `write_markdown_styled`), text on the line.
+    write_body(out, entry, emphasis, escape, strong.is_empty())?;
     out.write_all(b"\n")
 }
 
@@ -543,6 +682,7 @@ fn write_body(
     entry: &Entry<'_>,
     emphasis: &str,
     escape: &Escape,
+    scope: bool,
 ) -> io::Result<()> {
     for part in [
         &escape(entry.instruction),
@@ -554,6 +694,34 @@ fn write_body(
         out.write_all(part.as_bytes())?;
     }
     write_superseded_by(out, entry)?;
+    if scope {
+        write_scope(out, entry, escape)?;
+    }
+    Ok(())
+}
+
+/// ` [paths: a, b]` for a scoped rule, or with `--for` ` [applies: unscoped]`,
+/// ` [applies to src/a.rs: src/**]`.
+fn write_scope(out: &mut impl Write, entry: &Entry<'_>, escape: &Escape) -> io::Result<()> {
+    if let [first, ..] = entry.applies {
+        if first.glob.is_none() {
+            return out.write_all(b" [applies: unscoped]");
+        }
+        for applies in entry.applies {
+            let glob = applies.glob.unwrap_or_default();
+            write!(
+                out,
+                " [applies to {}: {}]",
+                escape(applies.path),
+                escape(glob)
+            )?;
+        }
+        return Ok(());
+    }
+    if !entry.paths.is_empty() {
+        let globs: Vec<Cow<'_, str>> = entry.paths.iter().map(|g| escape(g)).collect();
+        write!(out, " [paths: {}]", globs.join(", "))?;
+    }
     Ok(())
 }
 

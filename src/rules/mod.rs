@@ -10,6 +10,8 @@ pub mod error;
 pub mod file;
 pub mod learn;
 pub mod listing;
+pub mod scope;
+pub mod scope_check;
 pub mod similar;
 pub mod supersede;
 

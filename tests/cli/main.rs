@@ -13,4 +13,5 @@ mod merge;
 mod preset;
 mod reliability;
 mod rules;
+mod scoping;
 mod shell;

@@ -627,3 +627,33 @@ fn mcp_learn_refreshes_the_exports() {
     assert!(!sandbox.read("AGENTS.md").contains("Always wait"));
     sandbox.run(&["export", "--check"]).expect(1);
 }
+
+#[test]
+fn learn_takes_paths_and_rules_takes_for() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start(&sandbox);
+    let learned = server.call(
+        1,
+        "learn",
+        json!({"category": "CODE", "instruction": "Never panic in handlers", "why": "api", "paths": ["src/api/**"]}),
+    );
+    assert_eq!(learned["isError"], false, "{learned}");
+    assert_eq!(
+        learned["structuredContent"]["rule"]["Paths"],
+        json!(["src/api/**"])
+    );
+    let refused = server.call(
+        2,
+        "learn",
+        json!({"category": "CODE", "instruction": "Do x", "why": "y", "paths": ["src/[api"]}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    let listed = server.call(3, "rules", json!({"for": ["docs/a.md"]}));
+    assert_eq!(listed["structuredContent"]["rules"], json!([]), "{listed}");
+    let listed = server.call(4, "rules", json!({"for": ["src/api/h.rs"]}));
+    assert_eq!(
+        listed["structuredContent"]["rules"][0]["applies"],
+        json!([{"path": "src/api/h.rs", "scope": "glob", "glob": "src/api/**"}])
+    );
+    server.finish();
+}

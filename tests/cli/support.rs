@@ -186,3 +186,65 @@ pub(crate) fn skip(tool: &str, what: &str) {
         let _ = file.write_all(line.as_bytes());
     }
 }
+
+/// A sandbox that is a git repository tracking `files` (created empty); `None`, with the
+/// skip recorded, when git cannot run.
+pub(crate) fn tracked_repo(files: &[&str]) -> Option<Sandbox> {
+    let sandbox = Sandbox::new();
+    for file in files {
+        sandbox.write(file, "");
+    }
+    let git = |args: &[&str]| {
+        sandbox
+            .program("git", args)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(git(&["init", "-q"]) && git(&["add", "--", "."])) {
+        skip(
+            "git",
+            "a repository whose tracked files decide `unmatched-scope`",
+        );
+        return None;
+    }
+    Some(sandbox)
+}
+
+/// Every file below `dir`, as `/`-separated paths relative to it, sorted (`.git` and the
+/// sandbox's `home` left out).
+pub(crate) fn files_below(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().into_string().unwrap();
+            if dir == base && (name == ".git" || name == "home") {
+                continue;
+            }
+            if entry.file_type().unwrap().is_dir() {
+                walk(base, &entry.path(), out);
+            } else {
+                let relative = entry.path().strip_prefix(base).unwrap().to_path_buf();
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Compares `actual` with the fixture at `tests/fixtures/<name>`, byte for byte; with
+/// `AUTOFIX_BLESS=1` in the environment, writes the fixture instead (review the diff).
+#[track_caller]
+pub(crate) fn assert_fixture(name: &str, actual: &str) {
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures")).join(name);
+    if std::env::var_os("AUTOFIX_BLESS").is_some() {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (AUTOFIX_BLESS=1 writes it)", path.display()));
+    assert_eq!(actual, expected, "{name} differs from its fixture");
+}

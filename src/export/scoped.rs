@@ -1,0 +1,239 @@
+//! The files one selected target stands for. A target whose agent has a scoped form
+//! ([`Scoping::Files`]) is its own file with the unscoped rules, one stamped file per scope
+//! beside it (`autofix-<scope>.<ext>`, frontmatter from the scope's globs), and, to be
+//! removed, any such file whose scope no active rule has any more. Every other target is
+//! one file with every rule, the scoped ones under a heading naming their globs.
+
+use std::fs;
+use std::path::Path;
+
+use super::owned;
+use super::targets::{Scoping, Selected, Target};
+use crate::rules::listing::{self, Entry, Listing};
+use crate::rules::scope;
+
+/// Which rules a file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    /// Every rule, scoped ones under their heading.
+    All,
+    /// Only the unscoped rules (the target's own file when scopes have files).
+    Unscoped,
+    /// The rules of one scope, named by its heading.
+    Scope(String),
+    /// A scoped file of ours that no scope needs: to be removed.
+    Orphan,
+}
+
+impl Part {
+    pub(super) fn shows(&self, entry: &Entry<'_>) -> bool {
+        match self {
+            Part::All => true,
+            Part::Unscoped => entry.paths.is_empty(),
+            Part::Scope(heading) => *heading == listing::scope_heading(entry),
+            Part::Orphan => false,
+        }
+    }
+
+    /// What a file with no rule says: that there are none, or, for a target's own file
+    /// when every rule is scoped, where they are.
+    pub(super) fn empty_note(&self, no_rules_at_all: bool) -> &'static str {
+        match self {
+            Part::Unscoped if !no_rules_at_all => {
+                "_Every rule applies only to some files: they are in the `autofix-*` files beside this one._\n"
+            }
+            _ => "_No rules recorded yet._\n",
+        }
+    }
+
+    /// The heading an item goes under in this file: none in a file of one scope, whose
+    /// frontmatter says it (the lead says the exclusions).
+    pub(super) fn heading(&self, entry: &Entry<'_>) -> String {
+        match self {
+            Part::All => listing::scope_heading(entry),
+            _ => String::new(),
+        }
+    }
+}
+
+/// One file to plan.
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) target: &'static Target,
+    /// Relative to the workspace root.
+    pub(super) path: String,
+    pub(super) frontmatter: String,
+    pub(super) part: Part,
+    pub(super) reason: String,
+    /// For a scoped file, the sentence after the lead that says the scope in words.
+    pub(super) scope_note: String,
+}
+
+/// The files `selected` stands for in this run.
+pub(super) fn jobs(
+    root: &Path,
+    selected: &Selected,
+    rules: &Listing<'_>,
+    remove: bool,
+) -> Vec<Job> {
+    let target = selected.target;
+    let job = |path: String, frontmatter: String, part: Part| Job {
+        target,
+        path,
+        frontmatter,
+        part,
+        reason: selected.reason.clone(),
+        scope_note: String::new(),
+    };
+    let Scoping::Files { frontmatter, .. } = target.scoping else {
+        return vec![job(
+            target.path.to_string(),
+            target.frontmatter.to_string(),
+            Part::All,
+        )];
+    };
+    let mut jobs = vec![job(
+        target.path.to_string(),
+        target.frontmatter.to_string(),
+        Part::Unscoped,
+    )];
+    let scopes = if remove { Vec::new() } else { scopes(rules) };
+    for (heading, globs) in &scopes {
+        let native = scope::native(globs.iter().map(String::as_str));
+        jobs.push(Job {
+            scope_note: scope_note(globs),
+            ..job(
+                file_for(target, globs),
+                frontmatter(&native),
+                Part::Scope(heading.clone()),
+            )
+        });
+    }
+    let wanted: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
+    for path in existing_scoped_files(root, target) {
+        if !wanted.contains(&path) {
+            jobs.push(job(path, String::new(), Part::Orphan));
+        }
+    }
+    jobs
+}
+
+/// The scope in words, as written in the rules file: the frontmatter has only the
+/// including globs (no agent's frontmatter can exclude), so the exclusions are said here.
+fn scope_note(globs: &[String]) -> String {
+    let spans = |negated: bool| -> Vec<String> {
+        globs
+            .iter()
+            .filter(|g| g.starts_with('!') == negated)
+            .map(|g| format!("`{}`", g.trim_start_matches('!')))
+            .collect()
+    };
+    let (include, exclude) = (spans(false), spans(true));
+    let mut note = format!(
+        " These rules apply to files matching {}",
+        include.join(", ")
+    );
+    if !exclude.is_empty() {
+        note.push_str(&format!(", except those matching {}", exclude.join(", ")));
+    }
+    note.push('.');
+    note
+}
+
+/// Each distinct scope of the listed rules, in the order it first appears: its heading
+/// and its globs.
+fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
+    let mut scopes: Vec<(String, Vec<String>)> = Vec::new();
+    for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {
+        let heading = listing::scope_heading(&entry);
+        if !scopes.iter().any(|(h, _)| *h == heading) {
+            let globs = entry.paths.iter().map(|g| g.to_string()).collect();
+            scopes.push((heading, globs));
+        }
+    }
+    scopes
+}
+
+/// `dir/autofix-<name>-<hash><ext>` beside the target's `dir/autofix<ext>`: readable, and
+/// the same for the same globs on every machine.
+fn file_for(target: &Target, globs: &[String]) -> String {
+    let (dir, suffix) = split(target);
+    let first = globs
+        .iter()
+        .find(|g| !g.starts_with('!'))
+        .map_or("", String::as_str);
+    let mut name = String::new();
+    for c in first.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.ends_with('-') && !name.is_empty() {
+            name.push('-');
+        }
+    }
+    let name: String = name.trim_end_matches('-').chars().take(32).collect();
+    let name = name.trim_end_matches('-');
+    let hash = crate::capture::sha256::hex(globs.join("\n").as_bytes());
+    let hash = &hash[..8];
+    if name.is_empty() {
+        format!("{dir}autofix-{hash}{suffix}")
+    } else {
+        format!("{dir}autofix-{name}-{hash}{suffix}")
+    }
+}
+
+/// The target's folder (with its `/`) and what follows `autofix` in its file name.
+fn split(target: &Target) -> (&'static str, &'static str) {
+    let (dir, file) = match target.path.rfind('/') {
+        Some(at) => target.path.split_at(at + 1),
+        None => ("", target.path),
+    };
+    (dir, file.strip_prefix("autofix").unwrap_or(file))
+}
+
+/// The stamped scoped files of `target` already in its folder (sorted, for a stable run).
+fn existing_scoped_files(root: &Path, target: &Target) -> Vec<String> {
+    let (dir, suffix) = split(target);
+    let Ok(entries) = fs::read_dir(root.join(dir)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| name.starts_with("autofix-") && name.ends_with(suffix))
+        .filter(|name| {
+            fs::read_to_string(root.join(dir).join(name)).is_ok_and(|text| owned::is_stamped(&text))
+        })
+        .map(|name| format!("{dir}{name}"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::targets::by_id;
+
+    #[test]
+    fn scoped_files_sit_beside_the_target_with_its_extension() {
+        let globs = vec!["src/api/**".to_string(), "!src/api/gen/**".to_string()];
+        let cursor = file_for(by_id("cursor").unwrap(), &globs);
+        assert!(
+            cursor.starts_with(".cursor/rules/autofix-src-api-"),
+            "{cursor}"
+        );
+        assert!(cursor.ends_with(".mdc"));
+        let copilot = file_for(by_id("copilot").unwrap(), &globs);
+        assert!(copilot.starts_with(".github/instructions/autofix-src-api-"));
+        assert!(copilot.ends_with(".instructions.md"));
+        assert_ne!(
+            file_for(by_id("claude").unwrap(), &globs),
+            file_for(by_id("claude").unwrap(), &globs[..1])
+        );
+        let odd = file_for(by_id("claude").unwrap(), &["**".to_string()]);
+        assert!(
+            odd.starts_with(".claude/rules/autofix-") && odd.len() == 33,
+            "{odd}"
+        );
+    }
+}

@@ -1,0 +1,456 @@
+//! Rule scopes: the optional `Paths` of a rule, globs relative to the workspace root read
+//! the way `.gitignore` reads them (<https://git-scm.com/docs/gitignore#_pattern_format>):
+//! `*` and `?` stay within a path segment, `**` spans segments, `[a-z]`/`[!a-z]` are
+//! classes, `\` escapes, a pattern without a `/` (other than a trailing one) matches at any
+//! depth, a leading `/` anchors, a trailing `/` matches only a directory, and a pattern
+//! that matches a directory covers everything below it. In a list, the last glob that
+//! matches decides, so `!` excludes what an earlier glob included.
+
+use std::fmt;
+
+/// One glob of a scope, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    /// As written, `!` included.
+    text: String,
+    negated: bool,
+    /// Only a directory (the pattern ended in `/`): matches the folders a path lies in.
+    dir_only: bool,
+    segments: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Segment {
+    /// `**`: any number of segments, none included.
+    AnyDepth,
+    Part(Vec<Token>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Char(char),
+    /// `*`: any run of characters but `/`.
+    Star,
+    /// `?`: one character but `/`.
+    One,
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
+}
+
+/// Why a glob was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobError {
+    pub glob: String,
+    pub problem: GlobProblem,
+}
+
+/// What is wrong with a glob.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobProblem {
+    Control,
+    Empty,
+    Spaces,
+    EmptySegment,
+    Dots,
+    LoneBackslash,
+    Unclosed,
+    BackwardRange,
+    OnlyExcludes,
+}
+
+impl GlobProblem {
+    pub const ALL: [GlobProblem; 9] = [
+        GlobProblem::Control,
+        GlobProblem::Empty,
+        GlobProblem::Spaces,
+        GlobProblem::EmptySegment,
+        GlobProblem::Dots,
+        GlobProblem::LoneBackslash,
+        GlobProblem::Unclosed,
+        GlobProblem::BackwardRange,
+        GlobProblem::OnlyExcludes,
+    ];
+
+    /// The problem as the end of a sentence that starts "it".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GlobProblem::Control => "contains a control character",
+            GlobProblem::Empty => "is empty",
+            GlobProblem::Spaces => "starts or ends with a space",
+            GlobProblem::EmptySegment => "has an empty path segment",
+            GlobProblem::Dots => "names `.` or `..`; write paths from the workspace root",
+            GlobProblem::LoneBackslash => "ends with a lone `\\`",
+            GlobProblem::Unclosed => "has a `[` class without its `]`",
+            GlobProblem::BackwardRange => "has a class range whose end comes before its start",
+            GlobProblem::OnlyExcludes => "only excludes; a scope needs a glob that includes paths",
+        }
+    }
+}
+
+impl fmt::Display for GlobProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for GlobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` {}", self.glob, self.problem)
+    }
+}
+
+impl Glob {
+    /// Parses one glob; refuses what cannot mean a path inside the workspace.
+    pub fn parse(text: &str) -> Result<Glob, GlobError> {
+        let error = |problem| GlobError {
+            glob: text.to_string(),
+            problem,
+        };
+        if text.chars().any(char::is_control) {
+            return Err(error(GlobProblem::Control));
+        }
+        let (negated, body) = match text.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if body.trim().is_empty() {
+            return Err(error(GlobProblem::Empty));
+        }
+        if body.trim() != body {
+            return Err(error(GlobProblem::Spaces));
+        }
+        let dir_only = body.ends_with('/') && !body.ends_with("\\/");
+        let body = body.strip_suffix('/').filter(|_| dir_only).unwrap_or(body);
+        // A `/` at the start or in the middle anchors the glob at the workspace root.
+        let anchored = body.contains('/');
+        let body = body.strip_prefix('/').unwrap_or(body);
+        if body.is_empty() || body.contains("//") {
+            return Err(error(GlobProblem::EmptySegment));
+        }
+        let mut segments = Vec::new();
+        if !anchored {
+            segments.push(Segment::AnyDepth);
+        }
+        for part in body.split('/') {
+            if matches!(part, "." | "..") {
+                return Err(error(GlobProblem::Dots));
+            }
+            if part == "**" {
+                if segments.last() != Some(&Segment::AnyDepth) {
+                    segments.push(Segment::AnyDepth);
+                }
+                continue;
+            }
+            segments.push(Segment::Part(tokens(part).map_err(error)?));
+        }
+        Ok(Glob {
+            text: text.to_string(),
+            negated,
+            dir_only,
+            segments,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    pub fn is_negated(&self) -> bool {
+        self.negated
+    }
+
+    /// Whether the glob (ignoring `!`) matches `path` (relative to the root, `/`-separated)
+    /// or one of the directories it lies in.
+    pub fn matches(&self, path: &str) -> bool {
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        let last = if self.dir_only {
+            parts.len().saturating_sub(1)
+        } else {
+            parts.len()
+        };
+        (1..=last).any(|end| match_segments(&self.segments, &parts[..end]))
+    }
+}
+
+/// The tokens of one segment.
+fn tokens(part: &str) -> Result<Vec<Token>, GlobProblem> {
+    let mut out = Vec::new();
+    let mut chars = part.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(match c {
+            '\\' => Token::Char(chars.next().ok_or(GlobProblem::LoneBackslash)?),
+            '*' => {
+                // `a**b` is two stars within a segment: the same as one (as in git).
+                while chars.peek() == Some(&'*') {
+                    chars.next();
+                }
+                Token::Star
+            }
+            '?' => Token::One,
+            '[' => class(&mut chars)?,
+            c => Token::Char(c),
+        });
+    }
+    Ok(out)
+}
+
+/// A `[...]` class, its `[` consumed.
+fn class(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Result<Token, GlobProblem> {
+    const UNCLOSED: GlobProblem = GlobProblem::Unclosed;
+    let negated = matches!(chars.peek(), Some('!' | '^'));
+    if negated {
+        chars.next();
+    }
+    let mut ranges = Vec::new();
+    let mut first = true;
+    loop {
+        let mut c = chars.next().ok_or(UNCLOSED)?;
+        if c == ']' && !first {
+            break;
+        }
+        first = false;
+        if c == '\\' {
+            c = chars.next().ok_or(UNCLOSED)?;
+        }
+        let mut end = c;
+        if chars.peek() == Some(&'-') {
+            let mut ahead = chars.clone();
+            ahead.next();
+            if let Some(&next) = ahead.peek().filter(|&&n| n != ']') {
+                chars.next();
+                chars.next();
+                end = if next == '\\' {
+                    chars.next().ok_or(UNCLOSED)?
+                } else {
+                    next
+                };
+                if end < c {
+                    return Err(GlobProblem::BackwardRange);
+                }
+            }
+        }
+        ranges.push((c, end));
+    }
+    Ok(Token::Class { negated, ranges })
+}
+
+fn match_segments(pattern: &[Segment], parts: &[&str]) -> bool {
+    match pattern.split_first() {
+        None => parts.is_empty(),
+        Some((Segment::AnyDepth, rest)) => {
+            (0..=parts.len()).any(|skip| match_segments(rest, &parts[skip..]))
+        }
+        Some((Segment::Part(tokens), rest)) => match parts.split_first() {
+            Some((part, others)) => {
+                let chars: Vec<char> = part.chars().collect();
+                match_tokens(tokens, &chars) && match_segments(rest, others)
+            }
+            None => false,
+        },
+    }
+}
+
+fn match_tokens(tokens: &[Token], text: &[char]) -> bool {
+    match tokens.split_first() {
+        None => text.is_empty(),
+        Some((Token::Star, rest)) => (0..=text.len()).any(|skip| match_tokens(rest, &text[skip..])),
+        Some((token, rest)) => match text.split_first() {
+            Some((&c, others)) => one(token, c) && match_tokens(rest, others),
+            None => false,
+        },
+    }
+}
+
+fn one(token: &Token, c: char) -> bool {
+    match token {
+        Token::Char(expected) => *expected == c,
+        Token::One => true,
+        Token::Class { negated, ranges } => {
+            ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated
+        }
+        Token::Star => true,
+    }
+}
+
+/// Parses a scope as given to `learn`: every glob valid, at least one that includes.
+pub fn parse_scope(globs: &[String]) -> Result<Vec<Glob>, GlobError> {
+    let parsed = globs
+        .iter()
+        .map(|g| Glob::parse(g))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(first) = parsed.first()
+        && parsed.iter().all(Glob::is_negated)
+    {
+        return Err(GlobError {
+            glob: first.as_str().to_string(),
+            problem: GlobProblem::OnlyExcludes,
+        });
+    }
+    Ok(parsed)
+}
+
+/// The glob that brings `path` into the scope: the last one that matches, when it is not a
+/// negation. Globs that do not parse never match.
+pub fn matching<'g>(globs: impl IntoIterator<Item = &'g str>, path: &str) -> Option<&'g str> {
+    let mut decided = None;
+    for text in globs {
+        if let Ok(glob) = Glob::parse(text)
+            && glob.matches(path)
+        {
+            decided = (!glob.negated).then_some(text);
+        }
+    }
+    decided
+}
+
+/// A scope in the dialect of the agents' rule files, where a glob is matched against the
+/// whole path from the root and there is no exclusion: for their frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Native {
+    /// The including globs, anchored: `*.rs` becomes `**/*.rs`, `build/` becomes
+    /// `**/build/**`, and a plain name `src/api` also `src/api/**` (what it holds).
+    pub include: Vec<String>,
+    /// The excluding globs, without their `!`; the files say them in words.
+    pub exclude: Vec<String>,
+}
+
+/// `globs` in the agents' dialect (see [`Native`]).
+pub fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
+    let mut out = Native::default();
+    for glob in globs {
+        let (list, body) = match glob.strip_prefix('!') {
+            Some(rest) => (&mut out.exclude, rest),
+            None => (&mut out.include, glob),
+        };
+        for variant in anchored(body) {
+            if !list.contains(&variant) {
+                list.push(variant);
+            }
+        }
+    }
+    out
+}
+
+/// One gitignore-style glob as root-anchored globs.
+fn anchored(body: &str) -> Vec<String> {
+    let dir_only = body.ends_with('/');
+    let body = body.trim_end_matches('/');
+    let base = match body.strip_prefix('/') {
+        Some(rest) => rest.to_string(),
+        None if body.contains('/') => body.to_string(),
+        None => format!("**/{body}"),
+    };
+    let last = base.rsplit('/').next().unwrap_or_default();
+    if dir_only {
+        vec![format!("{base}/**")]
+    } else if last.contains(['*', '?', '[']) {
+        // `**` or a pattern: a name that could also be a folder gets its contents below.
+        vec![base]
+    } else {
+        let inside = format!("{base}/**");
+        vec![base, inside]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(glob: &str, path: &str) -> bool {
+        Glob::parse(glob).unwrap().matches(path)
+    }
+
+    #[test]
+    fn stars_questions_and_classes() {
+        assert!(m("*.rs", "main.rs"));
+        assert!(m("*.rs", "src/deep/main.rs"));
+        assert!(!m("*.rs", "main.rsx"));
+        assert!(m("src/*.rs", "src/lib.rs"));
+        assert!(!m("src/*.rs", "src/a/lib.rs"));
+        assert!(!m("src/*.rs", "other/src/lib.rs"));
+        assert!(m("src/**/*.rs", "src/lib.rs"));
+        assert!(m("src/**/*.rs", "src/a/b/lib.rs"));
+        assert!(m("**/test_*.py", "a/test_x.py"));
+        assert!(m("file?.txt", "file1.txt"));
+        assert!(!m("file?.txt", "file10.txt"));
+        assert!(m("[abc]x", "bx"));
+        assert!(!m("[!abc]x", "bx"));
+        assert!(m("[^abc]x", "dx"));
+        assert!(m("v[0-9].md", "docs/v7.md"));
+        assert!(!m("v[0-9].md", "v.md"));
+        assert!(m("[]]", "]"));
+        assert!(m("a\\*b", "a*b"));
+        assert!(!m("a\\*b", "axb"));
+        assert!(m("my docs/*.md", "my docs/read me.md"));
+    }
+
+    #[test]
+    fn directories_cover_what_they_hold() {
+        assert!(m("src/api", "src/api/handler.rs"));
+        assert!(m("/src/api/", "src/api/handler.rs"));
+        assert!(!m("src/api/", "src/api"));
+        assert!(m("build/", "x/build/out.o"));
+        assert!(m("vendor/**", "vendor/a/b.c"));
+        assert!(!m("vendor/**", "src/vendor.c"));
+        assert!(m("/README.md", "README.md"));
+        assert!(!m("/README.md", "docs/README.md"));
+        assert!(m("a/**/b", "a/b"));
+        assert!(m("a/**/b", "a/x/y/b"));
+    }
+
+    #[test]
+    fn the_last_matching_glob_decides() {
+        let globs = ["src/**", "!src/gen/**", "src/gen/keep.rs"];
+        assert_eq!(matching(globs, "src/a.rs"), Some("src/**"));
+        assert_eq!(matching(globs, "src/gen/x.rs"), None);
+        assert_eq!(matching(globs, "src/gen/keep.rs"), Some("src/gen/keep.rs"));
+        assert_eq!(matching(globs, "docs/a.md"), None);
+        assert_eq!(matching(["[", "*.md"], "a.md"), Some("*.md"));
+    }
+
+    #[test]
+    fn native_globs_keep_the_meaning() {
+        let scope = native([
+            "*.rs",
+            "/docs/",
+            "src/api",
+            "vendor/**",
+            "!src/gen/**",
+            "a?/b",
+        ]);
+        assert_eq!(
+            scope.include,
+            [
+                "**/*.rs",
+                "docs/**",
+                "src/api",
+                "src/api/**",
+                "vendor/**",
+                "a?/b",
+                "a?/b/**"
+            ]
+        );
+        assert_eq!(scope.exclude, ["src/gen/**"]);
+        for (glob, path) in [("*.rs", "a/b.rs"), ("src/api", "src/api/x.rs")] {
+            let anchored = native([glob]).include;
+            assert!(
+                anchored
+                    .iter()
+                    .any(|g| Glob::parse(&format!("/{g}")).unwrap().matches(path))
+            );
+        }
+    }
+
+    #[test]
+    fn bad_globs_are_refused() {
+        for bad in [
+            "", "!", "  ", "[abc", "a\\", "../x", "./x", "a//b", "x\n", " a", "[z-a]", "/",
+        ] {
+            assert!(Glob::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_scope(&["!a".to_string()]).is_err());
+        assert!(parse_scope(&["a".to_string(), "!a/b".to_string()]).is_ok());
+    }
+}

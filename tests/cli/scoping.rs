@@ -1,0 +1,559 @@
+//! Scoped rules through the binary: `learn --path`, `rules --for`, the session hook,
+//! `check`'s `invalid-glob` and `unmatched-scope`, and the scoped export forms.
+
+use serde_json::json;
+
+use crate::support::{Sandbox, tracked_repo};
+
+const RULES: &str = ".agents/autofix.json";
+
+fn learn(sandbox: &Sandbox, instruction: &str, paths: &[&str]) -> crate::support::Run {
+    let mut args = vec!["learn", "-c", "code", "-w", "why", instruction];
+    for path in paths {
+        args.extend(["--path", path]);
+    }
+    sandbox.run(&args)
+}
+
+#[test]
+fn a_scoped_rule_stores_paths_after_why_and_an_unscoped_one_keeps_four_fields() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Always use tabs", &[]).expect(0);
+    let run = learn(
+        &sandbox,
+        "Never panic in handlers",
+        &["src/api/**", "!src/api/gen/**", "src/api/**"],
+    )
+    .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Learned rule #2 ([CODE]): Never panic in handlers \u{2014} saved to .agents/autofix.json\n  applies to `src/api/**`, `!src/api/gen/**`\n"
+    );
+    assert_eq!(
+        sandbox.read(RULES),
+        "[\n  {\n    \"Rule_number\": 1,\n    \"Category\": \"CODE\",\n    \"Instruction\": \"Always use tabs\",\n    \"Why\": \"why\"\n  },\n  {\n    \"Rule_number\": 2,\n    \"Category\": \"CODE\",\n    \"Instruction\": \"Never panic in handlers\",\n    \"Why\": \"why\",\n    \"Paths\": [\"src/api/**\", \"!src/api/gen/**\"]\n  }\n]\n"
+    );
+    let json = sandbox
+        .run_with_stdin(
+            &["learn", "--json", "--format", "json"],
+            r#"{"Category": "STYLE", "Instruction": "Wrap at 80", "Why": "docs", "Paths": ["my docs/*.md"]}"#,
+        )
+        .expect(0)
+        .json();
+    assert_eq!(json["rule"]["Paths"], json!(["my docs/*.md"]));
+    let unscoped = sandbox
+        .run(&[
+            "learn", "-c", "code", "-w", "w", "Always x", "--format", "json",
+        ])
+        .expect(0)
+        .json();
+    assert!(unscoped["rule"].get("Paths").is_none(), "{unscoped}");
+    sandbox.run(&["check"]).expect(0);
+}
+
+#[test]
+fn an_invalid_glob_is_refused_and_nothing_is_written() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Always use tabs", &[]).expect(0);
+    let before = sandbox.read(RULES);
+    for (glob, problem) in [
+        ("src/[api", "has a `[` class without its `]`"),
+        ("../outside/**", "names `.` or `..`"),
+        ("", "is empty"),
+        ("a\\", "ends with a lone `\\`"),
+        (
+            "[z-a].rs",
+            "has a class range whose end comes before its start",
+        ),
+    ] {
+        let run = learn(&sandbox, "Do y", &[glob]).expect(2);
+        assert!(
+            run.stderr
+                .contains(&format!("invalid glob `{glob}` for --path: it {problem}")),
+            "{glob}: {}",
+            run.stderr
+        );
+    }
+    let run = learn(&sandbox, "Do y", &["!vendor/**"]).expect(2);
+    assert!(run.stderr.contains("only excludes"), "{}", run.stderr);
+    let french = sandbox
+        .run(&[
+            "learn", "--lang", "fr", "-c", "code", "-w", "w", "Do y", "--path", "[x",
+        ])
+        .expect(2);
+    assert!(
+        french
+            .stderr
+            .contains("motif invalide `[x` pour --path : il a une classe `[` sans son `]`"),
+        "{}",
+        french.stderr
+    );
+    assert_eq!(sandbox.read(RULES), before);
+}
+
+#[test]
+fn a_superseding_rule_may_change_the_scope_and_a_new_scope_is_not_a_repeat() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Use snake_case", &["src/**"]).expect(0);
+    let again = learn(&sandbox, "Use snake_case", &["src/**"]).expect(0);
+    assert!(
+        again.stdout.starts_with("Already known as rule #1"),
+        "{}",
+        again.stdout
+    );
+    learn(&sandbox, "Use snake_case", &["lib/**"]).expect(0);
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "1",
+            "-s",
+            "2",
+            "Use snake_case",
+            "--path",
+            "*.py",
+        ])
+        .expect(0);
+    let listed = sandbox
+        .run(&["rules", "--for", "src/a.rs", "tool.py"])
+        .expect(0);
+    assert_eq!(
+        listed.stdout,
+        "Rules from .agents/autofix.json that apply to src/a.rs, tool.py: 1 of 1 active. On conflict, the higher-numbered rule wins.\n\
+         3 [CODE] Use snake_case \u{2014} w (supersedes rules 1 and 2) [applies to tool.py: *.py]\n"
+    );
+}
+
+/// Rules scoped with every kind of glob, and one unscoped rule.
+fn scoped_rules(sandbox: &Sandbox) {
+    learn(sandbox, "Always log errors", &[]).expect(0);
+    learn(
+        sandbox,
+        "Never panic in handlers",
+        &["src/api/**", "!src/api/gen/**"],
+    )
+    .expect(0);
+    learn(
+        sandbox,
+        "Keep migrations reversible",
+        &["db/migrations/v[0-9]*.sql"],
+    )
+    .expect(0);
+    learn(sandbox, "Name fixtures by case", &["test_?.py"]).expect(0);
+    learn(sandbox, "Write one sentence a line", &["my docs/*.md"]).expect(0);
+}
+
+#[test]
+fn rules_for_lists_what_applies_and_why() {
+    let sandbox = Sandbox::new();
+    scoped_rules(&sandbox);
+    let cases: &[(&str, &[u64])] = &[
+        ("src/api/users/get.rs", &[1, 2]),
+        ("src/api/gen/client.rs", &[1]),
+        ("db/migrations/v12_add.sql", &[1, 3]),
+        ("db/migrations/vx.sql", &[1]),
+        ("deep/down/test_a.py", &[1, 4]),
+        ("test_ab.py", &[1]),
+        ("my docs/read me.md", &[1, 5]),
+        ("README.md", &[1]),
+    ];
+    for (path, numbers) in cases {
+        let json = sandbox
+            .run(&["rules", "--for", path, "--format", "json"])
+            .expect(0)
+            .json();
+        let listed: Vec<u64> = json["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["number"].as_u64().unwrap())
+            .collect();
+        assert_eq!(listed, *numbers, "{path}");
+        assert_eq!(json["for"], json!([path]));
+        assert_eq!(
+            json["rules"][0]["applies"],
+            json!([{"path": path, "scope": "unscoped"}])
+        );
+    }
+    let text = sandbox
+        .run(&["rules", "--for", "src/api/x.rs", "my docs/a.md"])
+        .expect(0)
+        .stdout;
+    assert_eq!(
+        text,
+        "Rules from .agents/autofix.json that apply to src/api/x.rs, my docs/a.md: 3 of 5 active. On conflict, the higher-numbered rule wins.\n\
+         1 [CODE] Always log errors \u{2014} why [applies: unscoped]\n\
+         2 [CODE] Never panic in handlers \u{2014} why [applies to src/api/x.rs: src/api/**]\n\
+         5 [CODE] Write one sentence a line \u{2014} why [applies to my docs/a.md: my docs/*.md]\n"
+    );
+    // A path is read from the current directory, as a shell user means it.
+    sandbox.write("src/api/.keep", "");
+    let inside = crate::support::Run::from_command(
+        &mut sandbox.command_in("src/api", &["rules", "--for", "h.rs", "--format", "json"]),
+    )
+    .expect(0)
+    .json();
+    assert_eq!(inside["for"], json!(["src/api/h.rs"]));
+    assert_eq!(inside["rules"].as_array().unwrap().len(), 2);
+    let outside = sandbox
+        .run(&["rules", "--for", "../elsewhere.rs"])
+        .expect(2);
+    assert!(
+        outside.stderr.contains("outside the workspace"),
+        "{}",
+        outside.stderr
+    );
+}
+
+#[test]
+fn rules_without_for_shows_every_scope_and_the_hook_only_unscoped_rules() {
+    let sandbox = Sandbox::new();
+    scoped_rules(&sandbox);
+    let text = sandbox.run(&["rules"]).expect(0).stdout;
+    assert!(
+        text.contains(
+            "2 [CODE] Never panic in handlers \u{2014} why [paths: src/api/**, !src/api/gen/**]\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 [CODE] Always log errors \u{2014} why\n"),
+        "{text}"
+    );
+    let json = sandbox.run(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(
+        json["rules"][1]["paths"],
+        json!(["src/api/**", "!src/api/gen/**"])
+    );
+    assert!(json["rules"][0].get("paths").is_none());
+    let hook = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0)
+        .json();
+    let context = hook["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        context,
+        "Project rules recorded in .agents/autofix.json (newer rules supersede older ones; on conflict the higher-numbered rule wins):\n\
+         1 [CODE] Always log errors \u{2014} why\n\
+         4 more rules apply only to files matching `src/api/**`, `!src/api/gen/**`, `db/migrations/v[0-9]*.sql`, `test_?.py`, `my docs/*.md`; before working on such a file, run `autofix rules --for PATH` to see the rules for it."
+    );
+}
+
+#[test]
+fn check_reports_invalid_and_unmatched_globs_in_every_format() {
+    let Some(sandbox) = tracked_repo(&["src/api/get.rs", "docs/guide.md"]) else {
+        return;
+    };
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Never panic", "Why": "w", "Paths": ["src/api/**", "[oops"]},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Keep docs short", "Why": "w", "Paths": ["docz/**"]},
+  {"Rule_number": 3, "Category": "CODE", "Instruction": "Use tabs", "Why": "w"}
+]
+"#,
+    );
+    let text = sandbox.run(&["check"]).expect(1).stdout;
+    assert!(
+        text.contains("error[invalid-glob]: rule 1: glob `[oops` has a `[` class without its `]`\n  --> .agents/autofix.json:2:108 (/0/Paths/1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning[unmatched-scope]: rule 2: glob `docz/**` matches no file git tracks, so the rule never applies"),
+        "{text}"
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(1).json();
+    let codes: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["invalid-glob", "unmatched-scope"]);
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(1)
+        .stdout;
+    assert!(
+        github.contains("::error file=.agents/autofix.json,line=2,col=108,title=invalid-glob::"),
+        "{github}"
+    );
+    assert!(
+        github.contains("::warning file=.agents/autofix.json,line=3,"),
+        "{github}"
+    );
+    let sarif = sandbox
+        .run(&["check", "--format", "sarif"])
+        .expect(1)
+        .json();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["invalid-glob", "unmatched-scope"]);
+    for code in ["invalid-glob", "unmatched-scope"] {
+        let explained = sandbox.run(&["explain", code]).expect(0).stdout;
+        assert!(explained.starts_with(code), "{explained}");
+    }
+    // Once the file is tracked, the scope matches and only the bad glob remains.
+    sandbox.write("docz/a.md", "");
+    assert!(
+        sandbox
+            .program("git", &["add", "docz"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(1).json();
+    assert_eq!(json["diagnostics"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn without_git_a_scope_is_not_judged_by_tracked_files() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Never panic", &["nowhere/**"]).expect(0);
+    sandbox.run(&["check"]).expect(0);
+}
+
+/// The targets whose agents have a scoped form, and files every agent reads.
+const EXPORTED: &str =
+    "agents-md,claude-md,claude,cursor,copilot,windsurf,cline-rules,kiro,continue,junie";
+
+/// The rules of the export fixtures: unscoped, scoped with an exclusion, scoped by a
+/// pattern and a folder whose name holds a space.
+fn export_rules(sandbox: &Sandbox) {
+    learn(sandbox, "Always log errors with context", &[]).expect(0);
+    learn(
+        sandbox,
+        "Never panic in request handlers",
+        &["src/api/**", "!src/api/gen/**"],
+    )
+    .expect(0);
+    learn(sandbox, "Wrap prose at 80 columns", &["*.md", "my docs/"]).expect(0);
+}
+
+/// A fixture's name for an exported file: flat, and never a file an agent would read.
+fn fixture_name(path: &str) -> String {
+    format!("scoping/export/{}.expected", path.replace('/', "__"))
+}
+
+#[test]
+fn every_scoped_form_is_written_byte_for_byte() {
+    let sandbox = Sandbox::new();
+    sandbox.write("AGENTS.md", "# Agents\n\nHand-written.\n");
+    export_rules(&sandbox);
+    sandbox.run(&["export", "--target", EXPORTED]).expect(0);
+    let files: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| !f.starts_with(".agents/"))
+        .collect();
+    assert_eq!(files.len(), 24, "{files:#?}");
+    for file in &files {
+        crate::support::assert_fixture(&fixture_name(file), &sandbox.read(file));
+    }
+    // And no fixture lacks its file.
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/scoping/export"
+    ));
+    let mut fixtures: Vec<String> = crate::support::files_below(dir);
+    let mut named: Vec<String> = files
+        .iter()
+        .map(|f| fixture_name(f)["scoping/export/".len()..].to_string())
+        .collect();
+    fixtures.sort();
+    named.sort();
+    assert_eq!(fixtures, named);
+    sandbox
+        .run(&["export", "--check", "--target", EXPORTED])
+        .expect(0);
+}
+
+#[test]
+fn check_sees_a_stale_missing_or_orphaned_scoped_file() {
+    let sandbox = Sandbox::new();
+    export_rules(&sandbox);
+    sandbox
+        .run(&["export", "--target", "agents-md,claude,cursor"])
+        .expect(0);
+    sandbox.run(&["export", "--check"]).expect(0);
+    // A new scope, a superseded one, a new rule in a kept scope (learned without the
+    // refresh `learn` makes, so that the copies go stale).
+    sandbox
+        .run(&[
+            "learn",
+            "--no-export",
+            "-c",
+            "style",
+            "-w",
+            "w",
+            "-s",
+            "3",
+            "Wrap prose at 100 columns",
+            "--path",
+            "docs/**",
+        ])
+        .expect(0);
+    sandbox
+        .run(&[
+            "learn",
+            "--no-export",
+            "-c",
+            "code",
+            "-w",
+            "why",
+            "Return typed errors from handlers",
+            "--path",
+            "src/api/**",
+            "--path",
+            "!src/api/gen/**",
+        ])
+        .expect(0);
+    let before = crate::support::files_below(sandbox.path());
+    let check = sandbox
+        .run(&["export", "--check", "--format", "json"])
+        .expect(1)
+        .json();
+    assert_eq!(
+        crate::support::files_below(sandbox.path()),
+        before,
+        "--check wrote"
+    );
+    let statuses: Vec<(String, String)> = check["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["path"].as_str().unwrap().to_string(),
+                t["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let status = |prefix: &str, name: &str| -> Vec<String> {
+        statuses
+            .iter()
+            .filter(|(p, _)| p.starts_with(prefix) && p.contains(name))
+            .map(|(_, s)| s.clone())
+            .collect()
+    };
+    for dir in [".claude/rules/", ".cursor/rules/"] {
+        assert_eq!(status(dir, "autofix-src-api-"), ["stale"], "{statuses:?}");
+        assert_eq!(status(dir, "autofix-docs-"), ["missing"], "{statuses:?}");
+        assert_eq!(status(dir, "autofix-md-"), ["orphaned"], "{statuses:?}");
+    }
+    sandbox.run(&["export"]).expect(0);
+    sandbox.run(&["export", "--check"]).expect(0);
+    assert!(
+        !crate::support::files_below(sandbox.path())
+            .iter()
+            .any(|f| f.contains("autofix-md-"))
+    );
+    // An unstamped file that looks like ours is never touched.
+    sandbox.write(".claude/rules/autofix-mine.md", "# Mine\n");
+    sandbox.run(&["export", "--check"]).expect(0);
+    sandbox.run(&["export", "--remove"]).expect(0);
+    assert_eq!(sandbox.read(".claude/rules/autofix-mine.md"), "# Mine\n");
+    let left: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.contains("autofix") && !f.starts_with(".agents/"))
+        .collect();
+    assert_eq!(left, [".claude/rules/autofix-mine.md"]);
+}
+
+#[test]
+fn the_target_registry_lists_every_target_with_its_source() {
+    let sandbox = Sandbox::new();
+    let json = sandbox
+        .run(&["export", "--list-targets", "--format", "json"])
+        .expect(0)
+        .json();
+    let targets = json["targets"].as_array().unwrap();
+    assert!(targets.len() >= 20, "{}", targets.len());
+    let mut ids: Vec<&str> = targets.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for target in targets {
+        let source = target["source"].as_str().unwrap();
+        assert!(source.starts_with("https://"), "{target}");
+        assert!(["block", "owned"].contains(&target["mode"].as_str().unwrap()));
+    }
+    let scoped: Vec<&str> = targets
+        .iter()
+        .filter(|t| t["scoping"] != "heading")
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        scoped,
+        [
+            "claude",
+            "cursor",
+            "copilot",
+            "windsurf",
+            "cline-rules",
+            "kiro",
+            "continue"
+        ]
+    );
+    let text = sandbox.run(&["export", "--list-targets"]).expect(0).stdout;
+    for id in &ids {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("{id} ("))),
+            "{id}"
+        );
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), targets.len());
+    // Every listed id is accepted by --target.
+    sandbox
+        .run(&["export", "--target", "goose,aider,openhands", "--dry-run"])
+        .expect(0);
+}
+
+#[test]
+fn a_new_agent_folder_brings_its_target_and_its_scoped_files() {
+    let sandbox = Sandbox::new();
+    export_rules(&sandbox);
+    std::fs::create_dir_all(sandbox.join(".kiro")).unwrap();
+    std::fs::create_dir_all(sandbox.join(".junie")).unwrap();
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("kiro (.kiro/ exists), junie (.junie/ exists)"),
+        "{}",
+        run.stdout
+    );
+    let kiro: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.starts_with(".kiro/"))
+        .collect();
+    assert_eq!(kiro.len(), 3, "{kiro:?}");
+    assert!(
+        sandbox
+            .read(".junie/guidelines.md")
+            .contains("### Only for files matching `*.md`, `my docs/`")
+    );
+    // Neither is written where its folder is absent and nobody asked.
+    let bare = Sandbox::new();
+    export_rules(&bare);
+    bare.run(&["export"]).expect(0);
+    assert!(!bare.join(".kiro").exists() && !bare.join(".junie").exists());
+}
+
+#[test]
+fn a_target_file_says_where_the_rules_are_when_every_rule_is_scoped() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Never panic in request handlers", &["src/api/**"]).expect(0);
+    sandbox.run(&["export", "--target", "claude"]).expect(0);
+    let own = sandbox.read(".claude/rules/autofix.md");
+    assert!(
+        own.ends_with("_Every rule applies only to some files: they are in the `autofix-*` files beside this one._\n"),
+        "{own}"
+    );
+}
