@@ -1,8 +1,8 @@
 //! SARIF 2.1.0 for GitHub code scanning: the same diagnostics as the text and GitHub
-//! renderers, as one log with one run. Hand-written structs (MERGE.md explains why no
-//! crate): every code is a rule with its help text, URIs are relative to a base directory
-//! with `/`, lines and columns are 1-based code points, `results` is always present and
-//! `partialFingerprints` is left to the upload action.
+//! renderers, as one log with one run. Hand-written structs (a dozen fields do not need a
+//! SARIF crate): every code is a rule with its help text, URIs are relative to a base
+//! directory with `/`, lines and columns are 1-based code points, `results` is always
+//! present and `partialFingerprints` is left to the upload action.
 
 use std::path::{Component, Path};
 

@@ -3,7 +3,7 @@
 //! would, plus what runs it for git ([`driver`]), after a conflict ([`resolve`]) and the
 //! set-up and its checks ([`git`], [`doctor`]).
 //!
-//! The model (MERGE.md): rules are identified by content, never by number. One side is
+//! The model ([`crate::docs::team`]): rules are identified by content, never by number. One side is
 //! *kept*: its bytes and numbers stay, and the other side's new rules are appended after
 //! its last rule, numbered from the highest number on the kept side or in the base, with
 //! every supersede reference rewritten through the map from the other side's numbers to

@@ -280,7 +280,7 @@ pub(crate) fn commands(
     commands
 }
 
-/// SPEC §3.2: a missing, `null`, empty or whitespace `skill` is no skill; otherwise it is
+/// A missing, `null`, empty or whitespace `skill` is no skill; otherwise it is
 /// trimmed. Anything but a string is `invalid-field`: one command binds at most one skill.
 fn skill(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     match command.get("skill")? {

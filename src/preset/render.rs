@@ -1,4 +1,4 @@
-//! Final command lines (SPEC §3.4): `{name}` placeholders filled from values, `{commandId}`
+//! Final command lines ([`crate::docs::presets`]): `{name}` placeholders filled from values, `{commandId}`
 //! from the command, and the idempotent `/skill` prelude — `/S ` is prepended unless the
 //! rendered template already starts with the token `/S`, so there is never `/S /S …`.
 
@@ -216,7 +216,7 @@ pub fn fill(
     (out, missing)
 }
 
-/// SPEC §3.4. A command bound to `skill` S gets `/S ` before its rendered text, unless
+/// The prelude. A command bound to `skill` S gets `/S ` before its rendered text, unless
 /// the text (leading whitespace aside) already starts with the token `/S`; a bound
 /// command with no text is `/S`. Leading whitespace is dropped from a bound command's
 /// line so that it starts with the slash command. An unbound command's text is its line

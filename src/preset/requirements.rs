@@ -1,4 +1,4 @@
-//! The requirement summary (SPEC §3.6): each requirement once, by cache key, with the
+//! The requirement summary ([`crate::docs::presets`]): each requirement once, by cache key, with the
 //! commands bound to it; whether a skill is installed (`<dir>/<skill>/SKILL.md` under the
 //! workspace's and the home directory's `.claude/skills` and `.agents/skills`), and whether
 //! a CLI is on `PATH`. Nothing a preset names is ever executed.
@@ -18,7 +18,7 @@ pub struct Environment {
 }
 
 impl Environment {
-    /// The skill directories of SPEC §3.6 (`root` and `home`), then `extra`.
+    /// The skill directories under `root` and `home`, then `extra`.
     pub fn new(
         root: &Path,
         home: Option<&Path>,

@@ -1,4 +1,4 @@
-//! Cross-validation of a loaded preset (SPEC §3.3, §3.5): the binding (`commands[].skill`)
+//! Cross-validation of a loaded preset (the rules of [`crate::docs::presets`]): the binding (`commands[].skill`)
 //! against the gate (the requirements), duplicate ids and requirements, placeholders no
 //! input provides, and templates that start with another skill's slash command. Plus the
 //! one check that needs a whole collection: two presets with one id.

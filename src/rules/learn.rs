@@ -1,5 +1,5 @@
 //! `learn`: validate a new rule, then append it under the sidecar lock with an atomic
-//! replace (RELIABILITY.md): lock, re-read and parse strictly, number = highest + 1, splice
+//! replace ([`crate::docs::reliability`]): lock, re-read and parse strictly, number = highest + 1, splice
 //! the text, check it reads back, write a temp file, fsync, rename, fsync the directory.
 //! Once the rename has happened the rule is committed; later trouble is only a warning.
 

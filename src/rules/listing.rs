@@ -91,7 +91,7 @@ pub struct Listing<'a> {
     pub rules: Entries<'a>,
     /// Selected rules left out to fit the budget (the oldest ones).
     pub omitted: usize,
-    /// The estimated tokens of the text form (see [`budget::tokens`]).
+    /// The estimated tokens of the text form (characters / 4, rounded up).
     pub tokens: usize,
     /// The budget the listing was cut to.
     #[serde(skip)]

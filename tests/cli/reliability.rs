@@ -1,4 +1,4 @@
-//! The crash, fault and concurrency matrix of RELIABILITY.md, driven through the binary.
+//! The crash, fault and concurrency matrix of src/docs/reliability.md, driven through the binary.
 //!
 //! Oracle for the concurrent and crash cases: the file parses as an array, numbers are
 //! unique and contiguous, every invocation that exited 0 is present with the number it
