@@ -120,7 +120,7 @@ fn the_driver_merges_three_files_and_prints_the_map() {
             (4, "Always export types", "pattern (supersedes rule 3)"),
         ]),
     );
-    let run = three.run(&[]).expect(0);
+    let run = three.run(&[]).expect_noisy(0);
     assert!(run.stderr.starts_with(RAN), "{}", run.stderr);
     assert!(
         run.stderr.contains("theirs' rule 3 \u{2192} 4"),
@@ -142,7 +142,7 @@ fn the_driver_merges_three_files_and_prints_the_map() {
         ])
     );
     // Running it again on its own output is a byte-for-byte fixed point.
-    three.run(&[]).expect(0);
+    three.run(&[]).expect_noisy(0);
     assert_eq!(three.result(), merged);
 }
 
@@ -181,7 +181,7 @@ fn an_edit_conflict_exits_1_with_markers_around_that_rule() {
     let three = Three::new(&base, &ours, &with(&[(3, "Always x", "y")]));
     three.run(&[]).expect(1);
     let three = Three::new(&base, &ours, &with(&[(3, "Always x", "y")]));
-    three.run(&["--accept-one-sided-edits"]).expect(0);
+    three.run(&["--accept-one-sided-edits"]).expect_noisy(0);
     assert_eq!(rules_of(&three.result())[1].2, "a leaked key");
 }
 
@@ -216,7 +216,7 @@ fn unparsable_sides_fall_back_to_git_merge_file() {
             .command(&["merge-driver", "o.json", "a.json", "b.json"])
             .env("AUTOFIX_MERGE_DRIVER", "0"),
     )
-    .expect(0);
+    .expect_noisy(0);
     assert!(
         run.stderr.contains("AUTOFIX_MERGE_DRIVER=0"),
         "{}",
@@ -262,7 +262,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
     let ours = with(&[(3, "Always feature", "x")]);
     let theirs = with(&[(3, "Always main", "x")]);
     let three = Three::new(&with(&[]), &ours, &theirs);
-    let run = three.run(&["--theirs-label", "main"]).expect(0);
+    let run = three.run(&["--theirs-label", "main"]).expect_noisy(0);
     assert!(
         run.stderr.contains("ours' rule 3 \u{2192} 4"),
         "{}",
@@ -275,7 +275,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
 
     // git before 2.44 passes the placeholders unexpanded: no label.
     let three = Three::new(&with(&[]), &ours, &theirs);
-    three.run(&["--theirs-label", "%Y"]).expect(0);
+    three.run(&["--theirs-label", "%Y"]).expect_noisy(0);
     assert_eq!(rules_of(&three.result())[2].1, "Always feature");
 
     let three = Three::new(&with(&[]), &ours, &theirs);
@@ -292,7 +292,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
             ])
             .env("AUTOFIX_MERGE_UPSTREAM", "ours"),
     )
-    .expect(0);
+    .expect_noisy(0);
     assert_eq!(rules_of(&three.result())[2].1, "Always feature");
 }
 
@@ -462,7 +462,9 @@ fn git_merge_renumbers_the_merged_branch() {
     assert_ne!(failed.code, 0);
     assert_ran(&failed);
     assert_eq!(repo.git(&["status", "--porcelain"]).expect(0).stdout, "");
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("theirs' rule 3 \u{2192} 4"),
@@ -490,7 +492,7 @@ fn a_two_commit_rebase_passes_check_at_every_step() {
     repo.git(&["checkout", "-q", "feature"]).expect(0);
     let run = repo
         .git(&["rebase", "main", "-x", "autofix check"])
-        .expect(0);
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         run.stdout.matches("Executing: autofix check").count()
@@ -514,7 +516,7 @@ fn cherry_pick_appends_with_the_next_number() {
     repo.commit_rule("Always write tests first", None);
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Never use default exports", None);
-    let run = repo.git(&["cherry-pick", "feature"]).expect(0);
+    let run = repo.git(&["cherry-pick", "feature"]).expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         repo.instructions()[2..],
@@ -527,7 +529,7 @@ fn cherry_pick_appends_with_the_next_number() {
     repo.git(&["checkout", "-q", "feature"]).expect(0);
     repo.commit_rule("Always write tests", Some(3));
     repo.git(&["checkout", "-q", "main"]).expect(0);
-    assert_ran(&repo.git(&["cherry-pick", "feature"]).expect(0));
+    assert_ran(&repo.git(&["cherry-pick", "feature"]).expect_noisy(0));
     assert_eq!(
         repo.rules()[4],
         rule(5, "Always write tests", "pref (supersedes rule 4)")
@@ -542,16 +544,24 @@ fn criss_cross_merges_converge() {
     repo.git(&["checkout", "-q", "-b", "b", "main"]).expect(0);
     repo.commit_rule("Always b1", None);
     repo.git(&["checkout", "-q", "a"]).expect(0);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "b~0"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "b~0"])
+            .expect_noisy(0),
+    );
     repo.git(&["checkout", "-q", "b"]).expect(0);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "a~1"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "a~1"])
+            .expect_noisy(0),
+    );
     repo.commit_rule("Always b2", None);
     repo.git(&["checkout", "-q", "a"]).expect(0);
     repo.commit_rule("Always a2", None);
     // Two merge bases: git merges them first (with the driver), then the branches.
     let bases = repo.git(&["merge-base", "--all", "a", "b"]).expect(0);
     assert_eq!(bases.stdout.lines().count(), 2);
-    let run = repo.git(&["merge", "--no-edit", "b"]).expect(0);
+    let run = repo.git(&["merge", "--no-edit", "b"]).expect_noisy(0);
     assert_ran(&run);
     let instructions: Vec<String> = repo.instructions().into_iter().map(|(_, i)| i).collect();
     for wanted in ["Always a1", "Always b1", "Always a2", "Always b2"] {
@@ -576,7 +586,9 @@ fn both_branches_learning_the_same_rule_keep_one_copy() {
     repo.learn("Always write tests first", None);
     repo.git(&["commit", "-q", "-am", "main learns it too"])
         .expect(0);
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         repo.instructions()[2..],
@@ -594,7 +606,9 @@ fn both_branches_superseding_one_rule_merge_with_a_warning() {
     repo.commit_rule("Always use spaces", Some(1));
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Always use two spaces", Some(1));
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("both supersede rule 1"),
@@ -651,7 +665,9 @@ fn merging_main_into_a_feature_keeps_mains_numbers() {
     repo.commit_rule("Always main one", None);
     repo.commit_rule("Always main two", Some(3));
     repo.git(&["checkout", "-q", "feature"]).expect(0);
-    let run = repo.git(&["merge", "-q", "--no-edit", "main"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "main"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("kept theirs' numbers"),
@@ -694,7 +710,7 @@ fn a_pull_that_merges_keeps_the_upstream_numbers() {
     upstream.commit_rule("Always upstream", None);
     let run = clone
         .git(&["-c", "pull.rebase=false", "pull", "--no-edit"])
-        .expect(0);
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         clone.instructions()[2..],
@@ -839,7 +855,11 @@ fn install_uninstall_and_install_again() {
     repo.commit_rule("Always feature", None);
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Always main", None);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "feature"])
+            .expect_noisy(0),
+    );
 }
 
 #[test]

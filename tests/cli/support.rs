@@ -34,9 +34,26 @@ impl Run {
         }
     }
 
-    /// Asserts the exit status, showing both streams when it differs.
+    /// Asserts the exit status, showing both streams when it differs. A success must also
+    /// be silent on stderr: a stray warning or error is a finding, not noise (use
+    /// [`Run::expect_noisy`] where the test wants one, and assert on it).
     #[track_caller]
     pub(crate) fn expect(self, code: i32) -> Run {
+        let run = self.expect_noisy(code);
+        if code == 0 {
+            assert!(
+                run.stderr.is_empty(),
+                "a successful run wrote to stderr\n--- stdout\n{}\n--- stderr\n{}",
+                run.stdout,
+                run.stderr
+            );
+        }
+        run
+    }
+
+    /// Asserts the exit status only; the test checks stderr itself.
+    #[track_caller]
+    pub(crate) fn expect_noisy(self, code: i32) -> Run {
         assert_eq!(
             self.code, code,
             "exit status\n--- stdout\n{}\n--- stderr\n{}",
