@@ -33,6 +33,10 @@ pub enum AtomicError {
     Sync { path: PathBuf, source: io::Error },
     #[error("cannot rename the temporary file over {}: {source}", path.display())]
     Rename { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Refused(#[from] crate::safe_write::Refusal),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 /// The real file behind a path: the end of its symlink chain.
@@ -154,21 +158,28 @@ impl Target {
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
     pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
-        self.write_bytes(&[bytes])
+        self.write_checked(&[bytes], || Ok(()))
     }
 
-    /// [`Target::write`] of the concatenation of `pieces`, without building it in memory.
-    pub fn write_pieces(&self, pieces: &[&str]) -> Result<Option<String>, AtomicError> {
-        let bytes: Vec<&[u8]> = pieces.iter().map(|piece| piece.as_bytes()).collect();
-        self.write_bytes(&bytes)
-    }
-
-    fn write_bytes(&self, pieces: &[&[u8]]) -> Result<Option<String>, AtomicError> {
+    /// [`Target::write`] of the concatenation of `pieces`, with `check` called after the
+    /// temp file is flushed and right before the rename: an error from it leaves the
+    /// target untouched and removes the temp file.
+    pub fn write_checked(
+        &self,
+        pieces: &[&[u8]],
+        check: impl FnOnce() -> Result<(), AtomicError>,
+    ) -> Result<Option<String>, AtomicError> {
         let dir = self.dir();
+        // The temp file is created with the final mode (the umask can only narrow it), so
+        // it is never readable by more people than the file it replaces.
+        let mode = self
+            .metadata
+            .as_ref()
+            .map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
         let mut temp = tempfile::Builder::new()
             .prefix(&self.temp_prefix())
             .suffix(TEMP_SUFFIX)
-            .permissions(Permissions::from_mode(0o666))
+            .permissions(Permissions::from_mode(mode))
             .tempfile_in(dir)
             .map_err(|source| AtomicError::CreateTemp {
                 dir: dir.to_path_buf(),
@@ -182,9 +193,9 @@ impl Target {
         for piece in pieces {
             temp.write_all(piece).map_err(write_error)?;
         }
-        if let Some(metadata) = &self.metadata {
-            // fchmod is not subject to the umask, so the old mode comes back exactly.
-            let mode = metadata.permissions().mode() & 0o7777;
+        if self.metadata.is_some() {
+            // fchmod is not subject to the umask, so the old mode comes back exactly
+            // (never wider than it: the temp file was created with at most these bits).
             temp.as_file()
                 .set_permissions(Permissions::from_mode(mode))
                 .map_err(write_error)?;
@@ -197,6 +208,7 @@ impl Target {
                 path: temp_path.clone(),
                 source,
             })?;
+        check()?;
         temp.persist(&self.path)
             .map_err(|error| AtomicError::Rename {
                 path: self.path.clone(),

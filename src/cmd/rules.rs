@@ -65,10 +65,21 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     for warning in &outcome.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
-    match args.format {
-        TextOrJson::Text if args.quiet => {}
-        TextOrJson::Text => print(&outcome.to_text(&path, lang))?,
-        TextOrJson::Json => print(&outcome.to_json(&path))?,
+    let printed = match args.format {
+        TextOrJson::Text if args.quiet => Ok(()),
+        TextOrJson::Text => print(&outcome.to_text(&path, lang)),
+        TextOrJson::Json => print(&outcome.to_json(&path)),
+    };
+    match printed {
+        // The rule is saved: failing to say so must not look like failing to learn it
+        // (an agent would retry and learn it twice).
+        Err(error) if outcome.status == learn::Status::Learned => eprint(&format!(
+            "{} rule #{} was saved, but the acknowledgement could not be written to \
+             standard output: {error}\n",
+            painter.warning("warning:"),
+            outcome.rule.number
+        )),
+        other => other?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -24,6 +24,7 @@ use serde::Serialize;
 use crate::atomic;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
+use crate::safe_write::{self, Fence};
 use crate::text::plural_s;
 use targets::{Facts, Kind, Selected, Target};
 
@@ -112,6 +113,10 @@ pub enum Problem {
     ForeignGenerator,
     /// The target's real path leaves the repository.
     OutsideRepository,
+    /// The target's real path is inside `.git/`, or is the rules file or its lock.
+    Protected,
+    /// Another program changed the target while autofix was writing it.
+    Changed,
     /// Over an agent's budget, without `--truncate`.
     OverBudget,
     /// Not a readable UTF-8 regular file, or a dangling link.
@@ -219,6 +224,8 @@ struct Context<'a> {
     listing: Listing<'a>,
     rules_shown: String,
     remove: bool,
+    /// Where a target may be written: inside the repository, never `.git/` or the rules file.
+    fence: Fence,
 }
 
 /// Runs `export` (or its check, dry run or removal).
@@ -247,11 +254,12 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
     let selected = targets::select(&root, &request.targets, &facts);
     let context = Context {
         request,
-        root,
+        root: root.clone(),
         rules_shown,
         // Without a rules file there is nothing to export: what was exported is orphaned.
         remove: request.remove || document.is_none(),
         listing,
+        fence: Fence::repository(&root, &request.rules_file),
     };
     let mut seen: Vec<(PathBuf, &'static str)> = Vec::new();
     let mut warnings = Vec::new();
@@ -303,24 +311,11 @@ impl Context<'_> {
             outcome
         };
         let path = self.root.join(target.path);
-        let real = match atomic::resolve(&path) {
+        let real = match self.fence.resolve(&path) {
             Ok(real) => real,
-            Err(error) => {
-                let message = self.clean(&error.to_string());
-                return refuse(outcome, Refusal::new(Problem::Unreadable, None, message));
-            }
+            Err(error) => return refuse(outcome, self.refusal(&error)),
         };
         let location = crate::workspace::real_location(&real.path);
-        if !location.starts_with(&self.root) || location == self.root {
-            let message = format!(
-                "{} leads outside the repository; autofix writes only inside it",
-                target.path
-            );
-            return refuse(
-                outcome,
-                Refusal::new(Problem::OutsideRepository, None, message),
-            );
-        }
         if let Some((_, other)) = seen.iter().find(|(l, _)| *l == location) {
             outcome.status = Status::Skipped;
             outcome.message = Some(format!(
@@ -329,8 +324,9 @@ impl Context<'_> {
             return outcome;
         }
         seen.push((location, target.id));
-        let existing = match self.read(&real) {
-            Ok(existing) => existing,
+        let (bytes, existing) = match self.read(&real) {
+            Ok(Some((bytes, text))) => (Some(bytes), Some(text)),
+            Ok(None) => (None, None),
             Err(refusal) => return refuse(outcome, refusal),
         };
         let plan = match (target.kind, self.remove) {
@@ -368,32 +364,53 @@ impl Context<'_> {
             return outcome;
         }
         if let Err(error) = real.check_writable() {
-            let message = self.clean(&error.to_string());
-            return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
+            return refuse(outcome, self.refusal(&error));
         }
-        let written = match &plan.change {
-            Change::Write(text) => real
-                .create_dir()
-                .and_then(|()| real.write(text.as_bytes()))
-                .map_err(|error| error.to_string()),
-            Change::Delete => fs::remove_file(&real.path)
-                .map(|()| None)
-                .map_err(|error| format!("cannot remove {}: {error}", target.path)),
-            Change::Keep => Ok(None),
-        };
-        match written {
+        match self.write(&path, &plan.change, bytes.as_deref()) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
-            Err(message) => {
+            Err(error @ atomic::AtomicError::Refused(_)) => {
+                return refuse(outcome, self.refusal(&error));
+            }
+            Err(error) => {
                 outcome.status = Status::Failed;
                 outcome.problem = Some(Problem::Unwritable);
-                outcome.message = Some(self.clean(&message));
+                outcome.message = Some(self.clean(&error.to_string()));
             }
         }
         outcome
     }
 
-    /// The file's text; `None` when it does not exist.
-    fn read(&self, real: &atomic::Target) -> Result<Option<String>, Refusal> {
+    /// Writes or removes the target through the safe-write path: under its lock, and only
+    /// if it still holds `expected`, the bytes it was planned from.
+    fn write(
+        &self,
+        path: &Path,
+        change: &Change,
+        expected: Option<&[u8]>,
+    ) -> Result<Option<String>, atomic::AtomicError> {
+        let locked = self.fence.lock(path, safe_write::timeout())?;
+        match (change, expected) {
+            (Change::Write(text), _) => locked.write(&[text.as_bytes()], expected),
+            (Change::Delete, Some(expected)) => locked.remove(expected).map(|()| None),
+            (Change::Delete, None) | (Change::Keep, _) => Ok(None),
+        }
+    }
+
+    /// A refusal for an error of the safe-write path.
+    fn refusal(&self, error: &atomic::AtomicError) -> Refusal {
+        use safe_write::Refusal as Fenced;
+        let problem = match error {
+            atomic::AtomicError::Refused(Fenced::Outside { .. }) => Problem::OutsideRepository,
+            atomic::AtomicError::Refused(Fenced::Changed { .. }) => Problem::Changed,
+            atomic::AtomicError::Refused(_) => Problem::Protected,
+            atomic::AtomicError::ReadOnly { .. } => Problem::Unwritable,
+            _ => Problem::Unreadable,
+        };
+        Refusal::new(problem, None, self.clean(&error.to_string()))
+    }
+
+    /// The file's bytes and text; `None` when it does not exist.
+    fn read(&self, real: &atomic::Target) -> Result<Option<(Vec<u8>, String)>, Refusal> {
         let shown = |path: &Path| self.clean(&path.display().to_string());
         let Some(metadata) = &real.metadata else {
             return Ok(None);
@@ -412,13 +429,14 @@ impl Context<'_> {
                 format!("cannot read {}: {error}", shown(&real.path)),
             )
         })?;
-        markdown::decode(bytes).map(Some).map_err(|line| {
-            Refusal::new(
+        match markdown::decode(bytes.clone()) {
+            Ok(text) => Ok(Some((bytes, text))),
+            Err(line) => Err(Refusal::new(
                 Problem::Unreadable,
                 Some(line),
                 "the file is not valid UTF-8; autofix edits only UTF-8 text",
-            )
-        })
+            )),
+        }
     }
 
     fn plan_block(&self, target: &Target, existing: Option<&str>) -> Result<Plan, Refusal> {
