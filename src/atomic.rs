@@ -141,17 +141,30 @@ impl Target {
     /// Removes temp files a killed writer left behind. Call only while holding the lock
     /// that every writer of this target takes before creating its temp file.
     pub fn remove_stale_temps(&self) {
+        for temp in self.stale_temps() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+
+    /// Whether temp files of this target lie in its directory.
+    pub fn has_stale_temps(&self) -> bool {
+        !self.stale_temps().is_empty()
+    }
+
+    fn stale_temps(&self) -> Vec<PathBuf> {
         let prefix = self.temp_prefix();
         let Ok(entries) = fs::read_dir(self.dir()) else {
-            return;
+            return Vec::new();
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX) {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
+        entries
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX)
+            })
+            .map(|entry| entry.path())
+            .collect()
     }
 
     /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets

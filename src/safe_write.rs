@@ -120,6 +120,20 @@ impl Fence {
     }
 }
 
+impl Fence {
+    /// Removes the temp files a killed writer left beside `path`, under its lock; for a
+    /// run that has nothing to write there. Takes the lock only when there are some.
+    pub fn sweep(&self, path: &Path) -> Result<(), AtomicError> {
+        let target = self.resolve(path)?;
+        if !target.has_stale_temps() {
+            return Ok(());
+        }
+        let _lock = lock::acquire(&lock::lock_path_for(&target.path), timeout())?;
+        target.remove_stale_temps();
+        Ok(())
+    }
+}
+
 /// A file locked for writing: the lock is released when this is dropped.
 #[derive(Debug)]
 pub struct Locked {

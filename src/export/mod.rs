@@ -303,13 +303,6 @@ impl Context<'_> {
             omitted: 0,
             diff: None,
         };
-        let refuse = |mut outcome: Outcome, refusal: Refusal| {
-            outcome.status = Status::Refused;
-            outcome.problem = Some(refusal.problem);
-            outcome.line = refusal.line;
-            outcome.message = Some(refusal.message);
-            outcome
-        };
         let path = self.root.join(target.path);
         let real = match self.fence.resolve(&path) {
             Ok(real) => real,
@@ -324,6 +317,29 @@ impl Context<'_> {
             return outcome;
         }
         seen.push((location, target.id));
+        // Another program may save the target between the read and the rename: then the
+        // write is refused, and the target is read and planned again.
+        for _ in 1..ATTEMPTS {
+            let handled = self.handle(target, &path, outcome.clone(), warnings);
+            if handled.problem != Some(Problem::Changed) {
+                return handled;
+            }
+        }
+        self.handle(target, &path, outcome, warnings)
+    }
+
+    /// Reads, plans and (in write mode) writes one target.
+    fn handle(
+        &self,
+        target: &Target,
+        path: &Path,
+        mut outcome: Outcome,
+        warnings: &mut Vec<String>,
+    ) -> Outcome {
+        let real = match self.fence.resolve(path) {
+            Ok(real) => real,
+            Err(error) => return refuse(outcome, self.refusal(&error)),
+        };
         let (bytes, existing) = match self.read(&real) {
             Ok(Some((bytes, text))) => (Some(bytes), Some(text)),
             Ok(None) => (None, None),
@@ -350,6 +366,10 @@ impl Context<'_> {
             (Change::Delete, Some(_)) => Status::Removed,
         };
         if !outcome.status.is_change() {
+            if self.request.mode == Mode::Write {
+                // Temp files a killed export left are swept even when nothing changes.
+                let _ = self.fence.sweep(path);
+            }
             return outcome;
         }
         if self.request.diff {
@@ -366,7 +386,7 @@ impl Context<'_> {
         if let Err(error) = real.check_writable() {
             return refuse(outcome, self.refusal(&error));
         }
-        match self.write(&path, &plan.change, bytes.as_deref()) {
+        match self.write(path, &plan.change, bytes.as_deref()) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
             Err(error @ atomic::AtomicError::Refused(_)) => {
                 return refuse(outcome, self.refusal(&error));
@@ -592,6 +612,18 @@ impl Context<'_> {
     fn clean(&self, message: &str) -> String {
         crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
+}
+
+/// How many times a target is read, planned and written before another program's saves
+/// in between make `export` give up on it.
+const ATTEMPTS: usize = 3;
+
+fn refuse(mut outcome: Outcome, refusal: Refusal) -> Outcome {
+    outcome.status = Status::Refused;
+    outcome.problem = Some(refusal.problem);
+    outcome.line = refusal.line;
+    outcome.message = Some(refusal.message);
+    outcome
 }
 
 /// Our block in `source`, if any; ambiguous markers refuse the target.

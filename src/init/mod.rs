@@ -402,6 +402,16 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
 /// Why a file is refused: the line, and the message.
 type Refusal = (Option<usize>, String);
 
+/// How many times a file is read, planned and written before another program's saves in
+/// between make `init` give up on it.
+const ATTEMPTS: usize = 3;
+
+/// One attempt at a file: its step, and whether the file changed under it.
+struct Done {
+    step: Step,
+    changed_meanwhile: bool,
+}
+
 impl Setup<'_> {
     /// Plans and (in write mode) writes `text` at `path`; `owned` accepts or refuses an
     /// existing file.
@@ -423,15 +433,38 @@ impl Setup<'_> {
     }
 
     /// Like [`Setup::put`], with the new text computed from the old (`Ok(None)`: keep).
+    /// Another program may save the file between the read and the rename: then the write
+    /// is refused, and the file is read and planned again.
     fn put_with(
         &self,
         step: &str,
         path: &str,
-        plan: impl FnOnce(Option<&str>) -> Result<Option<String>, Refusal>,
+        plan: impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
     ) -> Step {
-        let refused = |line: Option<usize>, message: String| Step {
-            line,
-            ..Step::new(step, Some(path), Action::Refused).with_message(message)
+        for _ in 1..ATTEMPTS {
+            let done = self.put_once(step, path, &plan);
+            if !done.changed_meanwhile {
+                return done.step;
+            }
+        }
+        self.put_once(step, path, &plan).step
+    }
+
+    fn put_once(
+        &self,
+        step: &str,
+        path: &str,
+        plan: &impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
+    ) -> Done {
+        let done = |step: Step| Done {
+            step,
+            changed_meanwhile: false,
+        };
+        let refused = |line: Option<usize>, message: String| {
+            done(Step {
+                line,
+                ..Step::new(step, Some(path), Action::Refused).with_message(message)
+            })
         };
         let full = self.root.join(path);
         let real = match self.fence.resolve(&full) {
@@ -454,7 +487,13 @@ impl Setup<'_> {
         };
         let text = match plan(existing.as_deref()) {
             Ok(Some(text)) => text,
-            Ok(None) => return Step::new(step, Some(path), Action::Unchanged),
+            Ok(None) => {
+                if self.request.mode == Mode::Write {
+                    // Temp files a killed `init` left are swept even when nothing changes.
+                    let _ = self.fence.sweep(&full);
+                }
+                return done(Step::new(step, Some(path), Action::Unchanged));
+            }
             Err((line, message)) => return refused(line, message),
         };
         let action = if existing.is_some() {
@@ -463,7 +502,7 @@ impl Setup<'_> {
             Action::Created
         };
         if self.request.mode != Mode::Write {
-            return Step::new(step, Some(path), action);
+            return done(Step::new(step, Some(path), action));
         }
         let written = real.check_writable().and_then(|()| {
             safe_write::write(&self.fence, &full, text.as_bytes(), bytes.as_deref())
@@ -471,13 +510,19 @@ impl Setup<'_> {
         match written {
             Ok(warning) => {
                 let step = Step::new(step, Some(path), action);
-                match warning {
+                done(match warning {
                     Some(warning) => step.with_message(self.clean(&warning)),
                     None => step,
-                }
+                })
             }
-            Err(error) => Step::new(step, Some(path), failure(&error))
-                .with_message(self.clean(&error.to_string())),
+            Err(error) => Done {
+                changed_meanwhile: matches!(
+                    error,
+                    atomic::AtomicError::Refused(safe_write::Refusal::Changed { .. })
+                ),
+                step: Step::new(step, Some(path), failure(&error))
+                    .with_message(self.clean(&error.to_string())),
+            },
         }
     }
 

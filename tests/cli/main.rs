@@ -13,3 +13,4 @@ mod preset;
 mod reliability;
 mod rules;
 mod shell;
+mod write_safety;
