@@ -123,12 +123,14 @@ impl Fence {
 impl Fence {
     /// Removes the temp files a killed writer left beside `path`, under its lock; for a
     /// run that has nothing to write there. Takes the lock only when there are some.
+    /// A lock file a killed writer left goes too (taking it and releasing it deletes it).
     pub fn sweep(&self, path: &Path) -> Result<(), AtomicError> {
         let target = self.resolve(path)?;
-        if !target.has_stale_temps() {
+        let lock_path = lock::lock_path_for(&target.path);
+        if !target.has_stale_temps() && lock_path.symlink_metadata().is_err() {
             return Ok(());
         }
-        let _lock = lock::acquire(&lock::lock_path_for(&target.path), timeout())?;
+        let _lock = lock::acquire(&lock_path, timeout())?;
         target.remove_stale_temps();
         Ok(())
     }

@@ -394,6 +394,13 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
                 Step::new("merge driver", done.file, action).with_message(done.message)
             })
             .collect(),
+        // A `.gitattributes` linked where autofix never writes: nothing was changed.
+        Err(error @ merge_git::GitError::Write(atomic::AtomicError::Refused(_))) => {
+            vec![
+                Step::new("merge driver", Some(".gitattributes"), Action::Refused)
+                    .with_message(setup.clean(&error.to_string())),
+            ]
+        }
         // Not a repository git can work in (or no git): nothing to install; say why.
         Err(error) => step(Action::Skipped, error.to_string()),
     }

@@ -332,6 +332,10 @@ pub fn install(cwd: &Path, rules_file: &Path, scope: Scope) -> Result<Setup, Git
         }
         Scope::Global => git.top_level()?,
     };
+    if let Some(top) = &top {
+        // Refuse a linked `.gitattributes` before changing the config: all or nothing.
+        Fence::repository(top, rules_file).resolve(&top.join(".gitattributes"))?;
+    }
     let mut setup = Setup::default();
     for (key, value) in [
         ("merge.autofix.name", DRIVER_NAME),

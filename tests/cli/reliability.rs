@@ -643,14 +643,23 @@ fn f7_read_only_filesystem_and_immutable_file() {
 
 /// Every temp file under the sandbox (outside `.git`): what a killed writer leaves.
 fn temp_files(dir: &Path) -> Vec<String> {
+    files_named(dir, &|name| name.starts_with('.') && name.ends_with(".tmp"))
+}
+
+/// Every lock file under the sandbox (outside `.git`).
+fn lock_files(dir: &Path) -> Vec<String> {
+    files_named(dir, &|name| name.ends_with(".lock"))
+}
+
+fn files_named(dir: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<String> {
     let mut found = Vec::new();
     for entry in fs::read_dir(dir).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if entry.file_type().unwrap().is_dir() {
             if name != ".git" && name != "home" {
-                found.extend(temp_files(&entry.path()));
+                found.extend(files_named(&entry.path(), wanted));
             }
-        } else if name.starts_with('.') && name.ends_with(".tmp") {
+        } else if wanted(&name) {
             found.push(entry.path().display().to_string());
         }
     }
@@ -860,6 +869,8 @@ fn k3_a_kill_during_init_export_or_resolve_is_old_bytes_then_swept() {
                 Vec::<String>::new(),
                 "{name} {step}"
             );
+            let locks = lock_files(sandbox.path());
+            assert_eq!(locks, Vec::<String>::new(), "{name} {step}");
             assert_ne!(fs::read(sandbox.join(target)).ok(), before, "{name} {step}");
         }
     }

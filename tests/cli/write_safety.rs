@@ -41,7 +41,15 @@ fn init_and_install_never_append_to_a_linked_gitattributes_outside() {
     fs::write(&theirs, "* text=auto\n").unwrap();
     let sandbox = repo();
     symlink(&theirs, sandbox.join(".gitattributes")).unwrap();
-    sandbox.run(&["init"]);
+    let run = sandbox.run(&["init"]).expect(1);
+    assert!(
+        run.stdout.contains("refused")
+            && run
+                .stdout
+                .contains(".gitattributes (merge driver): .gitattributes leads outside"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(fs::read_to_string(&theirs).unwrap(), "* text=auto\n");
     let run = sandbox.run(&["merge-driver", "--install"]);
     assert_ne!(run.code, 0, "{}", run.stdout);
@@ -51,6 +59,9 @@ fn init_and_install_never_append_to_a_linked_gitattributes_outside() {
         run.stderr
     );
     assert_eq!(fs::read_to_string(&theirs).unwrap(), "* text=auto\n");
+    // All or nothing: the config was not changed either.
+    let config = sandbox.read(".git/config");
+    assert!(!config.contains("autofix"), "{config}");
 }
 
 #[test]
