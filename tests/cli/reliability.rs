@@ -982,3 +982,74 @@ fn c7_concurrent_exports_and_resolve_beside_learn() {
         assert_ne!(resolved.status.code(), None, "{resolved:?}");
     }
 }
+
+/// Runs `args` and SIGKILLs it after a random pause (up to 4 ms); returns whether it
+/// finished on its own.
+fn run_and_kill(sandbox: &Sandbox, args: &[&str], random: &mut Random) -> bool {
+    let mut child = sandbox
+        .command(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    thread::sleep(Duration::from_micros(random.below(4000)));
+    let _ = child.kill();
+    child.wait().unwrap().success()
+}
+
+/// K4: `export`, `init` and `resolve` killed at random instants, many times: each target is
+/// always its old bytes or a complete new version, and the next run leaves no temp or
+/// lock file behind.
+#[test]
+#[ignore = "heavy: run in release by .ci/run"]
+fn k4_random_kills_of_export_init_and_resolve() {
+    let mut random = Random::new(4);
+    let (sandbox, _) = two_rules();
+    sandbox.write("AGENTS.md", "# Mine\n");
+    for i in 0..300 {
+        let instruction = format!("Always export {i}");
+        learn_command(&sandbox, &instruction).output().unwrap();
+        let before = sandbox.read("AGENTS.md");
+        run_and_kill(&sandbox, &["export"], &mut random);
+        let after = sandbox.read("AGENTS.md");
+        if after != before {
+            assert!(after.starts_with("# Mine\n"), "{after}");
+            assert!(after.contains(&instruction), "{after}");
+            assert!(
+                after.trim_end().ends_with("<!-- END:autofix-rules -->"),
+                "{after}"
+            );
+        }
+    }
+    sandbox.run(&["export"]).expect(0);
+    assert_eq!(temp_files(sandbox.path()), Vec::<String>::new());
+    assert_eq!(lock_files(sandbox.path()), Vec::<String>::new());
+
+    let sandbox = git_sandbox();
+    sandbox.run(&["init"]).expect(0);
+    let skill = ".agents/skills/autofix/SKILL.md";
+    let complete = sandbox.read(skill);
+    for _ in 0..300 {
+        fs::remove_file(sandbox.join(skill)).unwrap();
+        run_and_kill(&sandbox, &["init"], &mut random);
+        if let Ok(text) = fs::read_to_string(sandbox.join(skill)) {
+            assert_eq!(text, complete);
+        }
+        sandbox.run(&["init"]).expect(0);
+        assert_eq!(temp_files(sandbox.path()), Vec::<String>::new());
+        assert_eq!(lock_files(sandbox.path()), Vec::<String>::new());
+    }
+
+    for _ in 0..30 {
+        let sandbox = conflicted();
+        let before = sandbox.read(RULES);
+        run_and_kill(&sandbox, &["resolve"], &mut random);
+        let after = sandbox.read(RULES);
+        if after != before {
+            assert_eq!(stored(&after).len(), 3, "{after}");
+        }
+        sandbox.run(&["resolve"]).expect(0);
+        assert_eq!(temp_files(sandbox.path()), Vec::<String>::new());
+        assert_eq!(lock_files(sandbox.path()), Vec::<String>::new());
+    }
+}

@@ -153,3 +153,36 @@ fn learn_to_a_full_stdout_saves_and_says_so_on_stderr() {
     assert!(stderr.contains("rule #2 was saved"), "{stderr}");
     assert!(sandbox.read(RULES).contains("Always be heard"));
 }
+
+#[test]
+fn init_and_learn_never_write_through_a_link_into_git() {
+    let sandbox = repo();
+    fs::create_dir_all(sandbox.join(".claude/commands")).unwrap();
+    symlink(
+        "../../.git/config",
+        sandbox.join(".claude/commands/learn.md"),
+    )
+    .unwrap();
+    let run = sandbox.run(&["init", "--command", "claude"]).expect(1);
+    assert!(run.stdout.contains("git's own directory"), "{}", run.stdout);
+    // git's config holds the merge driver init installs, and nothing of the command.
+    let config = sandbox.read(".git/config");
+    assert!(!config.contains("autofix:owned"), "{config}");
+    assert!(config.starts_with("[core]"), "{config}");
+
+    let other = Sandbox::new();
+    assert!(
+        other
+            .program("git", &["init", "-q"])
+            .status()
+            .unwrap()
+            .success()
+    );
+    other.write(".git/rules.json", "[]\n");
+    fs::create_dir_all(other.join(".agents")).unwrap();
+    symlink("../.git/rules.json", other.join(RULES)).unwrap();
+    let run = other.run(&["learn", "-c", "code", "-w", "w", "Always x"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("git's own directory"), "{}", run.stderr);
+    assert_eq!(other.read(".git/rules.json"), "[]\n");
+}
