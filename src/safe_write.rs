@@ -24,7 +24,7 @@ pub enum Refusal {
     )]
     GitDirectory { path: PathBuf, real: PathBuf },
     #[error(
-        "{} leads to the rules file; only `autofix learn` and `resolve` write it",
+        "{} leads to the rules file; autofix never writes the rules file under another name",
         path.display()
     )]
     RulesFile { path: PathBuf },
