@@ -56,6 +56,15 @@ impl Fence {
         Fence::default()
     }
 
+    /// A fence for the rules file that `init` creates in the repository at `root`: inside
+    /// it, and not in `.git/`.
+    pub fn rules_file_in(root: &Path) -> Fence {
+        Fence {
+            root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
+            rules: None,
+        }
+    }
+
     /// A fence for the files a command writes in the repository at `root`: inside it, not
     /// in `.git/`, and not the rules file or its lock.
     pub fn repository(root: &Path, rules_file: &Path) -> Fence {

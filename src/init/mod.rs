@@ -195,7 +195,7 @@ fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     if setup.request.mode != Mode::Write {
         return vec![Step::new(step, Some(shown), Action::Created)];
     }
-    let written = Fence::rules_file()
+    let written = Fence::rules_file_in(&setup.root)
         .lock(path, safe_write::timeout())
         .and_then(|locked| match locked.read()? {
             Some(_) => Ok(None),
