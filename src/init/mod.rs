@@ -361,6 +361,13 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
     let step = |action, message: String| {
         vec![Step::new("merge driver", None, action).with_message(message)]
     };
+    // A `.gitattributes` linked where autofix never writes: refused, in every mode.
+    if let Err(error) = setup.fence.resolve(&setup.root.join(".gitattributes")) {
+        return vec![
+            Step::new("merge driver", Some(".gitattributes"), Action::Refused)
+                .with_message(setup.clean(&error.to_string())),
+        ];
+    }
     if setup.request.mode != Mode::Write {
         let git = Git::new(&setup.root);
         let configured = git
@@ -394,13 +401,6 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
                 Step::new("merge driver", done.file, action).with_message(done.message)
             })
             .collect(),
-        // A `.gitattributes` linked where autofix never writes: nothing was changed.
-        Err(error @ merge_git::GitError::Write(atomic::AtomicError::Refused(_))) => {
-            vec![
-                Step::new("merge driver", Some(".gitattributes"), Action::Refused)
-                    .with_message(setup.clean(&error.to_string())),
-            ]
-        }
         // Not a repository git can work in (or no git): nothing to install; say why.
         Err(error) => step(Action::Skipped, error.to_string()),
     }

@@ -41,6 +41,8 @@ fn init_and_install_never_append_to_a_linked_gitattributes_outside() {
     fs::write(&theirs, "* text=auto\n").unwrap();
     let sandbox = repo();
     symlink(&theirs, sandbox.join(".gitattributes")).unwrap();
+    let check = sandbox.run(&["init", "--check"]).expect(1);
+    assert!(check.stdout.contains("leads outside"), "{}", check.stdout);
     let run = sandbox.run(&["init"]).expect(1);
     assert!(
         run.stdout.contains("refused")
