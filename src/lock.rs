@@ -34,7 +34,7 @@ pub enum LockError {
     #[error("cannot lock {}: {source}", path.display())]
     Lock { path: PathBuf, source: io::Error },
     #[error(
-        "timed out after {:.1}s waiting for the lock {} (another `autofix learn` is running; \
+        "timed out after {:.1}s waiting for the lock {} (another autofix command is writing the file; \
          raise {TIMEOUT_ENV} to wait longer)",
         waited.as_secs_f64(),
         path.display()
