@@ -33,6 +33,10 @@ pub enum AtomicError {
     Sync { path: PathBuf, source: io::Error },
     #[error("cannot rename the temporary file over {}: {source}", path.display())]
     Rename { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Refused(#[from] crate::safe_write::Refusal),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 /// The real file behind a path: the end of its symlink chain.
@@ -137,38 +141,58 @@ impl Target {
     /// Removes temp files a killed writer left behind. Call only while holding the lock
     /// that every writer of this target takes before creating its temp file.
     pub fn remove_stale_temps(&self) {
+        for temp in self.stale_temps() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+
+    /// Whether temp files of this target lie in its directory.
+    pub fn has_stale_temps(&self) -> bool {
+        !self.stale_temps().is_empty()
+    }
+
+    fn stale_temps(&self) -> Vec<PathBuf> {
         let prefix = self.temp_prefix();
         let Ok(entries) = fs::read_dir(self.dir()) else {
-            return;
+            return Vec::new();
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX) {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
+        entries
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX)
+            })
+            .map(|entry| entry.path())
+            .collect()
     }
 
     /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
     pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
-        self.write_bytes(&[bytes])
+        self.write_checked(&[bytes], || Ok(()))
     }
 
-    /// [`Target::write`] of the concatenation of `pieces`, without building it in memory.
-    pub fn write_pieces(&self, pieces: &[&str]) -> Result<Option<String>, AtomicError> {
-        let bytes: Vec<&[u8]> = pieces.iter().map(|piece| piece.as_bytes()).collect();
-        self.write_bytes(&bytes)
-    }
-
-    fn write_bytes(&self, pieces: &[&[u8]]) -> Result<Option<String>, AtomicError> {
+    /// [`Target::write`] of the concatenation of `pieces`, with `check` called after the
+    /// temp file is flushed and right before the rename: an error from it leaves the
+    /// target untouched and removes the temp file.
+    pub fn write_checked(
+        &self,
+        pieces: &[&[u8]],
+        check: impl FnOnce() -> Result<(), AtomicError>,
+    ) -> Result<Option<String>, AtomicError> {
         let dir = self.dir();
+        // The temp file is created with the final mode (the umask can only narrow it), so
+        // it is never readable by more people than the file it replaces.
+        let mode = self
+            .metadata
+            .as_ref()
+            .map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
         let mut temp = tempfile::Builder::new()
             .prefix(&self.temp_prefix())
             .suffix(TEMP_SUFFIX)
-            .permissions(Permissions::from_mode(0o666))
+            .permissions(Permissions::from_mode(mode))
             .tempfile_in(dir)
             .map_err(|source| AtomicError::CreateTemp {
                 dir: dir.to_path_buf(),
@@ -182,9 +206,9 @@ impl Target {
         for piece in pieces {
             temp.write_all(piece).map_err(write_error)?;
         }
-        if let Some(metadata) = &self.metadata {
-            // fchmod is not subject to the umask, so the old mode comes back exactly.
-            let mode = metadata.permissions().mode() & 0o7777;
+        if self.metadata.is_some() {
+            // fchmod is not subject to the umask, so the old mode comes back exactly
+            // (never wider than it: the temp file was created with at most these bits).
             temp.as_file()
                 .set_permissions(Permissions::from_mode(mode))
                 .map_err(write_error)?;
@@ -197,6 +221,7 @@ impl Target {
                 path: temp_path.clone(),
                 source,
             })?;
+        check()?;
         temp.persist(&self.path)
             .map_err(|error| AtomicError::Rename {
                 path: self.path.clone(),

@@ -37,6 +37,7 @@ pub mod merge;
 pub mod paint;
 pub mod preset;
 pub mod rules;
+pub mod safe_write;
 pub mod sarif;
 pub mod text;
 pub mod workspace;

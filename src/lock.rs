@@ -1,6 +1,7 @@
-//! The one place that touches file locks: an exclusive lock on a sidecar file
-//! (`autofix.json.lock`) next to the rules file, never on the data file itself, because
-//! renaming a new file over a locked one hands the next writer a different inode.
+//! The one place that touches file locks: an exclusive lock on a sidecar file next to the
+//! file it guards (`autofix.json.lock` for the rules file, `AGENTS.md.lock` for an export
+//! target), never on the data file itself, because renaming a new file over a locked one
+//! hands the next writer a different inode.
 //!
 //! The sidecar exists only while a writer holds it, so it never shows in `git status`:
 //! the holder deletes it before unlocking, and a waiter that then wins the lock on the
@@ -34,7 +35,7 @@ pub enum LockError {
     #[error("cannot lock {}: {source}", path.display())]
     Lock { path: PathBuf, source: io::Error },
     #[error(
-        "timed out after {:.1}s waiting for the lock {} (another `autofix learn` is running; \
+        "timed out after {:.1}s waiting for the lock {} (another autofix command is writing the file; \
          raise {TIMEOUT_ENV} to wait longer)",
         waited.as_secs_f64(),
         path.display()

@@ -77,14 +77,26 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
     let refused = learned.outcome.status == learn::Status::Refused;
-    match args.format {
-        TextOrJson::Text if args.quiet && !refused => {}
+    let printed = match args.format {
+        TextOrJson::Text if args.quiet && !refused => Ok(()),
         // A refusal is a finding: its text goes with the other problems, to stderr.
         TextOrJson::Text if refused => {
             eprint(&learned.to_text(&path, lang, learn::Front::Cli));
+            Ok(())
         }
-        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli))?,
-        TextOrJson::Json => print(&learned.to_json(&path))?,
+        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli)),
+        TextOrJson::Json => print(&learned.to_json(&path)),
+    };
+    match printed {
+        // The rule is saved: failing to say so must not look like failing to learn it
+        // (an agent would retry and learn it twice).
+        Err(error) if learned.outcome.status == learn::Status::Learned => eprint(&format!(
+            "{} rule #{} was saved, but the acknowledgement could not be written to \
+             standard output: {error}\n",
+            painter.warning("warning:"),
+            learned.outcome.rule.number
+        )),
+        other => other?,
     }
     Ok(status(refused))
 }

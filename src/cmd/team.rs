@@ -162,6 +162,7 @@ pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<Ex
         path,
         marker_size: args.marker_size,
         accept_one_sided_edits: args.accept_one_sided_edits,
+        drop_work_tree_rules: args.drop_work_tree_rules,
     };
     let outcome = resolve::resolve(&request)?;
     let path = shown(&outcome.path);

@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::atomic;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
+use crate::safe_write::{self, Fence};
 use crate::text::plural_s;
 use targets::{Facts, Kind};
 
@@ -113,6 +114,10 @@ pub enum Problem {
     ForeignGenerator,
     /// The target's real path leaves the repository.
     OutsideRepository,
+    /// The target's real path is inside `.git/`, or is the rules file or its lock.
+    Protected,
+    /// Another program changed the target while autofix was writing it.
+    Changed,
     /// Over an agent's budget, without `--truncate`.
     OverBudget,
     /// Not a readable UTF-8 regular file, or a dangling link.
@@ -220,6 +225,8 @@ struct Context<'a> {
     listing: Listing<'a>,
     rules_shown: String,
     remove: bool,
+    /// Where a target may be written: inside the repository, never `.git/` or the rules file.
+    fence: Fence,
 }
 
 /// Runs `export` (or its check, dry run or removal).
@@ -254,11 +261,12 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
     let selected = targets::select(&root, &request.targets, &facts);
     let context = Context {
         request,
-        root,
+        root: root.clone(),
         rules_shown,
         // Without a rules file there is nothing to export: what was exported is orphaned.
         remove: request.remove || document.is_none(),
         listing,
+        fence: Fence::repository(&root, &request.rules_file),
     };
     let jobs: Vec<scoped::Job> = selected
         .iter()
@@ -308,32 +316,12 @@ impl Context<'_> {
             omitted: 0,
             diff: None,
         };
-        let refuse = |mut outcome: Outcome, refusal: Refusal| {
-            outcome.status = Status::Refused;
-            outcome.problem = Some(refusal.problem);
-            outcome.line = refusal.line;
-            outcome.message = Some(refusal.message);
-            outcome
-        };
         let path = self.root.join(&job.path);
-        let real = match atomic::resolve(&path) {
+        let real = match self.fence.resolve(&path) {
             Ok(real) => real,
-            Err(error) => {
-                let message = self.clean(&error.to_string());
-                return refuse(outcome, Refusal::new(Problem::Unreadable, None, message));
-            }
+            Err(error) => return refuse(outcome, self.refusal(&error)),
         };
         let location = crate::workspace::real_location(&real.path);
-        if !location.starts_with(&self.root) || location == self.root {
-            let message = format!(
-                "{} leads outside the repository; autofix writes only inside it",
-                job.path
-            );
-            return refuse(
-                outcome,
-                Refusal::new(Problem::OutsideRepository, None, message),
-            );
-        }
         if let Some((_, other)) = seen.iter().find(|(l, _)| *l == location) {
             outcome.status = Status::Skipped;
             outcome.message = Some(format!(
@@ -342,8 +330,32 @@ impl Context<'_> {
             return outcome;
         }
         seen.push((location, target.id));
-        let existing = match self.read(&real) {
-            Ok(existing) => existing,
+        // Another program may save the target between the read and the rename: then the
+        // write is refused, and the target is read and planned again.
+        for _ in 1..ATTEMPTS {
+            let handled = self.handle(job, &path, outcome.clone(), warnings);
+            if handled.problem != Some(Problem::Changed) {
+                return handled;
+            }
+        }
+        self.handle(job, &path, outcome, warnings)
+    }
+
+    /// Reads, plans and (in write mode) writes one target.
+    fn handle(
+        &self,
+        job: &scoped::Job,
+        path: &Path,
+        mut outcome: Outcome,
+        warnings: &mut Vec<String>,
+    ) -> Outcome {
+        let real = match self.fence.resolve(path) {
+            Ok(real) => real,
+            Err(error) => return refuse(outcome, self.refusal(&error)),
+        };
+        let (bytes, existing) = match self.read(&real) {
+            Ok(Some((bytes, text))) => (Some(bytes), Some(text)),
+            Ok(None) => (None, None),
             Err(refusal) => return refuse(outcome, refusal),
         };
         let removing = self.remove || job.part == scoped::Part::Orphan;
@@ -356,6 +368,10 @@ impl Context<'_> {
         outcome.message = plan.note;
         outcome.status = status(&plan.change, existing.is_some(), removing);
         if !outcome.status.is_change() {
+            if self.request.mode == Mode::Write {
+                // Temp files a killed export left are swept even when nothing changes.
+                let _ = self.fence.sweep(path);
+            }
             return outcome;
         }
         if self.request.diff {
@@ -370,15 +386,17 @@ impl Context<'_> {
             return outcome;
         }
         if let Err(error) = real.check_writable() {
-            let message = self.clean(&error.to_string());
-            return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
+            return refuse(outcome, self.refusal(&error));
         }
-        match apply(&real, &plan.change, &job.path) {
+        match self.write(path, &plan.change, bytes.as_deref()) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
-            Err(message) => {
+            Err(error @ atomic::AtomicError::Refused(_)) => {
+                return refuse(outcome, self.refusal(&error));
+            }
+            Err(error) => {
                 outcome.status = Status::Failed;
                 outcome.problem = Some(Problem::Unwritable);
-                outcome.message = Some(self.clean(&message));
+                outcome.message = Some(self.clean(&error.to_string()));
             }
         }
         outcome
@@ -399,8 +417,37 @@ impl Context<'_> {
         }
     }
 
-    /// The file's text; `None` when it does not exist.
-    fn read(&self, real: &atomic::Target) -> Result<Option<String>, Refusal> {
+    /// Writes or removes the target through the safe-write path: under its lock, and only
+    /// if it still holds `expected`, the bytes it was planned from.
+    fn write(
+        &self,
+        path: &Path,
+        change: &Change,
+        expected: Option<&[u8]>,
+    ) -> Result<Option<String>, atomic::AtomicError> {
+        let locked = self.fence.lock(path, safe_write::timeout())?;
+        match (change, expected) {
+            (Change::Write(text), _) => locked.write(&[text.as_bytes()], expected),
+            (Change::Delete, Some(expected)) => locked.remove(expected).map(|()| None),
+            (Change::Delete, None) | (Change::Keep, _) => Ok(None),
+        }
+    }
+
+    /// A refusal for an error of the safe-write path.
+    fn refusal(&self, error: &atomic::AtomicError) -> Refusal {
+        use safe_write::Refusal as Fenced;
+        let problem = match error {
+            atomic::AtomicError::Refused(Fenced::Outside { .. }) => Problem::OutsideRepository,
+            atomic::AtomicError::Refused(Fenced::Changed { .. }) => Problem::Changed,
+            atomic::AtomicError::Refused(_) => Problem::Protected,
+            atomic::AtomicError::ReadOnly { .. } => Problem::Unwritable,
+            _ => Problem::Unreadable,
+        };
+        Refusal::new(problem, None, self.clean(&error.to_string()))
+    }
+
+    /// The file's bytes and text; `None` when it does not exist.
+    fn read(&self, real: &atomic::Target) -> Result<Option<(Vec<u8>, String)>, Refusal> {
         let shown = |path: &Path| self.clean(&path.display().to_string());
         let Some(metadata) = &real.metadata else {
             return Ok(None);
@@ -419,13 +466,14 @@ impl Context<'_> {
                 format!("cannot read {}: {error}", shown(&real.path)),
             )
         })?;
-        markdown::decode(bytes).map(Some).map_err(|line| {
-            Refusal::new(
+        match markdown::decode(bytes.clone()) {
+            Ok(text) => Ok(Some((bytes, text))),
+            Err(line) => Err(Refusal::new(
                 Problem::Unreadable,
                 Some(line),
                 "the file is not valid UTF-8; autofix edits only UTF-8 text",
-            )
-        })
+            )),
+        }
     }
 
     fn plan_block(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
@@ -586,19 +634,16 @@ impl Context<'_> {
     }
 }
 
-/// Makes the change on disk; a warning from the write (the directory could not be
-/// synced), or why it failed.
-fn apply(real: &atomic::Target, change: &Change, shown: &str) -> Result<Option<String>, String> {
-    match change {
-        Change::Write(text) => real
-            .create_dir()
-            .and_then(|()| real.write(text.as_bytes()))
-            .map_err(|error| error.to_string()),
-        Change::Delete => fs::remove_file(&real.path)
-            .map(|()| None)
-            .map_err(|error| format!("cannot remove {shown}: {error}")),
-        Change::Keep => Ok(None),
-    }
+/// How many times a target is read, planned and written before another program's saves
+/// in between make `export` give up on it.
+const ATTEMPTS: usize = 3;
+
+fn refuse(mut outcome: Outcome, refusal: Refusal) -> Outcome {
+    outcome.status = Status::Refused;
+    outcome.problem = Some(refusal.problem);
+    outcome.line = refusal.line;
+    outcome.message = Some(refusal.message);
+    outcome
 }
 
 /// What a change does to a file that exists or not.

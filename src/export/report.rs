@@ -258,6 +258,8 @@ fn problem_words(problem: Problem) -> &'static str {
         Problem::Unowned => "not owned by autofix",
         Problem::ForeignGenerator => "owned by another generator",
         Problem::OutsideRepository => "outside the repository",
+        Problem::Protected => "protected",
+        Problem::Changed => "changed meanwhile",
         Problem::OverBudget => "over budget",
         Problem::Unreadable => "unreadable",
         Problem::Unwritable => "unwritable",

@@ -18,6 +18,7 @@ use crate::export::{self, Mode, markdown, owned};
 use crate::hook::Agent;
 use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
+use crate::safe_write::{self, Fence};
 use crate::text::counted;
 use command::CommandAgent;
 
@@ -130,6 +131,8 @@ pub struct Setup<'a> {
     pub root: PathBuf,
     /// The rules file, relative to the root.
     pub rules_shown: String,
+    /// Where `init` may write: inside the repository, never `.git/` or the rules file.
+    fence: Fence,
 }
 
 /// The steps, in order. To add one, write `fn(&Setup) -> Vec<Step>` and list it here.
@@ -151,6 +154,7 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
     let rules_shown = export::relative(&request.rules_file, &request.root, &root);
     let setup = Setup {
         request,
+        fence: Fence::repository(&root, &request.rules_file),
         root,
         rules_shown,
     };
@@ -178,23 +182,58 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
     Ok(report)
 }
 
-/// Step 2: keep the rules file, or create `.agents/autofix.json` with no rules.
+/// Step 2: keep the rules file, or create `.agents/autofix.json` with no rules — under the
+/// lock every writer of the rules file takes, and only if it is still absent there, so a
+/// `learn` running meanwhile keeps its rules.
 fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let path = &setup.request.rules_file;
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
     if path.symlink_metadata().is_ok() {
-        let message = match rules::read(path) {
-            Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
-                Ok(document) => counted(document.rules.len(), "rule"),
-                Err(_) => "not valid: run `autofix check`".to_string(),
-            },
-            Ok(None) => "a dangling link".to_string(),
-            Err(_) => "unreadable: run `autofix check`".to_string(),
-        };
-        return vec![Step::new(step, Some(shown), Action::Unchanged).with_message(message)];
+        return vec![existing_rules_file(path, shown)];
     }
-    vec![setup.put(step, shown, "[]\n".to_string(), |_| Ok(()))]
+    if setup.request.mode != Mode::Write {
+        return vec![Step::new(step, Some(shown), Action::Created)];
+    }
+    let written = Fence::rules_file_in(&setup.root)
+        .lock(path, safe_write::timeout())
+        .and_then(|locked| match locked.read()? {
+            Some(_) => Ok(None),
+            None => locked.write(&[b"[]\n"], None).map(Some),
+        });
+    vec![match written {
+        Ok(None) => existing_rules_file(path, shown),
+        Ok(Some(warning)) => {
+            let created = Step::new(step, Some(shown), Action::Created);
+            match warning {
+                Some(warning) => created.with_message(setup.clean(&warning)),
+                None => created,
+            }
+        }
+        Err(error) => Step::new(step, Some(shown), failure(&error))
+            .with_message(setup.clean(&error.to_string())),
+    }]
+}
+
+/// The report of a rules file that is there: how many rules it holds.
+fn existing_rules_file(path: &Path, shown: &str) -> Step {
+    let message = match rules::read(path) {
+        Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
+            Ok(document) => counted(document.rules.len(), "rule"),
+            Err(_) => "not valid: run `autofix check`".to_string(),
+        },
+        Ok(None) => "a dangling link".to_string(),
+        Err(_) => "unreadable: run `autofix check`".to_string(),
+    };
+    Step::new("rules file", Some(shown), Action::Unchanged).with_message(message)
+}
+
+/// A refusal of the safe-write path is a refusal (exit 1); anything else a failure.
+fn failure(error: &atomic::AtomicError) -> Action {
+    match error {
+        atomic::AtomicError::Refused(_) => Action::Refused,
+        _ => Action::Failed,
+    }
 }
 
 /// Step 3: the same `SKILL.md` in both skill folders.
@@ -322,6 +361,13 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
     let step = |action, message: String| {
         vec![Step::new("merge driver", None, action).with_message(message)]
     };
+    // A `.gitattributes` linked where autofix never writes: refused, in every mode.
+    if let Err(error) = setup.fence.resolve(&setup.root.join(".gitattributes")) {
+        return vec![
+            Step::new("merge driver", Some(".gitattributes"), Action::Refused)
+                .with_message(setup.clean(&error.to_string())),
+        ];
+    }
     if setup.request.mode != Mode::Write {
         let git = Git::new(&setup.root);
         let configured = git
@@ -364,6 +410,16 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
 /// Why a file is refused: the line, and the message.
 type Refusal = (Option<usize>, String);
 
+/// How many times a file is read, planned and written before another program's saves in
+/// between make `init` give up on it.
+const ATTEMPTS: usize = 3;
+
+/// One attempt at a file: its step, and whether the file changed under it.
+struct Done {
+    step: Step,
+    changed_meanwhile: bool,
+}
+
 impl Setup<'_> {
     /// Plans and (in write mode) writes `text` at `path`; `owned` accepts or refuses an
     /// existing file.
@@ -385,42 +441,67 @@ impl Setup<'_> {
     }
 
     /// Like [`Setup::put`], with the new text computed from the old (`Ok(None)`: keep).
+    /// Another program may save the file between the read and the rename: then the write
+    /// is refused, and the file is read and planned again.
     fn put_with(
         &self,
         step: &str,
         path: &str,
-        plan: impl FnOnce(Option<&str>) -> Result<Option<String>, Refusal>,
+        plan: impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
     ) -> Step {
-        let refused = |line: Option<usize>, message: String| Step {
-            line,
-            ..Step::new(step, Some(path), Action::Refused).with_message(message)
+        for _ in 1..ATTEMPTS {
+            let done = self.put_once(step, path, &plan);
+            if !done.changed_meanwhile {
+                return done.step;
+            }
+        }
+        self.put_once(step, path, &plan).step
+    }
+
+    fn put_once(
+        &self,
+        step: &str,
+        path: &str,
+        plan: &impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
+    ) -> Done {
+        let done = |step: Step| Done {
+            step,
+            changed_meanwhile: false,
         };
-        let real = match atomic::resolve(&self.root.join(path)) {
+        let refused = |line: Option<usize>, message: String| {
+            done(Step {
+                line,
+                ..Step::new(step, Some(path), Action::Refused).with_message(message)
+            })
+        };
+        let full = self.root.join(path);
+        let real = match self.fence.resolve(&full) {
             Ok(real) => real,
             Err(error) => return refused(None, self.clean(&error.to_string())),
         };
-        let location = crate::workspace::real_location(&real.path);
-        let inside = location.starts_with(&self.root) && location != self.root;
-        if !inside {
-            return refused(
-                None,
-                "leads outside the repository; autofix writes only inside it".to_string(),
-            );
-        }
-        let existing = match &real.metadata {
+        let bytes = match &real.metadata {
             None => None,
             Some(metadata) if !metadata.is_file() => {
                 return refused(None, "not a regular file".to_string());
             }
-            Some(_) => match fs::read(&real.path).map(markdown::decode) {
-                Ok(Ok(text)) => Some(text),
-                Ok(Err(line)) => return refused(Some(line), "not valid UTF-8".to_string()),
+            Some(_) => match fs::read(&real.path) {
+                Ok(bytes) => Some(bytes),
                 Err(error) => return refused(None, format!("cannot read it: {error}")),
             },
         };
+        let existing = match bytes.clone().map(markdown::decode).transpose() {
+            Ok(existing) => existing,
+            Err(line) => return refused(Some(line), "not valid UTF-8".to_string()),
+        };
         let text = match plan(existing.as_deref()) {
             Ok(Some(text)) => text,
-            Ok(None) => return Step::new(step, Some(path), Action::Unchanged),
+            Ok(None) => {
+                if self.request.mode == Mode::Write {
+                    // Temp files a killed `init` left are swept even when nothing changes.
+                    let _ = self.fence.sweep(&full);
+                }
+                return done(Step::new(step, Some(path), Action::Unchanged));
+            }
             Err((line, message)) => return refused(line, message),
         };
         let action = if existing.is_some() {
@@ -429,22 +510,27 @@ impl Setup<'_> {
             Action::Created
         };
         if self.request.mode != Mode::Write {
-            return Step::new(step, Some(path), action);
+            return done(Step::new(step, Some(path), action));
         }
-        let written = real
-            .check_writable()
-            .and_then(|()| real.create_dir())
-            .and_then(|()| real.write(text.as_bytes()));
+        let written = real.check_writable().and_then(|()| {
+            safe_write::write(&self.fence, &full, text.as_bytes(), bytes.as_deref())
+        });
         match written {
             Ok(warning) => {
                 let step = Step::new(step, Some(path), action);
-                match warning {
+                done(match warning {
                     Some(warning) => step.with_message(self.clean(&warning)),
                     None => step,
-                }
+                })
             }
-            Err(error) => Step::new(step, Some(path), Action::Failed)
-                .with_message(self.clean(&error.to_string())),
+            Err(error) => Done {
+                changed_meanwhile: matches!(
+                    error,
+                    atomic::AtomicError::Refused(safe_write::Refusal::Changed { .. })
+                ),
+                step: Step::new(step, Some(path), failure(&error))
+                    .with_message(self.clean(&error.to_string())),
+            },
         }
     }
 

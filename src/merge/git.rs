@@ -10,7 +10,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::atomic::{self, AtomicError};
+use crate::atomic::AtomicError;
+use crate::safe_write::{self, Fence};
 
 /// The driver's name in `merge.<name>.*` and in `merge=<name>`.
 pub const DRIVER: &str = "autofix";
@@ -347,6 +348,10 @@ pub fn install(
         }
         Scope::Global => git.top_level()?,
     };
+    if let Some(top) = &top {
+        // Refuse a linked `.gitattributes` before changing the config: all or nothing.
+        Fence::repository(top, rules_file).resolve(&top.join(".gitattributes"))?;
+    }
     let mut setup = Setup::default();
     for (key, value) in [
         ("merge.autofix.name", DRIVER_NAME),
@@ -439,6 +444,10 @@ fn attribute_step(
         return Ok(());
     };
     let path = top.join(".gitattributes");
+    // A committed `.gitattributes` may be a link: never read or write through one that
+    // leads out of the work tree, into `.git/` or onto the rules file.
+    let fence = Fence::repository(top, rules_file);
+    fence.resolve(&path)?;
     let old = match fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
@@ -456,7 +465,8 @@ fn attribute_step(
         }
         Some(new) => {
             let adding = new.len() > old.as_deref().unwrap_or("").len();
-            atomic::resolve(&path)?.write(new.as_bytes())?;
+            let expected = old.as_deref().map(str::as_bytes);
+            safe_write::write(&fence, &path, new.as_bytes(), expected)?;
             let message = if adding {
                 format!("added `{line}` to .gitattributes (commit it so the team gets it)")
             } else {
@@ -490,13 +500,34 @@ pub fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
         escaped.insert(0, '/');
     }
     Some(
-        if escaped.contains(|c: char| c.is_whitespace() || c == '"') {
+        if escaped.contains(|c: char| c.is_whitespace() || c.is_control() || c == '"') {
             let quoted = escaped.replace('\\', "\\\\").replace('"', "\\\"");
-            format!("\"{quoted}\"")
+            format!("\"{}\"", quote_controls(&quoted))
         } else {
             escaped
         },
     )
+}
+
+/// Control characters in git's C-style quoting (`\n`, `\t`, octal for the rest), so that a
+/// file name with a line break cannot add a line to `.gitattributes`.
+fn quote_controls(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            '\r' => quoted.push_str("\\r"),
+            c if c.is_control() => {
+                let mut buffer = [0; 4];
+                for byte in c.encode_utf8(&mut buffer).bytes() {
+                    quoted.push_str(&format!("\\{byte:03o}"));
+                }
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted
 }
 
 /// `path` relative to the work tree's top, comparing real paths (the top git reports has

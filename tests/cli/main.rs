@@ -15,3 +15,4 @@ mod reliability;
 mod rules;
 mod scoping;
 mod shell;
+mod write_safety;

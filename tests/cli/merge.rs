@@ -1074,3 +1074,30 @@ fn conflict_messages_name_the_next_step() {
     let doctor = repo.autofix(&["doctor"]).stdout;
     assert!(doctor.contains("ok    rules-file"), "{doctor}");
 }
+
+#[test]
+fn resolve_then_learn_then_resolve_keeps_the_learned_rule() {
+    let repo = Repo::new(false);
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    repo.commit_rule("Always feature", None);
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    repo.commit_rule("Always main", None);
+    repo.git(&["checkout", "-q", "feature"]).expect(0);
+    repo.git(&["merge", "--no-edit", "main"]).expect(1);
+    repo.autofix(&["resolve"]).expect(0);
+    repo.learn("Always learned after the merge", None);
+    let before = repo.text();
+    // The index still holds the conflict: rebuilding from it would lose the new rule.
+    let run = repo.autofix(&["resolve"]).expect(2);
+    assert!(
+        run.stderr.contains("Always learned after the merge")
+            && run.stderr.contains("--drop-work-tree-rules"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.text(), before);
+    // Asked for exactly that, it drops them.
+    repo.autofix(&["resolve", "--drop-work-tree-rules"])
+        .expect(0);
+    assert!(!repo.text().contains("Always learned after the merge"));
+}
