@@ -17,22 +17,22 @@ pub enum AtomicError {
     DanglingLink { link: PathBuf, target: PathBuf },
     #[error("{} is a symbolic link loop (more than {MAX_LINKS} links)", path.display())]
     LinkLoop { path: PathBuf },
-    #[error("cannot inspect {}: {source}", path.display())]
-    Inspect { path: PathBuf, source: io::Error },
+    #[error("cannot inspect {}: {error}", path.display())]
+    Inspect { path: PathBuf, error: io::Error },
     #[error("{} is not a regular file", path.display())]
     NotAFile { path: PathBuf },
     #[error("{} is read-only; make it writable (chmod u+w) and try again", path.display())]
     ReadOnly { path: PathBuf },
-    #[error("cannot create the directory {}: {source}", path.display())]
-    CreateDir { path: PathBuf, source: io::Error },
-    #[error("cannot create a temporary file in {}: {source}", dir.display())]
-    CreateTemp { dir: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
-    #[error("cannot flush {} to disk: {source}", path.display())]
-    Sync { path: PathBuf, source: io::Error },
-    #[error("cannot rename the temporary file over {}: {source}", path.display())]
-    Rename { path: PathBuf, source: io::Error },
+    #[error("cannot create the directory {}: {error}", path.display())]
+    CreateDir { path: PathBuf, error: io::Error },
+    #[error("cannot create a temporary file in {}: {error}", dir.display())]
+    CreateTemp { dir: PathBuf, error: io::Error },
+    #[error("cannot write {}: {error}", path.display())]
+    Write { path: PathBuf, error: io::Error },
+    #[error("cannot flush {} to disk: {error}", path.display())]
+    Sync { path: PathBuf, error: io::Error },
+    #[error("cannot rename the temporary file over {}: {error}", path.display())]
+    Rename { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Refused(#[from] crate::safe_write::Refusal),
     #[error(transparent)]
@@ -57,7 +57,7 @@ pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
             Ok(metadata) if metadata.file_type().is_symlink() => {
                 let link = fs::read_link(&current).map_err(|source| AtomicError::Inspect {
                     path: current.clone(),
-                    source,
+                    error: source,
                 })?;
                 let next = match current.parent() {
                     Some(parent) => parent.join(&link),
@@ -86,7 +86,7 @@ pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
             Err(source) => {
                 return Err(AtomicError::Inspect {
                     path: current,
-                    source,
+                    error: source,
                 });
             }
         }
@@ -134,7 +134,7 @@ impl Target {
         let dir = self.dir();
         fs::create_dir_all(dir).map_err(|source| AtomicError::CreateDir {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })
     }
 
@@ -196,12 +196,12 @@ impl Target {
             .tempfile_in(dir)
             .map_err(|source| AtomicError::CreateTemp {
                 dir: dir.to_path_buf(),
-                source,
+                error: source,
             })?;
         let temp_path = temp.path().to_path_buf();
         let write_error = |source| AtomicError::Write {
             path: temp_path.clone(),
-            source,
+            error: source,
         };
         for piece in pieces {
             temp.write_all(piece).map_err(write_error)?;
@@ -219,13 +219,13 @@ impl Target {
             .sync_all()
             .map_err(|source| AtomicError::Sync {
                 path: temp_path.clone(),
-                source,
+                error: source,
             })?;
         check()?;
         temp.persist(&self.path)
             .map_err(|error| AtomicError::Rename {
                 path: self.path.clone(),
-                source: error.error,
+                error: error.error,
             })?;
         Ok(sync_dir(dir).err().map(|error| {
             format!(

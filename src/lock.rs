@@ -25,15 +25,15 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("cannot open the lock file {}: {source}", path.display())]
-    Open { path: PathBuf, source: io::Error },
+    #[error("cannot open the lock file {}: {error}", path.display())]
+    Open { path: PathBuf, error: io::Error },
     #[error(
         "the lock file {} is a symbolic link; autofix never follows one (remove it)",
         path.display()
     )]
     Link { path: PathBuf },
-    #[error("cannot lock {}: {source}", path.display())]
-    Lock { path: PathBuf, source: io::Error },
+    #[error("cannot lock {}: {error}", path.display())]
+    Lock { path: PathBuf, error: io::Error },
     #[error(
         "timed out after {:.1}s waiting for the lock {} (another autofix command is writing the file; \
          raise {TIMEOUT_ENV} to wait longer)",
@@ -109,7 +109,7 @@ pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
             Err(source) => {
                 return Err(LockError::Lock {
                     path: path.to_path_buf(),
-                    source,
+                    error: source,
                 });
             }
         }
@@ -142,7 +142,7 @@ fn open(path: &Path) -> Result<File, LockError> {
             },
             _ => LockError::Open {
                 path: path.to_path_buf(),
-                source,
+                error: source,
             },
         })
 }

@@ -178,7 +178,7 @@ impl Locked {
         self.unchanged(Some(expected))?;
         fs::remove_file(&self.target.path).map_err(|source| AtomicError::Write {
             path: self.target.path.clone(),
-            source,
+            error: source,
         })
     }
 
@@ -200,7 +200,7 @@ fn read(path: &Path) -> Result<Option<Vec<u8>>, AtomicError> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(AtomicError::Inspect {
             path: path.to_path_buf(),
-            source,
+            error: source,
         }),
     }
 }

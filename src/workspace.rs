@@ -62,7 +62,7 @@ impl Source {
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
     #[error("cannot determine the current directory: {0}")]
-    CurrentDir(#[source] std::io::Error),
+    CurrentDir(std::io::Error),
     #[error("-C {}: no such directory", .0.display())]
     MissingRoot(PathBuf),
     #[error(

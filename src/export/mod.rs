@@ -76,8 +76,8 @@ pub enum ExportError {
     Rules(#[from] RulesError),
     #[error("unknown export target `{0}`; the targets are {ids}", ids = targets::IDS.join(", "))]
     UnknownTarget(String),
-    #[error("cannot use {} as the workspace root: {source}", path.display())]
-    Root { path: PathBuf, source: io::Error },
+    #[error("cannot use {} as the workspace root: {error}", path.display())]
+    Root { path: PathBuf, error: io::Error },
 }
 
 /// What happened (or would happen) to one target.
@@ -247,7 +247,7 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
     }
     let root = fs::canonicalize(&request.root).map_err(|source| ExportError::Root {
         path: request.root.clone(),
-        source,
+        error: source,
     })?;
     let rules_shown = relative(&request.rules_file, &request.root, &root);
     let source = rules::read(&request.rules_file)?;

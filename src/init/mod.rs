@@ -149,7 +149,7 @@ pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
 pub fn run(request: &Request) -> Result<Report, export::ExportError> {
     let root = fs::canonicalize(&request.root).map_err(|source| export::ExportError::Root {
         path: request.root.clone(),
-        source,
+        error: source,
     })?;
     let rules_shown = export::relative(&request.rules_file, &request.root, &root);
     let setup = Setup {

@@ -114,8 +114,8 @@ pub struct Decision {
 pub enum DriverError {
     #[error("{UPSTREAM_ENV} must be `ours` or `theirs`, not `{0}`")]
     BadUpstream(String),
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Write(#[from] AtomicError),
     #[error(transparent)]
@@ -282,7 +282,7 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
     let read = |path: &Path| {
         fs::read(path).map_err(|source| DriverError::Read {
             path: path.to_path_buf(),
-            source,
+            error: source,
         })
     };
     let (base, ours, theirs) = (

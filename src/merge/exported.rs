@@ -98,13 +98,13 @@ fn merge_file(
         .tempdir_in(dir)
         .map_err(|source| GitError::Read {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })?;
     let [base, ours, theirs] = ["base", "ours", "theirs"].map(|name| scratch.path().join(name));
     for (path, text) in [(&base, texts[0]), (&ours, texts[1]), (&theirs, texts[2])] {
         fs::write(path, text).map_err(|source| GitError::Read {
             path: path.clone(),
-            source,
+            error: source,
         })?;
     }
     let marker_size = format!("--marker-size={marker_size}");
@@ -129,7 +129,7 @@ fn merge_file(
         _ => {
             return Err(GitError::Read {
                 path: dir.to_path_buf(),
-                source: std::io::Error::other(
+                error: std::io::Error::other(
                     String::from_utf8_lossy(&output.stderr).trim().to_string(),
                 ),
             });

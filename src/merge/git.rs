@@ -36,14 +36,14 @@ pub const EXPORT_DRIVER_NAME: &str =
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
-    #[error("cannot run git (is it installed and on PATH?): {source}")]
-    Spawn { source: io::Error },
+    #[error("cannot run git (is it installed and on PATH?): {error}")]
+    Spawn { error: io::Error },
     #[error("`git {args}` failed: {message}")]
     Failed { args: String, message: String },
     #[error("{} is not inside a git work tree{hint}", dir.display())]
     NotARepository { dir: PathBuf, hint: &'static str },
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Write(#[from] AtomicError),
 }
@@ -101,7 +101,7 @@ impl Git {
     pub fn output<S: AsRef<OsStr>>(&self, args: &[S]) -> Result<Output, GitError> {
         self.command(args)
             .output()
-            .map_err(|source| GitError::Spawn { source })
+            .map_err(|error| GitError::Spawn { error })
     }
 
     /// Runs git; its stdout when it succeeds.
@@ -451,7 +451,7 @@ fn attribute_step(
     let old = match fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => return Err(GitError::Read { path, source }),
+        Err(error) => return Err(GitError::Read { path, error }),
     };
     let line = format!("{pattern} merge={driver}");
     match edit(old.as_deref().unwrap_or(""), &pattern, driver) {
@@ -459,7 +459,7 @@ fn attribute_step(
         Some(new) if new.trim().is_empty() && old.is_some() => {
             fs::remove_file(&path).map_err(|source| GitError::Read {
                 path: path.clone(),
-                source,
+                error: source,
             })?;
             setup.attributes_step("removed .gitattributes (it held only the driver's line)".into());
         }
