@@ -163,11 +163,7 @@ impl Workspace {
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
     /// holds `.git` (what GitHub sees as the checkout), else the root itself.
     pub fn repository_root(&self) -> PathBuf {
-        self.root
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .unwrap_or(&self.root)
-            .to_path_buf()
+        crate::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
     }
 
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
@@ -185,11 +181,12 @@ fn exists_or_link(path: &Path) -> bool {
 /// else `cwd` itself; never above a ceiling, and never above the repository root: a rules
 /// file planted in a shared parent folder is not this repository's.
 fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
+    let top = crate::git::walk_to_top(cwd, ceilings);
     let ancestors: Vec<&Path> = {
         let mut list = Vec::new();
         for dir in cwd.ancestors() {
             list.push(dir);
-            if ceilings.iter().any(|c| c == dir) || dir.join(".git").exists() {
+            if ceilings.iter().any(|c| c == dir) || top.as_deref() == Some(dir) {
                 break;
             }
         }
@@ -198,10 +195,10 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
     let with_candidate = ancestors
         .iter()
         .find(|dir| CANDIDATES.iter().any(|c| exists_or_link(&dir.join(c))));
-    let with_git = || ancestors.iter().find(|dir| dir.join(".git").exists());
     with_candidate
-        .or_else(with_git)
-        .map_or_else(|| cwd.to_path_buf(), |dir| dir.to_path_buf())
+        .map(|dir| dir.to_path_buf())
+        .or(top)
+        .unwrap_or_else(|| cwd.to_path_buf())
 }
 
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the

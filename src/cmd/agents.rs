@@ -91,7 +91,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
             let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
-            init::git_top_level(&cwd, &ceilings).context(
+            autofix::git::walk_to_top(&cwd, &ceilings).context(
                 "not inside a git repository: run `autofix init` in your repository, or name \
                  its root with -C DIR",
             )?

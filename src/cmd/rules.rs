@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use autofix::i18n::{self, Lang, Message};
 use autofix::learning::{self, AfterLearning, Learned};
 use autofix::lock;
-use autofix::rules::{self, check, learn, listing, scope_check};
+use autofix::rules::{self, check, learn, listing};
 use autofix::workspace::Workspace;
 
 use crate::cli::{
@@ -216,7 +216,7 @@ pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, 
     let workspace = context.workspace()?;
     let path = &workspace.rules_file;
     let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
-    let tracked = scope_check::tracked_files(&workspace.root);
+    let tracked = autofix::git::Git::new(&workspace.root).tracked_files();
     let context = check::Context {
         budgets: &budgets,
         tracked: tracked.as_deref(),

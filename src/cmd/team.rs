@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use autofix::git::{self, Git, Scope};
 use autofix::merge::Labels;
 use autofix::merge::doctor;
 use autofix::merge::driver::{self, Environment, Request};
 use autofix::merge::exported;
-use autofix::merge::git::{self, Git, Scope};
 use autofix::merge::resolve;
 
 use crate::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};

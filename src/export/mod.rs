@@ -18,7 +18,6 @@ use std::borrow::Cow;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
@@ -781,28 +780,9 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
     if paths.is_empty() || !root.join(".git").exists() {
         return Vec::new();
     }
-    let child = Command::new("git")
-        .args(["check-ignore", "--stdin", "-z"])
-        .current_dir(root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(mut child) = child else {
-        return Vec::new();
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        use std::io::Write as _;
-        let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let Ok(output) = child.wait_with_output() else {
-        return Vec::new();
-    };
-    let stdout: Cow<'_, str> = String::from_utf8_lossy(&output.stdout);
-    stdout
-        .split('\0')
-        .filter(|p| !p.is_empty())
+    crate::git::Git::new(root)
+        .ignored(&paths)
+        .into_iter()
         .map(|path| {
             format!(
                 "{path} is ignored by git, so other clones will not get it (autofix never \

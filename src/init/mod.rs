@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use crate::atomic;
 use crate::export::{self, Mode, markdown, owned};
+use crate::git::{self, Git, Scope};
 use crate::hook::Agent;
-use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
 use crate::safe_write::{self, Fence};
 use crate::text::counted;
@@ -374,7 +374,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             .config_get(Some(Scope::Local), "merge.autofix.driver")
             .ok()
             .flatten()
-            .is_some_and(|driver| driver == merge_git::DRIVER_COMMAND);
+            .is_some_and(|driver| driver == git::DRIVER_COMMAND);
         let attributed = git
             .attribute("merge", &rules_file)
             .is_ok_and(|value| value == "autofix");
@@ -389,7 +389,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         };
     }
     let exported = export::default_paths(&setup.root);
-    match merge_git::install(&setup.root, &rules_file, &exported, Scope::Local) {
+    match git::install(&setup.root, &rules_file, &exported, Scope::Local) {
         Ok(done) => done
             .steps
             .into_iter()
@@ -583,18 +583,4 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
         );
     }
     steps
-}
-
-/// The git top level for `init` without `-C`: the nearest ancestor of `cwd` holding `.git`
-/// (a directory, or a file in a linked worktree), never above a ceiling.
-pub fn git_top_level(cwd: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
-    for dir in cwd.ancestors() {
-        if dir.join(".git").symlink_metadata().is_ok() {
-            return Some(dir.to_path_buf());
-        }
-        if ceilings.iter().any(|c| c == dir) {
-            break;
-        }
-    }
-    None
 }

@@ -24,9 +24,9 @@ use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use super::git::{Git, GitError};
 use super::{Input, Labels, MergeError, Merged, Options, Side, merge};
 use crate::atomic::{self, AtomicError};
+use crate::git::{Git, GitError};
 
 /// `AUTOFIX_MERGE_UPSTREAM`: `ours` or `theirs` — the side whose numbers are published.
 pub const UPSTREAM_ENV: &str = "AUTOFIX_MERGE_UPSTREAM";

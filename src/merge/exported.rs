@@ -15,8 +15,8 @@
 use std::fs;
 use std::path::Path;
 
-use super::git::{Git, GitError};
 use crate::export::{block, owned};
+use crate::git::{Git, GitError};
 
 /// Stands for the block while the rest of the file is merged: one line, the same on all
 /// three sides, so the block's lines never meet the other side's.

@@ -17,7 +17,6 @@
 pub mod doctor;
 pub mod driver;
 pub mod exported;
-pub mod git;
 mod refs;
 mod render;
 pub mod resolve;

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::driver::{self, Decision, DriverError, Environment};
-use super::git::{Git, GitError};
+use crate::git::{Git, GitError};
 use serde::Serialize;
 
 use super::{Change, DropReason, Input, Labels, MergeError, Merged, Options, merge};

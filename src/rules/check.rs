@@ -41,7 +41,7 @@ pub fn check(
 
 /// What `check` needs beyond the file: the budgets of the enabled export targets and hooks
 /// (each with its target id), for `rules-over-budget`, and the files git tracks, for
-/// `unmatched-scope` (see [`super::scope_check::tracked_files`]).
+/// `unmatched-scope` (see [`crate::git::Git::tracked_files`]).
 #[derive(Debug, Default)]
 pub struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],

@@ -1,8 +1,10 @@
-//! Talking to git: running `git` itself (never a program named by input), and the driver's
-//! set-up — `merge.autofix.*` in the local or global config and the `merge=autofix` line in
-//! `.gitattributes` — installed and removed idempotently. Also the few queries the driver,
-//! `resolve` and `doctor` need: the top level, config values, attributes, the index's
-//! conflict stages, blobs, the remotes' HEAD branches.
+//! The one place that talks to git: running `git` itself (never a program named by input);
+//! finding the work tree's top (by asking git, or by walking up to `.git` where git must not
+//! be run); the queries the commands need (config values, attributes, the index's conflict
+//! stages, blobs, the remotes' HEAD branches, tracked and ignored files); the merge
+//! drivers' set-up — `merge.autofix*` in the local or global config and the `merge=`
+//! lines in `.gitattributes` — installed and removed idempotently; and looking a program
+//! up on `PATH` as git and a shell would.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -102,6 +104,53 @@ impl Git {
         self.command(args)
             .output()
             .map_err(|error| GitError::Spawn { error })
+    }
+
+    /// The files git tracks under this directory, relative to it and `/`-separated
+    /// (`git ls-files`); `None` outside a work tree or when git cannot run.
+    pub fn tracked_files(&self) -> Option<Vec<String>> {
+        let listed = self
+            .run(&["ls-files", "-z", "--cached", "--full-name", "--", "."])
+            .ok()?;
+        // `--full-name` paths are not quoted, whatever `core.quotePath` says; they start
+        // at the top, so the directory's own prefix (`src/app/`) comes off.
+        let prefix = self
+            .text(&["rev-parse", "--show-prefix"])
+            .unwrap_or_default();
+        let text = String::from_utf8_lossy(&listed);
+        Some(
+            text.split('\0')
+                .filter(|f| !f.is_empty())
+                .map(|f| f.strip_prefix(prefix.as_str()).unwrap_or(f).to_string())
+                .collect(),
+        )
+    }
+
+    /// Those of `paths` (relative to this directory) that git ignores; none when git
+    /// cannot tell.
+    pub fn ignored(&self, paths: &[&str]) -> Vec<String> {
+        use std::io::Write as _;
+        let child = self
+            .command(&["check-ignore", "--stdin", "-z"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        let Ok(mut child) = child else {
+            return Vec::new();
+        };
+        if let Some(mut stdin) = child.stdin.take() {
+            let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        let Ok(output) = child.wait_with_output() else {
+            return Vec::new();
+        };
+        String::from_utf8_lossy(&output.stdout)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 
     /// Runs git; its stdout when it succeeds.
@@ -614,6 +663,62 @@ pub fn remove_attribute(text: &str, driver: &str) -> Option<String> {
     changed.then_some(new)
 }
 
+/// Looks `program` up on `path` the way a shell would, without running it. A name with a
+/// slash is checked as a path.
+pub fn find_program(program: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    if program.is_empty() || program.contains('\0') {
+        return None;
+    }
+    if program.contains('/') {
+        let candidate = PathBuf::from(program);
+        return is_executable(&candidate).then_some(candidate);
+    }
+    std::env::split_paths(path?)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .flat_map(|dir| candidates(&dir, program))
+        .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(not(windows))]
+fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
+    vec![dir.join(program)]
+}
+
+#[cfg(windows)]
+fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
+    ["", ".exe", ".cmd", ".bat"]
+        .iter()
+        .map(|ext| dir.join(format!("{program}{ext}")))
+        .collect()
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// The nearest ancestor of `start` (itself included) that holds `.git` (a directory, or
+/// a file in a linked worktree), never above a ceiling: the work tree's top, found without
+/// running git, for discovery that must not depend on it.
+pub fn walk_to_top(start: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
+    for dir in start.ancestors() {
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return Some(dir.to_path_buf());
+        }
+        if ceilings.iter().any(|c| c == dir) {
+            break;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -666,5 +771,45 @@ mod tests {
             Some("/b\\*.json")
         );
         assert_eq!(pattern_for(top, Path::new("/elsewhere/autofix.json")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn programs_need_the_execute_bit() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let tool = tmp.path().join("tool");
+        fs::write(&tool, "#!/bin/sh\n").unwrap();
+        let path = Some(tmp.path().as_os_str());
+        assert_eq!(find_program("tool", path), None);
+        fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(find_program("tool", path), Some(tool));
+        assert_eq!(find_program("nope", path), None);
+        assert_eq!(find_program("tool", None), None);
+    }
+
+    #[test]
+    fn programs_are_found_on_the_path_or_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("autofix");
+        fs::write(&program, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+        )
+        .unwrap();
+        let path = std::env::join_paths(["/nonexistent".as_ref(), dir.path()]).unwrap();
+        assert_eq!(find_program("autofix", Some(&path)), Some(program.clone()));
+        assert_eq!(find_program("other", Some(&path)), None);
+        assert_eq!(
+            find_program(program.to_str().unwrap(), None),
+            Some(program.clone())
+        );
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
+        )
+        .unwrap();
+        assert_eq!(find_program(program.to_str().unwrap(), None), None);
     }
 }
