@@ -124,7 +124,7 @@ impl Target {
     }
 
     /// The prefix of this target's temp files: `.<name>.` (e.g. `.autofix.json.`).
-    pub fn temp_prefix(&self) -> String {
+    fn temp_prefix(&self) -> String {
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         format!(".{name}.")
     }

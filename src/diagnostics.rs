@@ -444,7 +444,8 @@ pub fn escape_property(text: &str) -> String {
 }
 
 /// The diagnostics page's table row for `code`: `| code | severity | meaning | fix |`.
-pub fn table_row(code: Code) -> String {
+#[cfg(test)]
+fn table_row(code: Code) -> String {
     format!(
         "| `{}` | {} | {} | {} |",
         code.as_str(),

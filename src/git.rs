@@ -529,7 +529,7 @@ fn attribute_step(
 
 /// The `.gitattributes` pattern for `rules_file` at the top `top`: its path from the top,
 /// anchored (`/autofix.json`) when it has no directory part. `None` when outside.
-pub fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
+fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
     let relative = relative_to_top(top, rules_file)?;
     let text = relative
         .components()
@@ -590,7 +590,7 @@ pub fn relative_to_top(top: &Path, path: &Path) -> Option<PathBuf> {
 
 /// `.gitattributes` with `pattern merge=<driver>` added, or `None` when a line already
 /// gives `pattern` that attribute. The file's line endings are kept.
-pub fn add_attribute(text: &str, pattern: &str, driver: &str) -> Option<String> {
+fn add_attribute(text: &str, pattern: &str, driver: &str) -> Option<String> {
     let anchored = |p: &str| {
         p.trim_start_matches('"')
             .trim_start_matches('/')
@@ -637,7 +637,7 @@ fn split_pattern(line: &str) -> (&str, &str) {
 
 /// `.gitattributes` without any `merge=<driver>` attribute (a line left with no attribute
 /// goes), or `None` when there is none.
-pub fn remove_attribute(text: &str, driver: &str) -> Option<String> {
+fn remove_attribute(text: &str, driver: &str) -> Option<String> {
     let ours = format!("merge={driver}");
     let mut changed = false;
     let mut new = String::with_capacity(text.len());

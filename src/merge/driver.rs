@@ -249,7 +249,7 @@ pub fn run(request: &Request, env: &Environment) -> Outcome {
 }
 
 /// Runs `work`, turning an error or a panic into a failed outcome.
-pub fn guarded(request: &Request, work: impl FnOnce() -> Result<Outcome, DriverError>) -> Outcome {
+fn guarded(request: &Request, work: impl FnOnce() -> Result<Outcome, DriverError>) -> Outcome {
     match panic::catch_unwind(AssertUnwindSafe(work)) {
         Ok(Ok(outcome)) => outcome,
         Ok(Err(error)) => Outcome::failed(request, &error),

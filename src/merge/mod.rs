@@ -49,7 +49,7 @@ impl Side {
     }
 
     /// `ours'` or `theirs'`, for "theirs' rule 44".
-    pub fn possessive(self) -> &'static str {
+    fn possessive(self) -> &'static str {
         match self {
             Side::Ours => "ours'",
             Side::Theirs => "theirs'",

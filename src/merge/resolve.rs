@@ -311,7 +311,7 @@ impl Outcome {
 }
 
 /// The labels of the first conflict's `<<<<<<<` and `>>>>>>>` lines.
-pub fn labels_from_markers(text: &str, size: usize) -> Labels {
+fn labels_from_markers(text: &str, size: usize) -> Labels {
     let find = |marker: char| {
         let prefix: String = std::iter::repeat_n(marker, size).collect();
         text.lines().find_map(|line| {

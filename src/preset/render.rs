@@ -105,7 +105,7 @@ pub fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
 }
 
 /// One command's line with `values` filled in.
-pub fn render_command(command: &Command, values: &BTreeMap<String, String>) -> Rendered {
+fn render_command(command: &Command, values: &BTreeMap<String, String>) -> Rendered {
     let (text, missing) = match &command.template {
         Some(template) => {
             let (text, missing) = fill(template, &command.id, values);
@@ -238,7 +238,7 @@ pub fn prelude(skill: Option<&str>, rendered: Option<&str>) -> Option<String> {
 
 /// Whether `text` starts with `token` followed by whitespace or the end:
 /// `/ponytail-review x` does not start with the token `/ponytail`.
-pub fn starts_with_token(text: &str, token: &str) -> bool {
+fn starts_with_token(text: &str, token: &str) -> bool {
     text.strip_prefix(token)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }

@@ -121,7 +121,7 @@ pub fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Vec<Summa
 
 /// The `SKILL.md` of `skill` in the first directory that has one. A name that is not a
 /// single path component (`../x`, `a/b`) is never found.
-pub fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
     let single =
         !skill.is_empty() && skill != "." && skill != ".." && !skill.contains(['/', '\\', '\0']);
     if !single {
@@ -133,7 +133,7 @@ pub fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
 }
 
 /// The command that installs a skill, quoted for a POSIX shell where needed.
-pub fn install_hint(skill: &str) -> String {
+fn install_hint(skill: &str) -> String {
     format!("npx skills add {} -g -y", shell_quote(skill))
 }
 

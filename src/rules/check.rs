@@ -483,7 +483,7 @@ const STATEMENT_VERBS: &[&str] = &[
 /// A heuristic: an instruction reads as an imperative unless it opens with an article or
 /// pronoun, with an `-ing`/`-ed` form ("Using", "Added"), or with a subject followed by a
 /// modal or copula ("Tests should ..."). Conditions ("When ..., do ...") pass.
-pub fn is_imperative(instruction: &str) -> bool {
+fn is_imperative(instruction: &str) -> bool {
     let mut words = instruction
         .split_whitespace()
         .map(|w| {

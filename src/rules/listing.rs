@@ -431,7 +431,7 @@ impl Listing<'_> {
     }
 
     /// The Markdown renderer that `rules --format markdown` and `export` share.
-    pub fn write_markdown_styled(
+    fn write_markdown_styled(
         &self,
         out: &mut impl Write,
         style: &MarkdownStyle<'_>,
@@ -587,7 +587,7 @@ fn may_hold_control(bytes: &[u8]) -> bool {
 
 /// The text as written, on one line: a line break or another control character in a
 /// hand-edited file would otherwise start a line that reads like another rule.
-pub fn one_line(text: &str) -> Cow<'_, str> {
+fn one_line(text: &str) -> Cow<'_, str> {
     if may_hold_control(text.as_bytes()) && text.chars().any(char::is_control) {
         Cow::Owned(
             text.chars()
