@@ -142,8 +142,6 @@ impl Learned {
             exports: &self.exports,
             warnings: &self.warnings,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }

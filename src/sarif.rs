@@ -250,9 +250,7 @@ pub fn render(
             results,
         }],
     };
-    let mut text = serde_json::to_string_pretty(&log).expect("a SARIF log always serialises");
-    text.push('\n');
-    text
+    crate::text::json_document(&log)
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! Small text helpers shared by every renderer: counted nouns ("1 rule", "2 rules") and
-//! "did you mean" suggestions.
+//! Small text helpers shared by every renderer: counted nouns ("1 rule", "2 rules"),
+//! "did you mean" suggestions, and the one way a JSON document is printed.
 
 /// `n` and the noun, plural unless `n` is one: `counted(1, "rule")` is "1 rule".
 /// Every noun the tool counts takes a plain `s`.
@@ -45,6 +45,15 @@ pub fn did_you_mean(suggestions: &[&str]) -> String {
     }
     let names: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
     format!("; did you mean {}?", names.join(" or "))
+}
+
+/// A JSON document as every `--format json` prints it: pretty, with a final newline. The
+/// documents are plain data (strings, numbers, maps with string keys), which always
+/// serialise.
+pub fn json_document(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]

@@ -296,7 +296,7 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
                     })
                     .collect(),
             };
-            format!("{}\n", serde_json::to_string_pretty(&json)?)
+            autofix::text::json_document(&json)
         }
     };
     print(&text)?;

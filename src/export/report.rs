@@ -209,9 +209,7 @@ impl Report {
                 .collect(),
             warnings: &self.warnings,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 
     /// A GitHub Actions annotation for every target out of sync or refused, and every

@@ -591,9 +591,7 @@ pub fn list_json() -> String {
         version: 1,
         targets: rows,
     };
-    let mut text = serde_json::to_string_pretty(&list).expect("the table always serialises");
-    text.push('\n');
-    text
+    crate::text::json_document(&list)
 }
 
 /// The table for a person: one target a paragraph (id, mode, path; how a scoped rule is

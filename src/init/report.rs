@@ -90,9 +90,7 @@ impl Report {
             export,
             next_steps: &self.next_steps,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 

@@ -380,8 +380,6 @@ impl Report {
             ok: self.ok(),
             checks: &self.checks,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }

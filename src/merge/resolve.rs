@@ -304,9 +304,7 @@ impl Outcome {
                 .collect(),
             warnings: &merged.warnings,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 

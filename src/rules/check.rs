@@ -579,9 +579,7 @@ impl Report {
             summary: self.counts(),
             diagnostics: self.diagnostics.iter().map(DiagnosticJson::from).collect(),
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 
