@@ -10,6 +10,36 @@ use crate::diagnostics::{escape_data, escape_property};
 use crate::paint::Painter;
 use crate::text::counted;
 
+/// The `export --format json` document.
+#[derive(Serialize)]
+pub struct ReportJson<'a> {
+    version: u32,
+    mode: Mode,
+    remove: bool,
+    ok: bool,
+    rules_file: &'a str,
+    rules_file_exists: bool,
+    active_rules: usize,
+    targets: Vec<TargetJson<'a>>,
+    warnings: &'a [String],
+}
+
+/// One target in [`ReportJson`].
+#[derive(Serialize)]
+struct TargetJson<'a> {
+    id: &'a str,
+    path: &'a str,
+    kind: &'a str,
+    selected_by: &'a str,
+    status: &'a str,
+    problem: Option<Problem>,
+    line: Option<usize>,
+    message: Option<&'a str>,
+    rules: usize,
+    omitted: usize,
+    diff: Option<&'a str>,
+}
+
 impl Report {
     /// The status word of an outcome in this run's mode (`created`, `would create`,
     /// `missing`, …). `word` is the machine form (`would-create`), else the human form.
@@ -156,33 +186,12 @@ impl Report {
     }
 
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            version: u32,
-            mode: Mode,
-            remove: bool,
-            ok: bool,
-            rules_file: &'a str,
-            rules_file_exists: bool,
-            active_rules: usize,
-            targets: Vec<Target<'a>>,
-            warnings: &'a [String],
-        }
-        #[derive(Serialize)]
-        struct Target<'a> {
-            id: &'a str,
-            path: &'a str,
-            kind: &'a str,
-            selected_by: &'a str,
-            status: &'a str,
-            problem: Option<Problem>,
-            line: Option<usize>,
-            message: Option<&'a str>,
-            rules: usize,
-            omitted: usize,
-            diff: Option<&'a str>,
-        }
-        let json = Json {
+        crate::text::json_document(&self.json())
+    }
+
+    /// The `export --format json` document as a value (`init --format json` embeds it).
+    pub fn json(&self) -> ReportJson<'_> {
+        ReportJson {
             version: 1,
             mode: self.mode,
             remove: self.remove,
@@ -193,7 +202,7 @@ impl Report {
             targets: self
                 .outcomes
                 .iter()
-                .map(|o| Target {
+                .map(|o| TargetJson {
                     id: o.id,
                     path: &o.path,
                     kind: o.kind.as_str(),
@@ -208,8 +217,7 @@ impl Report {
                 })
                 .collect(),
             warnings: &self.warnings,
-        };
-        crate::text::json_document(&json)
+        }
     }
 
     /// A GitHub Actions annotation for every target out of sync or refused, and every

@@ -74,13 +74,10 @@ impl Report {
             ok: bool,
             changed: bool,
             steps: &'a [Step],
-            export: Option<serde_json::Value>,
+            export: Option<crate::export::report::ReportJson<'a>>,
             next_steps: &'a [String],
         }
-        let export = self
-            .export
-            .as_ref()
-            .map(|e| serde_json::from_str(&e.to_json()).expect("the export report is JSON"));
+        let export = self.export.as_ref().map(|e| e.json());
         let json = Json {
             version: 1,
             mode: self.mode,
