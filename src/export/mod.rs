@@ -22,6 +22,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
+use crate::diagnostics::Code;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
 use crate::safe_write::{self, Fence};
@@ -123,6 +124,23 @@ pub enum Problem {
     Unreadable,
     /// Read-only, or the write failed.
     Unwritable,
+}
+
+impl Problem {
+    /// The diagnostic code that `explain` and the annotations name.
+    pub fn code(self) -> Code {
+        match self {
+            Problem::MalformedMarkers => Code::ExportMalformedMarkers,
+            Problem::Unowned => Code::ExportUnowned,
+            Problem::ForeignGenerator => Code::ExportForeignGenerator,
+            Problem::OutsideRepository => Code::ExportOutsideRepository,
+            Problem::Protected => Code::ExportProtected,
+            Problem::Changed => Code::ExportChanged,
+            Problem::OverBudget => Code::ExportOverBudget,
+            Problem::Unreadable => Code::ExportUnreadable,
+            Problem::Unwritable => Code::ExportUnwritable,
+        }
+    }
 }
 
 /// The outcome for one target.

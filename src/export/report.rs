@@ -241,9 +241,14 @@ impl Report {
             if let Some(line) = outcome.line {
                 let _ = write!(properties, ",line={line}");
             }
+            // A refusal is titled with its code (`autofix explain` knows it); drift with
+            // the command that fixes it.
+            let title = outcome
+                .problem
+                .map_or("autofix export", |problem| problem.code().as_str());
             let _ = writeln!(
                 out,
-                "::error {properties},title=autofix export::{}",
+                "::error {properties},title={title}::{}",
                 escape_data(&message)
             );
         }

@@ -615,3 +615,21 @@ fn learn_refreshes_what_was_exported() {
             .contains("Always keep the rule")
     );
 }
+
+/// A refused target is a diagnostic code like any other: its annotation names the code and
+/// `explain` knows it.
+#[test]
+fn refusals_have_codes_that_explain_knows() {
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always x"]);
+    sandbox.write(".claude/rules/autofix.md", "my own notes\n");
+    let run = export(&sandbox, &["--target", "claude", "--format", "github"]).expect(1);
+    assert!(
+        run.stdout
+            .starts_with("::error file=.claude/rules/autofix.md,line=1,title=export-unowned::"),
+        "{}",
+        run.stdout
+    );
+    let explained = sandbox.run(&["explain", "export-unowned"]).expect(0).stdout;
+    assert!(explained.contains("autofix:owned"), "{explained}");
+}
