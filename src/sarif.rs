@@ -160,26 +160,11 @@ fn uri(file: &Path, base: &Path) -> (String, Option<&'static str>) {
     } else {
         std::env::current_dir().unwrap_or_default().join(file)
     };
-    let normal = normalize(&absolute);
-    match normal.strip_prefix(normalize(base)) {
+    let normal = crate::workspace::lexical(&absolute);
+    match normal.strip_prefix(crate::workspace::lexical(base)) {
         Ok(relative) => (slashes(relative), Some(SOURCE_ROOT)),
         Err(_) => (format!("file://{}", slashes(&normal)), None),
     }
-}
-
-/// Removes `.` and resolves `..` lexically (no file system access).
-fn normalize(path: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn slashes(path: &Path) -> String {

@@ -201,6 +201,22 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
         .unwrap_or_else(|| cwd.to_path_buf())
 }
 
+/// `path` with `.` removed and `..` resolved by name, without touching the file system
+/// (the file need not exist, and links are not followed).
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
 /// rest (which does not exist yet, so holds no link) normalised lexically.
 pub fn real_location(path: &Path) -> PathBuf {

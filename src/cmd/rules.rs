@@ -129,12 +129,12 @@ pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<V
     }
     let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = lexical(&cwd.join(&workspace.root));
+    let root = autofix::workspace::lexical(&cwd.join(&workspace.root));
     let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     given
         .iter()
         .map(|path| {
-            let full = lexical(&cwd.join(path));
+            let full = autofix::workspace::lexical(&cwd.join(path));
             let inside = full
                 .strip_prefix(&root)
                 .or_else(|_| full.strip_prefix(&real_root))
@@ -154,22 +154,6 @@ pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<V
             Ok(parts.join("/"))
         })
         .collect()
-}
-
-/// `path` with `.` and `..` resolved by name (the file need not exist).
-fn lexical(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
