@@ -9,7 +9,8 @@
 //! Around them:
 //! - [`export`], [`hook`] and [`init`]: put the active rules where agents read them, and set
 //!   a repository up;
-//! - [`learning`]: learning end to end (the rule, then the exported copies);
+//! - [`service`] and [`learning`]: the operations the CLI and the MCP server share (list,
+//!   check, load presets; learn the rule, then refresh the exported copies);
 //! - [`merge`]: the merge drivers for rules files and exported copies, `resolve` and
 //!   `doctor`, over [`git`], the one place that runs git;
 //! - [`capture`]: notice corrections in prompts and in local transcripts;
@@ -44,5 +45,6 @@ pub mod preset;
 pub mod rules;
 pub mod safe_write;
 pub mod sarif;
+pub mod service;
 pub mod text;
 pub mod workspace;

@@ -11,6 +11,7 @@ use autofix::i18n::{self, Lang, Message};
 use autofix::learning::{self, AfterLearning, Learned};
 use autofix::lock;
 use autofix::rules::{self, check, learn, listing};
+use autofix::service;
 use autofix::workspace::Workspace;
 
 use crate::cli::{
@@ -19,7 +20,7 @@ use crate::cli::{
 use crate::cmd::{Context, eprint, print, shown, status};
 
 /// Learns one rule into the workspace's rules file and refreshes the exports; returns the
-/// result and the path as shown. The CLI and the MCP server both call this.
+/// result and the path as shown.
 pub(crate) fn learn_rule(
     context: &Context,
     request: &learn::Request,
@@ -101,24 +102,21 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     Ok(status(refused))
 }
 
-/// Builds the listing of the workspace's rules and hands it to `use_listing` (the listing
-/// borrows the file's text, so it cannot be returned). The CLI and the MCP server both
-/// call this.
+/// The workspace's listing (see
+/// [`autofix::service::with_listing`]).
 pub(crate) fn with_listing<R>(
     context: &Context,
     query: &listing::Query,
     use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
 ) -> anyhow::Result<R> {
     let workspace = context.workspace()?;
-    let path = &workspace.rules_file;
-    let source = rules::read(path)?;
-    let document = source
-        .as_deref()
-        .map(|source| rules::parse_tolerant(path, source))
-        .transpose()?;
-    listing::check_filter(query, document.as_ref())?;
-    let listing = listing::build(shown(path), document.as_ref(), query);
-    Ok(use_listing(&listing))
+    let shown = shown(&workspace.rules_file);
+    Ok(service::with_listing(
+        &workspace,
+        shown,
+        query,
+        use_listing,
+    )?)
 }
 
 /// The paths of `rules --for`, relative to the workspace root and `/`-separated: a relative
@@ -195,17 +193,10 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Lints the workspace's rules file. The CLI and the MCP server both call this.
+/// Lints the workspace's rules file (see [`autofix::service::check`]).
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
-    let path = &workspace.rules_file;
-    let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
-    let tracked = autofix::git::Git::new(&workspace.root).tracked_files();
-    let context = check::Context {
-        budgets: &budgets,
-        tracked: tracked.as_deref(),
-    };
-    let report = check::check_with(Path::new(&shown(path)), rules::read(path), &context)?;
+    let report = service::check(&workspace, &shown(&workspace.rules_file))?;
     Ok((report, workspace))
 }
 
