@@ -633,16 +633,8 @@ impl Context<'_> {
                 budget.describe()
             ));
         }
-        let (mut low, mut high) = (1, rules);
-        while low < high {
-            let middle = low + (high - low) / 2;
-            if fits(middle) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        Ok((render(low), low))
+        let omitted = crate::rules::budget::fit_newest(rules, fits);
+        Ok((render(omitted), omitted))
     }
 
     /// A message without the root's absolute path.

@@ -265,12 +265,7 @@ fn plan<'a>(
         };
         return Ok((outcome, None));
     }
-    let mut numbers: Vec<u64> = document
-        .rules
-        .iter()
-        .filter_map(|r| r.number.value())
-        .collect();
-    numbers.sort_unstable();
+    let numbers = sorted_numbers(document);
     for reference in &rule.references {
         if numbers.binary_search(&reference.rule).is_err() {
             return Err(RulesError::UnknownSupersedes {
@@ -295,7 +290,7 @@ fn plan<'a>(
         paths: rule.paths.clone(),
     };
     let mut warnings = Vec::new();
-    if has_duplicate_numbers(document) {
+    if has_duplicate_numbers(&numbers) {
         warnings.push(format!(
             "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
             path.display()
@@ -392,13 +387,18 @@ fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
     (matches!(existing, file::Paths::Invalid(_)) && new.is_empty()) || old == new
 }
 
-fn has_duplicate_numbers(document: &Document<'_>) -> bool {
+/// The valid rule numbers, sorted (repeats kept).
+fn sorted_numbers(document: &Document<'_>) -> Vec<u64> {
     let mut numbers: Vec<u64> = document
         .rules
         .iter()
         .filter_map(|r| r.number.value())
         .collect();
     numbers.sort_unstable();
+    numbers
+}
+
+fn has_duplicate_numbers(numbers: &[u64]) -> bool {
     numbers.windows(2).any(|pair| pair[0] == pair[1])
 }
 
