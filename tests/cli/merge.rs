@@ -4,10 +4,8 @@
 //! actually ran, from the line it prints on git's stderr.
 
 use std::fs;
-use std::path::Path;
-use std::process::Command;
 
-use crate::support::{BIN, Run, Sandbox};
+use crate::support::{BIN, Run, Sandbox, hermetic_git};
 
 const RULES: &str = ".agents/autofix.json";
 const RAN: &str = "autofix merge-driver: ";
@@ -327,32 +325,6 @@ struct Repo {
     dir: String,
 }
 
-fn hermetic(command: &mut Command) -> &mut Command {
-    let bin_dir = Path::new(BIN).parent().unwrap();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut paths = vec![bin_dir.to_path_buf()];
-    paths.extend(std::env::split_paths(&path));
-    command
-        .env("PATH", std::env::join_paths(paths).unwrap())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Ada")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-        .env("GIT_COMMITTER_NAME", "Ada")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
-        .env("GIT_EDITOR", "true")
-        .env("GIT_SEQUENCE_EDITOR", "true")
-        .env("GIT_MERGE_AUTOEDIT", "no")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_REFLOG_ACTION")
-        .env_remove("AUTOFIX_MERGE_UPSTREAM")
-        .env_remove("AUTOFIX_MERGE_DRIVER")
-}
-
 impl Repo {
     /// A repository with the two base rules committed and the driver installed (config
     /// pointing at this build, attribute committed) unless `driver` is false.
@@ -390,13 +362,13 @@ impl Repo {
     fn git(&self, args: &[&str]) -> Run {
         let mut command = self.sandbox.program("git", args);
         command.current_dir(self.path());
-        Run::from_command(hermetic(&mut command))
+        Run::from_command(hermetic_git(&mut command))
     }
 
     fn autofix(&self, args: &[&str]) -> Run {
         let mut command = self.sandbox.program(BIN, args);
         command.current_dir(self.path());
-        Run::from_command(hermetic(&mut command))
+        Run::from_command(hermetic_git(&mut command))
     }
 
     fn learn(&self, instruction: &str, supersedes: Option<u64>) -> Run {
@@ -458,7 +430,8 @@ fn git_merge_renumbers_the_merged_branch() {
         .sandbox
         .program("git", &["merge", "--no-edit", "feature"]);
     command.current_dir(repo.path());
-    let failed = Run::from_command(hermetic(&mut command).env("AUTOFIX_MERGE_UPSTREAM", "bogus"));
+    let failed =
+        Run::from_command(hermetic_git(&mut command).env("AUTOFIX_MERGE_UPSTREAM", "bogus"));
     assert_ne!(failed.code, 0);
     assert_ran(&failed);
     assert_eq!(repo.git(&["status", "--porcelain"]).expect(0).stdout, "");
@@ -704,7 +677,7 @@ fn a_pull_that_merges_keeps_the_upstream_numbers() {
     let mut command = clone
         .sandbox
         .program("git", &["clone", "-q", &source, "clone"]);
-    Run::from_command(hermetic(&mut command)).expect(0);
+    Run::from_command(hermetic_git(&mut command)).expect(0);
     clone.configure_driver();
     clone.commit_rule("Always local", None);
     upstream.commit_rule("Always upstream", None);
@@ -870,7 +843,7 @@ fn install_global_writes_the_global_config() {
     let run_global = |args: &[&str]| {
         let mut command = repo.sandbox.program(BIN, args);
         command.current_dir(repo.path());
-        hermetic(&mut command).env("GIT_CONFIG_GLOBAL", &global);
+        hermetic_git(&mut command).env("GIT_CONFIG_GLOBAL", &global);
         Run::from_command(&mut command)
     };
     run_global(&["merge-driver", "--install", "--global"]).expect(0);
@@ -884,7 +857,7 @@ fn install_global_writes_the_global_config() {
     repo.autofix(&["merge-driver", "--global"]).expect(2);
     let outside = Sandbox::new();
     let mut command = outside.program(BIN, &["merge-driver", "--install"]);
-    hermetic(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
+    hermetic_git(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
     let run = Run::from_command(&mut command).expect(2);
     assert!(
         run.stderr.contains("not inside a git work tree"),

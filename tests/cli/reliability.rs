@@ -698,14 +698,7 @@ fn git_sandbox() -> Sandbox {
 }
 
 fn git(sandbox: &Sandbox, args: &[&str]) -> bool {
-    sandbox
-        .program("git", args)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Ada")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-        .env("GIT_COMMITTER_NAME", "Ada")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .env("GIT_MERGE_AUTOEDIT", "no")
+    crate::support::hermetic_git(&mut sandbox.program("git", args))
         .output()
         .unwrap()
         .status

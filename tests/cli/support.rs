@@ -265,3 +265,32 @@ pub(crate) fn assert_fixture(name: &str, actual: &str) {
         .unwrap_or_else(|e| panic!("{}: {e} (AUTOFIX_BLESS=1 writes it)", path.display()));
     assert_eq!(actual, expected, "{name} differs from its fixture");
 }
+
+/// `command` isolated from the machine's git set-up: no system or global config, a fixed
+/// identity and dates, no editor, no inherited repository or merge settings, and this
+/// build's `autofix` first on `PATH` (for the merge drivers git runs).
+pub(crate) fn hermetic_git(command: &mut Command) -> &mut Command {
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin_dir.to_path_buf()];
+    paths.extend(std::env::split_paths(&path));
+    command
+        .env("PATH", std::env::join_paths(paths).unwrap())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
+        .env("GIT_EDITOR", "true")
+        .env("GIT_SEQUENCE_EDITOR", "true")
+        .env("GIT_MERGE_AUTOEDIT", "no")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_REFLOG_ACTION")
+        .env_remove("AUTOFIX_MERGE_UPSTREAM")
+        .env_remove("AUTOFIX_MERGE_DRIVER")
+}
