@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::file::{Document, Paths, Rule};
-use super::scope::{self, Glob, GlobProblem};
+use super::scope::{Glob, GlobProblem};
 use super::supersede;
 use crate::diagnostics::{Code, Diagnostic, Position};
 use crate::jsonpos;
@@ -19,6 +19,9 @@ pub fn lint(
     out: &mut Vec<Diagnostic>,
 ) {
     let resolution = supersede::resolve(document);
+    // One line index for every position: a file with a scope problem in each of n rules
+    // is located in O(n log n), not by a scan from the start each time.
+    let locator = jsonpos::Locator::default();
     for rule in &document.rules {
         let mut found = Vec::new();
         match &rule.paths {
@@ -38,7 +41,7 @@ pub fn lint(
             let pointer = format!("/{}/Paths{pointer_tail}", rule.index);
             let offset = jsonpos::find_pointer(rule.raw, &format!("/Paths{pointer_tail}"));
             let position: Option<Position> =
-                offset.map(|at| jsonpos::position(document.source, rule.offset + at));
+                offset.map(|at| locator.position(document.source, rule.offset + at));
             let diagnostic = Diagnostic::new(code, message)
                 .in_file(path)
                 .at(pointer, position)
@@ -91,10 +94,15 @@ fn lint_rule(
     let Some(files) = tracked else {
         return;
     };
-    let texts: Vec<&str> = globs.iter().map(|g| g.as_ref()).collect();
-    let applies_somewhere = files
-        .iter()
-        .any(|f| scope::matching(texts.clone(), f).is_some());
+    // The last glob that matches decides, as in `scope::matching`; the globs are parsed once.
+    let applies = |file: &str| {
+        parsed
+            .iter()
+            .rev()
+            .find(|(_, glob)| glob.matches(file))
+            .is_some_and(|(_, glob)| !glob.is_negated())
+    };
+    let applies_somewhere = files.iter().any(|f| applies(f));
     for (k, glob) in parsed.iter().filter(|(_, g)| !g.is_negated()) {
         if files.iter().any(|f| glob.matches(f)) {
             continue;

@@ -559,3 +559,20 @@ fn a_target_file_says_where_the_rules_are_when_every_rule_is_scoped() {
         "{own}"
     );
 }
+
+/// A glob from a committed rules file cannot stall `rules --for` or `check`: the matcher
+/// never tries every split at every star.
+#[test]
+fn a_glob_with_many_stars_is_matched_without_blowing_up() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Always mind the stars", &["*a*a*a*a*a*a*a*a*a*b"]).expect(0);
+    let path = "a".repeat(120);
+    let run = sandbox
+        .run(&["rules", "--for", &path, "--format", "json"])
+        .expect(0);
+    assert_eq!(run.json()["rules"], serde_json::json!([]), "{}", run.stdout);
+    let run = sandbox
+        .run(&["rules", "--for", &format!("{path}b"), "--format", "json"])
+        .expect(0);
+    assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
+}
