@@ -235,15 +235,30 @@ impl Kind {
         }
     }
 
-    /// Whether a hook handler is this hook of ours: its command is exactly the one autofix
-    /// writes for some agent (a user's command that merely mentions it is the user's).
+    /// Whether a hook handler is this hook of ours: its command is the one autofix writes
+    /// for some agent, word for word, perhaps with options of the user's after it
+    /// (`… --agent claude --budget 2000`). A command that merely mentions ours (`echo
+    /// autofix rules --format hook`) is the user's.
     fn is_ours(self, handler: &Json) -> bool {
+        self.ours_with_options(handler).is_some()
+    }
+
+    /// For a handler of ours, whether the user added options to the command (kept as they
+    /// are: `init` replaces only an entry that is exactly an older one of ours).
+    fn ours_with_options(self, handler: &Json) -> Option<bool> {
         let Some(Json::String(command)) = handler.get("command") else {
-            return false;
+            return None;
         };
-        Agent::ALL
-            .iter()
-            .any(|&agent| command.trim() == self.command(agent))
+        let words: Vec<&str> = command.split_whitespace().collect();
+        Agent::ALL.iter().find_map(|&agent| {
+            let command = self.command(agent);
+            let ours: Vec<&str> = command.split_whitespace().collect();
+            let extra = words.strip_prefix(ours.as_slice())?;
+            extra
+                .first()
+                .is_none_or(|word| word.starts_with("--"))
+                .then_some(!extra.is_empty())
+        })
     }
 
     /// Gemini CLI shows a hook's name; each of ours has its own.
@@ -390,7 +405,9 @@ fn merge_flat(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
             return false;
         }
         placed = true;
-        *entry = ours.clone();
+        if kind.ours_with_options(entry) != Some(true) {
+            *entry = ours.clone();
+        }
         true
     });
     if !placed {
@@ -418,7 +435,9 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
                 return false;
             }
             placed = true;
-            *handler = ours.clone();
+            if kind.ours_with_options(handler) != Some(true) {
+                *handler = ours.clone();
+            }
             true
         });
     }

@@ -124,6 +124,30 @@ fn init_keeps_a_users_hook_that_mentions_ours() {
     );
 }
 
+/// Options a user adds to our hook's command keep it ours: `init` neither doubles the
+/// hook nor drops the options.
+#[test]
+fn init_keeps_our_hook_with_the_users_options_once() {
+    let sandbox = repo();
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    let tuned = sandbox.read(".claude/settings.json").replace(
+        "autofix rules --format hook --agent claude\"",
+        "autofix rules --format hook --agent claude --budget 2000\"",
+    );
+    sandbox.write(".claude/settings.json", &tuned);
+    sandbox.run(&["init", "--hook", "claude"]).expect(0);
+    let text = sandbox.read(".claude/settings.json");
+    assert_eq!(text, tuned);
+    assert_eq!(
+        text.matches("autofix rules --format hook").count(),
+        1,
+        "{text}"
+    );
+    sandbox
+        .run(&["init", "--hook", "claude", "--check"])
+        .expect(0);
+}
+
 #[test]
 fn init_refuses_a_settings_file_with_a_repeated_key() {
     let sandbox = repo();
