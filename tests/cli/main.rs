@@ -10,6 +10,7 @@ mod export;
 mod init;
 mod mcp;
 mod merge;
+mod peers;
 mod preset;
 mod reliability;
 mod rules;
