@@ -3,7 +3,8 @@
 //! and running any of them again changes no byte. The tools (and Node 22) come from
 //! `AUTOFIX_NODE`, `AUTOFIX_RULESYNC` and `AUTOFIX_RULER` (set by `.ci/run`), else from
 //! `target/ci-tools/peers`, where `.ci/run` installs them; without them each test records
-//! a skip.
+//! a skip. Each tool run starts Node, so the cases are `#[ignore]`d and `.ci/run` runs
+//! them with the heavy suite: `cargo test --release --test cli peer_tools -- --ignored`.
 
 use std::path::{Path, PathBuf};
 
@@ -161,6 +162,7 @@ const RULESYNC_CONFIG: &str = r#"{
 "#;
 
 #[test]
+#[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
 fn rulesync_adopted_after_autofix() {
     let Some(world) = rulesync() else { return };
     world.sandbox.write("CLAUDE.md", "# Project\n");
@@ -223,6 +225,7 @@ fn rulesync_adopted_after_autofix() {
 }
 
 #[test]
+#[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
 fn autofix_adopted_after_rulesync() {
     let Some(world) = rulesync() else { return };
     world.peer(&["init"]).expect(0);
@@ -305,6 +308,7 @@ impl World {
 }
 
 #[test]
+#[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
 fn ruler_adopted_after_autofix() {
     let Some(world) = ruler() else { return };
     world.sandbox.write("CLAUDE.md", "# Project\n");
@@ -352,6 +356,7 @@ fn ruler_adopted_after_autofix() {
 }
 
 #[test]
+#[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
 fn autofix_adopted_after_ruler_with_skills() {
     let Some(world) = ruler() else { return };
     world.ruler_init();
