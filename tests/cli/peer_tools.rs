@@ -389,3 +389,44 @@ fn autofix_adopted_after_ruler_with_skills() {
     assert!(world.read("CLAUDE.md").contains("Always use pnpm"));
     world.ruler_settled();
 }
+
+#[test]
+#[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
+fn rulers_documented_ci_check_with_committed_outputs() {
+    let Some(world) = ruler() else { return };
+    let git = |args: &[&str]| {
+        let run = Run::from_command(&mut world.sandbox.program("git", args));
+        run.expect(0).stdout
+    };
+    world.sandbox.write("CLAUDE.md", "# Project\n");
+    world.autofix(&["init", "--export"]).expect(0);
+    world
+        .autofix(&["export", "--target", "claude-md"])
+        .expect(0);
+    world
+        .autofix(&["learn", "-c", "code", "-w", "w", "Always use pnpm"])
+        .expect(0);
+    world.ruler_init();
+    // No .gitignore block: CLAUDE.md is known by the `<!-- Source: .ruler/… -->` lines.
+    let apply = [
+        "apply",
+        "--local-only",
+        "--no-gitignore",
+        "--no-mcp",
+        "--no-backup",
+    ];
+    world.peer(&apply).expect(0);
+    world.autofix(&["init", "--export"]).expect(0);
+    world.peer(&apply).expect(0);
+    world.peer(&apply).expect(0);
+    world.autofix(&["init"]).expect(0);
+    assert!(!world.sandbox.join(".gitignore").exists());
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "rules"]);
+    world.peer(&apply).expect(0);
+    assert_eq!(git(&["status", "--porcelain"]), "");
+    world.autofix(&["export", "--check"]).expect(0);
+    world.autofix(&["init", "--export"]).expect(0);
+    assert_eq!(git(&["status", "--porcelain"]), "");
+    assert!(world.read("CLAUDE.md").contains("Always use pnpm"));
+}
