@@ -353,10 +353,24 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
     let mut agents = setup.request.hooks.clone();
     agents.sort_by_key(|a| a.as_str());
     agents.dedup();
+    let peers = Peers::detect(&setup.root);
     agents
         .into_iter()
         .map(|agent| {
             let path = settings::path(agent, setup.request.local);
+            if let Some(owner) = peers.owner(&setup.root, path) {
+                return Step::new(
+                    format!("hook {}", agent.as_str()),
+                    Some(path),
+                    Action::Skipped,
+                )
+                .with_message(format!(
+                    "{}: add autofix's hook commands to .rulesync/hooks.jsonc for that \
+                         target (`autofix rules --format hook --agent {}` at sessionStart)",
+                    owner.left_alone(),
+                    agent.as_str()
+                ));
+            }
             let step = setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
                 settings::merge(agent, existing).map_err(|invalid| {
                     (

@@ -166,7 +166,9 @@ const RULESYNC_CONFIG: &str = r#"{
 fn rulesync_adopted_after_autofix() {
     let Some(world) = rulesync() else { return };
     world.sandbox.write("CLAUDE.md", "# Project\n");
-    world.autofix(&["init", "--export"]).expect(0);
+    world
+        .autofix(&["init", "--hook", "claude", "--export"])
+        .expect(0);
     world
         .autofix(&["learn", "-c", "code", "-w", "w", "Always use pnpm"])
         .expect(0);
@@ -175,13 +177,21 @@ fn rulesync_adopted_after_autofix() {
             .read(".claude/rules/autofix.md")
             .contains("Always use pnpm")
     );
-    // `rulesync init` as it comes: Codex, Claude Code and OpenCode, six features.
+    // `rulesync init` as it comes: Codex, Claude Code and OpenCode, six features, hooks
+    // among them (it rewrites the hooks in .claude/settings.json).
     world.peer(&["init"]).expect(0);
     world.peer(&["generate"]).expect(0);
     // rulesync swept autofix's copies (no source produced them); autofix now writes the
     // sources, leaves rulesync's paths alone, and exits 0.
     assert!(!world.sandbox.join(".claude/rules/autofix.md").exists());
-    let run = world.autofix(&["init", "--export"]).expect(0);
+    let run = world
+        .autofix(&["init", "--hook", "claude", "--export"])
+        .expect(0);
+    assert!(
+        squash(&run.stdout).contains("skipped .claude/settings.json (hook claude): rulesync"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout.contains(".rulesync/skills/autofix/SKILL.md"),
         "{}",
@@ -210,6 +220,9 @@ fn rulesync_adopted_after_autofix() {
             .contains("Always use pnpm")
     );
     world.rulesync_settled();
+    world
+        .autofix(&["init", "--hook", "claude", "--check"])
+        .expect(0);
     // A new rule changes the source; rulesync's check says so until it runs again.
     world
         .autofix(&["learn", "-c", "code", "-w", "w", "Never use npm"])

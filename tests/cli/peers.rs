@@ -295,3 +295,36 @@ fn rulesync_commands_folders_get_no_learn_command() {
     );
     assert!(!sandbox.join(".claude/commands").exists());
 }
+
+#[test]
+fn rulesync_hooks_feature_owns_the_agents_hook_files() {
+    let Some(sandbox) = tracked_repo(&[]) else {
+        return;
+    };
+    sandbox.write(
+        "rulesync.jsonc",
+        r#"{"targets": ["claudecode", "codexcli"], "features": ["rules", "hooks"]}"#,
+    );
+    sandbox.write(".rulesync/hooks.jsonc", "{\"version\": 1, \"hooks\": {}}\n");
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,gemini"])
+        .expect(0);
+    says(
+        &run,
+        "skipped .claude/settings.json (hook claude): rulesync generates this path (target \
+         `claudecode`, feature `hooks`, from rulesync.jsonc), so autofix leaves it alone: add \
+         autofix's hook commands to .rulesync/hooks.jsonc for that target (`autofix rules \
+         --format hook --agent claude` at sessionStart)",
+    );
+    says(
+        &run,
+        "skipped .codex/hooks.json (hook codex): rulesync generates",
+    );
+    says(&run, "created .gemini/settings.json (hook gemini)");
+    assert!(!sandbox.join(".claude/settings.json").exists());
+    // Claude Code's local settings are not rulesync's: `--local` still installs the hook.
+    let run = sandbox
+        .run(&["init", "--hook", "claude", "--local"])
+        .expect(0);
+    says(&run, "created .claude/settings.local.json (hook claude)");
+}

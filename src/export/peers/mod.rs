@@ -257,52 +257,63 @@ fn rulesync_config(root: &Path) -> (serde_json::Map<String, Value>, &'static str
 /// Every path rulesync generates here, each with the target and feature behind it.
 fn rulesync_paths(root: &Path) -> Vec<(String, String)> {
     let (config, source) = rulesync_config(root);
+    let pairs = targets_and_features(&config);
+    let roots = config.get("outputRoots").map_or(vec!["."], names);
+    let mut paths = Vec::new();
+    for row in rulesync_table::ROWS {
+        let Some((_, features)) = pairs.iter().find(|(t, _)| *t == "*" || *t == row.target) else {
+            continue;
+        };
+        for (path, feature) in row_paths(row, &feature_names(features)) {
+            for output_root in &roots {
+                let full = match output_root.trim_start_matches("./").trim_matches('/') {
+                    "" | "." => path.to_string(),
+                    prefix => format!("{prefix}/{path}"),
+                };
+                let why = format!(
+                    "target `{}`, feature `{feature}`, from {source}",
+                    row.target
+                );
+                paths.push((full, why));
+            }
+        }
+    }
+    paths
+}
+
+/// Each configured target with its features: the object form, or the `targets` list with
+/// the top-level `features` (rulesync's defaults where a key is missing).
+fn targets_and_features(config: &serde_json::Map<String, Value>) -> Vec<(&str, Value)> {
     let default_features = Value::Array(vec![Value::String("rules".to_string())]);
     let features = config.get("features").unwrap_or(&default_features);
-    let pairs: Vec<(&str, Value)> = match config.get("targets") {
+    match config.get("targets") {
         Some(Value::Object(map)) => map.iter().map(|(t, f)| (t.as_str(), f.clone())).collect(),
         Some(targets) => names(targets)
             .into_iter()
             .map(|t| (t, features.clone()))
             .collect(),
         None => vec![("agentsmd", features.clone())],
-    };
-    let roots = match config.get("outputRoots") {
-        Some(roots) => names(roots),
-        None => vec!["."],
-    };
-    let mut paths = Vec::new();
-    for row in rulesync_table::ROWS {
-        let Some((_, features)) = pairs.iter().find(|(t, _)| *t == "*" || *t == row.target) else {
-            continue;
-        };
-        let features = feature_names(features);
-        let on = |feature: &str| features.iter().any(|f| *f == "*" || *f == feature);
-        for (feature, list) in [
-            ("rules", row.rules),
-            ("skills", row.skills),
-            ("commands", row.commands),
-        ] {
-            if !on(feature) {
-                continue;
-            }
-            for path in list {
-                for output_root in &roots {
-                    let prefix = output_root.trim_start_matches("./").trim_matches('/');
-                    let full = match prefix {
-                        "" | "." => path.to_string(),
-                        prefix => format!("{prefix}/{path}"),
-                    };
-                    let why = format!(
-                        "target `{}`, feature `{feature}`, from {source}",
-                        row.target
-                    );
-                    paths.push((full, why));
-                }
-            }
-        }
     }
-    paths
+}
+
+/// The paths one target writes for the enabled features, each with its feature.
+fn row_paths(row: &rulesync_table::Row, features: &[&str]) -> Vec<(&'static str, &'static str)> {
+    let on = |feature: &str| features.iter().any(|f| *f == "*" || *f == feature);
+    let hooks = rulesync_table::HOOKS
+        .iter()
+        .filter(|(target, _)| *target == row.target)
+        .map(|(_, path)| *path)
+        .collect::<Vec<_>>();
+    [
+        ("rules", row.rules.to_vec()),
+        ("skills", row.skills.to_vec()),
+        ("commands", row.commands.to_vec()),
+        ("hooks", hooks),
+    ]
+    .into_iter()
+    .filter(|(feature, _)| on(feature))
+    .flat_map(|(feature, paths)| paths.into_iter().map(move |path| (path, feature)))
+    .collect()
 }
 
 /// A string or a list of strings.

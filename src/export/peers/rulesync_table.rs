@@ -2,7 +2,8 @@
 //! `rulesync generate --dry-run` on rulesync 17.0.0 (the target × feature table:
 //! <https://github.com/dyoshikawa/rulesync/blob/main/docs/reference/supported-tools.md>).
 //! A path ending in `/` is a folder rulesync writes into and, with `delete: true`, sweeps
-//! of every file no source produces; any other path is a file it replaces whole.
+//! of every file no source produces; any other path is a file it replaces whole (for the
+//! `hooks` feature, the file's hooks).
 
 /// One rulesync target: the paths of its `rules`, `skills` and `commands` features.
 pub(super) struct Row {
@@ -250,4 +251,12 @@ pub(super) const ROWS: &[Row] = &[
         &[".roo/commands/"],
     ),
     row("agentsskills", &[], &[SHARED_SKILLS], &[]),
+];
+
+/// The hook files the `hooks` feature writes, for the agents `init --hook` sets up (the
+/// `hooks` key of Claude Code's shared settings is replaced whole).
+pub(super) const HOOKS: &[(&str, &str)] = &[
+    ("claudecode", ".claude/settings.json"),
+    ("codexcli", ".codex/hooks.json"),
+    ("cursor", ".cursor/hooks.json"),
 ];
