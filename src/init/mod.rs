@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
-use crate::export::peers::Peers;
+use crate::export::peers::{Peers, Tool};
 use crate::export::{self, Mode, markdown, owned};
 use crate::git::{self, Git, Scope};
 use crate::hook::Agent;
@@ -599,12 +599,33 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
-    if !request.export {
+    let peers = Peers::detect(&request.root).tools();
+    if !request.export && peers.is_empty() {
         steps.push(
             "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
              agents you use)."
                 .to_string(),
         );
+    }
+    for tool in peers {
+        let export = if request.export {
+            ""
+        } else {
+            "`autofix export`, then "
+        };
+        let (run, check) = match tool {
+            Tool::Rulesync => ("rulesync generate", "`rulesync generate --check`"),
+            Tool::Ruler => (
+                "ruler apply",
+                "`ruler apply --no-gitignore --no-mcp --no-backup` and an empty \
+                 `git status --porcelain`",
+            ),
+        };
+        steps.push(format!(
+            "Run {export}`{run}`: {} takes the rules to the agents from its sources. \
+             Add {check} to CI too.",
+            tool.name()
+        ));
     }
     steps.push(
         "Add `autofix export --check --format github` to CI so the exported rules never go \

@@ -231,6 +231,11 @@ fn init_gives_rulesync_the_skill_where_it_manages_skill_folders() {
     // No configured target writes .agents/skills/ here: that copy is still autofix's.
     says(&run, "created .agents/skills/autofix/SKILL.md");
     says(&run, "created .rulesync/rules/autofix.md");
+    says(
+        &run,
+        "Run `rulesync generate`: rulesync takes the rules to the agents from its sources. \
+         Add `rulesync generate --check` to CI too.",
+    );
     assert!(!sandbox.join(".claude/skills").exists());
     assert_eq!(
         sandbox.read(".rulesync/skills/autofix/SKILL.md"),

@@ -46,7 +46,7 @@ impl Tool {
         }
     }
 
-    pub fn source_path(self) -> &'static str {
+    fn source_path(self) -> &'static str {
         match self {
             Tool::Rulesync => ".rulesync/rules/autofix.md",
             Tool::Ruler => ".ruler/autofix.md",
