@@ -143,11 +143,11 @@ impl World {
     /// rulesync's check passes, and autofix's, whichever runs last.
     #[track_caller]
     fn rulesync_settled(&self) {
-        self.peer(&["generate", "--check"]).expect(0);
+        self.peer(&["generate", "--check"]).expect_noisy(0);
         self.autofix_settled();
-        self.peer(&["generate", "--check"]).expect(0);
+        self.peer(&["generate", "--check"]).expect_noisy(0);
         let before = self.snapshot();
-        self.peer(&["generate"]).expect(0);
+        self.peer(&["generate"]).expect_noisy(0);
         assert_same(&before, &self.snapshot(), "rulesync generate ran again");
         self.autofix(&["export", "--check"]).expect(0);
     }
@@ -179,8 +179,8 @@ fn rulesync_adopted_after_autofix() {
     );
     // `rulesync init` as it comes: Codex, Claude Code and OpenCode, six features, hooks
     // among them (it rewrites the hooks in .claude/settings.json).
-    world.peer(&["init"]).expect(0);
-    world.peer(&["generate"]).expect(0);
+    world.peer(&["init"]).expect_noisy(0);
+    world.peer(&["generate"]).expect_noisy(0);
     // rulesync swept autofix's copies (no source produced them); autofix now writes the
     // sources, leaves rulesync's paths alone, and exits 0.
     assert!(!world.sandbox.join(".claude/rules/autofix.md").exists());
@@ -197,7 +197,7 @@ fn rulesync_adopted_after_autofix() {
         "{}",
         run.stdout
     );
-    world.peer(&["generate"]).expect(0);
+    world.peer(&["generate"]).expect_noisy(0);
     assert!(
         world
             .read(".claude/rules/autofix.md")
@@ -227,8 +227,8 @@ fn rulesync_adopted_after_autofix() {
     world
         .autofix(&["learn", "-c", "code", "-w", "w", "Never use npm"])
         .expect(0);
-    world.peer(&["generate", "--check"]).expect(1);
-    world.peer(&["generate"]).expect(0);
+    world.peer(&["generate", "--check"]).expect_noisy(1);
+    world.peer(&["generate"]).expect_noisy(0);
     assert!(
         world
             .read(".claude/rules/autofix.md")
@@ -241,14 +241,14 @@ fn rulesync_adopted_after_autofix() {
 #[ignore = "slow (each tool run starts Node): run in release by .ci/run"]
 fn autofix_adopted_after_rulesync() {
     let Some(world) = rulesync() else { return };
-    world.peer(&["init"]).expect(0);
+    world.peer(&["init"]).expect_noisy(0);
     world.sandbox.write("rulesync.jsonc", RULESYNC_CONFIG);
     world.sandbox.write(
         ".rulesync/skills/project-context/SKILL.md",
         "---\nname: project-context\ndescription: The project\n---\nRead the README.\n",
     );
-    world.peer(&["generate"]).expect(0);
-    world.peer(&["generate", "--check"]).expect(0);
+    world.peer(&["generate"]).expect_noisy(0);
+    world.peer(&["generate", "--check"]).expect_noisy(0);
     world.autofix(&["init", "--export"]).expect(0);
     world
         .autofix(&["learn", "-c", "code", "-w", "w", "Always use pnpm"])
@@ -260,7 +260,7 @@ fn autofix_adopted_after_rulesync() {
         assert!(!world.sandbox.join(path).exists(), "{path}");
     }
     world.autofix(&["export", "--check"]).expect(0);
-    world.peer(&["generate"]).expect(0);
+    world.peer(&["generate"]).expect_noisy(0);
     for path in [
         ".claude/rules/autofix.md",
         ".cursor/rules/autofix.mdc",
@@ -296,12 +296,12 @@ const RULER_AGENTS: &str = "default_agents = [\"claude\", \"codex\", \"cursor\",
 impl World {
     fn ruler_apply(&self) {
         self.peer(&["apply", "--local-only", "--no-mcp", "--no-backup"])
-            .expect(0);
+            .expect_noisy(0);
     }
 
     /// `ruler init` with the agents named.
     fn ruler_init(&self) {
-        self.peer(&["init"]).expect(0);
+        self.peer(&["init"]).expect_noisy(0);
         let config = self.read(".ruler/ruler.toml");
         self.sandbox
             .write(".ruler/ruler.toml", format!("{RULER_AGENTS}{config}"));
@@ -409,7 +409,7 @@ fn rulers_documented_ci_check_with_committed_outputs() {
     let Some(world) = ruler() else { return };
     let git = |args: &[&str]| {
         let run = Run::from_command(&mut world.sandbox.program("git", args));
-        run.expect(0).stdout
+        run.expect_noisy(0).stdout
     };
     world.sandbox.write("CLAUDE.md", "# Project\n");
     world.autofix(&["init", "--export"]).expect(0);
@@ -428,15 +428,15 @@ fn rulers_documented_ci_check_with_committed_outputs() {
         "--no-mcp",
         "--no-backup",
     ];
-    world.peer(&apply).expect(0);
+    world.peer(&apply).expect_noisy(0);
     world.autofix(&["init", "--export"]).expect(0);
-    world.peer(&apply).expect(0);
-    world.peer(&apply).expect(0);
+    world.peer(&apply).expect_noisy(0);
+    world.peer(&apply).expect_noisy(0);
     world.autofix(&["init"]).expect(0);
     assert!(!world.sandbox.join(".gitignore").exists());
     git(&["add", "-A"]);
     git(&["commit", "-qm", "rules"]);
-    world.peer(&apply).expect(0);
+    world.peer(&apply).expect_noisy(0);
     assert_eq!(git(&["status", "--porcelain"]), "");
     world.autofix(&["export", "--check"]).expect(0);
     world.autofix(&["init", "--export"]).expect(0);
