@@ -66,7 +66,8 @@ impl Tool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Owner {
     pub tool: Tool,
-    /// `target claudecode, feature rules in rulesync.jsonc`, `listed in Ruler's .gitignore block`.
+    /// ``target `claudecode`, feature `rules`, from rulesync.jsonc``, or
+    /// `listed in Ruler's .gitignore block`.
     pub why: String,
 }
 
