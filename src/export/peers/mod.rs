@@ -265,7 +265,11 @@ fn rulesync_paths(root: &Path) -> Vec<(String, String)> {
         let Some((_, features)) = pairs.iter().find(|(t, _)| *t == "*" || *t == row.target) else {
             continue;
         };
-        for (path, feature) in row_paths(row, &feature_names(features)) {
+        let mut row_paths = row_paths(row, &feature_names(features));
+        if row.target == "agentsmd" && simulated_skills(&config, features) {
+            row_paths.push((".agents/skills/", "skills"));
+        }
+        for (path, feature) in row_paths {
             for output_root in &roots {
                 let full = match output_root.trim_start_matches("./").trim_matches('/') {
                     "" | "." => path.to_string(),
@@ -280,6 +284,16 @@ fn rulesync_paths(root: &Path) -> Vec<(String, String)> {
         }
     }
     paths
+}
+
+/// `simulateSkills: true` with the `skills` feature: `agentsmd` then writes the skills to
+/// `.agents/skills/`, which it otherwise skips
+/// (<https://github.com/dyoshikawa/rulesync/blob/main/docs/guide/configuration.md>).
+fn simulated_skills(config: &serde_json::Map<String, Value>, features: &Value) -> bool {
+    config.get("simulateSkills") == Some(&Value::Bool(true))
+        && feature_names(features)
+            .iter()
+            .any(|f| *f == "*" || *f == "skills")
 }
 
 /// Each configured target with its features: the object form, or the `targets` list with
@@ -384,6 +398,25 @@ mod tests {
         let peers = Peers::detect(dir.path());
         assert!(peers.owner(dir.path(), "AGENTS.md").is_some());
         assert!(peers.owner(dir.path(), "CLAUDE.md").is_none());
+        let simulated = "{\"features\": [\"rules\", \"skills\"], \"simulateSkills\": true}";
+        fs::write(dir.path().join("rulesync.jsonc"), simulated).unwrap();
+        let peers = Peers::detect(dir.path());
+        assert!(
+            peers
+                .owner(dir.path(), ".agents/skills/autofix/SKILL.md")
+                .is_some()
+        );
+        fs::write(
+            dir.path().join("rulesync.jsonc"),
+            simulated.replace("true", "false"),
+        )
+        .unwrap();
+        let peers = Peers::detect(dir.path());
+        assert!(
+            peers
+                .owner(dir.path(), ".agents/skills/autofix/SKILL.md")
+                .is_none()
+        );
         let dir = repo(&[
             (".rulesync/rules/a.md", "---\n---\n"),
             (
