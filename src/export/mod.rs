@@ -10,6 +10,7 @@ pub mod block;
 pub mod diff;
 pub mod markdown;
 pub mod owned;
+pub mod peers;
 pub mod report;
 mod scoped;
 pub mod targets;
@@ -244,18 +245,22 @@ struct Context<'a> {
     remove: bool,
     /// Where a target may be written: inside the repository, never `.git/` or the rules file.
     fence: Fence,
+    facts: Facts,
 }
 
-/// Runs `export` (or its check, dry run or removal).
 /// The files `export` writes by default in the repository at `root` (the defaults and
-/// every target exported before): those the merge driver for exported copies must cover.
+/// every target exported before, less what rulesync or Ruler generate): those the merge
+/// driver for exported copies must cover.
 pub fn default_paths(root: &Path) -> Vec<PathBuf> {
-    targets::select(root, &Targets::Defaults, &Facts::of(root))
+    let facts = Facts::of(root);
+    targets::select(root, &Targets::Defaults, &facts)
         .iter()
+        .filter(|selected| facts.peers.owner(root, selected.target.path).is_none())
         .map(|selected| root.join(selected.target.path))
         .collect()
 }
 
+/// Runs `export` (or its check, dry run or removal).
 pub fn run(request: &Request) -> Result<Report, ExportError> {
     if let Targets::Named(ids) = &request.targets
         && let Some(unknown) = ids.iter().find(|id| targets::by_id(id).is_none())
@@ -284,6 +289,7 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         remove: request.remove || document.is_none(),
         listing,
         fence: Fence::repository(&root, &request.rules_file),
+        facts,
     };
     let jobs: Vec<scoped::Job> = selected
         .iter()
@@ -298,7 +304,7 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     if !context.remove {
-        warnings.extend(duplicate_readers(&outcomes, &facts));
+        warnings.extend(duplicate_readers(&outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
     }
     Ok(Report {
@@ -333,6 +339,11 @@ impl Context<'_> {
             omitted: 0,
             diff: None,
         };
+        if let Some(owner) = self.facts.peers.owner(&self.root, &job.path) {
+            outcome.status = Status::Skipped;
+            outcome.message = Some(owner.export_note());
+            return outcome;
+        }
         let path = self.root.join(&job.path);
         let real = match self.fence.resolve(&path) {
             Ok(real) => real,

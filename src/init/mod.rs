@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
+use crate::export::peers::{Peers, Tool};
 use crate::export::{self, Mode, markdown, owned};
 use crate::git::{self, Git, Scope};
 use crate::hook::Agent;
@@ -236,26 +237,42 @@ fn failure(error: &atomic::AtomicError) -> Action {
     }
 }
 
-/// Step 3: the same `SKILL.md` in both skill folders.
+/// Step 3: the same `SKILL.md` in both skill folders; where rulesync or Ruler generates
+/// one of them, in that tool's skills folder instead, for it to copy.
 fn skills(setup: &Setup<'_>) -> Vec<Step> {
     let text = skill::render(&setup.rules_shown);
-    skill::PATHS
+    let peers = Peers::detect(&setup.root);
+    let mut steps: Vec<Step> = skill::PATHS
         .iter()
-        .map(|path| {
-            setup.put("skill", path, text.clone(), |existing| {
-                if skill::is_ours(existing) {
-                    Ok(())
-                } else {
-                    Err((
-                        Some(1),
-                        "a SKILL.md without `generator: autofix` in its metadata is the \
-                         user's; autofix leaves it alone"
-                            .to_string(),
-                    ))
-                }
-            })
+        .map(|path| match peers.owner(&setup.root, path) {
+            Some(owner) => Step::new("skill", Some(path), Action::Skipped).with_message(format!(
+                "{}: the skill reaches the agents through {}",
+                owner.left_alone(),
+                owner.tool.skill_source()
+            )),
+            None => put_skill(setup, path, &text),
         })
-        .collect()
+        .collect();
+    if let Some(tool) = peers.skill_tool(&setup.root, &skill::PATHS) {
+        steps.push(put_skill(setup, tool.skill_source(), &text));
+    }
+    steps
+}
+
+/// The skill at `path`, unless a `SKILL.md` there is the user's.
+fn put_skill(setup: &Setup<'_>, path: &str, text: &str) -> Step {
+    setup.put("skill", path, text.to_string(), |existing| {
+        if skill::is_ours(existing) {
+            Ok(())
+        } else {
+            Err((
+                Some(1),
+                "a SKILL.md without `generator: autofix` in its metadata is the user's; \
+                 autofix leaves it alone"
+                    .to_string(),
+            ))
+        }
+    })
 }
 
 /// Step 3, continued: point at older skills that edit the rules file by hand.
@@ -293,6 +310,7 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
 /// run, finding the hook's folder, has nothing more to add).
 fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
     let request = setup.request;
+    let peers = Peers::detect(&setup.root);
     let hooked = |agent: CommandAgent| {
         request
             .hooks
@@ -306,6 +324,10 @@ fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
         })
         .map(|agent| {
             let step = format!("command {}", agent.as_str());
+            if let Some(owner) = peers.owner(&setup.root, agent.path()) {
+                return Step::new(step, Some(agent.path()), Action::Skipped)
+                    .with_message(owner.left_alone());
+            }
             let step = setup.put(&step, agent.path(), agent.render(), |existing| {
                 if agent.is_ours(existing) {
                     Ok(())
@@ -331,10 +353,24 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
     let mut agents = setup.request.hooks.clone();
     agents.sort_by_key(|a| a.as_str());
     agents.dedup();
+    let peers = Peers::detect(&setup.root);
     agents
         .into_iter()
         .map(|agent| {
             let path = settings::path(agent, setup.request.local);
+            if let Some(owner) = peers.owner(&setup.root, path) {
+                return Step::new(
+                    format!("hook {}", agent.as_str()),
+                    Some(path),
+                    Action::Skipped,
+                )
+                .with_message(format!(
+                    "{}: add autofix's hook commands to .rulesync/hooks.jsonc for that \
+                         target (`autofix rules --format hook --agent {}` at sessionStart)",
+                    owner.left_alone(),
+                    agent.as_str()
+                ));
+            }
             let step = setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
                 settings::merge(agent, existing).map_err(|invalid| {
                     (
@@ -563,12 +599,33 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
-    if !request.export {
+    let peers = Peers::detect(&request.root).tools();
+    if !request.export && peers.is_empty() {
         steps.push(
             "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
              agents you use)."
                 .to_string(),
         );
+    }
+    for tool in peers {
+        let export = if request.export {
+            ""
+        } else {
+            "`autofix export`, then "
+        };
+        let (run, check) = match tool {
+            Tool::Rulesync => ("rulesync generate", "`rulesync generate --check`"),
+            Tool::Ruler => (
+                "ruler apply",
+                "`ruler apply --no-gitignore --no-mcp --no-backup` and an empty \
+                 `git status --porcelain`",
+            ),
+        };
+        steps.push(format!(
+            "Run {export}`{run}`: {} takes the rules to the agents from its sources. \
+             Add {check} to CI too.",
+            tool.name()
+        ));
     }
     steps.push(
         "Add `autofix export --check --format github` to CI so the exported rules never go \

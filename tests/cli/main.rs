@@ -10,6 +10,8 @@ mod export;
 mod init;
 mod mcp;
 mod merge;
+mod peer_tools;
+mod peers;
 mod preset;
 mod reliability;
 mod rules;
