@@ -70,7 +70,9 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
         targets: Targets::Exported,
         mode: Mode::Write,
         remove: false,
-        truncate: false,
+        // A copy exported with `--truncate` stays truncated; any other copy over its
+        // budget is a warning, not rules dropped without anyone asking.
+        truncate: export::Truncate::AsBefore,
         diff: false,
     };
     let saved = "the rule is saved, but";

@@ -64,7 +64,11 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
         },
         mode: mode(args.check, args.dry_run),
         remove: args.remove,
-        truncate: args.truncate,
+        truncate: if args.truncate {
+            export::Truncate::Always
+        } else {
+            export::Truncate::Never
+        },
         diff: args.diff,
     };
     let report = export::run(&request)?;

@@ -52,11 +52,26 @@ pub struct Request {
     pub mode: Mode,
     /// Take our blocks and stamped files out instead of writing them.
     pub remove: bool,
-    /// Drop the oldest rules to fit a budget instead of refusing the target.
-    pub truncate: bool,
+    /// Whether to drop the oldest rules to fit a budget instead of refusing the target.
+    pub truncate: Truncate,
     /// Attach a unified diff to every change.
     pub diff: bool,
 }
+
+/// Whether a target over its agent's budget loses its oldest rules or is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truncate {
+    /// Refuse it (`export` without `--truncate`).
+    Never,
+    /// Drop the oldest rules (`--truncate`).
+    Always,
+    /// As the copy on disk was written: drop them where it already says rules were left
+    /// out (`learn` refreshing a copy exported with `--truncate`), refuse elsewhere.
+    AsBefore,
+}
+
+/// The end of the note a truncated copy carries, by which `AsBefore` knows it.
+const OMITTED_NOTE_END: &str = "`autofix rules` lists them all._";
 
 /// Which targets a run covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -576,7 +591,7 @@ impl Context<'_> {
             .collect();
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(
-                "- _{omitted} older rule{} omitted: {}. `autofix rules` lists them all._\n",
+                "- _{omitted} older rule{} omitted: {}. {OMITTED_NOTE_END}\n",
                 plural_s(omitted),
                 budget.describe()
             ),
@@ -591,7 +606,12 @@ impl Context<'_> {
             }
             build(&body)
         };
-        let (text, omitted) = self.fit(job, items.len(), render)?;
+        let truncate = match self.request.truncate {
+            Truncate::Never => false,
+            Truncate::Always => true,
+            Truncate::AsBefore => existing.is_some_and(|text| text.contains(OMITTED_NOTE_END)),
+        };
+        let (text, omitted) = self.fit(job, items.len(), truncate, render)?;
         let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
         Ok(Plan {
             change: if same {
@@ -616,6 +636,7 @@ impl Context<'_> {
         &self,
         job: &scoped::Job,
         rules: usize,
+        truncate: bool,
         render: impl Fn(usize) -> String,
     ) -> Result<(String, usize), Refusal> {
         let full = render(0);
@@ -628,7 +649,7 @@ impl Context<'_> {
         }
         let fits = |omitted: usize| budget.measure(&render(omitted)).0 <= limit;
         let over = |message: String| Err(Refusal::new(Problem::OverBudget, None, message));
-        if !self.request.truncate {
+        if !truncate {
             return over(format!(
                 "{} would be {} long, over the budget ({}); pass --truncate to drop the \
                  oldest rules, or supersede old rules",

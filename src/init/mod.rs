@@ -167,7 +167,7 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
             targets: export::Targets::Defaults,
             mode: request.mode,
             remove: false,
-            truncate: false,
+            truncate: export::Truncate::Never,
             diff: false,
         })?)
     } else {

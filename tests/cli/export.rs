@@ -633,3 +633,45 @@ fn refusals_have_codes_that_explain_knows() {
     let explained = sandbox.run(&["explain", "export-unowned"]).expect(0).stdout;
     assert!(explained.contains("autofix:owned"), "{explained}");
 }
+
+/// `learn` refreshes a copy exported with `--truncate` the same way, and still refuses to
+/// drop rules from a copy nobody asked to truncate.
+#[test]
+fn learn_keeps_a_truncated_copy_truncated() {
+    let sandbox = Sandbox::new();
+    let long: Vec<String> = (1..=200)
+        .map(|n| {
+            format!(
+                "Always follow the long convention number {n} {}",
+                "x".repeat(150)
+            )
+        })
+        .collect();
+    let refs: Vec<&str> = long.iter().map(String::as_str).collect();
+    rules(&sandbox, &refs);
+    export(&sandbox, &["--target", "windsurf", "--truncate"]).expect(0);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always keep the newest rule",
+        ])
+        .expect(0);
+    assert!(
+        run.stdout
+            .contains("exported copies refreshed: .windsurf/rules/autofix.md"),
+        "{}",
+        run.stdout
+    );
+    let copy = sandbox.read(".windsurf/rules/autofix.md");
+    assert!(
+        copy.contains("Always keep the newest rule") && copy.contains("omitted"),
+        "{copy}"
+    );
+    // `export` itself still truncates only when asked.
+    let run = export(&sandbox, &["--target", "windsurf"]).expect(1);
+    assert!(run.stdout.contains("over budget"), "{}", run.stdout);
+}
