@@ -506,10 +506,10 @@ fn attribute_step(
     match edit(old.as_deref().unwrap_or(""), &pattern, driver) {
         None => setup.step(false, format!(".gitattributes unchanged (`{line}`)")),
         Some(new) if new.trim().is_empty() && old.is_some() => {
-            fs::remove_file(&path).map_err(|source| GitError::Read {
-                path: path.clone(),
-                error: source,
-            })?;
+            // Through the safe-write path too: under the lock, and only if the file still
+            // holds what was read.
+            let expected = old.as_deref().unwrap_or_default().as_bytes();
+            fence.lock(&path, safe_write::timeout())?.remove(expected)?;
             setup.attributes_step("removed .gitattributes (it held only the driver's line)".into());
         }
         Some(new) => {

@@ -98,7 +98,13 @@ pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
         match fs2::FileExt::try_lock_exclusive(&file) {
             // Won the lock on a file a previous holder has deleted or replaced: start
             // over on the file the name holds now.
-            Ok(()) if !names_this_file(path, &file) => continue,
+            Ok(()) if !names_this_file(path, &file) && start.elapsed() < timeout => continue,
+            Ok(()) if !names_this_file(path, &file) => {
+                return Err(LockError::Timeout {
+                    path: path.to_path_buf(),
+                    waited: start.elapsed(),
+                });
+            }
             Ok(()) => {
                 return Ok(FileLock {
                     file,

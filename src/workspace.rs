@@ -225,6 +225,7 @@ pub fn real_location(path: &Path) -> PathBuf {
     } else {
         std::env::current_dir().unwrap_or_default().join(path)
     };
+    let absolute = without_dots(&absolute);
     let mut existing = absolute.clone();
     let mut rest = Vec::new();
     while fs::canonicalize(&existing).is_err() {
@@ -238,15 +239,30 @@ pub fn real_location(path: &Path) -> PathBuf {
     }
     let mut real = fs::canonicalize(&existing).unwrap_or(existing);
     for name in rest.into_iter().rev() {
-        match Path::new(&name).components().next() {
-            Some(Component::ParentDir) => {
-                real.pop();
-            }
-            Some(Component::CurDir) => {}
-            _ => real.push(name),
-        }
+        real.push(name);
     }
     real
+}
+
+/// `path` (absolute) without `.` and `..`, each `..` taken where the file system takes it:
+/// after following the links of what exists before it (`a/link/..` is the link target's
+/// parent), by name only where nothing exists (no link can hide there). A lexical pass
+/// alone would let `missing/../../etc` or `link/..` pass for a path inside a folder.
+fn without_dots(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if let Ok(real) = fs::canonicalize(&out) {
+                    out = real;
+                }
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// `message` with every `<root>/` prefix removed, so paths below the roots read relative.
@@ -275,6 +291,26 @@ mod tests {
 
     fn discover(dir: &Path, cwd: &Path, options: &Options) -> Workspace {
         Workspace::discover_from(options, cwd, None, Some(dir.as_os_str().to_owned()))
+    }
+
+    #[test]
+    fn real_locations_take_dots_where_the_file_system_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = fs::canonicalize(tmp.path()).unwrap();
+        fs::create_dir_all(top.join("repo")).unwrap();
+        fs::create_dir_all(top.join("elsewhere/deep")).unwrap();
+        std::os::unix::fs::symlink(top.join("elsewhere/deep"), top.join("repo/link")).unwrap();
+        // A missing folder hides no link: its `..` is taken by name, never left in place.
+        assert_eq!(
+            real_location(&top.join("repo/missing/../../x")),
+            top.join("x")
+        );
+        // Through a link, `..` is the target's parent, not the folder the link is in.
+        assert_eq!(
+            real_location(&top.join("repo/link/../y")),
+            top.join("elsewhere/y")
+        );
+        assert_eq!(real_location(&top.join("repo/./a/b")), top.join("repo/a/b"));
     }
 
     #[test]

@@ -61,7 +61,8 @@ pub fn merge(
         marker_size,
     )?;
     if let Some(block) = ours_block {
-        merged.text = merged.text.replacen(PLACEHOLDER, &block, 1);
+        // Twice only inside a conflict (both sides added a block): each gets the block.
+        merged.text = merged.text.replace(PLACEHOLDER, &block);
     }
     Ok(merged)
 }
