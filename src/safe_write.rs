@@ -216,6 +216,23 @@ pub fn write(
     fence.lock(path, timeout())?.write(&[bytes], expected)
 }
 
+/// How many times a writer reads, plans and writes a file before another program's saves
+/// in between make it give up on that file.
+const ATTEMPTS: usize = 3;
+
+/// Runs `attempt` (read, plan, write) again while `changed_meanwhile` says another program
+/// saved the file between its read and its write, at most [`ATTEMPTS`] times in all; the
+/// last result.
+pub fn retrying<R>(mut attempt: impl FnMut() -> R, changed_meanwhile: impl Fn(&R) -> bool) -> R {
+    for _ in 1..ATTEMPTS {
+        let result = attempt();
+        if !changed_meanwhile(&result) {
+            return result;
+        }
+    }
+    attempt()
+}
+
 /// The lock timeout for writers that take no option for it: `AUTOFIX_LOCK_TIMEOUT`, or
 /// the default when it is unset or not a number (`learn` reports a bad value).
 pub fn timeout() -> Duration {

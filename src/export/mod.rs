@@ -375,13 +375,10 @@ impl Context<'_> {
         seen.push((location, target.id));
         // Another program may save the target between the read and the rename: then the
         // write is refused, and the target is read and planned again.
-        for _ in 1..ATTEMPTS {
-            let handled = self.handle(job, &path, outcome.clone(), warnings);
-            if handled.problem != Some(Problem::Changed) {
-                return handled;
-            }
-        }
-        self.handle(job, &path, outcome, warnings)
+        safe_write::retrying(
+            || self.handle(job, &path, outcome.clone(), warnings),
+            |handled| handled.problem == Some(Problem::Changed),
+        )
     }
 
     /// Reads, plans and (in write mode) writes one target.
@@ -674,10 +671,6 @@ impl Context<'_> {
         crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
 }
-
-/// How many times a target is read, planned and written before another program's saves
-/// in between make `export` give up on it.
-const ATTEMPTS: usize = 3;
 
 fn refuse(mut outcome: Outcome, refusal: Refusal) -> Outcome {
     outcome.status = Status::Refused;

@@ -446,10 +446,6 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
 /// Why a file is refused: the line, and the message.
 type Refusal = (Option<usize>, String);
 
-/// How many times a file is read, planned and written before another program's saves in
-/// between make `init` give up on it.
-const ATTEMPTS: usize = 3;
-
 /// One attempt at a file: its step, and whether the file changed under it.
 struct Done {
     step: Step,
@@ -485,13 +481,11 @@ impl Setup<'_> {
         path: &str,
         plan: impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
     ) -> Step {
-        for _ in 1..ATTEMPTS {
-            let done = self.put_once(step, path, &plan);
-            if !done.changed_meanwhile {
-                return done.step;
-            }
-        }
-        self.put_once(step, path, &plan).step
+        safe_write::retrying(
+            || self.put_once(step, path, &plan),
+            |done| done.changed_meanwhile,
+        )
+        .step
     }
 
     fn put_once(

@@ -455,7 +455,9 @@ fn instruction_key(instruction: &str) -> String {
     }
 }
 
-fn rule_name(rule: &Rule<'_>) -> String {
+/// "rule 12", or "the rule at index 3" for one without a valid number: how every check
+/// names a rule.
+pub(super) fn rule_name(rule: &Rule<'_>) -> String {
     match rule.number {
         Number::Valid(n) => format!("rule {n}"),
         _ => format!("the rule at index {}", rule.index),

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::check::rule_name;
 use super::file::{Document, Paths, Rule};
 use super::scope::{Glob, GlobProblem};
 use super::supersede;
@@ -56,13 +57,6 @@ pub fn lint(
 }
 
 type Found = (String, Code, String);
-
-fn rule_name(rule: &Rule<'_>) -> String {
-    match rule.number.value() {
-        Some(n) => format!("rule {n}"),
-        None => format!("the rule at index {}", rule.index),
-    }
-}
 
 fn lint_rule(
     rule: &Rule<'_>,
