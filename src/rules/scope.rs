@@ -108,7 +108,7 @@ impl Glob {
             glob: text.to_string(),
             problem,
         };
-        if text.chars().any(char::is_control) {
+        if text.chars().any(crate::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
         let (negated, body) = match text.strip_prefix('!') {

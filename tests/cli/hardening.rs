@@ -1,0 +1,199 @@
+//! Untrusted text and bounded inputs: rule text, ids and skill names from files are shown
+//! safely by every renderer, never written raw into Markdown, and every input has a cap.
+
+use crate::support::{Run, Sandbox};
+
+const RULES: &str = ".agents/autofix.json";
+
+/// A category that would be a GitHub Actions workflow command on a line of its own.
+const FORGED: &str = "x\n::error file=README.md::Forged";
+
+/// Characters a terminal, a CI log or a reader would take for something else than text.
+const HIDDEN: [char; 7] = [
+    '\u{1b}', '\0', '\u{7}', '\r', '\u{202e}', '\u{2028}', '\u{9b}',
+];
+
+/// No hidden character and no line that GitHub Actions reads as a workflow command (it
+/// trims leading spaces before looking for `::`), except the `allowed` ones autofix writes.
+fn assert_safe(what: &str, text: &str, allowed: &[&str]) {
+    assert!(!text.contains(HIDDEN), "{what}: {text:?}");
+    for line in text.lines() {
+        let line = line.trim_start();
+        assert!(
+            !line.starts_with("::") || allowed.iter().any(|a| line.starts_with(a)),
+            "{what}: a line starts a workflow command: {line:?}"
+        );
+    }
+}
+
+fn assert_run_safe(what: &str, run: &Run) {
+    assert_safe(what, &run.stdout, &[]);
+    assert_safe(what, &run.stderr, &[]);
+}
+
+/// A rules file whose texts hold a forged command, terminal escapes, a bidi override and
+/// a line separator, and whose second rule's instruction is a lone surrogate escape.
+fn hostile_rules(sandbox: &Sandbox) {
+    let rules = serde_json::json!([
+        {"Rule_number": 1, "Category": FORGED,
+         "Instruction": "Use \u{1b}]0;title\u{7}red\u{1b}[31m\0 and \u{202e}txt.exe \u{2028}::warning::x \u{9b}2J",
+         "Why": "w\r\n::notice::forged"},
+        {"Rule_number": 2, "Category": "CODE", "Instruction": "Always x", "Why": "y",
+         "Paths": ["src/\u{1b}[2J**"]},
+    ]);
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+}
+
+#[test]
+fn check_and_rules_show_untrusted_text_safely() {
+    let sandbox = Sandbox::new();
+    hostile_rules(&sandbox);
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("category `x ::error file=README.md::Forged`")
+    );
+    assert_run_safe("check", &run);
+    for args in [
+        &["rules"][..],
+        &["rules", "--all", "--format", "markdown"],
+        &["check", "--format", "github"],
+    ] {
+        let run = sandbox.run(args);
+        // `check --format github` writes its own commands, one a diagnostic.
+        let allowed: &[&str] = if args.contains(&"github") {
+            &[
+                "::error file=.agents/autofix.json,",
+                "::warning file=.agents/autofix.json,",
+            ]
+        } else {
+            &[]
+        };
+        assert_safe(&format!("{args:?}"), &run.stdout, allowed);
+        assert_safe(&format!("{args:?}"), &run.stderr, &[]);
+    }
+    let run = sandbox.run(&["rules"]).expect(0);
+    assert!(
+        run.stdout.contains("\\u{1b}]0;title\\u{7}red"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn export_writes_no_control_character_and_no_bare_import() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        serde_json::to_string(&serde_json::json!([{
+            "Rule_number": 1, "Category": "CODE", "Why": "w\u{0}",
+            "Instruction": "Use \u{1b}[31mred and *@~/.ssh/id_rsa* x:@./secret.md =@/etc/shadow"
+        }]))
+        .unwrap(),
+    );
+    sandbox
+        .run(&["export", "-t", "agents-md,claude-md,gemini-md"])
+        .expect(0);
+    for file in ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] {
+        let text = sandbox.read(file);
+        assert_safe(file, &text, &[]);
+        assert!(text.contains("\\u{1b}[31mred"), "{file}: {text}");
+    }
+    for file in ["CLAUDE.md", "GEMINI.md"] {
+        let text = sandbox.read(file);
+        assert!(
+            text.contains("*`@~/.ssh/id_rsa`* x:`@./secret.md` =`@/etc/shadow`"),
+            "{file}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_lone_surrogate_escape_is_reported_not_read_as_empty() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "w"},
+ {"Rule_number": 2, "Category": "CODE", "Instruction": "\ud800 tail", "Why": "w"}]"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("rule 2: `Instruction` holds a `\\u` escape of a lone surrogate"),
+        "{}",
+        run.stdout
+    );
+    let run = sandbox.run(&["rules"]).expect(0);
+    assert!(
+        run.stdout.contains("2 [CODE] \u{fffd} tail"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn learn_refuses_bidi_controls_and_line_separators() {
+    let sandbox = Sandbox::new();
+    for text in [
+        "Use \u{202e}gpj.exe",
+        "Use a\u{2028}b",
+        "Use a\u{2029}b",
+        "Use \u{2066}x",
+    ] {
+        let run = sandbox
+            .run(&["learn", "-c", "code", "-w", "w", text])
+            .expect(2);
+        assert!(
+            run.stderr.contains("bidirectional controls"),
+            "{}",
+            run.stderr
+        );
+        let run = sandbox
+            .run(&["learn", "-c", "code", "-w", text, "Always x"])
+            .expect(2);
+        assert!(run.stderr.contains("the why contains"), "{}", run.stderr);
+    }
+    let mut command = sandbox.command(&["learn", "-c", "code", "-w", "w", "Use \u{202e}x"]);
+    command.env("LANG", "fr_FR.UTF-8");
+    let run = Run::from_command(&mut command).expect(2);
+    assert!(
+        run.stderr.contains("contrôles bidirectionnels"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
+}
+
+/// A flat preset whose id, command ids, skill names and prompt hold forged commands and
+/// terminal escapes.
+fn hostile_preset(sandbox: &Sandbox) -> String {
+    let dir = "presets/p\u{1b}[2J";
+    sandbox.write(
+        format!("{dir}/commands.json"),
+        serde_json::to_string(&serde_json::json!({"commands": [
+            {"id": "one\n::error::Forged id", "skill": "s\u{1b}]0;t\u{7}\n::error::Forged skill",
+             "prompt": "first {query}\n::warning::forged line\n  ::notice::x \u{202e}"},
+            {"id": "one\n::error::Forged id", "prompt": "again"},
+        ]}))
+        .unwrap(),
+    );
+    dir.to_string()
+}
+
+#[test]
+fn preset_commands_show_untrusted_text_safely() {
+    let sandbox = Sandbox::new();
+    let dir = hostile_preset(&sandbox);
+    for args in [
+        vec!["preset", "list", &dir],
+        vec!["preset", "validate", &dir],
+        vec!["preset", "requirements", &dir],
+        vec!["preset", "render", &dir, "--set", "query=q\u{1b}[0m"],
+    ] {
+        let run = sandbox.run(&args);
+        assert_run_safe(&format!("{args:?}"), &run);
+        assert!(!run.stdout.is_empty() || !run.stderr.is_empty(), "{args:?}");
+    }
+    let run = sandbox.run(&["preset", "validate", &dir]);
+    assert!(run.stdout.contains("Forged id"), "{}", run.stdout);
+}
