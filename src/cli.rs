@@ -20,6 +20,8 @@ Environment:
   AUTOFIX_FILE                 the rules file, as --file
   AUTOFIX_LOCK_TIMEOUT         seconds learn waits for the lock (default 10)
   AUTOFIX_CEILING_DIRECTORIES  directories discovery never searches above (separated like PATH)
+  AUTOFIX_MAX_FILE_BYTES       the cap on any file or standard input read (default 67108864,
+                               64 MiB); a larger one is an error, exit 2
   NO_COLOR                     no color with --color auto";
 
 const LEARN_EXIT_STATUS: &str = "\
@@ -32,6 +34,7 @@ Exit status:
 
 Environment:
   AUTOFIX_LOCK_TIMEOUT         seconds to wait for the lock (default 10)
+  AUTOFIX_MAX_FILE_BYTES       the cap on the rules file and on --json input (default 64 MiB)
   LC_ALL, LC_MESSAGES, LANG    the first one set and non-empty decides the language
                                (fr, fr_FR.UTF-8, ...: French; else English); --lang
                                overrides it. JSON output and exit statuses do not change";

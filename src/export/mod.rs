@@ -412,7 +412,7 @@ impl Context<'_> {
                 format!("{} is not a regular file", shown(&real.path)),
             ));
         }
-        let bytes = fs::read(&real.path).map_err(|error| {
+        let bytes = crate::limits::read_file(&real.path).map_err(|error| {
             Refusal::new(
                 Problem::Unreadable,
                 None,

@@ -439,7 +439,7 @@ fn attribute_step(
         return Ok(());
     };
     let path = top.join(".gitattributes");
-    let old = match fs::read_to_string(&path) {
+    let old = match crate::limits::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
         Err(source) => return Err(GitError::Read { path, source }),

@@ -107,7 +107,7 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
         text(Some(&theirs))?,
     );
 
-    let working = fs::read_to_string(path).unwrap_or_default();
+    let working = crate::limits::read_to_string(path).unwrap_or_default();
     let mut labels = labels_from_markers(&working, request.marker_size);
     let message = merge_message(&git);
     if labels.theirs.is_none() {

@@ -197,3 +197,105 @@ fn preset_commands_show_untrusted_text_safely() {
     let run = sandbox.run(&["preset", "validate", &dir]);
     assert!(run.stdout.contains("Forged id"), "{}", run.stdout);
 }
+
+/// `autofix ARGS` under `ulimit -v` (KiB of address space): an input that would grow the
+/// process past the limit makes it abort instead of answering.
+fn run_limited(sandbox: &Sandbox, kib: u64, args: &str, stdin: Option<&str>) -> Run {
+    let script = format!("ulimit -v {kib}; exec \"$0\" {args}");
+    let mut command = sandbox.program("sh", &["-c", &script, crate::support::BIN]);
+    let Some(input) = stdin else {
+        return Run::from_command(command.stdin(std::process::Stdio::null()));
+    };
+    let path = sandbox.write("stdin.txt", input);
+    Run::from_command(command.stdin(std::fs::File::open(path).unwrap()))
+}
+
+#[test]
+fn a_rules_file_linked_to_dev_zero_fails_fast_naming_the_cap() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.join(".agents")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", sandbox.join(RULES)).unwrap();
+    for args in ["rules", "check", "rules --all --format json"] {
+        let run = run_limited(&sandbox, 400_000, args, None).expect(2);
+        assert!(
+            run.stderr.contains(".agents/autofix.json")
+                && run.stderr.contains("larger than 67108864 bytes")
+                && run.stderr.contains("AUTOFIX_MAX_FILE_BYTES"),
+            "{args}: {}",
+            run.stderr
+        );
+    }
+    // The hook never fails the agent: no rules, and the reason on stderr.
+    let run = run_limited(
+        &sandbox,
+        400_000,
+        "rules --format hook --agent claude",
+        None,
+    );
+    let run = run.expect(0);
+    assert!(run.stderr.contains("larger than"), "{}", run.stderr);
+}
+
+#[test]
+fn the_file_cap_is_configurable_and_covers_every_reader() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    let preset = hostile_preset(&sandbox);
+    let capped = |args: &[&str], value: &str| {
+        let mut command = sandbox.command(args);
+        command.env("AUTOFIX_MAX_FILE_BYTES", value);
+        Run::from_command(&mut command)
+    };
+    for args in [
+        &["rules"][..],
+        &["check"],
+        &["learn", "-c", "code", "-w", "w", "Always y"],
+        &["export"],
+        &["preset", "validate", &preset],
+    ] {
+        let run = capped(args, "40").expect(2);
+        assert!(
+            run.stderr.contains("larger than 40 bytes"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        let run = capped(args, "ten");
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr.contains("AUTOFIX_MAX_FILE_BYTES is `ten`"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    capped(&["rules"], "1000000").expect(0);
+}
+
+#[test]
+fn an_mcp_batch_is_answered_in_bounded_memory() {
+    let sandbox = Sandbox::new();
+    // About 60 KB of listing per `rules` reply, 400 replies in one batch.
+    let rules: Vec<serde_json::Value> = (1..=180)
+        .map(|i| serde_json::json!({"Rule_number": i, "Category": "CODE", "Why": "codebase pattern",
+            "Instruction": format!("Always keep module {i} free of side effects at import time - because the loader runs every module once.")}))
+        .collect();
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+    let batch: Vec<serde_json::Value> = (1..=400)
+        .map(|id| {
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "rules", "arguments": {}}})
+        })
+        .collect();
+    let input = format!("{}\n", serde_json::Value::Array(batch));
+    let run = run_limited(&sandbox, 60_000, "mcp", Some(&input)).expect(0);
+    let replies: Vec<serde_json::Value> = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(replies.len(), 400);
+    assert_eq!(replies[399]["id"], 400);
+    assert!(
+        replies[0]["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("180 active")
+    );
+}
