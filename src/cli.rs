@@ -683,8 +683,8 @@ pub(crate) struct MergeDriverArgs {
     #[arg(value_name = "PATH")]
     pub(crate) path: Option<String>,
 
-    /// %L: the length of conflict markers.
-    #[arg(long, value_name = "N", default_value_t = 7)]
+    /// %L: the length of conflict markers (1 to 1024).
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = marker_size)]
     pub(crate) marker_size: usize,
 
     /// %S: the base's label.
@@ -736,8 +736,8 @@ pub(crate) struct ResolveArgs {
     #[arg(long)]
     pub(crate) accept_one_sided_edits: bool,
 
-    /// The length of conflict markers.
-    #[arg(long, value_name = "N", default_value_t = 7)]
+    /// The length of conflict markers (1 to 1024).
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = marker_size)]
     pub(crate) marker_size: usize,
 
     /// Output format.
@@ -886,6 +886,20 @@ fn parse_assignment(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
         _ => Err(format!("expected NAME=VALUE, got `{text}`")),
+    }
+}
+
+/// The longest conflict marker accepted: git's default is 7; a length of billions would
+/// write gigabytes of `<` before failing.
+const MAX_MARKER_SIZE: usize = 1024;
+
+/// `--marker-size`: a length from 1 to [`MAX_MARKER_SIZE`].
+fn marker_size(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (1..=MAX_MARKER_SIZE).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{value}` is not a conflict marker length from 1 to {MAX_MARKER_SIZE}"
+        )),
     }
 }
 
