@@ -275,7 +275,14 @@ fn break_token(text: &str, token: &str) -> String {
 /// too, which costs nothing.
 fn code_span_at_tokens(text: &str) -> String {
     let spans = code_spans(text);
-    let in_span = |at: usize| spans.iter().any(|&(s, e)| s <= at && at < e);
+    // The spans ascend and `at` only grows: one cursor, so a text is scanned once.
+    let mut span = 0;
+    let mut in_span = |at: usize| {
+        while spans.get(span).is_some_and(|&(_, end)| end <= at) {
+            span += 1;
+        }
+        spans.get(span).is_some_and(|&(start, _)| start <= at)
+    };
     let mut out = String::with_capacity(text.len() + 8);
     let mut copied = 0;
     let mut chars = text.char_indices().peekable();
@@ -326,15 +333,20 @@ fn code_spans(text: &str) -> Vec<(usize, usize)> {
         }
         runs
     };
+    // The next run of the same length after each run, found from the end in one pass.
+    let mut next_same = vec![None; runs.len()];
+    let mut last_of_length: std::collections::HashMap<usize, usize> = Default::default();
+    for (k, &(_, length)) in runs.iter().enumerate().rev() {
+        next_same[k] = last_of_length.insert(length, k);
+    }
     let mut spans = Vec::new();
     let mut k = 0;
     while k < runs.len() {
         let (start, length) = runs[k];
-        match runs[k + 1..].iter().position(|&(_, l)| l == length) {
-            Some(j) => {
-                let (close, _) = runs[k + 1 + j];
-                spans.push((start, close + length));
-                k += j + 2;
+        match next_same[k] {
+            Some(close) => {
+                spans.push((start, runs[close].0 + length));
+                k = close + 1;
             }
             None => k += 1,
         }

@@ -200,8 +200,14 @@ fn a_marker_size_beyond_1024_is_refused_before_merging() {
     assert_eq!(three.result(), ours);
     three.run(&["--marker-size", "0"]).expect(2);
     three.run(&["--marker-size", "1024"]).expect(1);
-    assert!(three.result().contains(&format!("\n{} ours\n", "<".repeat(1024))));
-    let run = three.sandbox.run(&["resolve", "--marker-size", "99999", RULES]);
+    assert!(
+        three
+            .result()
+            .contains(&format!("\n{} ours\n", "<".repeat(1024)))
+    );
+    let run = three
+        .sandbox
+        .run(&["resolve", "--marker-size", "99999", RULES]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
