@@ -260,7 +260,8 @@ impl Message {
             });
             match value {
                 Some((close, value)) => {
-                    out.push_str(&value.to_string());
+                    // A value may quote the rules file (an existing rule's text).
+                    out.push_str(&crate::text::shown(&value.to_string()));
                     rest = &after[close + 1..];
                 }
                 None => {

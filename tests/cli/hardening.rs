@@ -196,6 +196,10 @@ fn preset_commands_show_untrusted_text_safely() {
     }
     let run = sandbox.run(&["preset", "validate", &dir]);
     assert!(run.stdout.contains("Forged id"), "{}", run.stdout);
+    let run = sandbox.run(&["preset", "validate", "--format", "github", &dir]);
+    let own = ["::error file=", "::warning file=", "::notice file="];
+    assert_safe("validate --format github", &run.stdout, &own);
+    assert!(run.stdout.starts_with("::error file="), "{}", run.stdout);
 }
 
 /// `autofix ARGS` under `ulimit -v` (KiB of address space): an input that would grow the
@@ -298,4 +302,26 @@ fn an_mcp_batch_is_answered_in_bounded_memory() {
             .unwrap()
             .contains("180 active")
     );
+}
+
+#[test]
+fn learn_quotes_an_existing_rule_safely() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always use tabs for indentation\u202e in every Rust file\u0007", "Why": "w"}]"#,
+    );
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always use tabs for indentation in each Rust file",
+        ])
+        .expect(1);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert!(said.contains("same rule as rule #1"), "{said}");
+    assert_run_safe("learn", &run);
 }
