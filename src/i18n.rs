@@ -146,12 +146,12 @@ impl Message {
             Message::EmptyInstruction => ["the instruction is empty", "l'instruction est vide"],
             Message::EmptyWhy => ["the why is empty", "la raison (--why) est vide"],
             Message::ControlInInstruction => [
-                "the instruction contains a line break, a line separator or another control character (bidirectional controls included); write it on one line, in plain text",
-                "l'instruction contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels compris) ; écrivez-la sur une ligne, en texte simple",
+                "the instruction contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text",
+                "l'instruction contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels et caractères d'étiquette invisibles compris) ; écrivez-la sur une ligne, en texte simple",
             ],
             Message::ControlInWhy => [
-                "the why contains a line break, a line separator or another control character (bidirectional controls included); write it on one line, in plain text",
-                "la raison (--why) contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels compris) ; écrivez-la sur une ligne, en texte simple",
+                "the why contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text",
+                "la raison (--why) contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels et caractères d'étiquette invisibles compris) ; écrivez-la sur une ligne, en texte simple",
             ],
             Message::UnknownSupersedes => [
                 "cannot supersede rule {number} (from {from}): {path} has no rule with that number",

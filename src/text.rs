@@ -10,7 +10,8 @@ use crate::jsonpos::has_byte;
 /// one line, with nothing a terminal, a CI log or a reader would take for anything but
 /// text. A line break (`\n`, `\r`, U+0085, U+2028, U+2029) or a tab becomes a space;
 /// another control character (ESC, NUL, C1) or a bidirectional control (U+061C, U+200E,
-/// U+200F, U+202A-U+202E, U+2066-U+2069) becomes a visible escape like `\u{1b}`; a
+/// U+200F, U+202A-U+202E, U+2066-U+2069) or a tag character (U+E0000-U+E007F, invisible
+/// text an agent still reads) becomes a visible escape like `\u{1b}`; a
 /// leading `::` (after spaces) becomes `\u{3a}:`, since GitHub Actions reads a line that
 /// starts with `::` as a workflow command. Borrowed when there is nothing to change: the
 /// scan tests eight bytes at a time.
@@ -52,23 +53,26 @@ pub fn is_hidden(c: char) -> bool {
 fn is_unsafe(c: char) -> Option<bool> {
     match c {
         '\t' | '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => Some(true),
-        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
-            Some(false)
-        }
+        '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{e0000}'..='\u{e007f}' => Some(false),
         c if c.is_control() => Some(false),
         _ => None,
     }
 }
 
 /// Whether `bytes` may hold a character [`shown`] changes: U+0000-U+001F and U+007F are
-/// one byte each, U+0080-U+009F start with 0xC2, U+061C with 0xD8, and the bidirectional
-/// controls and separators from U+200E with 0xE2.
+/// one byte each, U+0080-U+009F start with 0xC2, U+061C with 0xD8, the bidirectional
+/// controls and separators from U+200E with 0xE2, and the tag characters with 0xF3.
 fn may_hold_unsafe(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let chunks = bytes.chunks_exact(8);
     let rest = chunks.remainder();
-    let flagged = |b: u8| b < 0x20 || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2);
+    let flagged = |b: u8| b < 0x20 || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xf3);
     chunks
         .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
         .any(|word| {
@@ -79,6 +83,7 @@ fn may_hold_unsafe(bytes: &[u8]) -> bool {
                 | has_byte(word, 0xc2)
                 | has_byte(word, 0xd8)
                 | has_byte(word, 0xe2)
+                | has_byte(word, 0xf3)
                 != 0
         })
         || rest.iter().copied().any(flagged)
@@ -153,6 +158,8 @@ mod tests {
             "x\\u{202e}y\\u{2066}\\u{9b}"
         );
         assert_eq!(shown("::error::x"), "\\u{3a}:error::x");
+        assert_eq!(shown("a\u{e0041}"), "a\\u{e0041}");
+        assert!(is_hidden('\u{e0041}') && !is_hidden('\u{1f600}'));
         assert_eq!(shown("  ::x"), "  \\u{3a}:x");
         assert_eq!(shown("a ::x"), "a ::x");
         // Every position of the eight-byte scan.

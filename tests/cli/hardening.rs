@@ -139,6 +139,7 @@ fn learn_refuses_bidi_controls_and_line_separators() {
         "Use a\u{2028}b",
         "Use a\u{2029}b",
         "Use \u{2066}x",
+        "Use \u{e0041}x",
     ] {
         let run = sandbox
             .run(&["learn", "-c", "code", "-w", "w", text])
