@@ -125,7 +125,7 @@ fn scope_note(globs: &[String]) -> String {
         globs
             .iter()
             .filter(|g| g.starts_with('!') == negated)
-            .map(|g| format!("`{}`", g.trim_start_matches('!')))
+            .map(|g| crate::rules::listing::code_span(g.trim_start_matches('!')))
             .collect()
     };
     let (include, exclude) = (spans(false), spans(true));

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::markdown::{self, Context};
 use super::{block, owned};
+use crate::text;
 
 /// How autofix writes a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,8 +205,8 @@ fn claude_paths(scope: &Native) -> String {
 fn cursor_globs(scope: &Native) -> String {
     format!(
         "---\ndescription: Project rules recorded with autofix for files matching {}\nglobs: {}\nalwaysApply: false\n---\n",
-        scope.include.join(", "),
-        scope.include.join(",")
+        text::shown(&scope.include.join(", ")),
+        text::shown(&scope.include.join(","))
     )
 }
 
@@ -219,7 +220,7 @@ fn copilot_apply_to(scope: &Native) -> String {
 fn windsurf_glob(scope: &Native) -> String {
     format!(
         "---\ntrigger: glob\nglobs: {}\n---\n",
-        scope.include.join(",")
+        text::shown(&scope.include.join(","))
     )
 }
 

@@ -503,7 +503,7 @@ pub fn scope_heading(entry: &Entry<'_>) -> String {
 }
 
 /// `text` as a Markdown code span, fenced with more backticks than it holds in a row.
-fn code_span(text: &str) -> String {
+pub(crate) fn code_span(text: &str) -> String {
     let text = one_line(text);
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
