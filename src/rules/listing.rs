@@ -520,19 +520,23 @@ pub fn group_by_scope(items: &[(String, String)]) -> String {
         debug_assert!(heading.is_empty());
         out.push_str(item);
     }
-    let mut headings: Vec<&str> = Vec::new();
-    for (heading, _) in items.iter().filter(|(h, _)| !h.is_empty()) {
-        if !headings.contains(&heading.as_str()) {
-            headings.push(heading);
-        }
+    // Each section's items, sections in first-appearance order: one pass, however many.
+    let mut section: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (heading, item) in items.iter().filter(|(h, _)| !h.is_empty()) {
+        let at = *section.entry(heading).or_insert_with(|| {
+            sections.push((heading, Vec::new()));
+            sections.len() - 1
+        });
+        sections[at].1.push(item);
     }
-    for heading in headings {
+    for (heading, items) in sections {
         if !out.is_empty() {
             out.push('\n');
         }
         out.push_str(heading);
         out.push_str("\n\n");
-        for (_, item) in items.iter().filter(|(h, _)| h == heading) {
+        for item in items {
             out.push_str(item);
         }
     }

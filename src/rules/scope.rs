@@ -319,13 +319,15 @@ pub struct Native {
 /// `globs` in the agents' dialect (see [`Native`]).
 pub fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
     let mut out = Native::default();
+    // (excluded, glob) pairs already listed: a lookup, not a scan, however many globs.
+    let mut listed = std::collections::HashSet::new();
     for glob in globs {
-        let (list, body) = match glob.strip_prefix('!') {
-            Some(rest) => (&mut out.exclude, rest),
-            None => (&mut out.include, glob),
+        let (list, body, excluded) = match glob.strip_prefix('!') {
+            Some(rest) => (&mut out.exclude, rest, true),
+            None => (&mut out.include, glob, false),
         };
         for variant in anchored(body) {
-            if !list.contains(&variant) {
+            if listed.insert((excluded, variant.clone())) {
                 list.push(variant);
             }
         }
