@@ -62,6 +62,9 @@ pub fn lint(
     out: &mut Vec<Diagnostic>,
 ) {
     let resolution = supersede::resolve(document);
+    // One line index for every position: a scope problem in each of 20k rules took 27 s
+    // when each position counted lines from the file's start.
+    let locator = jsonpos::Locator::default();
     for rule in &document.rules {
         let mut found = Vec::new();
         match &rule.paths {
@@ -81,7 +84,7 @@ pub fn lint(
             let pointer = format!("/{}/Paths{pointer_tail}", rule.index);
             let offset = jsonpos::find_pointer(rule.raw, &format!("/Paths{pointer_tail}"));
             let position: Option<Position> =
-                offset.map(|at| jsonpos::position(document.source, rule.offset + at));
+                offset.map(|at| locator.position(document.source, rule.offset + at));
             let diagnostic = Diagnostic::new(code, message)
                 .in_file(path)
                 .at(pointer, position)

@@ -406,6 +406,23 @@ fn bench_sizes() {
             &mut || sandbox.command(&["--file", &file, "check"]),
             &mut noop,
         );
+        // Each rule scoped to a folder of its own: a scope warning on every rule.
+        let scoped = rules_file(n).replace(
+            "\"Why\": \"codebase pattern\"",
+            "\"Why\": \"codebase pattern\", \"Paths\": [\"src/gone/**\"]",
+        );
+        let scoped = sandbox.write(format!("scoped-{n}.json"), scoped);
+        let scoped = scoped.display().to_string();
+        let took_scoped = median_of(
+            FEW,
+            &mut || sandbox.command(&["--file", &scoped, "check"]),
+            &mut noop,
+        );
+        println!(
+            "  check on {:>3}k scoped rules                {:>10}",
+            n / 1000,
+            ms(took_scoped)
+        );
         println!(
             "  check on {:>3}k rules                       {:>10}",
             n / 1000,
