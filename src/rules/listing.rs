@@ -124,6 +124,11 @@ impl<'a> Entries<'a> {
             .map(|(at, &index)| self.entry(at, index))
     }
 
+    /// The entry at position `at` of the listing.
+    pub fn get(&self, at: usize) -> Entry<'_> {
+        self.entry(at, self.selected[at])
+    }
+
     fn entry(&self, at: usize, index: usize) -> Entry<'_> {
         let rule = &self.document.expect("entries come from a document").rules[index];
         let superseded_by = &self.superseded_by[index];
