@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// The environment variable that raises (or lowers) the cap on a file, in bytes.
-pub const MAX_FILE_ENV: &str = "AUTOFIX_MAX_FILE_BYTES";
+const MAX_FILE_ENV: &str = "AUTOFIX_MAX_FILE_BYTES";
 
 /// The default cap on one file: 64 MiB, three times a file of 100,000 realistic rules
 /// (21.7 MB) and far above any preset file.
@@ -15,8 +15,8 @@ pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The input was larger than its cap; the error's text names the cap and how to raise it.
 #[derive(Debug)]
-pub struct TooLarge {
-    pub cap: u64,
+struct TooLarge {
+    cap: u64,
 }
 
 impl fmt::Display for TooLarge {

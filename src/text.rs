@@ -44,7 +44,7 @@ pub fn shown(text: &str) -> Cow<'_, str> {
 
 /// Whether [`shown`] changes `c`: a control character, a line or paragraph separator, or a
 /// bidirectional control. `learn` refuses such a character in a new rule.
-pub fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     is_unsafe(c).is_some()
 }
 

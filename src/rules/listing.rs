@@ -125,7 +125,7 @@ impl<'a> Entries<'a> {
     }
 
     /// The entry at position `at` of the listing.
-    pub fn get(&self, at: usize) -> Entry<'_> {
+    pub(crate) fn get(&self, at: usize) -> Entry<'_> {
         self.entry(at, self.selected[at])
     }
 
