@@ -17,22 +17,26 @@ pub enum AtomicError {
     DanglingLink { link: PathBuf, target: PathBuf },
     #[error("{} is a symbolic link loop (more than {MAX_LINKS} links)", path.display())]
     LinkLoop { path: PathBuf },
-    #[error("cannot inspect {}: {source}", path.display())]
-    Inspect { path: PathBuf, source: io::Error },
+    #[error("cannot inspect {}: {error}", path.display())]
+    Inspect { path: PathBuf, error: io::Error },
     #[error("{} is not a regular file", path.display())]
     NotAFile { path: PathBuf },
     #[error("{} is read-only; make it writable (chmod u+w) and try again", path.display())]
     ReadOnly { path: PathBuf },
-    #[error("cannot create the directory {}: {source}", path.display())]
-    CreateDir { path: PathBuf, source: io::Error },
-    #[error("cannot create a temporary file in {}: {source}", dir.display())]
-    CreateTemp { dir: PathBuf, source: io::Error },
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
-    #[error("cannot flush {} to disk: {source}", path.display())]
-    Sync { path: PathBuf, source: io::Error },
-    #[error("cannot rename the temporary file over {}: {source}", path.display())]
-    Rename { path: PathBuf, source: io::Error },
+    #[error("cannot create the directory {}: {error}", path.display())]
+    CreateDir { path: PathBuf, error: io::Error },
+    #[error("cannot create a temporary file in {}: {error}", dir.display())]
+    CreateTemp { dir: PathBuf, error: io::Error },
+    #[error("cannot write {}: {error}", path.display())]
+    Write { path: PathBuf, error: io::Error },
+    #[error("cannot flush {} to disk: {error}", path.display())]
+    Sync { path: PathBuf, error: io::Error },
+    #[error("cannot rename the temporary file over {}: {error}", path.display())]
+    Rename { path: PathBuf, error: io::Error },
+    #[error(transparent)]
+    Refused(#[from] crate::safe_write::Refusal),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
 }
 
 /// The real file behind a path: the end of its symlink chain.
@@ -53,7 +57,7 @@ pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
             Ok(metadata) if metadata.file_type().is_symlink() => {
                 let link = fs::read_link(&current).map_err(|source| AtomicError::Inspect {
                     path: current.clone(),
-                    source,
+                    error: source,
                 })?;
                 let next = match current.parent() {
                     Some(parent) => parent.join(&link),
@@ -82,7 +86,7 @@ pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
             Err(source) => {
                 return Err(AtomicError::Inspect {
                     path: current,
-                    source,
+                    error: source,
                 });
             }
         }
@@ -120,7 +124,7 @@ impl Target {
     }
 
     /// The prefix of this target's temp files: `.<name>.` (e.g. `.autofix.json.`).
-    pub fn temp_prefix(&self) -> String {
+    fn temp_prefix(&self) -> String {
         let name = self.path.file_name().unwrap_or_default().to_string_lossy();
         format!(".{name}.")
     }
@@ -130,61 +134,81 @@ impl Target {
         let dir = self.dir();
         fs::create_dir_all(dir).map_err(|source| AtomicError::CreateDir {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })
     }
 
     /// Removes temp files a killed writer left behind. Call only while holding the lock
     /// that every writer of this target takes before creating its temp file.
     pub fn remove_stale_temps(&self) {
+        for temp in self.stale_temps() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+
+    /// Whether temp files of this target lie in its directory.
+    pub fn has_stale_temps(&self) -> bool {
+        !self.stale_temps().is_empty()
+    }
+
+    fn stale_temps(&self) -> Vec<PathBuf> {
         let prefix = self.temp_prefix();
         let Ok(entries) = fs::read_dir(self.dir()) else {
-            return;
+            return Vec::new();
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX) {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
+        entries
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX)
+            })
+            .map(|entry| entry.path())
+            .collect()
     }
 
     /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
     pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
-        self.write_bytes(&[bytes])
+        self.write_checked(&[bytes], || Ok(()))
     }
 
-    /// [`Target::write`] of the concatenation of `pieces`, without building it in memory.
-    pub fn write_pieces(&self, pieces: &[&str]) -> Result<Option<String>, AtomicError> {
-        let bytes: Vec<&[u8]> = pieces.iter().map(|piece| piece.as_bytes()).collect();
-        self.write_bytes(&bytes)
-    }
-
-    fn write_bytes(&self, pieces: &[&[u8]]) -> Result<Option<String>, AtomicError> {
+    /// [`Target::write`] of the concatenation of `pieces`, with `check` called after the
+    /// temp file is flushed and right before the rename: an error from it leaves the
+    /// target untouched and removes the temp file.
+    pub fn write_checked(
+        &self,
+        pieces: &[&[u8]],
+        check: impl FnOnce() -> Result<(), AtomicError>,
+    ) -> Result<Option<String>, AtomicError> {
         let dir = self.dir();
+        // The temp file is created with the final mode (the umask can only narrow it), so
+        // it is never readable by more people than the file it replaces.
+        let mode = self
+            .metadata
+            .as_ref()
+            .map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
         let mut temp = tempfile::Builder::new()
             .prefix(&self.temp_prefix())
             .suffix(TEMP_SUFFIX)
-            .permissions(Permissions::from_mode(0o666))
+            .permissions(Permissions::from_mode(mode))
             .tempfile_in(dir)
             .map_err(|source| AtomicError::CreateTemp {
                 dir: dir.to_path_buf(),
-                source,
+                error: source,
             })?;
         let temp_path = temp.path().to_path_buf();
         let write_error = |source| AtomicError::Write {
             path: temp_path.clone(),
-            source,
+            error: source,
         };
         for piece in pieces {
             temp.write_all(piece).map_err(write_error)?;
         }
-        if let Some(metadata) = &self.metadata {
-            // fchmod is not subject to the umask, so the old mode comes back exactly.
-            let mode = metadata.permissions().mode() & 0o7777;
+        if self.metadata.is_some() {
+            // fchmod is not subject to the umask, so the old mode comes back exactly
+            // (never wider than it: the temp file was created with at most these bits).
             temp.as_file()
                 .set_permissions(Permissions::from_mode(mode))
                 .map_err(write_error)?;
@@ -195,12 +219,13 @@ impl Target {
             .sync_all()
             .map_err(|source| AtomicError::Sync {
                 path: temp_path.clone(),
-                source,
+                error: source,
             })?;
+        check()?;
         temp.persist(&self.path)
             .map_err(|error| AtomicError::Rename {
                 path: self.path.clone(),
-                source: error.error,
+                error: error.error,
             })?;
         Ok(sync_dir(dir).err().map(|error| {
             format!(

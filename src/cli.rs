@@ -736,6 +736,11 @@ pub(crate) struct ResolveArgs {
     #[arg(long)]
     pub(crate) accept_one_sided_edits: bool,
 
+    /// Drop the rules the work tree's file holds that the merge from the index does not
+    /// (rules learned after the conflict); without it, `resolve` refuses to lose them.
+    #[arg(long)]
+    pub(crate) drop_work_tree_rules: bool,
+
     /// The length of conflict markers (1 to 1024).
     #[arg(long, value_name = "N", default_value_t = 7, value_parser = marker_size)]
     pub(crate) marker_size: usize,

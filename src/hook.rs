@@ -125,6 +125,26 @@ fn scoped_note(listing: &Listing<'_>) -> String {
 
 fn wrap(agent: Agent, text: &str) -> String {
     #[derive(Serialize)]
+    struct Cursor<'a> {
+        additional_context: &'a str,
+    }
+    match agent {
+        Agent::Cursor => {
+            let mut json = serde_json::to_string(&Cursor {
+                additional_context: text,
+            })
+            .expect("strings always serialise");
+            json.push('\n');
+            json
+        }
+        _ => additional_context("SessionStart", text),
+    }
+}
+
+/// `{"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}` and a
+/// newline: how Claude Code, Codex and Gemini CLI hooks add context, whatever the event.
+pub(crate) fn additional_context(event: &str, text: &str) -> String {
+    #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Specific<'a> {
         hook_event_name: &'a str,
@@ -132,24 +152,15 @@ fn wrap(agent: Agent, text: &str) -> String {
     }
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
-    struct SessionStart<'a> {
+    struct Output<'a> {
         hook_specific_output: Specific<'a>,
     }
-    #[derive(Serialize)]
-    struct Cursor<'a> {
-        additional_context: &'a str,
-    }
-    let mut json = match agent {
-        Agent::Cursor => serde_json::to_string(&Cursor {
+    let mut json = serde_json::to_string(&Output {
+        hook_specific_output: Specific {
+            hook_event_name: event,
             additional_context: text,
-        }),
-        _ => serde_json::to_string(&SessionStart {
-            hook_specific_output: Specific {
-                hook_event_name: "SessionStart",
-                additional_context: text,
-            },
-        }),
-    }
+        },
+    })
     .expect("strings always serialise");
     json.push('\n');
     json

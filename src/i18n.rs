@@ -40,7 +40,7 @@ impl Lang {
 
     /// The language of a locale name such as `fr_FR.UTF-8`, `fr`, `fr_CA@euro`; English
     /// for `C`, `POSIX` and any language without a column.
-    pub fn from_locale(locale: &str) -> Lang {
+    fn from_locale(locale: &str) -> Lang {
         let code = locale
             .split(['_', '.', '@', '-'])
             .next()
@@ -55,7 +55,7 @@ impl Lang {
     /// The language that `LC_ALL`, `LC_MESSAGES` and `LANG` ask for, given in that order:
     /// as in POSIX, the first one set and non-empty decides.
     /// <https://pubs.opengroup.org/onlinepubs/9799919799/basedefs/V1_chap08.html#tag_08_02>
-    pub fn from_locale_vars<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Lang {
+    fn from_locale_vars<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Lang {
         values
             .into_iter()
             .flatten()

@@ -70,7 +70,9 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
         targets: Targets::Exported,
         mode: Mode::Write,
         remove: false,
-        truncate: false,
+        // A copy exported with `--truncate` stays truncated; any other copy over its
+        // budget is a warning, not rules dropped without anyone asking.
+        truncate: export::Truncate::AsBefore,
         diff: false,
     };
     let saved = "the rule is saved, but";
@@ -142,8 +144,6 @@ impl Learned {
             exports: &self.exports,
             warnings: &self.warnings,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }

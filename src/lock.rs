@@ -1,6 +1,7 @@
-//! The one place that touches file locks: an exclusive lock on a sidecar file
-//! (`autofix.json.lock`) next to the rules file, never on the data file itself, because
-//! renaming a new file over a locked one hands the next writer a different inode.
+//! The one place that touches file locks: an exclusive lock on a sidecar file next to the
+//! file it guards (`autofix.json.lock` for the rules file, `AGENTS.md.lock` for an export
+//! target), never on the data file itself, because renaming a new file over a locked one
+//! hands the next writer a different inode.
 //!
 //! The sidecar exists only while a writer holds it, so it never shows in `git status`:
 //! the holder deletes it before unlocking, and a waiter that then wins the lock on the
@@ -24,17 +25,17 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("cannot open the lock file {}: {source}", path.display())]
-    Open { path: PathBuf, source: io::Error },
+    #[error("cannot open the lock file {}: {error}", path.display())]
+    Open { path: PathBuf, error: io::Error },
     #[error(
         "the lock file {} is a symbolic link; autofix never follows one (remove it)",
         path.display()
     )]
     Link { path: PathBuf },
-    #[error("cannot lock {}: {source}", path.display())]
-    Lock { path: PathBuf, source: io::Error },
+    #[error("cannot lock {}: {error}", path.display())]
+    Lock { path: PathBuf, error: io::Error },
     #[error(
-        "timed out after {:.1}s waiting for the lock {} (another `autofix learn` is running; \
+        "timed out after {:.1}s waiting for the lock {} (another autofix command is writing the file; \
          raise {TIMEOUT_ENV} to wait longer)",
         waited.as_secs_f64(),
         path.display()
@@ -97,7 +98,13 @@ pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
         match fs2::FileExt::try_lock_exclusive(&file) {
             // Won the lock on a file a previous holder has deleted or replaced: start
             // over on the file the name holds now.
-            Ok(()) if !names_this_file(path, &file) => continue,
+            Ok(()) if !names_this_file(path, &file) && start.elapsed() < timeout => continue,
+            Ok(()) if !names_this_file(path, &file) => {
+                return Err(LockError::Timeout {
+                    path: path.to_path_buf(),
+                    waited: start.elapsed(),
+                });
+            }
             Ok(()) => {
                 return Ok(FileLock {
                     file,
@@ -108,7 +115,7 @@ pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
             Err(source) => {
                 return Err(LockError::Lock {
                     path: path.to_path_buf(),
-                    source,
+                    error: source,
                 });
             }
         }
@@ -141,7 +148,7 @@ fn open(path: &Path) -> Result<File, LockError> {
             },
             _ => LockError::Open {
                 path: path.to_path_buf(),
-                source,
+                error: source,
             },
         })
 }

@@ -12,9 +12,10 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
-use autofix::learning::AfterLearning;
+use autofix::learning::{self, AfterLearning};
 use autofix::preset::{render, report};
 use autofix::rules::{learn, listing};
+use autofix::service;
 use serde_json::{Map, Value, json};
 
 use crate::cmd::{self, Context};
@@ -524,6 +525,15 @@ fn failure(error: anyhow::Error) -> String {
     cmd::describe(&error)
 }
 
+/// The workspace and the directory relative paths are read from.
+fn places(
+    context: &Context,
+) -> Result<(autofix::workspace::Workspace, std::path::PathBuf), String> {
+    let workspace = context.workspace().map_err(failure)?;
+    let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
+    Ok((workspace, cwd))
+}
+
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let query = listing::Query {
         categories: strings(arguments, "category")?,
@@ -531,10 +541,12 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         budget: count(arguments, "budget")?,
         paths: cmd::rules::for_paths(context, &strings(arguments, "for")?).map_err(failure)?,
     };
-    let (text, json) = cmd::rules::with_listing(context, &query, |listing| {
+    let workspace = context.workspace().map_err(failure)?;
+    let shown = cmd::shown(&workspace.rules_file);
+    let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
         (listing.to_text(), listing.to_json())
     })
-    .map_err(failure)?;
+    .map_err(|error| failure(error.into()))?;
     if json.len() > MAX_RULES_BYTES {
         return Ok(Answer::Failed(format!(
             "the rules listing is about {} tokens, more than a tool result should carry; call `rules` again with a `category` filter",
@@ -558,9 +570,14 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     } else {
         AfterLearning::Skip
     };
-    let (learned, path) =
-        cmd::rules::learn_rule(context, &request, flag(arguments, "dry_run")?, after)
-            .map_err(failure)?;
+    let workspace = context.workspace().map_err(failure)?;
+    let options = learn::Options {
+        dry_run: flag(arguments, "dry_run")?,
+        lock_timeout: autofix::lock::timeout_from_env()?,
+    };
+    let learned = learning::learn(&workspace, &request, &options, after)
+        .map_err(|error| failure(error.into()))?;
+    let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
     let mut text = learned.to_text(&path, autofix::i18n::Lang::En, learn::Front::Mcp);
     for warning in &learned.warnings {
@@ -573,7 +590,9 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
 }
 
 fn check(context: &Context) -> Result<Answer, String> {
-    let (report, _) = cmd::rules::check_report(context).map_err(failure)?;
+    let workspace = context.workspace().map_err(failure)?;
+    let report = service::check(&workspace, &cmd::shown(&workspace.rules_file))
+        .map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(autofix::paint::Painter::new(false)),
         json: report.to_json(),
@@ -586,7 +605,10 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
         .map(Into::into)
         .collect();
     let deny_warnings = flag(arguments, "deny_warnings")?;
-    let presets = cmd::preset::load_presets(context, &paths).map_err(failure)?;
+    let (workspace, cwd) = places(context)?;
+    let presets = service::load_presets(&workspace, &cwd, &paths)
+        .map_err(|error| failure(error.into()))?
+        .presets;
     Ok(Answer::Done {
         text: report::validate_text(&presets, autofix::paint::Painter::new(false)),
         json: report::validate_json(&presets, deny_warnings),
@@ -609,7 +631,9 @@ fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<An
         values,
         strict: flag(arguments, "strict")?,
     };
-    let preset = cmd::preset::load_one(context, path.as_ref()).map_err(failure)?;
+    let (workspace, cwd) = places(context)?;
+    let preset = service::load_one(&workspace, &cwd, path.as_ref())
+        .map_err(|error| failure(error.into()))?;
     if !preset.enabled() {
         let diagnostics =
             report::diagnostics_text(&preset.diagnostics, autofix::paint::Painter::new(false));

@@ -1,8 +1,8 @@
 //! SARIF 2.1.0 for GitHub code scanning: the same diagnostics as the text and GitHub
-//! renderers, as one log with one run. Hand-written structs (MERGE.md explains why no
-//! crate): every code is a rule with its help text, URIs are relative to a base directory
-//! with `/`, lines and columns are 1-based code points, `results` is always present and
-//! `partialFingerprints` is left to the upload action.
+//! renderers, as one log with one run. Hand-written structs (a dozen fields do not need a
+//! SARIF crate): every code is a rule with its help text, URIs are relative to a base
+//! directory with `/`, lines and columns are 1-based code points, `results` is always
+//! present and `partialFingerprints` is left to the upload action.
 
 use std::path::{Component, Path};
 
@@ -160,26 +160,11 @@ fn uri(file: &Path, base: &Path) -> (String, Option<&'static str>) {
     } else {
         std::env::current_dir().unwrap_or_default().join(file)
     };
-    let normal = normalize(&absolute);
-    match normal.strip_prefix(normalize(base)) {
+    let normal = crate::workspace::lexical(&absolute);
+    match normal.strip_prefix(crate::workspace::lexical(base)) {
         Ok(relative) => (slashes(relative), Some(SOURCE_ROOT)),
         Err(_) => (format!("file://{}", slashes(&normal)), None),
     }
-}
-
-/// Removes `.` and resolves `..` lexically (no file system access).
-fn normalize(path: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn slashes(path: &Path) -> String {
@@ -250,9 +235,7 @@ pub fn render(
             results,
         }],
     };
-    let mut text = serde_json::to_string_pretty(&log).expect("a SARIF log always serialises");
-    text.push('\n');
-    text
+    crate::text::json_document(&log)
 }
 
 #[cfg(test)]

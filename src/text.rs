@@ -1,5 +1,6 @@
 //! Small text helpers shared by every renderer: untrusted text made safe to show
-//! ([`shown`]), counted nouns ("1 rule", "2 rules") and "did you mean" suggestions.
+//! ([`shown`]), counted nouns ("1 rule", "2 rules"), "did you mean" suggestions, and the
+//! one way a JSON document is printed.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -133,6 +134,15 @@ pub fn did_you_mean(suggestions: &[&str]) -> String {
     }
     let names: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
     format!("; did you mean {}?", names.join(" or "))
+}
+
+/// A JSON document as every `--format json` prints it: pretty, with a final newline. The
+/// documents are plain data (strings, numbers, maps with string keys), which always
+/// serialise.
+pub fn json_document(value: &impl serde::Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]

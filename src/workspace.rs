@@ -62,7 +62,7 @@ impl Source {
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
     #[error("cannot determine the current directory: {0}")]
-    CurrentDir(#[source] std::io::Error),
+    CurrentDir(std::io::Error),
     #[error("-C {}: no such directory", .0.display())]
     MissingRoot(PathBuf),
     #[error(
@@ -163,11 +163,7 @@ impl Workspace {
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
     /// holds `.git` (what GitHub sees as the checkout), else the root itself.
     pub fn repository_root(&self) -> PathBuf {
-        self.root
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .unwrap_or(&self.root)
-            .to_path_buf()
+        crate::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
     }
 
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
@@ -185,11 +181,12 @@ fn exists_or_link(path: &Path) -> bool {
 /// else `cwd` itself; never above a ceiling, and never above the repository root: a rules
 /// file planted in a shared parent folder is not this repository's.
 fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
+    let top = crate::git::walk_to_top(cwd, ceilings);
     let ancestors: Vec<&Path> = {
         let mut list = Vec::new();
         for dir in cwd.ancestors() {
             list.push(dir);
-            if ceilings.iter().any(|c| c == dir) || dir.join(".git").exists() {
+            if ceilings.iter().any(|c| c == dir) || top.as_deref() == Some(dir) {
                 break;
             }
         }
@@ -198,10 +195,26 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
     let with_candidate = ancestors
         .iter()
         .find(|dir| CANDIDATES.iter().any(|c| exists_or_link(&dir.join(c))));
-    let with_git = || ancestors.iter().find(|dir| dir.join(".git").exists());
     with_candidate
-        .or_else(with_git)
-        .map_or_else(|| cwd.to_path_buf(), |dir| dir.to_path_buf())
+        .map(|dir| dir.to_path_buf())
+        .or(top)
+        .unwrap_or_else(|| cwd.to_path_buf())
+}
+
+/// `path` with `.` removed and `..` resolved by name, without touching the file system
+/// (the file need not exist, and links are not followed).
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
@@ -212,6 +225,7 @@ pub fn real_location(path: &Path) -> PathBuf {
     } else {
         std::env::current_dir().unwrap_or_default().join(path)
     };
+    let absolute = without_dots(&absolute);
     let mut existing = absolute.clone();
     let mut rest = Vec::new();
     while fs::canonicalize(&existing).is_err() {
@@ -225,15 +239,30 @@ pub fn real_location(path: &Path) -> PathBuf {
     }
     let mut real = fs::canonicalize(&existing).unwrap_or(existing);
     for name in rest.into_iter().rev() {
-        match Path::new(&name).components().next() {
-            Some(Component::ParentDir) => {
-                real.pop();
-            }
-            Some(Component::CurDir) => {}
-            _ => real.push(name),
-        }
+        real.push(name);
     }
     real
+}
+
+/// `path` (absolute) without `.` and `..`, each `..` taken where the file system takes it:
+/// after following the links of what exists before it (`a/link/..` is the link target's
+/// parent), by name only where nothing exists (no link can hide there). A lexical pass
+/// alone would let `missing/../../etc` or `link/..` pass for a path inside a folder.
+fn without_dots(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if let Ok(real) = fs::canonicalize(&out) {
+                    out = real;
+                }
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// `message` with every `<root>/` prefix removed, so paths below the roots read relative.
@@ -262,6 +291,26 @@ mod tests {
 
     fn discover(dir: &Path, cwd: &Path, options: &Options) -> Workspace {
         Workspace::discover_from(options, cwd, None, Some(dir.as_os_str().to_owned()))
+    }
+
+    #[test]
+    fn real_locations_take_dots_where_the_file_system_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = fs::canonicalize(tmp.path()).unwrap();
+        fs::create_dir_all(top.join("repo")).unwrap();
+        fs::create_dir_all(top.join("elsewhere/deep")).unwrap();
+        std::os::unix::fs::symlink(top.join("elsewhere/deep"), top.join("repo/link")).unwrap();
+        // A missing folder hides no link: its `..` is taken by name, never left in place.
+        assert_eq!(
+            real_location(&top.join("repo/missing/../../x")),
+            top.join("x")
+        );
+        // Through a link, `..` is the target's parent, not the folder the link is in.
+        assert_eq!(
+            real_location(&top.join("repo/link/../y")),
+            top.join("elsewhere/y")
+        );
+        assert_eq!(real_location(&top.join("repo/./a/b")), top.join("repo/a/b"));
     }
 
     #[test]

@@ -13,8 +13,6 @@
 //! - Gemini CLI `BeforeAgent`, input `{"prompt", "session_id", "cwd", …}`:
 //!   <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>
 
-use serde::Serialize;
-
 use super::classify;
 use crate::hook::Agent;
 use crate::rules::Category;
@@ -55,25 +53,5 @@ pub fn respond(agent: Agent, input: &[u8]) -> Option<String> {
     if !classify::is_correction(input.get("prompt")?.as_str()?) {
         return None;
     }
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Specific<'a> {
-        hook_event_name: &'a str,
-        additional_context: &'a str,
-    }
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Output<'a> {
-        hook_specific_output: Specific<'a>,
-    }
-    let reminder = reminder();
-    let mut json = serde_json::to_string(&Output {
-        hook_specific_output: Specific {
-            hook_event_name: event,
-            additional_context: &reminder,
-        },
-    })
-    .expect("strings always serialise");
-    json.push('\n');
-    Some(json)
+    Some(crate::hook::additional_context(event, &reminder()))
 }

@@ -172,9 +172,7 @@ impl Report {
     }
 
     pub fn to_json(&self) -> String {
-        let mut json = serde_json::to_string_pretty(self).expect("the report serialises");
-        json.push('\n');
-        json
+        crate::text::json_document(self)
     }
 }
 

@@ -1,5 +1,6 @@
-//! SHA-256 (FIPS 180-4), only to find Gemini CLI's chats: it files them under the hex
-//! digest of the project's root path. Small and self-contained rather than a dependency.
+//! SHA-256 (FIPS 180-4), for the few short digests autofix needs: Gemini CLI files its
+//! chats under the hex digest of the project's root path, and scoped exports name their
+//! files by a digest of the scope. Small and self-contained rather than a dependency.
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

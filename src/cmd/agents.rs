@@ -64,7 +64,11 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
         },
         mode: mode(args.check, args.dry_run),
         remove: args.remove,
-        truncate: args.truncate,
+        truncate: if args.truncate {
+            export::Truncate::Always
+        } else {
+            export::Truncate::Never
+        },
         diff: args.diff,
     };
     let report = export::run(&request)?;
@@ -91,7 +95,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
             let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
-            init::git_top_level(&cwd, &ceilings).context(
+            autofix::git::walk_to_top(&cwd, &ceilings).context(
                 "not inside a git repository: run `autofix init` in your repository, or name \
                  its root with -C DIR",
             )?

@@ -72,17 +72,14 @@ pub(crate) fn shown(path: &Path) -> String {
     workspace::display_path(path, &cwd)
 }
 
-/// An error and its causes on one line, like anyhow's `{:#}`, but without repeating a cause
-/// that the message before it already quotes (the library's messages name their cause).
+/// An error and its causes on one line, like anyhow's `{:#}`. The library's errors carry
+/// their cause in their own message and expose no separate source, so nothing repeats.
 pub(crate) fn describe(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
+    let text = error
+        .chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ");
     match std::env::current_dir() {
         Ok(cwd) => relative_to(&text, &cwd),
         Err(_) => text,

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use autofix::preset::requirements::{self, Environment, Status};
-use autofix::preset::{self, Preset, collection, render, report};
+use autofix::preset::{Preset, collection, render, report};
+use autofix::service;
 
 use crate::cli::{
     DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
@@ -27,34 +28,32 @@ pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<E
 }
 
 /// The workspace root and the current directory (paths are shown relative to it).
-fn places(context: &Context) -> anyhow::Result<(PathBuf, PathBuf)> {
-    let root = context.workspace()?.root;
+fn places(context: &Context) -> anyhow::Result<(autofix::workspace::Workspace, PathBuf)> {
+    let workspace = context.workspace()?;
     let cwd = env::current_dir().context("cannot determine the current directory")?;
-    Ok((root, cwd))
+    Ok((workspace, cwd))
 }
 
 /// Loads the presets the paths name (or the default collections).
 pub(crate) fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Preset>> {
-    let (root, cwd) = places(context)?;
-    let dirs = preset::discover(paths, &root, &cwd)?;
-    if dirs.is_empty() {
+    let (workspace, cwd) = places(context)?;
+    let found = service::load_presets(&workspace, &cwd, paths)?;
+    if found.none_in_defaults {
         let painter = context.stderr_painter();
         eprint(&format!(
             "{} no presets found in `{}` or `{}` under `{}`\n",
             painter.warning("note:"),
             collection::DEFAULT_DIRS[0],
             collection::DEFAULT_DIRS[1],
-            root.display()
+            workspace.root.display()
         ));
     }
-    Ok(preset::load_collection(&dirs)?)
+    Ok(found.presets)
 }
 
-/// Loads the one preset `render` and `requirements` work on.
 pub(crate) fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset> {
-    let (root, cwd) = places(context)?;
-    let dir = collection::find(path, &root, &cwd)?;
-    Ok(preset::load(&dir)?)
+    let (workspace, cwd) = places(context)?;
+    Ok(service::load_one(&workspace, &cwd, path)?)
 }
 
 fn list(context: &Context, args: PresetListArgs) -> anyhow::Result<ExitCode> {
@@ -140,7 +139,8 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {
     let preset = load_one(context, &args.preset)?;
-    let (root, cwd) = places(context)?;
+    let (workspace, cwd) = places(context)?;
+    let root = workspace.root;
     // Skills installed in the workspace are shown relative to it when it is here.
     let root = if root == cwd { PathBuf::new() } else { root };
     let home = home_dir();

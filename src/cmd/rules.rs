@@ -10,7 +10,8 @@ use anyhow::Context as _;
 use autofix::i18n::{self, Lang, Message};
 use autofix::learning::{self, AfterLearning, Learned};
 use autofix::lock;
-use autofix::rules::{self, check, learn, listing, scope_check};
+use autofix::rules::{self, check, learn, listing};
+use autofix::service;
 use autofix::workspace::Workspace;
 
 use crate::cli::{
@@ -19,7 +20,7 @@ use crate::cli::{
 use crate::cmd::{Context, eprint, print, shown, status};
 
 /// Learns one rule into the workspace's rules file and refreshes the exports; returns the
-/// result and the path as shown. The CLI and the MCP server both call this.
+/// result and the path as shown.
 pub(crate) fn learn_rule(
     context: &Context,
     request: &learn::Request,
@@ -77,36 +78,45 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
     }
     let refused = learned.outcome.status == learn::Status::Refused;
-    match args.format {
-        TextOrJson::Text if args.quiet && !refused => {}
+    let printed = match args.format {
+        TextOrJson::Text if args.quiet && !refused => Ok(()),
         // A refusal is a finding: its text goes with the other problems, to stderr.
         TextOrJson::Text if refused => {
             eprint(&learned.to_text(&path, lang, learn::Front::Cli));
+            Ok(())
         }
-        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli))?,
-        TextOrJson::Json => print(&learned.to_json(&path))?,
+        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli)),
+        TextOrJson::Json => print(&learned.to_json(&path)),
+    };
+    match printed {
+        // The rule is saved: failing to say so must not look like failing to learn it
+        // (an agent would retry and learn it twice).
+        Err(error) if learned.outcome.status == learn::Status::Learned => eprint(&format!(
+            "{} rule #{} was saved, but the acknowledgement could not be written to \
+             standard output: {error}\n",
+            painter.warning("warning:"),
+            learned.outcome.rule.number
+        )),
+        other => other?,
     }
     Ok(status(refused))
 }
 
-/// Builds the listing of the workspace's rules and hands it to `use_listing` (the listing
-/// borrows the file's text, so it cannot be returned). The CLI and the MCP server both
-/// call this.
+/// The workspace's listing (see
+/// [`autofix::service::with_listing`]).
 pub(crate) fn with_listing<R>(
     context: &Context,
     query: &listing::Query,
     use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
 ) -> anyhow::Result<R> {
     let workspace = context.workspace()?;
-    let path = &workspace.rules_file;
-    let source = rules::read(path)?;
-    let document = source
-        .as_deref()
-        .map(|source| rules::parse_tolerant(path, source))
-        .transpose()?;
-    listing::check_filter(query, document.as_ref())?;
-    let listing = listing::build(shown(path), document.as_ref(), query);
-    Ok(use_listing(&listing))
+    let shown = shown(&workspace.rules_file);
+    Ok(service::with_listing(
+        &workspace,
+        shown,
+        query,
+        use_listing,
+    )?)
 }
 
 /// The paths of `rules --for`, relative to the workspace root and `/`-separated: a relative
@@ -117,12 +127,12 @@ pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<V
     }
     let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = lexical(&cwd.join(&workspace.root));
+    let root = autofix::workspace::lexical(&cwd.join(&workspace.root));
     let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     given
         .iter()
         .map(|path| {
-            let full = lexical(&cwd.join(path));
+            let full = autofix::workspace::lexical(&cwd.join(path));
             let inside = full
                 .strip_prefix(&root)
                 .or_else(|_| full.strip_prefix(&real_root))
@@ -142,22 +152,6 @@ pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<V
             Ok(parts.join("/"))
         })
         .collect()
-}
-
-/// `path` with `.` and `..` resolved by name (the file need not exist).
-fn lexical(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
@@ -199,17 +193,10 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Lints the workspace's rules file. The CLI and the MCP server both call this.
+/// Lints the workspace's rules file (see [`autofix::service::check`]).
 pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
-    let path = &workspace.rules_file;
-    let budgets = autofix::export::targets::enabled_budgets(&workspace.root);
-    let tracked = scope_check::tracked_files(&workspace.root);
-    let context = check::Context {
-        budgets: &budgets,
-        tracked: tracked.as_deref(),
-    };
-    let report = check::check_with(Path::new(&shown(path)), rules::read(path), &context)?;
+    let report = service::check(&workspace, &shown(&workspace.rules_file))?;
     Ok((report, workspace))
 }
 
@@ -284,7 +271,7 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
                     })
                     .collect(),
             };
-            format!("{}\n", serde_json::to_string_pretty(&json)?)
+            autofix::text::json_document(&json)
         }
     };
     print(&text)?;

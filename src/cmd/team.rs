@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use autofix::git::{self, Git, Scope};
 use autofix::merge::Labels;
 use autofix::merge::doctor;
 use autofix::merge::driver::{self, Environment, Request};
 use autofix::merge::exported;
-use autofix::merge::git::{self, Git, Scope};
 use autofix::merge::resolve;
 
 use crate::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
@@ -163,6 +163,7 @@ pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<Ex
         path,
         marker_size: args.marker_size,
         accept_one_sided_edits: args.accept_one_sided_edits,
+        drop_work_tree_rules: args.drop_work_tree_rules,
     };
     let outcome = resolve::resolve(&request)?;
     let path = shown(&outcome.path);

@@ -10,6 +10,7 @@ pub mod block;
 pub mod diff;
 pub mod markdown;
 pub mod owned;
+pub mod peers;
 pub mod report;
 mod scoped;
 pub mod targets;
@@ -18,13 +19,14 @@ use std::borrow::Cow;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde::Serialize;
 
 use crate::atomic;
+use crate::diagnostics::Code;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
+use crate::safe_write::{self, Fence};
 use crate::text::plural_s;
 use targets::{Facts, Kind};
 
@@ -50,11 +52,26 @@ pub struct Request {
     pub mode: Mode,
     /// Take our blocks and stamped files out instead of writing them.
     pub remove: bool,
-    /// Drop the oldest rules to fit a budget instead of refusing the target.
-    pub truncate: bool,
+    /// Whether to drop the oldest rules to fit a budget instead of refusing the target.
+    pub truncate: Truncate,
     /// Attach a unified diff to every change.
     pub diff: bool,
 }
+
+/// Whether a target over its agent's budget loses its oldest rules or is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truncate {
+    /// Refuse it (`export` without `--truncate`).
+    Never,
+    /// Drop the oldest rules (`--truncate`).
+    Always,
+    /// As the copy on disk was written: drop them where it already says rules were left
+    /// out (`learn` refreshing a copy exported with `--truncate`), refuse elsewhere.
+    AsBefore,
+}
+
+/// The end of the note a truncated copy carries, by which `AsBefore` knows it.
+const OMITTED_NOTE_END: &str = "`autofix rules` lists them all._";
 
 /// Which targets a run covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,8 +92,8 @@ pub enum ExportError {
     Rules(#[from] RulesError),
     #[error("unknown export target `{0}`; the targets are {ids}", ids = targets::IDS.join(", "))]
     UnknownTarget(String),
-    #[error("cannot use {} as the workspace root: {source}", path.display())]
-    Root { path: PathBuf, source: io::Error },
+    #[error("cannot use {} as the workspace root: {error}", path.display())]
+    Root { path: PathBuf, error: io::Error },
 }
 
 /// What happened (or would happen) to one target.
@@ -113,12 +130,33 @@ pub enum Problem {
     ForeignGenerator,
     /// The target's real path leaves the repository.
     OutsideRepository,
+    /// The target's real path is inside `.git/`, or is the rules file or its lock.
+    Protected,
+    /// Another program changed the target while autofix was writing it.
+    Changed,
     /// Over an agent's budget, without `--truncate`.
     OverBudget,
     /// Not a readable UTF-8 regular file, or a dangling link.
     Unreadable,
     /// Read-only, or the write failed.
     Unwritable,
+}
+
+impl Problem {
+    /// The diagnostic code that `explain` and the annotations name.
+    pub fn code(self) -> Code {
+        match self {
+            Problem::MalformedMarkers => Code::ExportMalformedMarkers,
+            Problem::Unowned => Code::ExportUnowned,
+            Problem::ForeignGenerator => Code::ExportForeignGenerator,
+            Problem::OutsideRepository => Code::ExportOutsideRepository,
+            Problem::Protected => Code::ExportProtected,
+            Problem::Changed => Code::ExportChanged,
+            Problem::OverBudget => Code::ExportOverBudget,
+            Problem::Unreadable => Code::ExportUnreadable,
+            Problem::Unwritable => Code::ExportUnwritable,
+        }
+    }
 }
 
 /// The outcome for one target.
@@ -223,18 +261,24 @@ struct Context<'a> {
     /// The listing's positions under each scope heading, ascending: a scoped file takes its
     /// rules from here instead of testing every rule (20k scopes took minutes).
     scope_members: std::cell::OnceCell<std::collections::HashMap<String, Vec<usize>>>,
+    /// Where a target may be written: inside the repository, never `.git/` or the rules file.
+    fence: Fence,
+    facts: Facts,
 }
 
-/// Runs `export` (or its check, dry run or removal).
 /// The files `export` writes by default in the repository at `root` (the defaults and
-/// every target exported before): those the merge driver for exported copies must cover.
+/// every target exported before, less what rulesync or Ruler generate): those the merge
+/// driver for exported copies must cover.
 pub fn default_paths(root: &Path) -> Vec<PathBuf> {
-    targets::select(root, &Targets::Defaults, &Facts::of(root))
+    let facts = Facts::of(root);
+    targets::select(root, &Targets::Defaults, &facts)
         .iter()
+        .filter(|selected| facts.peers.owner(root, selected.target.path).is_none())
         .map(|selected| root.join(selected.target.path))
         .collect()
 }
 
+/// Runs `export` (or its check, dry run or removal).
 pub fn run(request: &Request) -> Result<Report, ExportError> {
     if let Targets::Named(ids) = &request.targets
         && let Some(unknown) = ids.iter().find(|id| targets::by_id(id).is_none())
@@ -243,7 +287,7 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
     }
     let root = fs::canonicalize(&request.root).map_err(|source| ExportError::Root {
         path: request.root.clone(),
-        source,
+        error: source,
     })?;
     let rules_shown = relative(&request.rules_file, &request.root, &root);
     let source = rules::read(&request.rules_file)?;
@@ -257,12 +301,14 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
     let selected = targets::select(&root, &request.targets, &facts);
     let context = Context {
         request,
-        root,
+        root: root.clone(),
         rules_shown,
         // Without a rules file there is nothing to export: what was exported is orphaned.
         remove: request.remove || document.is_none(),
         listing,
         scope_members: Default::default(),
+        fence: Fence::repository(&root, &request.rules_file),
+        facts,
     };
     let jobs: Vec<scoped::Job> = selected
         .iter()
@@ -277,7 +323,7 @@ pub fn run(request: &Request) -> Result<Report, ExportError> {
         .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     if !context.remove {
-        warnings.extend(duplicate_readers(&outcomes, &facts));
+        warnings.extend(duplicate_readers(&outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
     }
     Ok(Report {
@@ -312,32 +358,17 @@ impl Context<'_> {
             omitted: 0,
             diff: None,
         };
-        let refuse = |mut outcome: Outcome, refusal: Refusal| {
-            outcome.status = Status::Refused;
-            outcome.problem = Some(refusal.problem);
-            outcome.line = refusal.line;
-            outcome.message = Some(refusal.message);
-            outcome
-        };
+        if let Some(owner) = self.facts.peers.owner(&self.root, &job.path) {
+            outcome.status = Status::Skipped;
+            outcome.message = Some(owner.export_note());
+            return outcome;
+        }
         let path = self.root.join(&job.path);
-        let real = match atomic::resolve(&path) {
+        let real = match self.fence.resolve(&path) {
             Ok(real) => real,
-            Err(error) => {
-                let message = self.clean(&error.to_string());
-                return refuse(outcome, Refusal::new(Problem::Unreadable, None, message));
-            }
+            Err(error) => return refuse(outcome, self.refusal(&error)),
         };
         let location = crate::workspace::real_location(&real.path);
-        if !location.starts_with(&self.root) || location == self.root {
-            let message = format!(
-                "{} leads outside the repository; autofix writes only inside it",
-                job.path
-            );
-            return refuse(
-                outcome,
-                Refusal::new(Problem::OutsideRepository, None, message),
-            );
-        }
         if let Some(other) = seen.get(&location) {
             outcome.status = Status::Skipped;
             outcome.message = Some(format!(
@@ -346,8 +377,32 @@ impl Context<'_> {
             return outcome;
         }
         seen.insert(location, target.id);
-        let existing = match self.read(&real) {
-            Ok(existing) => existing,
+        // Another program may save the target between the read and the rename: then the
+        // write is refused, and the target is read and planned again.
+        for _ in 1..ATTEMPTS {
+            let handled = self.handle(job, &path, outcome.clone(), warnings);
+            if handled.problem != Some(Problem::Changed) {
+                return handled;
+            }
+        }
+        self.handle(job, &path, outcome, warnings)
+    }
+
+    /// Reads, plans and (in write mode) writes one target.
+    fn handle(
+        &self,
+        job: &scoped::Job,
+        path: &Path,
+        mut outcome: Outcome,
+        warnings: &mut Vec<String>,
+    ) -> Outcome {
+        let real = match self.fence.resolve(path) {
+            Ok(real) => real,
+            Err(error) => return refuse(outcome, self.refusal(&error)),
+        };
+        let (bytes, existing) = match self.read(&real) {
+            Ok(Some((bytes, text))) => (Some(bytes), Some(text)),
+            Ok(None) => (None, None),
             Err(refusal) => return refuse(outcome, refusal),
         };
         let removing = self.remove || job.part == scoped::Part::Orphan;
@@ -360,6 +415,10 @@ impl Context<'_> {
         outcome.message = plan.note;
         outcome.status = status(&plan.change, existing.is_some(), removing);
         if !outcome.status.is_change() {
+            if self.request.mode == Mode::Write {
+                // Temp files a killed export left are swept even when nothing changes.
+                let _ = self.fence.sweep(path);
+            }
             return outcome;
         }
         if self.request.diff {
@@ -374,15 +433,17 @@ impl Context<'_> {
             return outcome;
         }
         if let Err(error) = real.check_writable() {
-            let message = self.clean(&error.to_string());
-            return refuse(outcome, Refusal::new(Problem::Unwritable, None, message));
+            return refuse(outcome, self.refusal(&error));
         }
-        match apply(&real, &plan.change, &job.path) {
+        match self.write(path, &plan.change, bytes.as_deref()) {
             Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
-            Err(message) => {
+            Err(error @ atomic::AtomicError::Refused(_)) => {
+                return refuse(outcome, self.refusal(&error));
+            }
+            Err(error) => {
                 outcome.status = Status::Failed;
                 outcome.problem = Some(Problem::Unwritable);
-                outcome.message = Some(self.clean(&message));
+                outcome.message = Some(self.clean(&error.to_string()));
             }
         }
         outcome
@@ -426,8 +487,37 @@ impl Context<'_> {
         }
     }
 
-    /// The file's text; `None` when it does not exist.
-    fn read(&self, real: &atomic::Target) -> Result<Option<String>, Refusal> {
+    /// Writes or removes the target through the safe-write path: under its lock, and only
+    /// if it still holds `expected`, the bytes it was planned from.
+    fn write(
+        &self,
+        path: &Path,
+        change: &Change,
+        expected: Option<&[u8]>,
+    ) -> Result<Option<String>, atomic::AtomicError> {
+        let locked = self.fence.lock(path, safe_write::timeout())?;
+        match (change, expected) {
+            (Change::Write(text), _) => locked.write(&[text.as_bytes()], expected),
+            (Change::Delete, Some(expected)) => locked.remove(expected).map(|()| None),
+            (Change::Delete, None) | (Change::Keep, _) => Ok(None),
+        }
+    }
+
+    /// A refusal for an error of the safe-write path.
+    fn refusal(&self, error: &atomic::AtomicError) -> Refusal {
+        use safe_write::Refusal as Fenced;
+        let problem = match error {
+            atomic::AtomicError::Refused(Fenced::Outside { .. }) => Problem::OutsideRepository,
+            atomic::AtomicError::Refused(Fenced::Changed { .. }) => Problem::Changed,
+            atomic::AtomicError::Refused(_) => Problem::Protected,
+            atomic::AtomicError::ReadOnly { .. } => Problem::Unwritable,
+            _ => Problem::Unreadable,
+        };
+        Refusal::new(problem, None, self.clean(&error.to_string()))
+    }
+
+    /// The file's bytes and text; `None` when it does not exist.
+    fn read(&self, real: &atomic::Target) -> Result<Option<(Vec<u8>, String)>, Refusal> {
         let shown = |path: &Path| self.clean(&path.display().to_string());
         let Some(metadata) = &real.metadata else {
             return Ok(None);
@@ -446,13 +536,14 @@ impl Context<'_> {
                 format!("cannot read {}: {error}", shown(&real.path)),
             )
         })?;
-        markdown::decode(bytes).map(Some).map_err(|line| {
-            Refusal::new(
+        match markdown::decode(bytes.clone()) {
+            Ok(text) => Ok(Some((bytes, text))),
+            Err(line) => Err(Refusal::new(
                 Problem::Unreadable,
                 Some(line),
                 "the file is not valid UTF-8; autofix edits only UTF-8 text",
-            )
-        })
+            )),
+        }
     }
 
     fn plan_block(&self, job: &scoped::Job, existing: Option<&str>) -> Result<Plan, Refusal> {
@@ -526,7 +617,7 @@ impl Context<'_> {
             .collect();
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(
-                "- _{omitted} older rule{} omitted: {}. `autofix rules` lists them all._\n",
+                "- _{omitted} older rule{} omitted: {}. {OMITTED_NOTE_END}\n",
                 plural_s(omitted),
                 budget.describe()
             ),
@@ -541,7 +632,12 @@ impl Context<'_> {
             }
             build(&body)
         };
-        let (text, omitted) = self.fit(job, items.len(), render)?;
+        let truncate = match self.request.truncate {
+            Truncate::Never => false,
+            Truncate::Always => true,
+            Truncate::AsBefore => existing.is_some_and(|text| text.contains(OMITTED_NOTE_END)),
+        };
+        let (text, omitted) = self.fit(job, items.len(), truncate, render)?;
         let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
         Ok(Plan {
             change: if same {
@@ -566,6 +662,7 @@ impl Context<'_> {
         &self,
         job: &scoped::Job,
         rules: usize,
+        truncate: bool,
         render: impl Fn(usize) -> String,
     ) -> Result<(String, usize), Refusal> {
         let full = render(0);
@@ -578,7 +675,7 @@ impl Context<'_> {
         }
         let fits = |omitted: usize| budget.measure(&render(omitted)).0 <= limit;
         let over = |message: String| Err(Refusal::new(Problem::OverBudget, None, message));
-        if !self.request.truncate {
+        if !truncate {
             return over(format!(
                 "{} would be {} long, over the budget ({}); pass --truncate to drop the \
                  oldest rules, or supersede old rules",
@@ -594,16 +691,8 @@ impl Context<'_> {
                 budget.describe()
             ));
         }
-        let (mut low, mut high) = (1, rules);
-        while low < high {
-            let middle = low + (high - low) / 2;
-            if fits(middle) {
-                high = middle;
-            } else {
-                low = middle + 1;
-            }
-        }
-        Ok((render(low), low))
+        let omitted = crate::rules::budget::fit_newest(rules, fits);
+        Ok((render(omitted), omitted))
     }
 
     /// A message without the root's absolute path.
@@ -612,19 +701,16 @@ impl Context<'_> {
     }
 }
 
-/// Makes the change on disk; a warning from the write (the directory could not be
-/// synced), or why it failed.
-fn apply(real: &atomic::Target, change: &Change, shown: &str) -> Result<Option<String>, String> {
-    match change {
-        Change::Write(text) => real
-            .create_dir()
-            .and_then(|()| real.write(text.as_bytes()))
-            .map_err(|error| error.to_string()),
-        Change::Delete => fs::remove_file(&real.path)
-            .map(|()| None)
-            .map_err(|error| format!("cannot remove {shown}: {error}")),
-        Change::Keep => Ok(None),
-    }
+/// How many times a target is read, planned and written before another program's saves
+/// in between make `export` give up on it.
+const ATTEMPTS: usize = 3;
+
+fn refuse(mut outcome: Outcome, refusal: Refusal) -> Outcome {
+    outcome.status = Status::Refused;
+    outcome.problem = Some(refusal.problem);
+    outcome.line = refusal.line;
+    outcome.message = Some(refusal.message);
+    outcome
 }
 
 /// What a change does to a file that exists or not.
@@ -762,28 +848,9 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
     if paths.is_empty() || !root.join(".git").exists() {
         return Vec::new();
     }
-    let child = Command::new("git")
-        .args(["check-ignore", "--stdin", "-z"])
-        .current_dir(root)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let Ok(mut child) = child else {
-        return Vec::new();
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        use std::io::Write as _;
-        let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let Ok(output) = child.wait_with_output() else {
-        return Vec::new();
-    };
-    let stdout: Cow<'_, str> = String::from_utf8_lossy(&output.stdout);
-    stdout
-        .split('\0')
-        .filter(|p| !p.is_empty())
+    crate::git::Git::new(root)
+        .ignored(&paths)
+        .into_iter()
         .map(|path| {
             format!(
                 "{path} is ignored by git, so other clones will not get it (autofix never \

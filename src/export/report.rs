@@ -10,6 +10,36 @@ use crate::diagnostics::{escape_data, escape_property};
 use crate::paint::Painter;
 use crate::text::counted;
 
+/// The `export --format json` document.
+#[derive(Serialize)]
+pub struct ReportJson<'a> {
+    version: u32,
+    mode: Mode,
+    remove: bool,
+    ok: bool,
+    rules_file: &'a str,
+    rules_file_exists: bool,
+    active_rules: usize,
+    targets: Vec<TargetJson<'a>>,
+    warnings: &'a [String],
+}
+
+/// One target in [`ReportJson`].
+#[derive(Serialize)]
+struct TargetJson<'a> {
+    id: &'a str,
+    path: &'a str,
+    kind: &'a str,
+    selected_by: &'a str,
+    status: &'a str,
+    problem: Option<Problem>,
+    line: Option<usize>,
+    message: Option<&'a str>,
+    rules: usize,
+    omitted: usize,
+    diff: Option<&'a str>,
+}
+
 impl Report {
     /// The status word of an outcome in this run's mode (`created`, `would create`,
     /// `missing`, …). `word` is the machine form (`would-create`), else the human form.
@@ -156,33 +186,12 @@ impl Report {
     }
 
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            version: u32,
-            mode: Mode,
-            remove: bool,
-            ok: bool,
-            rules_file: &'a str,
-            rules_file_exists: bool,
-            active_rules: usize,
-            targets: Vec<Target<'a>>,
-            warnings: &'a [String],
-        }
-        #[derive(Serialize)]
-        struct Target<'a> {
-            id: &'a str,
-            path: &'a str,
-            kind: &'a str,
-            selected_by: &'a str,
-            status: &'a str,
-            problem: Option<Problem>,
-            line: Option<usize>,
-            message: Option<&'a str>,
-            rules: usize,
-            omitted: usize,
-            diff: Option<&'a str>,
-        }
-        let json = Json {
+        crate::text::json_document(&self.json())
+    }
+
+    /// The `export --format json` document as a value (`init --format json` embeds it).
+    pub fn json(&self) -> ReportJson<'_> {
+        ReportJson {
             version: 1,
             mode: self.mode,
             remove: self.remove,
@@ -193,7 +202,7 @@ impl Report {
             targets: self
                 .outcomes
                 .iter()
-                .map(|o| Target {
+                .map(|o| TargetJson {
                     id: o.id,
                     path: &o.path,
                     kind: o.kind.as_str(),
@@ -208,10 +217,7 @@ impl Report {
                 })
                 .collect(),
             warnings: &self.warnings,
-        };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        }
     }
 
     /// A GitHub Actions annotation for every target out of sync or refused, and every
@@ -235,9 +241,14 @@ impl Report {
             if let Some(line) = outcome.line {
                 let _ = write!(properties, ",line={line}");
             }
+            // A refusal is titled with its code (`autofix explain` knows it); drift with
+            // the command that fixes it.
+            let title = outcome
+                .problem
+                .map_or("autofix export", |problem| problem.code().as_str());
             let _ = writeln!(
                 out,
-                "::error {properties},title=autofix export::{}",
+                "::error {properties},title={title}::{}",
                 escape_data(&message)
             );
         }
@@ -258,6 +269,8 @@ fn problem_words(problem: Problem) -> &'static str {
         Problem::Unowned => "not owned by autofix",
         Problem::ForeignGenerator => "owned by another generator",
         Problem::OutsideRepository => "outside the repository",
+        Problem::Protected => "protected",
+        Problem::Changed => "changed meanwhile",
         Problem::OverBudget => "over budget",
         Problem::Unreadable => "unreadable",
         Problem::Unwritable => "unwritable",

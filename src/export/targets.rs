@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use super::markdown::{self, Context};
+use super::peers::Peers;
 use super::{block, owned};
 use crate::text;
 
@@ -98,7 +99,7 @@ pub type Native = crate::rules::scope::Native;
 /// When a target is exported without being asked for (besides "exported before").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detect {
-    /// Always, unless Ruler or rulesync generate the file.
+    /// Always, unless rulesync or Ruler is used (then only their source targets are).
     Default,
     /// When this folder exists.
     Folder(&'static str),
@@ -113,7 +114,7 @@ pub enum Detect {
 impl Detect {
     pub fn describe(self) -> String {
         match self {
-            Detect::Default => "by default (not when Ruler or rulesync generate it)".to_string(),
+            Detect::Default => "by default (not beside rulesync or Ruler)".to_string(),
             Detect::Folder(folder) => {
                 format!("when {folder}/ exists, when asked, or once exported before")
             }
@@ -592,9 +593,7 @@ pub fn list_json() -> String {
         version: 1,
         targets: rows,
     };
-    let mut text = serde_json::to_string_pretty(&list).expect("the table always serialises");
-    text.push('\n');
-    text
+    crate::text::json_document(&list)
 }
 
 /// The table for a person: one target a paragraph (id, mode, path; how a scoped rule is
@@ -631,12 +630,15 @@ pub struct Selected {
 pub struct Facts {
     /// `CLAUDE.md` imports `@AGENTS.md`, or is a link to it: Claude Code reads the block.
     pub claude_reads_agents_md: bool,
+    /// rulesync or Ruler: the rules go to their sources, and what they generate is theirs.
+    pub peers: Peers,
 }
 
 impl Facts {
     pub fn of(root: &Path) -> Facts {
         Facts {
             claude_reads_agents_md: claude_reads_agents_md(root),
+            peers: Peers::detect(root),
         }
     }
 }
@@ -678,15 +680,17 @@ pub fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selec
             })
             .collect();
     }
+    if !facts.peers.is_empty() {
+        return beside_peers(root, &facts.peers);
+    }
     let is_dir = |p: &str| root.join(p).is_dir();
     let exists = |p: &str| root.join(p).symlink_metadata().is_ok();
-    let generator = is_dir(".ruler") || is_dir(".rulesync");
     let claude = !facts.claude_reads_agents_md;
     TARGETS
         .iter()
         .filter_map(|target| {
             let reason = match target.detect {
-                Detect::Default if !generator => "default".to_string(),
+                Detect::Default => "default".to_string(),
                 Detect::ClaudeRules if claude && exists("CLAUDE.md") => {
                     "CLAUDE.md exists".to_string()
                 }
@@ -695,6 +699,23 @@ pub fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selec
                 Detect::Folder(folder) if is_dir(folder) => format!("{folder}/ exists"),
                 _ if exported(root, target) => "exported before".to_string(),
                 _ => return None,
+            };
+            Some(Selected { target, reason })
+        })
+        .collect()
+}
+
+/// The defaults beside rulesync or Ruler: only the tool's source, plus every target
+/// exported before (one the tool now generates is reported and left alone).
+fn beside_peers(root: &Path, peers: &Peers) -> Vec<Selected> {
+    let tools = peers.tools();
+    TARGETS
+        .iter()
+        .filter_map(|target| {
+            let reason = match tools.iter().find(|t| t.source_target() == target.id) {
+                Some(tool) => format!("{}/ exists", tool.folder()),
+                None if exported(root, target) => "exported before".to_string(),
+                None => return None,
             };
             Some(Selected { target, reason })
         })
@@ -790,13 +811,13 @@ mod tests {
         fs::write(root.join("CLAUDE.md"), "See @AGENTS.md.\n").unwrap();
         assert_eq!(ids(root), ["agents-md", "gemini-md"]);
         fs::create_dir(root.join(".ruler")).unwrap();
-        assert_eq!(ids(root), ["gemini-md", "ruler"]);
+        assert_eq!(ids(root), ["ruler"]);
         fs::create_dir_all(root.join(".cursor/rules")).unwrap();
         fs::write(
             root.join(".cursor/rules/autofix.mdc"),
             "---\na: b\n---\n<!-- autofix:owned -->\n",
         )
         .unwrap();
-        assert_eq!(ids(root), ["cursor", "gemini-md", "ruler"]);
+        assert_eq!(ids(root), ["cursor", "ruler"]);
     }
 }

@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::atomic;
+use crate::export::peers::{Peers, Tool};
 use crate::export::{self, Mode, markdown, owned};
+use crate::git::{self, Git, Scope};
 use crate::hook::Agent;
-use crate::merge::git::{self as merge_git, Git, Scope};
 use crate::rules;
+use crate::safe_write::{self, Fence};
 use crate::text::counted;
 use command::CommandAgent;
 
@@ -130,6 +132,8 @@ pub struct Setup<'a> {
     pub root: PathBuf,
     /// The rules file, relative to the root.
     pub rules_shown: String,
+    /// Where `init` may write: inside the repository, never `.git/` or the rules file.
+    fence: Fence,
 }
 
 /// The steps, in order. To add one, write `fn(&Setup) -> Vec<Step>` and list it here.
@@ -146,11 +150,12 @@ pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
 pub fn run(request: &Request) -> Result<Report, export::ExportError> {
     let root = fs::canonicalize(&request.root).map_err(|source| export::ExportError::Root {
         path: request.root.clone(),
-        source,
+        error: source,
     })?;
     let rules_shown = export::relative(&request.rules_file, &request.root, &root);
     let setup = Setup {
         request,
+        fence: Fence::repository(&root, &request.rules_file),
         root,
         rules_shown,
     };
@@ -162,7 +167,7 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
             targets: export::Targets::Defaults,
             mode: request.mode,
             remove: false,
-            truncate: false,
+            truncate: export::Truncate::Never,
             diff: false,
         })?)
     } else {
@@ -178,45 +183,96 @@ pub fn run(request: &Request) -> Result<Report, export::ExportError> {
     Ok(report)
 }
 
-/// Step 2: keep the rules file, or create `.agents/autofix.json` with no rules.
+/// Step 2: keep the rules file, or create `.agents/autofix.json` with no rules — under the
+/// lock every writer of the rules file takes, and only if it is still absent there, so a
+/// `learn` running meanwhile keeps its rules.
 fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let path = &setup.request.rules_file;
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
     if path.symlink_metadata().is_ok() {
-        let message = match rules::read(path) {
-            Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
-                Ok(document) => counted(document.rules.len(), "rule"),
-                Err(_) => "not valid: run `autofix check`".to_string(),
-            },
-            Ok(None) => "a dangling link".to_string(),
-            Err(_) => "unreadable: run `autofix check`".to_string(),
-        };
-        return vec![Step::new(step, Some(shown), Action::Unchanged).with_message(message)];
+        return vec![existing_rules_file(path, shown)];
     }
-    vec![setup.put(step, shown, "[]\n".to_string(), |_| Ok(()))]
+    if setup.request.mode != Mode::Write {
+        return vec![Step::new(step, Some(shown), Action::Created)];
+    }
+    let written = Fence::rules_file_in(&setup.root)
+        .lock(path, safe_write::timeout())
+        .and_then(|locked| match locked.read()? {
+            Some(_) => Ok(None),
+            None => locked.write(&[b"[]\n"], None).map(Some),
+        });
+    vec![match written {
+        Ok(None) => existing_rules_file(path, shown),
+        Ok(Some(warning)) => {
+            let created = Step::new(step, Some(shown), Action::Created);
+            match warning {
+                Some(warning) => created.with_message(setup.clean(&warning)),
+                None => created,
+            }
+        }
+        Err(error) => Step::new(step, Some(shown), failure(&error))
+            .with_message(setup.clean(&error.to_string())),
+    }]
 }
 
-/// Step 3: the same `SKILL.md` in both skill folders.
+/// The report of a rules file that is there: how many rules it holds.
+fn existing_rules_file(path: &Path, shown: &str) -> Step {
+    let message = match rules::read(path) {
+        Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
+            Ok(document) => counted(document.rules.len(), "rule"),
+            Err(_) => "not valid: run `autofix check`".to_string(),
+        },
+        Ok(None) => "a dangling link".to_string(),
+        Err(_) => "unreadable: run `autofix check`".to_string(),
+    };
+    Step::new("rules file", Some(shown), Action::Unchanged).with_message(message)
+}
+
+/// A refusal of the safe-write path is a refusal (exit 1); anything else a failure.
+fn failure(error: &atomic::AtomicError) -> Action {
+    match error {
+        atomic::AtomicError::Refused(_) => Action::Refused,
+        _ => Action::Failed,
+    }
+}
+
+/// Step 3: the same `SKILL.md` in both skill folders; where rulesync or Ruler generates
+/// one of them, in that tool's skills folder instead, for it to copy.
 fn skills(setup: &Setup<'_>) -> Vec<Step> {
     let text = skill::render(&setup.rules_shown);
-    skill::PATHS
+    let peers = Peers::detect(&setup.root);
+    let mut steps: Vec<Step> = skill::PATHS
         .iter()
-        .map(|path| {
-            setup.put("skill", path, text.clone(), |existing| {
-                if skill::is_ours(existing) {
-                    Ok(())
-                } else {
-                    Err((
-                        Some(1),
-                        "a SKILL.md without `generator: autofix` in its metadata is the \
-                         user's; autofix leaves it alone"
-                            .to_string(),
-                    ))
-                }
-            })
+        .map(|path| match peers.owner(&setup.root, path) {
+            Some(owner) => Step::new("skill", Some(path), Action::Skipped).with_message(format!(
+                "{}: the skill reaches the agents through {}",
+                owner.left_alone(),
+                owner.tool.skill_source()
+            )),
+            None => put_skill(setup, path, &text),
         })
-        .collect()
+        .collect();
+    if let Some(tool) = peers.skill_tool(&setup.root, &skill::PATHS) {
+        steps.push(put_skill(setup, tool.skill_source(), &text));
+    }
+    steps
+}
+
+/// The skill at `path`, unless a `SKILL.md` there is the user's.
+fn put_skill(setup: &Setup<'_>, path: &str, text: &str) -> Step {
+    setup.put("skill", path, text.to_string(), |existing| {
+        if skill::is_ours(existing) {
+            Ok(())
+        } else {
+            Err((
+                Some(1),
+                "a SKILL.md without `generator: autofix` in its metadata is the user's; \
+                 autofix leaves it alone"
+                    .to_string(),
+            ))
+        }
+    })
 }
 
 /// Step 3, continued: point at older skills that edit the rules file by hand.
@@ -254,6 +310,7 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
 /// run, finding the hook's folder, has nothing more to add).
 fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
     let request = setup.request;
+    let peers = Peers::detect(&setup.root);
     let hooked = |agent: CommandAgent| {
         request
             .hooks
@@ -267,6 +324,10 @@ fn learn_commands(setup: &Setup<'_>) -> Vec<Step> {
         })
         .map(|agent| {
             let step = format!("command {}", agent.as_str());
+            if let Some(owner) = peers.owner(&setup.root, agent.path()) {
+                return Step::new(step, Some(agent.path()), Action::Skipped)
+                    .with_message(owner.left_alone());
+            }
             let step = setup.put(&step, agent.path(), agent.render(), |existing| {
                 if agent.is_ours(existing) {
                     Ok(())
@@ -292,10 +353,24 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
     let mut agents = setup.request.hooks.clone();
     agents.sort_by_key(|a| a.as_str());
     agents.dedup();
+    let peers = Peers::detect(&setup.root);
     agents
         .into_iter()
         .map(|agent| {
             let path = settings::path(agent, setup.request.local);
+            if let Some(owner) = peers.owner(&setup.root, path) {
+                return Step::new(
+                    format!("hook {}", agent.as_str()),
+                    Some(path),
+                    Action::Skipped,
+                )
+                .with_message(format!(
+                    "{}: add autofix's hook commands to .rulesync/hooks.jsonc for that \
+                         target (`autofix rules --format hook --agent {}` at sessionStart)",
+                    owner.left_alone(),
+                    agent.as_str()
+                ));
+            }
             let step = setup.put_with(&format!("hook {}", agent.as_str()), path, |existing| {
                 settings::merge(agent, existing).map_err(|invalid| {
                     (
@@ -322,13 +397,20 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
     let step = |action, message: String| {
         vec![Step::new("merge driver", None, action).with_message(message)]
     };
+    // A `.gitattributes` linked where autofix never writes: refused, in every mode.
+    if let Err(error) = setup.fence.resolve(&setup.root.join(".gitattributes")) {
+        return vec![
+            Step::new("merge driver", Some(".gitattributes"), Action::Refused)
+                .with_message(setup.clean(&error.to_string())),
+        ];
+    }
     if setup.request.mode != Mode::Write {
         let git = Git::new(&setup.root);
         let configured = git
             .config_get(Some(Scope::Local), "merge.autofix.driver")
             .ok()
             .flatten()
-            .is_some_and(|driver| driver == merge_git::DRIVER_COMMAND);
+            .is_some_and(|driver| driver == git::DRIVER_COMMAND);
         let attributed = git
             .attribute("merge", &rules_file)
             .is_ok_and(|value| value == "autofix");
@@ -343,7 +425,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         };
     }
     let exported = export::default_paths(&setup.root);
-    match merge_git::install(&setup.root, &rules_file, &exported, Scope::Local) {
+    match git::install(&setup.root, &rules_file, &exported, Scope::Local) {
         Ok(done) => done
             .steps
             .into_iter()
@@ -363,6 +445,16 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
 
 /// Why a file is refused: the line, and the message.
 type Refusal = (Option<usize>, String);
+
+/// How many times a file is read, planned and written before another program's saves in
+/// between make `init` give up on it.
+const ATTEMPTS: usize = 3;
+
+/// One attempt at a file: its step, and whether the file changed under it.
+struct Done {
+    step: Step,
+    changed_meanwhile: bool,
+}
 
 impl Setup<'_> {
     /// Plans and (in write mode) writes `text` at `path`; `owned` accepts or refuses an
@@ -385,42 +477,67 @@ impl Setup<'_> {
     }
 
     /// Like [`Setup::put`], with the new text computed from the old (`Ok(None)`: keep).
+    /// Another program may save the file between the read and the rename: then the write
+    /// is refused, and the file is read and planned again.
     fn put_with(
         &self,
         step: &str,
         path: &str,
-        plan: impl FnOnce(Option<&str>) -> Result<Option<String>, Refusal>,
+        plan: impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
     ) -> Step {
-        let refused = |line: Option<usize>, message: String| Step {
-            line,
-            ..Step::new(step, Some(path), Action::Refused).with_message(message)
+        for _ in 1..ATTEMPTS {
+            let done = self.put_once(step, path, &plan);
+            if !done.changed_meanwhile {
+                return done.step;
+            }
+        }
+        self.put_once(step, path, &plan).step
+    }
+
+    fn put_once(
+        &self,
+        step: &str,
+        path: &str,
+        plan: &impl Fn(Option<&str>) -> Result<Option<String>, Refusal>,
+    ) -> Done {
+        let done = |step: Step| Done {
+            step,
+            changed_meanwhile: false,
         };
-        let real = match atomic::resolve(&self.root.join(path)) {
+        let refused = |line: Option<usize>, message: String| {
+            done(Step {
+                line,
+                ..Step::new(step, Some(path), Action::Refused).with_message(message)
+            })
+        };
+        let full = self.root.join(path);
+        let real = match self.fence.resolve(&full) {
             Ok(real) => real,
             Err(error) => return refused(None, self.clean(&error.to_string())),
         };
-        let location = crate::workspace::real_location(&real.path);
-        let inside = location.starts_with(&self.root) && location != self.root;
-        if !inside {
-            return refused(
-                None,
-                "leads outside the repository; autofix writes only inside it".to_string(),
-            );
-        }
-        let existing = match &real.metadata {
+        let bytes = match &real.metadata {
             None => None,
             Some(metadata) if !metadata.is_file() => {
                 return refused(None, "not a regular file".to_string());
             }
-            Some(_) => match fs::read(&real.path).map(markdown::decode) {
-                Ok(Ok(text)) => Some(text),
-                Ok(Err(line)) => return refused(Some(line), "not valid UTF-8".to_string()),
+            Some(_) => match fs::read(&real.path) {
+                Ok(bytes) => Some(bytes),
                 Err(error) => return refused(None, format!("cannot read it: {error}")),
             },
         };
+        let existing = match bytes.clone().map(markdown::decode).transpose() {
+            Ok(existing) => existing,
+            Err(line) => return refused(Some(line), "not valid UTF-8".to_string()),
+        };
         let text = match plan(existing.as_deref()) {
             Ok(Some(text)) => text,
-            Ok(None) => return Step::new(step, Some(path), Action::Unchanged),
+            Ok(None) => {
+                if self.request.mode == Mode::Write {
+                    // Temp files a killed `init` left are swept even when nothing changes.
+                    let _ = self.fence.sweep(&full);
+                }
+                return done(Step::new(step, Some(path), Action::Unchanged));
+            }
             Err((line, message)) => return refused(line, message),
         };
         let action = if existing.is_some() {
@@ -429,22 +546,27 @@ impl Setup<'_> {
             Action::Created
         };
         if self.request.mode != Mode::Write {
-            return Step::new(step, Some(path), action);
+            return done(Step::new(step, Some(path), action));
         }
-        let written = real
-            .check_writable()
-            .and_then(|()| real.create_dir())
-            .and_then(|()| real.write(text.as_bytes()));
+        let written = real.check_writable().and_then(|()| {
+            safe_write::write(&self.fence, &full, text.as_bytes(), bytes.as_deref())
+        });
         match written {
             Ok(warning) => {
                 let step = Step::new(step, Some(path), action);
-                match warning {
+                done(match warning {
                     Some(warning) => step.with_message(self.clean(&warning)),
                     None => step,
-                }
+                })
             }
-            Err(error) => Step::new(step, Some(path), Action::Failed)
-                .with_message(self.clean(&error.to_string())),
+            Err(error) => Done {
+                changed_meanwhile: matches!(
+                    error,
+                    atomic::AtomicError::Refused(safe_write::Refusal::Changed { .. })
+                ),
+                step: Step::new(step, Some(path), failure(&error))
+                    .with_message(self.clean(&error.to_string())),
+            },
         }
     }
 
@@ -477,12 +599,33 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
-    if !request.export {
+    let peers = Peers::detect(&request.root).tools();
+    if !request.export && peers.is_empty() {
         steps.push(
             "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
              agents you use)."
                 .to_string(),
         );
+    }
+    for tool in peers {
+        let export = if request.export {
+            ""
+        } else {
+            "`autofix export`, then "
+        };
+        let (run, check) = match tool {
+            Tool::Rulesync => ("rulesync generate", "`rulesync generate --check`"),
+            Tool::Ruler => (
+                "ruler apply",
+                "`ruler apply --no-gitignore --no-mcp --no-backup` and an empty \
+                 `git status --porcelain`",
+            ),
+        };
+        steps.push(format!(
+            "Run {export}`{run}`: {} takes the rules to the agents from its sources. \
+             Add {check} to CI too.",
+            tool.name()
+        ));
     }
     steps.push(
         "Add `autofix export --check --format github` to CI so the exported rules never go \
@@ -497,18 +640,4 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
         );
     }
     steps
-}
-
-/// The git top level for `init` without `-C`: the nearest ancestor of `cwd` holding `.git`
-/// (a directory, or a file in a linked worktree), never above a ceiling.
-pub fn git_top_level(cwd: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
-    for dir in cwd.ancestors() {
-        if dir.join(".git").symlink_metadata().is_ok() {
-            return Some(dir.to_path_buf());
-        }
-        if ceilings.iter().any(|c| c == dir) {
-            break;
-        }
-    }
-    None
 }

@@ -74,13 +74,10 @@ impl Report {
             ok: bool,
             changed: bool,
             steps: &'a [Step],
-            export: Option<serde_json::Value>,
+            export: Option<crate::export::report::ReportJson<'a>>,
             next_steps: &'a [String],
         }
-        let export = self
-            .export
-            .as_ref()
-            .map(|e| serde_json::from_str(&e.to_json()).expect("the export report is JSON"));
+        let export = self.export.as_ref().map(|e| e.json());
         let json = Json {
             version: 1,
             mode: self.mode,
@@ -90,9 +87,7 @@ impl Report {
             export,
             next_steps: &self.next_steps,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 

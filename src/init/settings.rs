@@ -161,6 +161,41 @@ impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
     }
 }
 
+/// The first key repeated within one object of `text`, with the line of its second
+/// occurrence.
+fn repeated_key(text: &str) -> Option<(String, usize)> {
+    let raw: &RawValue = serde_json::from_str(text).ok()?;
+    repeated_in(text, raw.get())
+}
+
+fn repeated_in<'a>(text: &str, raw: &'a str) -> Option<(String, usize)> {
+    let values: Vec<&'a RawValue> = match raw.as_bytes().first() {
+        Some(b'{') => {
+            let Members(members) = serde_json::from_str(raw).ok()?;
+            for (at, (key, value)) in members.iter().enumerate() {
+                if members[..at].iter().any(|(seen, _)| seen == key) {
+                    return Some((key.clone(), line_of(text, value.get())));
+                }
+            }
+            members.into_iter().map(|(_, value)| value).collect()
+        }
+        Some(b'[') => serde_json::from_str(raw).ok()?,
+        _ => return None,
+    };
+    values
+        .into_iter()
+        .find_map(|value| repeated_in(text, value.get()))
+}
+
+/// The line in `text` where `slice`, a part of it, starts.
+fn line_of(text: &str, slice: &str) -> usize {
+    let offset = (slice.as_ptr() as usize)
+        .checked_sub(text.as_ptr() as usize)
+        .filter(|&offset| offset <= text.len())
+        .unwrap_or(0);
+    text[..offset].matches('\n').count() + 1
+}
+
 /// Where each agent keeps its hooks, relative to the root.
 pub fn path(agent: Agent, local: bool) -> &'static str {
     match agent {
@@ -200,17 +235,30 @@ impl Kind {
         }
     }
 
-    /// Whether a hook handler is this hook of ours (any version of the command).
+    /// Whether a hook handler is this hook of ours: its command is the one autofix writes
+    /// for some agent, word for word, perhaps with options of the user's after it
+    /// (`… --agent claude --budget 2000`). A command that merely mentions ours (`echo
+    /// autofix rules --format hook`) is the user's.
     fn is_ours(self, handler: &Json) -> bool {
+        self.ours_with_options(handler).is_some()
+    }
+
+    /// For a handler of ours, whether the user added options to the command (kept as they
+    /// are: `init` replaces only an entry that is exactly an older one of ours).
+    fn ours_with_options(self, handler: &Json) -> Option<bool> {
         let Some(Json::String(command)) = handler.get("command") else {
-            return false;
+            return None;
         };
-        match self {
-            Kind::SessionStart => {
-                command.contains("autofix rules") && command.contains("--format hook")
-            }
-            Kind::Prompt => command.contains("autofix hook user-prompt"),
-        }
+        let words: Vec<&str> = command.split_whitespace().collect();
+        Agent::ALL.iter().find_map(|&agent| {
+            let command = self.command(agent);
+            let ours: Vec<&str> = command.split_whitespace().collect();
+            let extra = words.strip_prefix(ours.as_slice())?;
+            extra
+                .first()
+                .is_none_or(|word| word.starts_with("--"))
+                .then_some(!extra.is_empty())
+        })
     }
 
     /// Gemini CLI shows a hook's name; each of ours has its own.
@@ -271,6 +319,16 @@ pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Inv
             message: format!("not valid JSON ({error})"),
         })?),
     };
+    let trimmed = existing.map(|s| s.trim_start_matches('\u{feff}'));
+    if let Some((key, line)) = trimmed.and_then(repeated_key) {
+        return Err(Invalid {
+            line: Some(line),
+            message: format!(
+                "the key `{key}` appears twice in one object (again at line {line}); JSON \
+                 readers keep only one of them, so autofix will not guess which"
+            ),
+        });
+    }
     let mut settings = original.clone().unwrap_or_else(|| Json::Object(Vec::new()));
     let shape = |what: &str, found: &Json, expected: &str| Invalid {
         line: None,
@@ -347,7 +405,9 @@ fn merge_flat(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
             return false;
         }
         placed = true;
-        *entry = ours.clone();
+        if kind.ours_with_options(entry) != Some(true) {
+            *entry = ours.clone();
+        }
         true
     });
     if !placed {
@@ -375,7 +435,9 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
                 return false;
             }
             placed = true;
-            *handler = ours.clone();
+            if kind.ours_with_options(handler) != Some(true) {
+                *handler = ours.clone();
+            }
             true
         });
     }
@@ -469,7 +531,7 @@ mod tests {
 
     #[test]
     fn keeps_other_keys_and_hooks_and_replaces_ours() {
-        let existing = r#"{"z": 1, "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}, {"type": "command", "command": "autofix rules --format hook --agent claude --old"}]}], "Stop": []}, "a": [1.5, null]}"#;
+        let existing = r#"{"z": 1, "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}, {"type": "command", "command": "autofix rules --format hook --agent claude", "timeout": 5}]}], "Stop": []}, "a": [1.5, null]}"#;
         let merged = merge(Agent::Claude, Some(existing)).unwrap().unwrap();
         let value: serde_json::Value = serde_json::from_str(&merged).unwrap();
         let handlers = &value["hooks"]["SessionStart"][0]["hooks"];
@@ -485,6 +547,13 @@ mod tests {
         assert!(merged.find("\"hooks\"").unwrap() < merged.find("\"a\"").unwrap());
         // A second merge changes nothing.
         assert_eq!(merge(Agent::Claude, Some(&merged)), Ok(None));
+        // A user's command that merely mentions ours is the user's: kept, ours added.
+        let mine = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude | tee log"}]}]}}"#;
+        let merged = merge(Agent::Claude, Some(mine)).unwrap().unwrap();
+        let value: serde_json::Value = serde_json::from_str(&merged).unwrap();
+        let groups = value["hooks"]["SessionStart"].as_array().unwrap();
+        assert_eq!(groups.len(), 2, "{merged}");
+        assert!(merged.contains("| tee log"));
     }
 
     #[test]
@@ -495,5 +564,9 @@ mod tests {
         assert!(merge(Agent::Claude, Some(r#"{"hooks": []}"#)).is_err());
         assert!(merge(Agent::Cursor, Some(r#"{"hooks": {"sessionStart": {}}}"#)).is_err());
         assert!(merge(Agent::Claude, Some("  ")).unwrap().is_some());
+        let twice = "{\n  \"hooks\": {},\n  \"x\": [{\"a\": 1,\n \"a\": 2}]\n}";
+        let error = merge(Agent::Claude, Some(twice)).unwrap_err();
+        assert_eq!(error.line, Some(4), "{}", error.message);
+        assert!(error.message.contains("`a`"), "{}", error.message);
     }
 }

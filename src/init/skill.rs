@@ -1,6 +1,7 @@
 //! The `autofix` skill: one `SKILL.md`, written to `.agents/skills/autofix/` and
-//! `.claude/skills/autofix/`, generated from the CLI's own category list so it never drifts
-//! from what `learn` accepts.
+//! `.claude/skills/autofix/` (or, where rulesync or Ruler generates those, to its skills
+//! folder), generated from the CLI's own category list so it never drifts from what
+//! `learn` accepts.
 
 use crate::export::markdown;
 use crate::rules::Category;

@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::git::{self, Git};
 use crate::diagnostics::Code;
+use crate::git::{self, Git};
 use crate::paint::Painter;
-use crate::preset::requirements::find_program;
 use crate::rules::{self, check};
 use crate::text::counted;
 
@@ -241,7 +240,7 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
 }
 
 fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::OsStr>) {
-    match find_program(program, path_var) {
+    match git::find_program(program, path_var) {
         Some(found) => report.push(
             "binary",
             true,
@@ -381,8 +380,6 @@ impl Report {
             ok: self.ok(),
             checks: &self.checks,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }

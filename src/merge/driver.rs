@@ -23,9 +23,9 @@ use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use super::git::{Git, GitError};
 use super::{Input, Labels, MergeError, Merged, Options, Side, merge};
 use crate::atomic::{self, AtomicError};
+use crate::git::{Git, GitError};
 
 /// `AUTOFIX_MERGE_UPSTREAM`: `ours` or `theirs` — the side whose numbers are published.
 pub const UPSTREAM_ENV: &str = "AUTOFIX_MERGE_UPSTREAM";
@@ -113,8 +113,8 @@ pub struct Decision {
 pub enum DriverError {
     #[error("{UPSTREAM_ENV} must be `ours` or `theirs`, not `{0}`")]
     BadUpstream(String),
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Write(#[from] AtomicError),
     #[error(transparent)]
@@ -248,7 +248,7 @@ pub fn run(request: &Request, env: &Environment) -> Outcome {
 }
 
 /// Runs `work`, turning an error or a panic into a failed outcome.
-pub fn guarded(request: &Request, work: impl FnOnce() -> Result<Outcome, DriverError>) -> Outcome {
+fn guarded(request: &Request, work: impl FnOnce() -> Result<Outcome, DriverError>) -> Outcome {
     match panic::catch_unwind(AssertUnwindSafe(work)) {
         Ok(Ok(outcome)) => outcome,
         Ok(Err(error)) => Outcome::failed(request, &error),
@@ -281,7 +281,7 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
     let read = |path: &Path| {
         crate::limits::read_file(path).map_err(|source| DriverError::Read {
             path: path.to_path_buf(),
-            source,
+            error: source,
         })
     };
     let (base, ours, theirs) = (

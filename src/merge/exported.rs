@@ -15,8 +15,8 @@
 use std::fs;
 use std::path::Path;
 
-use super::git::{Git, GitError};
 use crate::export::{block, owned};
+use crate::git::{Git, GitError};
 
 /// Stands for the block while the rest of the file is merged: one line, the same on all
 /// three sides, so the block's lines never meet the other side's.
@@ -61,7 +61,8 @@ pub fn merge(
         marker_size,
     )?;
     if let Some(block) = ours_block {
-        merged.text = merged.text.replacen(PLACEHOLDER, &block, 1);
+        // Twice only inside a conflict (both sides added a block): each gets the block.
+        merged.text = merged.text.replace(PLACEHOLDER, &block);
     }
     Ok(merged)
 }
@@ -98,13 +99,13 @@ fn merge_file(
         .tempdir_in(dir)
         .map_err(|source| GitError::Read {
             path: dir.to_path_buf(),
-            source,
+            error: source,
         })?;
     let [base, ours, theirs] = ["base", "ours", "theirs"].map(|name| scratch.path().join(name));
     for (path, text) in [(&base, texts[0]), (&ours, texts[1]), (&theirs, texts[2])] {
         fs::write(path, text).map_err(|source| GitError::Read {
             path: path.clone(),
-            source,
+            error: source,
         })?;
     }
     let marker_size = format!("--marker-size={marker_size}");
@@ -129,7 +130,7 @@ fn merge_file(
         _ => {
             return Err(GitError::Read {
                 path: dir.to_path_buf(),
-                source: std::io::Error::other(
+                error: std::io::Error::other(
                     String::from_utf8_lossy(&output.stderr).trim().to_string(),
                 ),
             });

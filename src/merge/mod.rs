@@ -1,9 +1,9 @@
 //! Merging three versions of the rules file (the team half): a pure function of (base,
 //! ours, theirs, options) that replays one side's new rules onto the other as `learn`
 //! would, plus what runs it for git ([`driver`]), after a conflict ([`resolve`]) and the
-//! set-up and its checks ([`git`], [`doctor`]).
+//! set-up and its checks ([`crate::git`], [`doctor`]).
 //!
-//! The model (MERGE.md): rules are identified by content, never by number. One side is
+//! The model ([`crate::docs::team`]): rules are identified by content, never by number. One side is
 //! *kept*: its bytes and numbers stay, and the other side's new rules are appended after
 //! its last rule, numbered from the highest number on the kept side or in the base, with
 //! every supersede reference rewritten through the map from the other side's numbers to
@@ -17,7 +17,6 @@
 pub mod doctor;
 pub mod driver;
 pub mod exported;
-pub mod git;
 mod refs;
 mod render;
 pub mod resolve;
@@ -50,7 +49,7 @@ impl Side {
     }
 
     /// `ours'` or `theirs'`, for "theirs' rule 44".
-    pub fn possessive(self) -> &'static str {
+    fn possessive(self) -> &'static str {
         match self {
             Side::Ours => "ours'",
             Side::Theirs => "theirs'",

@@ -9,11 +9,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::driver::{self, Decision, DriverError, Environment};
-use super::git::{Git, GitError};
+use crate::git::{Git, GitError};
 use serde::Serialize;
 
 use super::{Change, DropReason, Input, Labels, MergeError, Merged, Options, merge};
-use crate::atomic::{self, AtomicError};
+use crate::atomic::AtomicError;
+use crate::rules;
+use crate::safe_write::{self, Fence};
 
 /// What to resolve.
 #[derive(Clone, Debug)]
@@ -22,6 +24,8 @@ pub struct Request {
     pub path: PathBuf,
     pub marker_size: usize,
     pub accept_one_sided_edits: bool,
+    /// Drop rules the work tree's file holds that the merge does not (`--drop-work-tree-rules`).
+    pub drop_work_tree_rules: bool,
 }
 
 /// What `resolve` wrote.
@@ -57,8 +61,55 @@ pub enum ResolveError {
     Driver(#[from] DriverError),
     #[error(transparent)]
     Merge(MergeError),
+    #[error(
+        "{} holds {} that the merge rebuilt from git's index does not (learned after the \
+         conflict?); nothing was written. If the file is already resolved, `git add` it; to \
+         drop them, run again with --drop-work-tree-rules",
+        path.display(),
+        describe(rules)
+    )]
+    WouldDrop {
+        path: PathBuf,
+        rules: Vec<(Option<u64>, String)>,
+    },
     #[error(transparent)]
     Write(#[from] AtomicError),
+}
+
+/// `rule 4 ("Always x")` or `rules 4 ("Always x") and 5 ("Never y")`.
+fn describe(rules: &[(Option<u64>, String)]) -> String {
+    let one = |(number, instruction): &(Option<u64>, String)| match number {
+        Some(number) => format!("{number} (\"{instruction}\")"),
+        None => format!("\"{instruction}\""),
+    };
+    let all: Vec<String> = rules.iter().map(one).collect();
+    match all.as_slice() {
+        [one] => format!("rule {one}"),
+        [init @ .., last] => format!("rules {} and {last}", init.join(", ")),
+        [] => "no rule".to_string(),
+    }
+}
+
+/// The rules of `working` (the work tree's file, when it parses as rules) whose instruction
+/// no rule of `merged` holds: what writing `merged` would lose.
+fn dropped(working: &str, merged: &str) -> Vec<(Option<u64>, String)> {
+    let name = Path::new("work tree");
+    let (Ok(working), Ok(merged)) = (
+        rules::parse_tolerant(name, working),
+        rules::parse_tolerant(name, merged),
+    ) else {
+        return Vec::new();
+    };
+    working
+        .rules
+        .iter()
+        .filter(|rule| {
+            !merged.rules.iter().any(|kept| {
+                rules::same_instruction(kept.instruction.display(), rule.instruction.display())
+            })
+        })
+        .map(|rule| (rule.number.value(), rule.instruction.display().to_string()))
+        .collect()
 }
 
 /// Rebuilds the merge of `request.path` from the index and writes it.
@@ -107,7 +158,11 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
         text(Some(&theirs))?,
     );
 
-    let working = crate::limits::read_to_string(path).unwrap_or_default();
+    // Every writer of the rules file holds its lock; the file is read under it, so a rule
+    // learned since the conflict is seen (and never silently dropped).
+    let locked = Fence::rules_file().lock(path, safe_write::timeout())?;
+    let working_bytes = locked.read()?;
+    let working = String::from_utf8_lossy(working_bytes.as_deref().unwrap_or_default());
     let mut labels = labels_from_markers(&working, request.marker_size);
     let message = merge_message(&git);
     if labels.theirs.is_none() {
@@ -137,7 +192,14 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
         },
         other => ResolveError::Merge(other),
     })?;
-    atomic::resolve(path)?.write(merged.text.as_bytes())?;
+    let lost = dropped(&working, &merged.text);
+    if !lost.is_empty() && !request.drop_work_tree_rules {
+        return Err(ResolveError::WouldDrop {
+            path: path.clone(),
+            rules: lost,
+        });
+    }
+    locked.write(&[merged.text.as_bytes()], working_bytes.as_deref())?;
     Ok(Outcome {
         path: path.clone(),
         labels,
@@ -242,14 +304,12 @@ impl Outcome {
                 .collect(),
             warnings: &merged.warnings,
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("an outcome always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 
 /// The labels of the first conflict's `<<<<<<<` and `>>>>>>>` lines.
-pub fn labels_from_markers(text: &str, size: usize) -> Labels {
+fn labels_from_markers(text: &str, size: usize) -> Labels {
     let find = |marker: char| {
         let prefix: String = std::iter::repeat_n(marker, size).collect();
         text.lines().find_map(|line| {

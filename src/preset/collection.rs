@@ -48,7 +48,7 @@ pub enum CollectionError {
 }
 
 /// Whether `dir` is a preset directory.
-pub fn is_preset(dir: &Path) -> bool {
+fn is_preset(dir: &Path) -> bool {
     dir.join("manifest.json").is_file() || dir.join("commands.json").is_file()
 }
 

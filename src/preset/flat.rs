@@ -4,7 +4,7 @@
 
 use super::Form;
 use super::load::{self, Draft, LoadError};
-use super::source::{Dir, Doc, Opened};
+use super::source::{Dir, Doc, Opened, Presence};
 
 /// The help for a flat preset without `commands.json`.
 const NEEDS_COMMANDS: &str = "a flat preset needs `commands.json`; a HagiTask package names \
@@ -21,7 +21,7 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
     }
     let commands = dir.open_top("commands.json", Some(NEEDS_COMMANDS), diagnostics)?;
     if let Opened::Doc(doc) = &commands {
-        draft.commands = load::commands(doc, false, diagnostics);
+        draft.commands = load::commands(doc, Form::Flat, diagnostics);
     }
     // Inputs are declared by a panel, input bindings or prompt inputs; a broken file among
     // them (reported already) leaves them unknown, and placeholders unchecked.
@@ -30,7 +30,7 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
     let panel = dir.open_top("panel.json", None, diagnostics)?;
     match &panel {
         Opened::Doc(doc) => {
-            let outputs = load::panel_outputs(doc, false, diagnostics);
+            let outputs = load::panel_outputs(doc, Form::Flat, diagnostics);
             inputs
                 .get_or_insert_default()
                 .extend(outputs.into_iter().map(str::to_string));
@@ -59,8 +59,8 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
             draft.requirements_file = Some(root.doc.rel.clone());
         }
         for names in [
-            load::binding_inputs(&root, false, diagnostics),
-            load::prompt_inputs(&root, false, diagnostics),
+            load::binding_inputs(&root, Presence::Optional, diagnostics),
+            load::prompt_inputs(&root, Presence::Optional, diagnostics),
         ]
         .into_iter()
         .flatten()

@@ -12,7 +12,7 @@ use crate::diagnostics::Diagnostic;
 
 use super::Form;
 use super::load::{self, Draft, LoadError};
-use super::source::{Dir, Doc, Obj, child};
+use super::source::{Dir, Doc, Obj, Presence, child};
 use super::{package, task_preset};
 
 /// Loads a HagiTask package whose manifest is `manifest`.
@@ -24,15 +24,15 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         draft.id = load::manifest_id(&root, diagnostics);
         let task_id = draft.id.as_ref().map(|(id, _)| id.as_str());
         let supported = package::check_manifest(dir, &root, task_id, diagnostics)?;
-        let ui = root.object("ui", "`ui`", true, diagnostics);
-        let backend = root.object("backend", "`backend`", true, diagnostics);
+        let ui = root.object("ui", "`ui`", Presence::Required, diagnostics);
+        let backend = root.object("backend", "`backend`", Presence::Required, diagnostics);
         let open = |owner: &Option<Obj<'_>>,
                     key: &str,
-                    required: bool,
+                    presence: Presence,
                     diagnostics: &mut Vec<Diagnostic>|
          -> Result<Option<Doc>, LoadError> {
             let Some(owner) = owner else { return Ok(None) };
-            let Some(declared) = owner.string(key, required, diagnostics) else {
+            let Some(declared) = owner.string(key, presence, diagnostics) else {
                 return Ok(None);
             };
             dir.open_declared(
@@ -43,10 +43,10 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
                 diagnostics,
             )
         };
-        let panel = open(&ui, "panel", true, diagnostics)?;
-        let commands = open(&ui, "commands", false, diagnostics)?;
-        let task_preset = open(&backend, "taskPreset", true, diagnostics)?;
-        let prompts = open(&backend, "prompts", true, diagnostics)?;
+        let panel = open(&ui, "panel", Presence::Required, diagnostics)?;
+        let commands = open(&ui, "commands", Presence::Optional, diagnostics)?;
+        let task_preset = open(&backend, "taskPreset", Presence::Required, diagnostics)?;
+        let prompts = open(&backend, "prompts", Presence::Required, diagnostics)?;
 
         // Placeholders come from panel outputs, input bindings and prompt inputs. The
         // panel is required, so a package always declares its inputs — unless one of
@@ -55,13 +55,13 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         let mut inputs_known = true;
         match &panel {
             Some(panel) => {
-                let outputs = load::panel_outputs(panel, true, diagnostics);
+                let outputs = load::panel_outputs(panel, Form::HagiTask, diagnostics);
                 inputs.extend(outputs.into_iter().map(str::to_string));
             }
             None => inputs_known = false,
         }
         if let Some(doc) = &commands {
-            draft.commands = load::commands(doc, true, diagnostics);
+            draft.commands = load::commands(doc, Form::HagiTask, diagnostics);
         }
         match task_preset
             .as_ref()
@@ -71,7 +71,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
                 draft.requirements = load::requirements(&root, false, diagnostics);
                 task_preset::check(&root, diagnostics);
                 draft.requirements_file = Some(root.doc.rel.clone());
-                let bound = load::binding_inputs(&root, true, diagnostics);
+                let bound = load::binding_inputs(&root, Presence::Required, diagnostics);
                 inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));
             }
             None => {
@@ -84,7 +84,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
             .and_then(|doc| doc.root("the prompt package", diagnostics))
         {
             Some(root) => {
-                let names = load::prompt_inputs(&root, true, diagnostics);
+                let names = load::prompt_inputs(&root, Presence::Required, diagnostics);
                 inputs.extend(names.unwrap_or_default().into_iter().map(str::to_string));
                 check_templates(dir, &root, diagnostics);
                 package::check_prompts(&root, supported.as_ref(), diagnostics);

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::diagnostics::{self, Code, Diagnostic};
 
-use super::source::{Dir, Doc, Obj, Opened, Resolved, child, kind_of};
+use super::source::{Dir, Doc, Obj, Opened, Presence, Resolved, child, kind_of};
 use super::{
     Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, package, validate,
 };
@@ -152,7 +152,7 @@ pub(crate) fn manifest_id(
     manifest: &Obj<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(String, Location)> {
-    let id = manifest.string("taskPresetId", false, diagnostics)?;
+    let id = manifest.string("taskPresetId", Presence::Optional, diagnostics)?;
     let pointer = manifest.pointer_of("taskPresetId");
     let valid = id
         .bytes()
@@ -183,13 +183,10 @@ pub(crate) fn manifest_id(
     Some((id.to_string(), location))
 }
 
-/// Parses a commands file. `hagitask` demands the HagiTask fields (`selectionMode`,
+/// Parses a commands file. A HagiTask package demands its fields (`selectionMode`,
 /// `groups`, and each command's `groupId` and `label`); the flat form needs only `id`.
-pub(crate) fn commands(
-    doc: &Doc,
-    hagitask: bool,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<Command> {
+pub(crate) fn commands(doc: &Doc, form: Form, diagnostics: &mut Vec<Diagnostic>) -> Vec<Command> {
+    let hagitask = Presence::in_hagitask(form);
     let Some(root) = doc.root("the commands file", diagnostics) else {
         return Vec::new();
     };
@@ -203,21 +200,21 @@ pub(crate) fn commands(
             &root.pointer_of("selectionMode"),
         ));
     }
-    root.string("version", false, diagnostics);
+    root.string("version", Presence::Optional, diagnostics);
     let groups = root.array("groups", hagitask, diagnostics).map(|items| {
         let mut ids = BTreeSet::new();
         for (index, item) in items.iter().enumerate() {
             let pointer = child(&root.pointer_of("groups"), &index.to_string());
             let what = format!("group `{pointer}`");
             if let Some(group) = Obj::new(doc, item, pointer, what, diagnostics)
-                && let Some(id) = group.name("id", true, diagnostics)
+                && let Some(id) = group.name("id", Presence::Required, diagnostics)
             {
                 ids.insert(id.to_string());
             }
         }
         ids
     });
-    let Some(items) = root.array("commands", true, diagnostics) else {
+    let Some(items) = root.array("commands", Presence::Required, diagnostics) else {
         return Vec::new();
     };
     let mut commands = Vec::new();
@@ -227,7 +224,7 @@ pub(crate) fn commands(
         let Some(mut command) = Obj::new(doc, item, pointer.clone(), what, diagnostics) else {
             continue;
         };
-        let id = command.string("id", true, diagnostics);
+        let id = command.string("id", Presence::Required, diagnostics);
         if let Some(id) = id {
             if id.trim().is_empty() {
                 diagnostics.push(doc.diagnostic(
@@ -280,7 +277,7 @@ pub(crate) fn commands(
     commands
 }
 
-/// SPEC §3.2: a missing, `null`, empty or whitespace `skill` is no skill; otherwise it is
+/// A missing, `null`, empty or whitespace `skill` is no skill; otherwise it is
 /// trimmed. Anything but a string is `invalid-field`: one command binds at most one skill.
 fn skill(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     match command.get("skill")? {
@@ -316,7 +313,7 @@ fn template(
 ) -> (Option<String>, &'static str) {
     for field in ["preludeTemplate", "prompt"] {
         if command.get(field).is_some() {
-            let text = command.string(field, false, diagnostics);
+            let text = command.string(field, Presence::Optional, diagnostics);
             let text = text.filter(|t| !t.trim().is_empty()).map(str::to_string);
             return (text, field);
         }
@@ -332,7 +329,7 @@ pub(crate) fn requirements(
     flat: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Requirement> {
-    let Some(items) = root.array("requirements", false, diagnostics) else {
+    let Some(items) = root.array("requirements", Presence::Optional, diagnostics) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -353,9 +350,9 @@ pub(crate) fn requirements(
 }
 
 fn flat_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Requirement> {
-    let key = entry.name("key", true, diagnostics)?;
+    let key = entry.name("key", Presence::Required, diagnostics)?;
     let cache_key = entry
-        .name("cacheKey", false, diagnostics)
+        .name("cacheKey", Presence::Optional, diagnostics)
         .map_or_else(|| format!("skill:{key}"), str::to_string);
     Some(Requirement {
         kind: Kind::Skill,
@@ -369,7 +366,7 @@ fn flat_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Optio
 }
 
 fn typed_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Requirement> {
-    let kind = match entry.string("type", true, diagnostics)? {
+    let kind = match entry.string("type", Presence::Required, diagnostics)? {
         "skills" => Kind::Skill,
         "cli" => Kind::Cli,
         "agent" => Kind::Agent,
@@ -385,13 +382,13 @@ fn typed_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Opti
             return None;
         }
     };
-    let name = entry.name("name", false, diagnostics);
-    let names = entry.strings("names", false, diagnostics);
+    let name = entry.name("name", Presence::Optional, diagnostics);
+    let names = entry.strings("names", Presence::Optional, diagnostics);
     let command = entry
-        .name("command", false, diagnostics)
+        .name("command", Presence::Optional, diagnostics)
         .map(str::to_string);
     let args = entry
-        .strings("args", false, diagnostics)
+        .strings("args", Presence::Optional, diagnostics)
         .unwrap_or_default()
         .into_iter()
         .map(str::to_string)
@@ -429,16 +426,17 @@ fn typed_requirement(entry: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Opti
 /// The `output` of every panel field: `sections[].fields[]`, and (flat form) `fields[]`.
 pub(crate) fn panel_outputs<'a>(
     doc: &'a Doc,
-    hagitask: bool,
+    form: Form,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<&'a str> {
+    let hagitask = Presence::in_hagitask(form);
     let Some(root) = doc.root("the panel", diagnostics) else {
         return Vec::new();
     };
     let mut outputs = Vec::new();
-    let mut fields = |owner: &Obj<'a>, required: bool, diagnostics: &mut Vec<Diagnostic>| {
+    let mut fields = |owner: &Obj<'a>, presence: Presence, diagnostics: &mut Vec<Diagnostic>| {
         for (index, item) in owner
-            .array("fields", required, diagnostics)
+            .array("fields", presence, diagnostics)
             .unwrap_or_default()
             .iter()
             .enumerate()
@@ -460,8 +458,8 @@ pub(crate) fn panel_outputs<'a>(
             fields(&section, hagitask, diagnostics);
         }
     }
-    if !hagitask {
-        fields(&root, false, diagnostics);
+    if form == Form::Flat {
+        fields(&root, Presence::Optional, diagnostics);
     }
     outputs
 }
@@ -469,17 +467,17 @@ pub(crate) fn panel_outputs<'a>(
 /// The names `inputBindings` provide (`input` and `promptParameter`).
 pub(crate) fn binding_inputs<'a>(
     root: &Obj<'a>,
-    required: bool,
+    presence: Presence,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<&'a str>> {
-    let items = root.array("inputBindings", required, diagnostics)?;
+    let items = root.array("inputBindings", presence, diagnostics)?;
     let mut names = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let pointer = child(&root.pointer_of("inputBindings"), &index.to_string());
         let what = format!("the input binding at `{pointer}`");
         if let Some(binding) = Obj::new(root.doc, item, pointer, what, diagnostics) {
-            names.extend(binding.name("input", true, diagnostics));
-            names.extend(binding.name("promptParameter", false, diagnostics));
+            names.extend(binding.name("input", Presence::Required, diagnostics));
+            names.extend(binding.name("promptParameter", Presence::Optional, diagnostics));
         }
     }
     Some(names)
@@ -488,16 +486,16 @@ pub(crate) fn binding_inputs<'a>(
 /// The names `inputs[].name` of a prompts file provide.
 pub(crate) fn prompt_inputs<'a>(
     root: &Obj<'a>,
-    required: bool,
+    presence: Presence,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<&'a str>> {
-    let items = root.array("inputs", required, diagnostics)?;
+    let items = root.array("inputs", presence, diagnostics)?;
     let mut names = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let pointer = child(&root.pointer_of("inputs"), &index.to_string());
         let what = format!("the input at `{pointer}`");
         if let Some(input) = Obj::new(root.doc, item, pointer, what, diagnostics) {
-            names.extend(input.name("name", true, diagnostics));
+            names.extend(input.name("name", Presence::Required, diagnostics));
         }
     }
     Some(names)

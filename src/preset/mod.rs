@@ -38,6 +38,15 @@ use crate::diagnostics::{Diagnostic, Position};
 pub use collection::{CollectionError, discover, load_collection};
 pub use load::{LoadError, load};
 
+/// Why presets could not be found or read (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum PresetError {
+    #[error(transparent)]
+    Collection(#[from] CollectionError),
+    #[error(transparent)]
+    Load(#[from] LoadError),
+}
+
 /// Which on-disk format a preset uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {

@@ -19,7 +19,7 @@ use crate::diagnostics::{Code, Diagnostic};
 
 use super::frontmatter;
 use super::load::LoadError;
-use super::source::{Dir, Doc, Obj, Resolved, child, kind_of};
+use super::source::{Dir, Doc, Obj, Presence, Resolved, child, kind_of};
 
 /// The schema files a `$schema` may name after `schemas/task-preset-plugin/`.
 const SCHEMAS: [&str; 7] = [
@@ -54,7 +54,7 @@ pub(super) fn one_of(
     code: Code,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    if let Some(value) = obj.string(key, false, diagnostics)
+    if let Some(value) = obj.string(key, Presence::Optional, diagnostics)
         && !allowed.contains(&value)
     {
         diagnostics.push(obj.doc.diagnostic(
@@ -135,7 +135,12 @@ fn check_localization(
     root: &Obj<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<BTreeSet<String>> {
-    let localization = root.object("localization", "`localization`", false, diagnostics)?;
+    let localization = root.object(
+        "localization",
+        "`localization`",
+        Presence::Optional,
+        diagnostics,
+    )?;
     require(
         &localization,
         &["strategy", "namespace", "defaultLocale", "supportedLocales"],
@@ -149,7 +154,7 @@ fn check_localization(
         Code::InvalidField,
         diagnostics,
     );
-    let listed = localization.strings("supportedLocales", false, diagnostics)?;
+    let listed = localization.strings("supportedLocales", Presence::Optional, diagnostics)?;
     let supported: BTreeSet<String> = listed.iter().map(|l| l.to_string()).collect();
     if supported.is_empty() {
         diagnostics.push(localization.doc.diagnostic(
@@ -158,7 +163,7 @@ fn check_localization(
             &localization.pointer_of("supportedLocales"),
         ));
     }
-    if let Some(default) = localization.string("defaultLocale", false, diagnostics)
+    if let Some(default) = localization.string("defaultLocale", Presence::Optional, diagnostics)
         && !supported.contains(default)
     {
         diagnostics.push(
@@ -176,7 +181,11 @@ fn check_localization(
         );
     }
     // Bundles are required only for the `plugin-bundles` strategy (the manifest schema).
-    let bundled = localization.get("strategy") == Some(&Value::from("plugin-bundles"));
+    let bundled = if localization.get("strategy") == Some(&Value::from("plugin-bundles")) {
+        Presence::Required
+    } else {
+        Presence::Optional
+    };
     let what = "`localization.bundles`";
     if let Some(bundles) = localization.object("bundles", what, bundled, diagnostics) {
         for (locale, path) in bundles.map {
@@ -222,10 +231,10 @@ fn check_store_page(
     supported: Option<&BTreeSet<String>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(), LoadError> {
-    let Some(site) = root.object("site", "`site`", true, diagnostics) else {
+    let Some(site) = root.object("site", "`site`", Presence::Required, diagnostics) else {
         return Ok(());
     };
-    let Some(declared) = site.string("storePage", true, diagnostics) else {
+    let Some(declared) = site.string("storePage", Presence::Required, diagnostics) else {
         return Ok(());
     };
     let pointer = site.pointer_of("storePage");
@@ -337,7 +346,7 @@ pub(crate) fn check_prompts(
             &root.pointer,
         ));
     }
-    if let Some(variants) = root.object("variants", "`variants`", false, diagnostics) {
+    if let Some(variants) = root.object("variants", "`variants`", Presence::Optional, diagnostics) {
         require(
             &variants,
             &["selectors", "entries", "fallback"],
@@ -381,7 +390,12 @@ pub(crate) fn check_prompts(
 /// `commandSystemPrompts`: command id → {locale → non-empty template path}.
 fn check_command_prompts(root: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
     let what = "`commandSystemPrompts`";
-    let Some(commands) = root.object("commandSystemPrompts", what, false, diagnostics) else {
+    let Some(commands) = root.object(
+        "commandSystemPrompts",
+        what,
+        Presence::Optional,
+        diagnostics,
+    ) else {
         return;
     };
     for (command, locales) in commands.map {

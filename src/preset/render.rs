@@ -1,4 +1,4 @@
-//! Final command lines (SPEC §3.4): `{name}` placeholders filled from values, `{commandId}`
+//! Final command lines ([`crate::docs::presets`]): `{name}` placeholders filled from values, `{commandId}`
 //! from the command, and the idempotent `/skill` prelude — `/S ` is prepended unless the
 //! rendered template already starts with the token `/S`, so there is never `/S /S …`.
 
@@ -105,7 +105,7 @@ pub fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
 }
 
 /// One command's line with `values` filled in.
-pub fn render_command(command: &Command, values: &BTreeMap<String, String>) -> Rendered {
+fn render_command(command: &Command, values: &BTreeMap<String, String>) -> Rendered {
     let (text, missing) = match &command.template {
         Some(template) => {
             let (text, missing) = fill(template, &command.id, values);
@@ -216,7 +216,7 @@ pub fn fill(
     (out, missing)
 }
 
-/// SPEC §3.4. A command bound to `skill` S gets `/S ` before its rendered text, unless
+/// The prelude. A command bound to `skill` S gets `/S ` before its rendered text, unless
 /// the text (leading whitespace aside) already starts with the token `/S`; a bound
 /// command with no text is `/S`. Leading whitespace is dropped from a bound command's
 /// line so that it starts with the slash command. An unbound command's text is its line
@@ -238,7 +238,7 @@ pub fn prelude(skill: Option<&str>, rendered: Option<&str>) -> Option<String> {
 
 /// Whether `text` starts with `token` followed by whitespace or the end:
 /// `/ponytail-review x` does not start with the token `/ponytail`.
-pub fn starts_with_token(text: &str, token: &str) -> bool {
+fn starts_with_token(text: &str, token: &str) -> bool {
     text.strip_prefix(token)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
 }

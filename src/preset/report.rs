@@ -18,9 +18,7 @@ use crate::text::{counted, shown};
 pub const JSON_VERSION: u32 = 1;
 
 fn to_json(value: &impl Serialize) -> String {
-    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
-    text.push('\n');
-    text
+    crate::text::json_document(value)
 }
 
 fn diagnostics_json(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {

@@ -1,4 +1,4 @@
-//! The requirement summary (SPEC §3.6): each requirement once, by cache key, with the
+//! The requirement summary ([`crate::docs::presets`]): each requirement once, by cache key, with the
 //! commands bound to it; whether a skill is installed (`<dir>/<skill>/SKILL.md` under the
 //! workspace's and the home directory's `.claude/skills` and `.agents/skills`), and whether
 //! a CLI is on `PATH`. Nothing a preset names is ever executed.
@@ -18,7 +18,7 @@ pub struct Environment {
 }
 
 impl Environment {
-    /// The skill directories of SPEC §3.6 (`root` and `home`), then `extra`.
+    /// The skill directories under `root` and `home`, then `extra`.
     pub fn new(
         root: &Path,
         home: Option<&Path>,
@@ -103,7 +103,7 @@ pub fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Vec<Summa
                 },
                 Kind::Cli => {
                     let program = requirement.command.as_deref().unwrap_or(&requirement.key);
-                    match find_program(program, environment.path.as_deref()) {
+                    match crate::git::find_program(program, environment.path.as_deref()) {
                         Some(path) => Status::Found(path),
                         None => Status::NotFound,
                     }
@@ -121,7 +121,7 @@ pub fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Vec<Summa
 
 /// The `SKILL.md` of `skill` in the first directory that has one. A name that is not a
 /// single path component (`../x`, `a/b`) is never found.
-pub fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
     let single =
         !skill.is_empty() && skill != "." && skill != ".." && !skill.contains(['/', '\\', '\0']);
     if !single {
@@ -133,7 +133,7 @@ pub fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
 }
 
 /// The command that installs a skill, quoted for a POSIX shell where needed.
-pub fn install_hint(skill: &str) -> String {
+fn install_hint(skill: &str) -> String {
     format!("npx skills add {} -g -y", shell_quote(skill))
 }
 
@@ -147,47 +147,6 @@ fn shell_quote(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
-}
-
-/// Looks `program` up on `path` the way a shell would, without running it. A name with a
-/// slash is checked as a path.
-pub fn find_program(program: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
-    if program.is_empty() || program.contains('\0') {
-        return None;
-    }
-    if program.contains('/') {
-        let candidate = PathBuf::from(program);
-        return is_executable(&candidate).then_some(candidate);
-    }
-    std::env::split_paths(path?)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .flat_map(|dir| candidates(&dir, program))
-        .find(|candidate| is_executable(candidate))
-}
-
-#[cfg(not(windows))]
-fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
-    vec![dir.join(program)]
-}
-
-#[cfg(windows)]
-fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
-    ["", ".exe", ".cmd", ".bat"]
-        .iter()
-        .map(|ext| dir.join(format!("{program}{ext}")))
-        .collect()
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
 }
 
 #[cfg(test)]
@@ -220,45 +179,5 @@ mod tests {
             install_hint("it's; rm"),
             r"npx skills add 'it'\''s; rm' -g -y"
         );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn programs_need_the_execute_bit() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let tool = tmp.path().join("tool");
-        fs::write(&tool, "#!/bin/sh\n").unwrap();
-        let path = Some(tmp.path().as_os_str());
-        assert_eq!(find_program("tool", path), None);
-        fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).unwrap();
-        assert_eq!(find_program("tool", path), Some(tool));
-        assert_eq!(find_program("nope", path), None);
-        assert_eq!(find_program("tool", None), None);
-    }
-
-    #[test]
-    fn programs_are_found_on_the_path_or_by_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let program = dir.path().join("autofix");
-        fs::write(&program, "#!/bin/sh\n").unwrap();
-        fs::set_permissions(
-            &program,
-            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
-        )
-        .unwrap();
-        let path = std::env::join_paths(["/nonexistent".as_ref(), dir.path()]).unwrap();
-        assert_eq!(find_program("autofix", Some(&path)), Some(program.clone()));
-        assert_eq!(find_program("other", Some(&path)), None);
-        assert_eq!(
-            find_program(program.to_str().unwrap(), None),
-            Some(program.clone())
-        );
-        fs::set_permissions(
-            &program,
-            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
-        )
-        .unwrap();
-        assert_eq!(find_program(program.to_str().unwrap(), None), None);
     }
 }

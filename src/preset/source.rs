@@ -16,6 +16,23 @@ use super::load::LoadError;
 /// Why a [`Resolved::Missing`] file is missing, when nothing at all is there.
 pub const NOT_FOUND: &str = "does not exist";
 
+/// Whether a member must be there: a missing required member is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    Required,
+    Optional,
+}
+
+impl Presence {
+    /// Required in a HagiTask package, optional in the flat form.
+    pub fn in_hagitask(form: super::Form) -> Presence {
+        match form {
+            super::Form::HagiTask => Presence::Required,
+            super::Form::Flat => Presence::Optional,
+        }
+    }
+}
+
 /// A parsed JSON file of a preset.
 #[derive(Debug)]
 pub struct Doc {
@@ -446,11 +463,11 @@ impl<'a> Obj<'a> {
     pub fn string(
         &self,
         key: &str,
-        required: bool,
+        presence: Presence,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<&'a str> {
         match self.get(key) {
-            None if required => {
+            None if presence == Presence::Required => {
                 self.missing(key, diagnostics);
                 None
             }
@@ -467,10 +484,10 @@ impl<'a> Obj<'a> {
     pub fn name(
         &self,
         key: &str,
-        required: bool,
+        presence: Presence,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<&'a str> {
-        let text = self.string(key, required, diagnostics)?;
+        let text = self.string(key, presence, diagnostics)?;
         let trimmed = text.trim();
         if trimmed.is_empty() {
             diagnostics.push(self.doc.diagnostic(
@@ -487,11 +504,11 @@ impl<'a> Obj<'a> {
     pub fn array(
         &self,
         key: &str,
-        required: bool,
+        presence: Presence,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<&'a [Value]> {
         match self.get(key) {
-            None if required => {
+            None if presence == Presence::Required => {
                 self.missing(key, diagnostics);
                 None
             }
@@ -509,11 +526,11 @@ impl<'a> Obj<'a> {
         &self,
         key: &str,
         what: &str,
-        required: bool,
+        presence: Presence,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<Obj<'a>> {
         match self.get(key) {
-            None if required => {
+            None if presence == Presence::Required => {
                 self.missing(key, diagnostics);
                 None
             }
@@ -536,10 +553,10 @@ impl<'a> Obj<'a> {
     pub fn strings(
         &self,
         key: &str,
-        required: bool,
+        presence: Presence,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Option<Vec<&'a str>> {
-        let items = self.array(key, required, diagnostics)?;
+        let items = self.array(key, presence, diagnostics)?;
         let pointer = self.pointer_of(key);
         let mut out = Vec::new();
         for (index, item) in items.iter().enumerate() {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::diagnostics::{Code, Diagnostic};
 
 use super::package::{no_unknown, one_of, quoted, require};
-use super::source::{Obj, child};
+use super::source::{Obj, Presence, child};
 
 /// The agent ids a requirement may name: the `canonicalAgentId` enum of the earlier
 /// task-preset schema (<https://github.com/HagiCode-org/hagitask/blob/82154c1958ba059ff8a125db844fa801bcc54a9c/schemas/task-preset-plugin/task-preset.schema.json>);
@@ -56,10 +56,12 @@ pub(crate) fn check(root: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
         Code::InvalidField,
         diagnostics,
     );
-    if let Some(targets) = root.object("targets", "`targets`", false, diagnostics) {
+    if let Some(targets) = root.object("targets", "`targets`", Presence::Optional, diagnostics) {
         check_targets(&targets, diagnostics);
     }
-    if let Some(execution) = root.object("execution", "`execution`", false, diagnostics) {
+    if let Some(execution) =
+        root.object("execution", "`execution`", Presence::Optional, diagnostics)
+    {
         check_execution(&execution, diagnostics);
     }
     for binding in objects(root, "inputBindings", "the input binding", diagnostics) {
@@ -94,7 +96,7 @@ fn objects<'a>(
 fn check_targets(targets: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
     for kind in ["repositories", "vaults", "projects"] {
         let what = format!("`targets.{kind}`");
-        let Some(target) = targets.object(kind, &what, true, diagnostics) else {
+        let Some(target) = targets.object(kind, &what, Presence::Required, diagnostics) else {
             continue;
         };
         let enabled = target.get("enabled");
@@ -112,7 +114,7 @@ fn check_targets(targets: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
                 &target.pointer,
             ));
         }
-        let selections = target.array("selections", false, diagnostics);
+        let selections = target.array("selections", Presence::Optional, diagnostics);
         for (index, item) in selections.unwrap_or_default().iter().enumerate() {
             let pointer = child(&target.pointer_of("selections"), &index.to_string());
             let what = format!("the selection at `{pointer}`");
@@ -125,10 +127,12 @@ fn check_targets(targets: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
 
 /// A selection's `scope.source` names one of the lists HagiCode fills selections from.
 fn check_scope(selection: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
-    let id = selection.string("id", false, diagnostics).unwrap_or("?");
+    let id = selection
+        .string("id", Presence::Optional, diagnostics)
+        .unwrap_or("?");
     let what = format!("the scope of selection `{id}`");
-    if let Some(scope) = selection.object("scope", &what, false, diagnostics)
-        && let Some(source) = scope.string("source", true, diagnostics)
+    if let Some(scope) = selection.object("scope", &what, Presence::Optional, diagnostics)
+        && let Some(source) = scope.string("source", Presence::Required, diagnostics)
         && !SCOPE_SOURCES.contains(&source)
     {
         diagnostics.push(
@@ -158,7 +162,7 @@ fn check_execution(execution: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
              \"strategy\": \"extension\" with an `extensionPoint`",
         )
     };
-    match execution.string("schemaVersion", false, diagnostics) {
+    match execution.string("schemaVersion", Presence::Optional, diagnostics) {
         Some(version) if version.starts_with("1.") => {}
         Some(version) => diagnostics.push(problem(
             &execution.pointer_of("schemaVersion"),
@@ -171,7 +175,7 @@ fn check_execution(execution: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
         None => {}
     }
     let point = execution.get("extensionPoint");
-    match execution.string("strategy", false, diagnostics) {
+    match execution.string("strategy", Presence::Optional, diagnostics) {
         Some("extension") if point.is_none() => diagnostics.push(problem(
             &execution.pointer,
             "`execution.extensionPoint` is required for the `extension` strategy".to_string(),
@@ -191,7 +195,7 @@ fn check_execution(execution: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
         )),
         None => {}
     }
-    if let Some(point) = execution.string("extensionPoint", false, diagnostics)
+    if let Some(point) = execution.string("extensionPoint", Presence::Optional, diagnostics)
         && !is_extension_point(point)
     {
         diagnostics.push(problem(
@@ -250,7 +254,7 @@ fn check_binding(binding: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
                 .with_help("name the prompt parameter or the metadata key the input fills"),
         );
     }
-    if let Some(aliases) = binding.strings("aliases", false, diagnostics) {
+    if let Some(aliases) = binding.strings("aliases", Presence::Optional, diagnostics) {
         let mut seen = HashSet::new();
         for (index, alias) in aliases.iter().enumerate() {
             let pointer = child(&binding.pointer_of("aliases"), &index.to_string());

@@ -1,4 +1,4 @@
-//! Cross-validation of a loaded preset (SPEC §3.3, §3.5): the binding (`commands[].skill`)
+//! Cross-validation of a loaded preset (the rules of [`crate::docs::presets`]): the binding (`commands[].skill`)
 //! against the gate (the requirements), duplicate ids and requirements, placeholders no
 //! input provides, and templates that start with another skill's slash command. Plus the
 //! one check that needs a whole collection: two presets with one id.
@@ -16,38 +16,66 @@ use super::{Command, Form, Preset};
 /// `requirements_known` (the requirements file is broken, which is reported already) the
 /// binding is not checked against the gate.
 pub(crate) fn check(preset: &Preset, docs: &[Doc], requirements_known: bool) -> Vec<Diagnostic> {
-    let at = |file: &Path, pointer: &str, code: Code, message: String| {
-        let position = docs
+    let mut checker = Checker {
+        preset,
+        docs,
+        out: Vec::new(),
+    };
+    checker.command_ids();
+    if requirements_known {
+        checker.bindings();
+    }
+    checker.requirements();
+    checker.templates();
+    checker.out
+}
+
+/// One preset's cross-checks, collecting diagnostics.
+struct Checker<'p> {
+    preset: &'p Preset,
+    docs: &'p [Doc],
+    out: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    /// A diagnostic at `pointer` in `file`, located through that file's locator.
+    fn push(&mut self, file: &Path, pointer: &str, code: Code, message: String, help: String) {
+        let position = self
+            .docs
             .iter()
             .find(|d| d.path == file)
             .and_then(|d| d.locate(pointer));
-        Diagnostic::new(code, message)
-            .in_file(file)
-            .at(pointer, position)
-    };
-    let mut out = Vec::new();
+        self.out.push(
+            Diagnostic::new(code, message)
+                .in_file(file)
+                .at(pointer, position)
+                .with_help(help),
+        );
+    }
 
-    let mut ids = BTreeSet::new();
-    for command in &preset.commands {
-        if !ids.insert(command.id.as_str()) {
-            out.push(
-                at(
+    /// `duplicate-command-id`.
+    fn command_ids(&mut self) {
+        let mut ids = BTreeSet::new();
+        for command in &self.preset.commands {
+            if !ids.insert(command.id.as_str()) {
+                self.push(
                     &command.file,
                     &child(&command.pointer, "id"),
                     Code::DuplicateCommandId,
                     format!("command id `{}` is used twice", command.id),
-                )
-                .with_help("give every command a unique `id`"),
-            );
+                    "give every command a unique `id`".into(),
+                );
+            }
         }
     }
 
-    for command in preset.commands.iter().filter(|_| requirements_known) {
-        if let Some(skill) = &command.skill
-            && !preset.requires_skill(skill)
-        {
-            out.push(
-                at(
+    /// `command-skill-not-in-requirements`: the gate.
+    fn bindings(&mut self) {
+        for command in &self.preset.commands {
+            if let Some(skill) = &command.skill
+                && !self.preset.requires_skill(skill)
+            {
+                self.push(
                     &command.file,
                     &child(&command.pointer, "skill"),
                     Code::CommandSkillNotInRequirements,
@@ -55,17 +83,18 @@ pub(crate) fn check(preset: &Preset, docs: &[Doc], requirements_known: bool) -> 
                         "command `{}` is bound to skill `{skill}`, which no requirement declares",
                         command.id
                     ),
-                )
-                .with_help(declare_skill_help(preset, skill)),
-            );
+                    declare_skill_help(self.preset, skill),
+                );
+            }
         }
     }
 
-    let mut cache_keys: BTreeMap<&str, &str> = BTreeMap::new();
-    for requirement in &preset.requirements {
-        match cache_keys.get(requirement.cache_key.as_str()) {
-            Some(first) => out.push(
-                at(
+    /// `duplicate-requirement`.
+    fn requirements(&mut self) {
+        let mut cache_keys: BTreeMap<&str, &str> = BTreeMap::new();
+        for requirement in &self.preset.requirements {
+            match cache_keys.get(requirement.cache_key.as_str()) {
+                Some(first) => self.push(
                     &requirement.file,
                     &requirement.pointer,
                     Code::DuplicateRequirement,
@@ -73,27 +102,27 @@ pub(crate) fn check(preset: &Preset, docs: &[Doc], requirements_known: bool) -> 
                         "requirement `{}` is declared twice (first at `{first}`)",
                         requirement.cache_key
                     ),
-                )
-                .with_help(
-                    "delete the repeat; several commands bound to one skill need one requirement",
+                    "delete the repeat; several commands bound to one skill need one requirement"
+                        .into(),
                 ),
-            ),
-            None => {
-                cache_keys.insert(&requirement.cache_key, &requirement.pointer);
+                None => {
+                    cache_keys.insert(&requirement.cache_key, &requirement.pointer);
+                }
             }
         }
     }
 
-    for command in &preset.commands {
-        let Some(template) = &command.template else {
-            continue;
-        };
-        let pointer = child(&command.pointer, command.template_field);
-        if let Some(inputs) = &preset.inputs {
-            for name in render::placeholders(template) {
-                if name != COMMAND_ID && !inputs.contains(name) {
-                    out.push(
-                        at(
+    /// `unknown-placeholder` and `conflicting-prelude` in each command's template.
+    fn templates(&mut self) {
+        for command in &self.preset.commands {
+            let Some(template) = &command.template else {
+                continue;
+            };
+            let pointer = child(&command.pointer, command.template_field);
+            if let Some(inputs) = &self.preset.inputs {
+                for name in render::placeholders(template) {
+                    if name != COMMAND_ID && !inputs.contains(name) {
+                        self.push(
                             &command.file,
                             &pointer,
                             Code::UnknownPlaceholder,
@@ -101,22 +130,24 @@ pub(crate) fn check(preset: &Preset, docs: &[Doc], requirements_known: bool) -> 
                                 "command `{}` uses `{{{name}}}`, which no panel field, input or `commandId` provides",
                                 command.id
                             ),
-                        )
-                        .with_help(placeholder_help(name, inputs)),
-                    );
+                            placeholder_help(name, inputs),
+                        );
+                    }
                 }
             }
-        }
-        if let Some(message) = conflicting_prelude(command) {
-            out.push(
-                at(&command.file, &pointer, Code::ConflictingPrelude, message).with_help(
+            if let Some(message) = conflicting_prelude(command) {
+                self.push(
+                    &command.file,
+                    &pointer,
+                    Code::ConflictingPrelude,
+                    message,
                     "bind the command to the skill its template starts with, or drop that \
-                     slash command from the template",
-                ),
-            );
+                     slash command from the template"
+                        .into(),
+                );
+            }
         }
     }
-    out
 }
 
 /// Where to declare a missing skill, in the preset's own requirements syntax.
@@ -149,7 +180,11 @@ fn placeholder_help(name: &str, inputs: &BTreeSet<String>) -> String {
     let near = inputs
         .iter()
         .find(|known| known.eq_ignore_ascii_case(name))
-        .or_else(|| inputs.iter().find(|known| edit_distance(known, name) <= 2));
+        .or_else(|| {
+            inputs
+                .iter()
+                .find(|known| strsim::levenshtein(known, name) <= 2)
+        });
     match near {
         Some(known) => format!("did you mean `{{{known}}}`?"),
         None => format!(
@@ -168,24 +203,6 @@ fn conflicting_prelude(command: &Command) -> Option<String> {
             command.id
         )
     })
-}
-
-/// Levenshtein distance, for "did you mean" (names are short).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
 }
 
 /// `duplicate-preset-id`: every preset whose id another preset of the collection shares.
@@ -224,10 +241,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn distances() {
-        assert_eq!(edit_distance("topic", "topic"), 0);
-        assert_eq!(edit_distance("topic", "topci"), 2);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    fn near_inputs_are_suggested() {
+        let inputs: BTreeSet<String> = ["topic", "Audience"].map(String::from).into();
+        assert_eq!(
+            placeholder_help("topci", &inputs),
+            "did you mean `{topic}`?"
+        );
+        assert_eq!(
+            placeholder_help("audience", &inputs),
+            "did you mean `{Audience}`?"
+        );
+        assert!(placeholder_help("zzzzzz", &inputs).starts_with("declare an input"));
     }
 }

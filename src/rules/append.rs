@@ -88,7 +88,7 @@ pub fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
 }
 
 /// [`append_objects`], in pieces (`objects` must not be empty).
-pub fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a> {
+fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a> {
     let source = document.source;
     let Layout { unit, newline } = layout(document);
     let object = objects.join(&format!(",{newline}{unit}"));

@@ -41,7 +41,7 @@ pub fn check(
 
 /// What `check` needs beyond the file: the budgets of the enabled export targets and hooks
 /// (each with its target id), for `rules-over-budget`, and the files git tracks, for
-/// `unmatched-scope` (see [`super::scope_check::tracked_files`]).
+/// `unmatched-scope` (see [`crate::git::Git::tracked_files`]).
 #[derive(Debug, Default)]
 pub struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],
@@ -166,38 +166,64 @@ fn rules_help(code: Code) -> &'static str {
 }
 
 fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
-    let resolution = supersede::resolve(document);
-    // One line index for every diagnostic's position: a file with a problem in each of n
-    // rules is located in O(n log n).
-    let locator = jsonpos::Locator::default();
-    let mut emit = |rule: &Rule<'_>, field: &str, code: Code, message: String| {
-        let (pointer, position) = field_at(document, &locator, rule, field);
+    let mut linter = Linter {
+        path,
+        document,
+        resolution: supersede::resolve(document),
+        locator: jsonpos::Locator::default(),
+        out,
+    };
+    let mut first_with_number: HashMap<u64, u64> = HashMap::new();
+    for rule in &document.rules {
+        linter.fields(rule, &mut first_with_number);
+    }
+    linter.precedence();
+    let active = linter.active_instructions();
+    lint_consistency(path, document, &linter.locator, &active, linter.out);
+}
+
+/// The state of one `lint`: where diagnostics go, and what every check needs.
+struct Linter<'d, 'a> {
+    path: &'d Path,
+    document: &'d Document<'a>,
+    resolution: supersede::Resolution,
+    /// One line index for every diagnostic's position: a file with a problem in each of
+    /// n rules is located in O(n log n).
+    locator: jsonpos::Locator,
+    out: &'d mut Vec<Diagnostic>,
+}
+
+impl<'d, 'a> Linter<'d, 'a> {
+    fn emit(&mut self, rule: &Rule<'_>, field: &str, code: Code, message: String) {
+        let (pointer, position) = field_at(self.document, &self.locator, rule, field);
         let diagnostic = Diagnostic::new(code, message)
-            .in_file(path)
+            .in_file(self.path)
             .at(pointer, position)
             .with_help(rules_help(code));
         // History judged by its fix: a superseded rule's problem has been dealt with.
-        out.push(if resolution.is_active(rule.index) {
+        self.out.push(if self.resolution.is_active(rule.index) {
             diagnostic
         } else {
             diagnostic.in_history()
         });
-    };
-    let mut first_with_number: HashMap<u64, u64> = HashMap::new();
-    for rule in &document.rules {
+    }
+
+    /// One rule's own fields: its number (missing, invalid, repeated), category, texts and
+    /// `Supersedes`.
+    fn fields(&mut self, rule: &Rule<'_>, first_with_number: &mut HashMap<u64, u64>) {
         let name = rule_name(rule);
         if let Some(problem) = &rule.malformed {
-            emit(rule, "", Code::InvalidField, format!("{name}: {problem}"));
-            continue;
+            self.emit(rule, "", Code::InvalidField, format!("{name}: {problem}"));
+            return;
         }
         match rule.number {
-            Number::Missing => emit(
+            Number::Missing => self.emit(
                 rule,
                 "",
                 Code::MissingField,
                 format!("{name} has no `Rule_number`"),
             ),
-            Number::Invalid(raw) => emit(
+            Number::Invalid(raw) => self.emit(
                 rule,
                 "Rule_number",
                 Code::InvalidRuleNumber,
@@ -205,7 +231,7 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Number::Valid(n) => {
                 if first_with_number.insert(n, n).is_some() {
-                    emit(
+                    self.emit(
                         rule,
                         "Rule_number",
                         Code::DuplicateRuleNumber,
@@ -214,143 +240,130 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        match &rule.category {
-            Text::Str(category) if Category::parse(category).is_none() => emit(
-                rule,
-                "Category",
-                Code::UnknownCategory,
-                format!(
-                    "{name}: category `{category}` is not one of {}",
-                    Category::list()
-                ),
-            ),
-            _ => {}
+        if let Text::Str(category) = &rule.category
+            && Category::parse(category).is_none()
+        {
+            let message = format!(
+                "{name}: category `{category}` is not one of {}",
+                Category::list()
+            );
+            self.emit(rule, "Category", Code::UnknownCategory, message);
         }
+        self.texts(rule, &name);
+        if let Supersedes::Invalid(raw) = &rule.supersedes {
+            let message = format!("{name}: `Supersedes` is {raw}, not an array of rule numbers");
+            self.emit(rule, "Supersedes", Code::InvalidField, message);
+        }
+    }
+
+    /// `Category`, `Instruction` and `Why`: present, strings, not empty.
+    fn texts(&mut self, rule: &Rule<'_>, name: &str) {
         for (field, text) in [
             ("Category", &rule.category),
             ("Instruction", &rule.instruction),
             ("Why", &rule.why),
         ] {
-            match text {
-                Text::Missing => emit(
-                    rule,
-                    "",
-                    Code::MissingField,
-                    format!("{name} has no `{field}`"),
-                ),
-                Text::Other(raw) => emit(
-                    rule,
+            let (at, code, message) = match text {
+                Text::Missing => ("", Code::MissingField, format!("{name} has no `{field}`")),
+                Text::Other(raw) => (
                     field,
                     Code::InvalidField,
                     format!("{name}: `{field}` is {}, not a string", file::kind_of(raw)),
                 ),
-                Text::Str(text) if text.trim().is_empty() => emit(
-                    rule,
+                Text::Str(text) if text.trim().is_empty() => (
                     field,
                     Code::EmptyText,
                     format!("{name}: `{field}` is empty"),
                 ),
-                Text::Str(_) => {}
-            }
-        }
-        if let Supersedes::Invalid(raw) = &rule.supersedes {
-            emit(
-                rule,
-                "Supersedes",
-                Code::InvalidField,
-                format!("{name}: `Supersedes` is {raw}, not an array of rule numbers",),
-            );
+                Text::Str(_) => continue,
+            };
+            self.emit(rule, at, code, message);
         }
     }
 
-    for dangling in &resolution.dangling {
-        let rule = &document.rules[dangling.index];
-        let reason = match dangling.reason {
-            DanglingReason::Missing => "no rule has that number",
-            DanglingReason::NotOlder => "only an older (lower-numbered) rule can be superseded",
-        };
-        emit(
-            rule,
-            "",
-            Code::DanglingSupersedes,
-            format!(
+    /// References that do not count, and rules superseded by more than one active rule.
+    fn precedence(&mut self) {
+        let document = self.document;
+        let dangling = std::mem::take(&mut self.resolution.dangling);
+        for found in &dangling {
+            let rule = &document.rules[found.index];
+            let reason = match found.reason {
+                DanglingReason::Missing => "no rule has that number",
+                DanglingReason::NotOlder => "only an older (lower-numbered) rule can be superseded",
+            };
+            let message = format!(
                 "{} supersedes rule {}, but {reason}",
                 rule_name(rule),
-                dangling.reference
-            ),
-        );
-    }
-
-    for rule in &document.rules {
-        let active_by: Vec<&Rule<'_>> = resolution.superseded_by[rule.index]
-            .iter()
-            .flat_map(|n| {
-                document
-                    .rules
-                    .iter()
-                    .filter(move |r| r.number == Number::Valid(*n))
-            })
-            .filter(|r| resolution.is_active(r.index))
-            .collect();
-        if let [first, rest @ ..] = active_by.as_slice() {
-            for later in rest {
-                emit(
-                    later,
-                    "",
-                    Code::MultipleSupersedes,
-                    format!(
+                found.reference
+            );
+            self.emit(rule, "", Code::DanglingSupersedes, message);
+        }
+        self.resolution.dangling = dangling;
+        // The rules holding each number, found once (not a scan per reference).
+        let mut holders: HashMap<u64, Vec<&Rule<'_>>> = HashMap::new();
+        for rule in &document.rules {
+            if let Some(number) = rule.number.value() {
+                holders.entry(number).or_default().push(rule);
+            }
+        }
+        for rule in &document.rules {
+            let active_by: Vec<&Rule<'_>> = self.resolution.superseded_by[rule.index]
+                .iter()
+                .flat_map(|n| holders.get(n).into_iter().flatten().copied())
+                .filter(|r| self.resolution.is_active(r.index))
+                .collect();
+            if let [first, rest @ ..] = active_by.as_slice() {
+                for later in rest {
+                    let message = format!(
                         "{} supersedes {}, which {} also supersedes",
                         rule_name(later),
                         rule_name(rule),
                         rule_name(first)
-                    ),
-                );
+                    );
+                    self.emit(later, "", Code::MultipleSupersedes, message);
+                }
             }
         }
     }
 
-    let mut active_instructions: Vec<(&Rule<'_>, &str)> = Vec::new();
-    let mut first_with_text: HashMap<String, &Rule<'_>> = HashMap::new();
-    for rule in &document.rules {
-        if !resolution.is_active(rule.index) {
-            continue;
-        }
-        let Some(instruction) = rule.instruction.as_str() else {
-            continue;
-        };
-        if !instruction.trim().is_empty() && !is_imperative(instruction) {
-            emit(
-                rule,
-                "Instruction",
-                Code::NotImperative,
-                format!(
+    /// The style of the active rules (imperative, not repeated); returns each active
+    /// instruction once, for the consistency checks.
+    fn active_instructions(&mut self) -> Vec<(&'d Rule<'a>, &'d str)> {
+        let document = self.document;
+        let mut active: Vec<(&Rule<'_>, &str)> = Vec::new();
+        // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
+        // not compared pair by pair.
+        let mut first_with_text: HashMap<String, &Rule<'_>> = HashMap::new();
+        for rule in &document.rules {
+            if !self.resolution.is_active(rule.index) {
+                continue;
+            }
+            let Some(instruction) = rule.instruction.as_str() else {
+                continue;
+            };
+            if !instruction.trim().is_empty() && !is_imperative(instruction) {
+                let message = format!(
                     "{}: \"{}\" does not read as an imperative",
                     rule_name(rule),
                     shorten(instruction.trim())
-                ),
-            );
-        }
-        // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
-        // not compared pair by pair.
-        let key = instruction_key(instruction);
-        if let Some(&earlier) = first_with_text.get(&key) {
-            let earlier: &Rule<'_> = earlier;
-            emit(
-                rule,
-                "Instruction",
-                Code::DuplicateInstruction,
-                format!(
+                );
+                self.emit(rule, "Instruction", Code::NotImperative, message);
+            }
+            let key = instruction_key(instruction);
+            if let Some(&earlier) = first_with_text.get(&key) {
+                let message = format!(
                     "{} repeats the instruction of {}",
                     rule_name(rule),
                     rule_name(earlier)
-                ),
-            );
-        } else {
-            first_with_text.insert(key, rule);
-            active_instructions.push((rule, instruction));
+                );
+                self.emit(rule, "Instruction", Code::DuplicateInstruction, message);
+            } else {
+                first_with_text.insert(key, rule);
+                active.push((rule, instruction));
+            }
         }
+        active
     }
-    lint_consistency(path, document, &locator, &active_instructions, out);
 }
 
 /// `rules-over-budget`: the active rules, as listed for an agent, against the smallest
@@ -470,7 +483,7 @@ const STATEMENT_VERBS: &[&str] = &[
 /// A heuristic: an instruction reads as an imperative unless it opens with an article or
 /// pronoun, with an `-ing`/`-ed` form ("Using", "Added"), or with a subject followed by a
 /// modal or copula ("Tests should ..."). Conditions ("When ..., do ...") pass.
-pub fn is_imperative(instruction: &str) -> bool {
+fn is_imperative(instruction: &str) -> bool {
     let mut words = instruction
         .split_whitespace()
         .map(|w| {
@@ -566,9 +579,7 @@ impl Report {
             summary: self.counts(),
             diagnostics: self.diagnostics.iter().map(DiagnosticJson::from).collect(),
         };
-        let mut text = serde_json::to_string_pretty(&json).expect("a report always serialises");
-        text.push('\n');
-        text
+        crate::text::json_document(&json)
     }
 }
 

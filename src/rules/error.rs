@@ -8,8 +8,8 @@ use crate::lock::LockError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
     #[error("{}:{line}:{column}: the file is not valid UTF-8", path.display())]
     NotUtf8 {
         path: PathBuf,

@@ -136,11 +136,6 @@ impl Paths<'_> {
             _ => &[],
         }
     }
-
-    /// Whether the rule applies only to some paths: it has at least one glob.
-    pub fn is_scoped(&self) -> bool {
-        !self.globs().is_empty()
-    }
 }
 
 /// The raw values of the known fields of one rule object.
@@ -497,7 +492,7 @@ mod tests {
         assert_eq!(document.rules[1].paths, Paths::Invalid("\"x\""));
         assert_eq!(document.rules[2].paths, Paths::Invalid("[1]"));
         assert_eq!(document.rules[3].paths, Paths::Missing);
-        assert!(!document.rules[3].paths.is_scoped());
+        assert!(document.rules[3].paths.globs().is_empty());
     }
 
     #[test]

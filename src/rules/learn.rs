@@ -1,5 +1,5 @@
 //! `learn`: validate a new rule, then append it under the sidecar lock with an atomic
-//! replace (RELIABILITY.md): lock, re-read and parse strictly, number = highest + 1, splice
+//! replace ([`crate::docs::reliability`]): lock, re-read and parse strictly, number = highest + 1, splice
 //! the text, check it reads back, write a temp file, fsync, rename, fsync the directory.
 //! Once the rename has happened the rule is committed; later trouble is only a warning.
 
@@ -13,9 +13,9 @@ use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
-use crate::atomic;
+use crate::atomic::AtomicError;
 use crate::i18n::{Lang, Message};
-use crate::lock;
+use crate::safe_write::Fence;
 
 /// What to learn, as the user or agent gave it.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -200,30 +200,39 @@ fn with_marker(why: &str, supersedes: &[u64]) -> String {
 /// Learns a rule into the rules file at `path` (created, with its directory, if absent).
 pub fn learn(path: &Path, request: &Request, options: &Options) -> Result<Outcome, RulesError> {
     let rule = validate(request)?;
-    let target = atomic::resolve(path)?;
+    let target = Fence::rules_file().resolve(path)?;
     target.check_writable()?;
     if options.dry_run {
         let source = super::read(&target.path)?.unwrap_or_default();
         let document = super::parse_strict(path, &source)?;
         return plan(path, &document, &rule, Status::DryRun).map(|(outcome, _)| outcome);
     }
-    target.create_dir()?;
-    let _lock = lock::acquire(&lock::lock_path_for(&target.path), options.lock_timeout)?;
-    // Re-read under the lock: another writer may have appended since we resolved.
-    let target = atomic::resolve(path)?;
-    target.check_writable()?;
-    let source = super::read(&target.path)?.unwrap_or_default();
-    let document = super::parse_strict(path, &source)?;
+    // The one safe-write path: the sidecar lock, stale temp files swept, re-read under the
+    // lock (another writer may have appended since we resolved).
+    let locked = Fence::rules_file()
+        .lock(path, options.lock_timeout)
+        .map_err(from_atomic)?;
+    let source = super::read(&locked.target().path)?;
+    let document = super::parse_strict(path, source.as_deref().unwrap_or_default())?;
     let (mut outcome, text) = plan(path, &document, &rule, Status::Learned)?;
     let Some(text) = text else {
         return Ok(outcome);
     };
     verify(path, &document, &text, &outcome.rule)?;
-    target.remove_stale_temps();
-    if let Some(warning) = target.write_pieces(&text.pieces())? {
+    let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
+    let expected = source.as_deref().map(str::as_bytes);
+    if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
         outcome.warnings.push(warning);
     }
     Ok(outcome)
+}
+
+/// A lock failure stays a lock failure (it has its own message in every language).
+fn from_atomic(error: AtomicError) -> RulesError {
+    match error {
+        AtomicError::Lock(error) => RulesError::Lock(error),
+        other => RulesError::Write(other),
+    }
 }
 
 /// Decides what learning means for this document: a duplicate (no text), or the new rule
@@ -257,12 +266,7 @@ fn plan<'a>(
         };
         return Ok((outcome, None));
     }
-    let mut numbers: Vec<u64> = document
-        .rules
-        .iter()
-        .filter_map(|r| r.number.value())
-        .collect();
-    numbers.sort_unstable();
+    let numbers = sorted_numbers(document);
     for reference in &rule.references {
         if numbers.binary_search(&reference.rule).is_err() {
             return Err(RulesError::UnknownSupersedes {
@@ -287,7 +291,7 @@ fn plan<'a>(
         paths: rule.paths.clone(),
     };
     let mut warnings = Vec::new();
-    if has_duplicate_numbers(document) {
+    if has_duplicate_numbers(&numbers) {
         warnings.push(format!(
             "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
             path.display()
@@ -384,13 +388,18 @@ fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
     (matches!(existing, file::Paths::Invalid(_)) && new.is_empty()) || old == new
 }
 
-fn has_duplicate_numbers(document: &Document<'_>) -> bool {
+/// The valid rule numbers, sorted (repeats kept).
+fn sorted_numbers(document: &Document<'_>) -> Vec<u64> {
     let mut numbers: Vec<u64> = document
         .rules
         .iter()
         .filter_map(|r| r.number.value())
         .collect();
     numbers.sort_unstable();
+    numbers
+}
+
+fn has_duplicate_numbers(numbers: &[u64]) -> bool {
     numbers.windows(2).any(|pair| pair[0] == pair[1])
 }
 

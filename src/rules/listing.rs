@@ -90,7 +90,7 @@ pub struct Listing<'a> {
     pub rules: Entries<'a>,
     /// Selected rules left out to fit the budget (the oldest ones).
     pub omitted: usize,
-    /// The estimated tokens of the text form (see [`budget::tokens`]).
+    /// The estimated tokens of the text form (characters / 4, rounded up).
     pub tokens: usize,
     /// The budget the listing was cut to.
     #[serde(skip)]
@@ -435,7 +435,7 @@ impl Listing<'_> {
     }
 
     /// The Markdown renderer that `rules --format markdown` and `export` share.
-    pub fn write_markdown_styled(
+    fn write_markdown_styled(
         &self,
         out: &mut impl Write,
         style: &MarkdownStyle<'_>,
@@ -577,7 +577,7 @@ impl MarkdownStyle<'static> {
 /// The text as written, on one line and safe to show ([`crate::text::shown`]): a line
 /// break or another control character in a hand-edited file would otherwise start a line
 /// that reads like another rule, or a CI command.
-pub fn one_line(text: &str) -> Cow<'_, str> {
+fn one_line(text: &str) -> Cow<'_, str> {
     crate::text::shown(text)
 }
 

@@ -42,7 +42,7 @@ pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
         Err(source) => {
             return Err(RulesError::Read {
                 path: path.to_path_buf(),
-                source,
+                error: source,
             });
         }
     };

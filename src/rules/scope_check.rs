@@ -3,57 +3,14 @@
 //! tracks, so it adds nothing, or the rule never applies). Called from [`super::check`].
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use super::file::{Document, Paths, Rule};
-use super::scope::{self, Glob, GlobProblem};
+use super::scope::{Glob, GlobProblem};
 use super::supersede;
 use crate::diagnostics::{Code, Diagnostic, Position};
 use crate::jsonpos;
 
-/// The files git tracks under `root`, relative to it and `/`-separated (`git ls-files`);
-/// `None` when `root` is not in a git work tree or git cannot run.
-pub fn tracked_files(root: &Path) -> Option<Vec<String>> {
-    let output = Command::new("git")
-        .args(["ls-files", "-z", "--cached", "--full-name"])
-        .arg("--")
-        .arg(".")
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    if !output.status.success() {
-        return None;
-    }
-    let prefix = git_prefix(root).unwrap_or_default();
-    let text = String::from_utf8_lossy(&output.stdout);
-    Some(
-        text.split('\0')
-            .filter(|f| !f.is_empty())
-            .map(|f| f.strip_prefix(&prefix).unwrap_or(f).to_string())
-            .collect(),
-    )
-}
-
-/// Where `root` lies inside its work tree (`src/app/`), to make `--full-name` paths
-/// relative to it (full names are not quoted, whatever `core.quotePath` says).
-fn git_prefix(root: &Path) -> Option<String> {
-    let output = Command::new("git")
-        .args(["rev-parse", "--show-prefix"])
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    output.status.success().then(|| {
-        String::from_utf8_lossy(&output.stdout)
-            .trim_end()
-            .to_string()
-    })
-}
-
-/// The scope diagnostics of `document`; `tracked` (see [`tracked_files`]) enables
+/// The scope diagnostics of `document`; `tracked` (see [`crate::git::Git::tracked_files`]) enables
 /// `unmatched-scope`. A superseded rule's problem is a note, as in the rest of `check`.
 pub fn lint(
     path: &Path,
@@ -137,10 +94,15 @@ fn lint_rule(
     let Some(files) = tracked else {
         return;
     };
-    let texts: Vec<&str> = globs.iter().map(|g| g.as_ref()).collect();
-    let applies_somewhere = files
-        .iter()
-        .any(|f| scope::matching(texts.clone(), f).is_some());
+    // The last glob that matches decides, as in `scope::matching`; the globs are parsed once.
+    let applies = |file: &str| {
+        parsed
+            .iter()
+            .rev()
+            .find(|(_, glob)| glob.matches(file))
+            .is_some_and(|(_, glob)| !glob.is_negated())
+    };
+    let applies_somewhere = files.iter().any(|f| applies(f));
     for (k, glob) in parsed.iter().filter(|(_, g)| !g.is_negated()) {
         if files.iter().any(|f| glob.matches(f)) {
             continue;

@@ -249,7 +249,7 @@ fn init_check_reports_a_missing_prompt_hook_and_init_replaces_an_old_one() {
     assert!(run.stdout.contains("would update"), "{}", run.stdout);
     assert_eq!(sandbox.read(".claude/settings.json"), session_only);
 
-    let old = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./lint-prompt.sh"}, {"type": "command", "command": "autofix hook user-prompt --agent claude --old"}]}]}}"#;
+    let old = r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./lint-prompt.sh"}, {"type": "command", "command": "autofix hook user-prompt --agent claude", "timeout": 3}]}]}}"#;
     sandbox.write(".claude/settings.json", old);
     sandbox.run(&["init", "--hook", "claude"]).expect(0);
     let settings: serde_json::Value =

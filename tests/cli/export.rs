@@ -181,7 +181,7 @@ fn rule_text_cannot_forge_markers_or_imports() {
         ],
     );
     sandbox.write("CLAUDE.md", "# Claude\n");
-    let run = export(&sandbox, &["--target", "claude-md,claude"]).expect(0);
+    let run = export(&sandbox, &["--target", "claude-md,claude"]).expect_noisy(0);
     assert!(run.stdout.contains("updated  CLAUDE.md"), "{}", run.stdout);
     let claude = sandbox.read("CLAUDE.md");
     assert_eq!(count(&claude, BEGIN), 1, "{claude}");
@@ -204,7 +204,7 @@ fn rule_text_cannot_forge_markers_or_imports() {
     );
     let owned = sandbox.read(".claude/rules/autofix.md");
     assert_eq!(count(&owned, "autofix:owned"), 1, "{owned}");
-    export(&sandbox, &["--check", "--target", "claude-md,claude"]).expect(0);
+    export(&sandbox, &["--check", "--target", "claude-md,claude"]).expect_noisy(0);
     // Without --target, both stay exported; AGENTS.md (a default) is still missing.
     let run = export(&sandbox, &["--check"]).expect(1);
     assert!(
@@ -213,7 +213,7 @@ fn rule_text_cannot_forge_markers_or_imports() {
         run.stdout
     );
     assert!(run.stdout.contains("missing  AGENTS.md"), "{}", run.stdout);
-    export(&sandbox, &[]).expect(0);
+    export(&sandbox, &[]).expect_noisy(0);
     assert_eq!(sandbox.read("CLAUDE.md"), claude);
 }
 
@@ -243,7 +243,7 @@ fn owned_files_need_the_stamp_and_remove_takes_only_ours() {
         "---\ndescription: Project rules recorded with autofix (newer rules supersede older ones)\nalwaysApply: true\n---\n<!-- autofix:owned"
     ));
     rules(&sandbox, &["Always use pnpm", "Never use yarn"]);
-    let run = export(&sandbox, &[]).expect(0);
+    let run = export(&sandbox, &[]).expect_noisy(0);
     assert!(
         run.stdout.contains("cursor (exported before)"),
         "{}",
@@ -294,7 +294,7 @@ fn claude_md_linked_to_or_importing_agents_md() {
     assert!(!sandbox.join(".claude/rules").exists());
     assert_eq!(sandbox.read("CLAUDE.md"), "# Claude\n\n@AGENTS.md\n");
     // Asked for anyway: Claude Code would read the rules twice.
-    let run = export(&sandbox, &["--target", "agents-md,claude"]).expect(0);
+    let run = export(&sandbox, &["--target", "agents-md,claude"]).expect_noisy(0);
     assert!(
         run.stderr.contains("Claude Code reads the rules twice"),
         "{}",
@@ -438,7 +438,7 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
     );
     assert_eq!(sandbox.read("AGENTS.md"), mine);
     assert!(!sandbox.join(".windsurf/rules/autofix.md").exists());
-    let run = export(&sandbox, &["--target", "agents-md,windsurf", "--truncate"]).expect(0);
+    let run = export(&sandbox, &["--target", "agents-md,windsurf", "--truncate"]).expect_noisy(0);
     assert!(
         run.stdout.contains("oldest rules omitted"),
         "{}",
@@ -455,7 +455,7 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
         &sandbox,
         &["--check", "--target", "agents-md,windsurf", "--truncate"],
     )
-    .expect(0);
+    .expect_noisy(0);
     export(&sandbox, &["--check", "--target", "agents-md,windsurf"]).expect(1);
 }
 
@@ -516,7 +516,7 @@ fn the_hook_prints_one_capped_json_object_and_always_exits_0() {
     sandbox.write(RULES, "[{]");
     let run = sandbox
         .run(&["rules", "--format", "hook", "--agent", "codex"])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("invalid JSON"), "{}", run.stderr);
     // Many rules: capped, the newest kept, valid JSON.
@@ -560,7 +560,7 @@ fn learn_refreshes_what_was_exported() {
         .run(&["learn", "-c", "code", "-w", "w", "Always start small"])
         .expect(0);
     assert!(!sandbox.join("AGENTS.md").exists());
-    export(&sandbox, &["--target", "agents-md,cursor"]).expect(0);
+    export(&sandbox, &["--target", "agents-md,cursor"]).expect_noisy(0);
     let run = sandbox
         .run(&["learn", "-c", "code", "-w", "w", "Always refresh copies"])
         .expect(0);
@@ -574,7 +574,7 @@ fn learn_refreshes_what_was_exported() {
             .read(".cursor/rules/autofix.mdc")
             .contains("Always refresh copies")
     );
-    sandbox.run(&["export", "--check"]).expect(0);
+    sandbox.run(&["export", "--check"]).expect_noisy(0);
 
     let json = sandbox
         .run(&[
@@ -601,7 +601,7 @@ fn learn_refreshes_what_was_exported() {
     sandbox.write("AGENTS.md", "<!-- BEGIN:autofix-rules -->\nno end marker\n");
     let run = sandbox
         .run(&["learn", "-c", "code", "-w", "w", "Always keep the rule"])
-        .expect(0);
+        .expect_noisy(0);
     assert!(
         run.stderr
             .contains("warning: the rule is saved, but AGENTS.md was not refreshed"),
@@ -614,4 +614,64 @@ fn learn_refreshes_what_was_exported() {
             .read(".cursor/rules/autofix.mdc")
             .contains("Always keep the rule")
     );
+}
+
+/// A refused target is a diagnostic code like any other: its annotation names the code and
+/// `explain` knows it.
+#[test]
+fn refusals_have_codes_that_explain_knows() {
+    let sandbox = Sandbox::new();
+    rules(&sandbox, &["Always x"]);
+    sandbox.write(".claude/rules/autofix.md", "my own notes\n");
+    let run = export(&sandbox, &["--target", "claude", "--format", "github"]).expect(1);
+    assert!(
+        run.stdout
+            .starts_with("::error file=.claude/rules/autofix.md,line=1,title=export-unowned::"),
+        "{}",
+        run.stdout
+    );
+    let explained = sandbox.run(&["explain", "export-unowned"]).expect(0).stdout;
+    assert!(explained.contains("autofix:owned"), "{explained}");
+}
+
+/// `learn` refreshes a copy exported with `--truncate` the same way, and still refuses to
+/// drop rules from a copy nobody asked to truncate.
+#[test]
+fn learn_keeps_a_truncated_copy_truncated() {
+    let sandbox = Sandbox::new();
+    let long: Vec<String> = (1..=200)
+        .map(|n| {
+            format!(
+                "Always follow the long convention number {n} {}",
+                "x".repeat(150)
+            )
+        })
+        .collect();
+    let refs: Vec<&str> = long.iter().map(String::as_str).collect();
+    rules(&sandbox, &refs);
+    export(&sandbox, &["--target", "windsurf", "--truncate"]).expect(0);
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always keep the newest rule",
+        ])
+        .expect(0);
+    assert!(
+        run.stdout
+            .contains("exported copies refreshed: .windsurf/rules/autofix.md"),
+        "{}",
+        run.stdout
+    );
+    let copy = sandbox.read(".windsurf/rules/autofix.md");
+    assert!(
+        copy.contains("Always keep the newest rule") && copy.contains("omitted"),
+        "{copy}"
+    );
+    // `export` itself still truncates only when asked.
+    let run = export(&sandbox, &["--target", "windsurf"]).expect(1);
+    assert!(run.stdout.contains("over budget"), "{}", run.stdout);
 }

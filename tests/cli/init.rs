@@ -273,7 +273,7 @@ fn existing_hooks_and_keys_are_kept_and_ours_replaced() {
     "hooks": {
         "SessionStart": [
             {"matcher": "startup", "hooks": [{"type": "command", "command": "./scripts/warm.sh"}]},
-            {"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude --old-flag"}]}
+            {"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude", "timeout": 3}]}
         ],
         "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]
     },

@@ -4,10 +4,8 @@
 //! actually ran, from the line it prints on git's stderr.
 
 use std::fs;
-use std::path::Path;
-use std::process::Command;
 
-use crate::support::{BIN, Run, Sandbox};
+use crate::support::{BIN, Run, Sandbox, hermetic_git};
 
 const RULES: &str = ".agents/autofix.json";
 const RAN: &str = "autofix merge-driver: ";
@@ -120,7 +118,7 @@ fn the_driver_merges_three_files_and_prints_the_map() {
             (4, "Always export types", "pattern (supersedes rule 3)"),
         ]),
     );
-    let run = three.run(&[]).expect(0);
+    let run = three.run(&[]).expect_noisy(0);
     assert!(run.stderr.starts_with(RAN), "{}", run.stderr);
     assert!(
         run.stderr.contains("theirs' rule 3 \u{2192} 4"),
@@ -142,7 +140,7 @@ fn the_driver_merges_three_files_and_prints_the_map() {
         ])
     );
     // Running it again on its own output is a byte-for-byte fixed point.
-    three.run(&[]).expect(0);
+    three.run(&[]).expect_noisy(0);
     assert_eq!(three.result(), merged);
 }
 
@@ -181,7 +179,7 @@ fn an_edit_conflict_exits_1_with_markers_around_that_rule() {
     let three = Three::new(&base, &ours, &with(&[(3, "Always x", "y")]));
     three.run(&[]).expect(1);
     let three = Three::new(&base, &ours, &with(&[(3, "Always x", "y")]));
-    three.run(&["--accept-one-sided-edits"]).expect(0);
+    three.run(&["--accept-one-sided-edits"]).expect_noisy(0);
     assert_eq!(rules_of(&three.result())[1].2, "a leaked key");
 }
 
@@ -242,7 +240,7 @@ fn unparsable_sides_fall_back_to_git_merge_file() {
             .command(&["merge-driver", "o.json", "a.json", "b.json"])
             .env("AUTOFIX_MERGE_DRIVER", "0"),
     )
-    .expect(0);
+    .expect_noisy(0);
     assert!(
         run.stderr.contains("AUTOFIX_MERGE_DRIVER=0"),
         "{}",
@@ -288,7 +286,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
     let ours = with(&[(3, "Always feature", "x")]);
     let theirs = with(&[(3, "Always main", "x")]);
     let three = Three::new(&with(&[]), &ours, &theirs);
-    let run = three.run(&["--theirs-label", "main"]).expect(0);
+    let run = three.run(&["--theirs-label", "main"]).expect_noisy(0);
     assert!(
         run.stderr.contains("ours' rule 3 \u{2192} 4"),
         "{}",
@@ -301,7 +299,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
 
     // git before 2.44 passes the placeholders unexpanded: no label.
     let three = Three::new(&with(&[]), &ours, &theirs);
-    three.run(&["--theirs-label", "%Y"]).expect(0);
+    three.run(&["--theirs-label", "%Y"]).expect_noisy(0);
     assert_eq!(rules_of(&three.result())[2].1, "Always feature");
 
     let three = Three::new(&with(&[]), &ours, &theirs);
@@ -318,7 +316,7 @@ fn upstream_labels_and_the_override_choose_the_kept_numbers() {
             ])
             .env("AUTOFIX_MERGE_UPSTREAM", "ours"),
     )
-    .expect(0);
+    .expect_noisy(0);
     assert_eq!(rules_of(&three.result())[2].1, "Always feature");
 }
 
@@ -351,32 +349,6 @@ fn check_points_leftover_markers_at_resolve() {
 struct Repo {
     sandbox: Sandbox,
     dir: String,
-}
-
-fn hermetic(command: &mut Command) -> &mut Command {
-    let bin_dir = Path::new(BIN).parent().unwrap();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut paths = vec![bin_dir.to_path_buf()];
-    paths.extend(std::env::split_paths(&path));
-    command
-        .env("PATH", std::env::join_paths(paths).unwrap())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Ada")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-        .env("GIT_COMMITTER_NAME", "Ada")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
-        .env("GIT_EDITOR", "true")
-        .env("GIT_SEQUENCE_EDITOR", "true")
-        .env("GIT_MERGE_AUTOEDIT", "no")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_REFLOG_ACTION")
-        .env_remove("AUTOFIX_MERGE_UPSTREAM")
-        .env_remove("AUTOFIX_MERGE_DRIVER")
 }
 
 impl Repo {
@@ -416,13 +388,13 @@ impl Repo {
     fn git(&self, args: &[&str]) -> Run {
         let mut command = self.sandbox.program("git", args);
         command.current_dir(self.path());
-        Run::from_command(hermetic(&mut command))
+        Run::from_command(hermetic_git(&mut command))
     }
 
     fn autofix(&self, args: &[&str]) -> Run {
         let mut command = self.sandbox.program(BIN, args);
         command.current_dir(self.path());
-        Run::from_command(hermetic(&mut command))
+        Run::from_command(hermetic_git(&mut command))
     }
 
     fn learn(&self, instruction: &str, supersedes: Option<u64>) -> Run {
@@ -484,11 +456,14 @@ fn git_merge_renumbers_the_merged_branch() {
         .sandbox
         .program("git", &["merge", "--no-edit", "feature"]);
     command.current_dir(repo.path());
-    let failed = Run::from_command(hermetic(&mut command).env("AUTOFIX_MERGE_UPSTREAM", "bogus"));
+    let failed =
+        Run::from_command(hermetic_git(&mut command).env("AUTOFIX_MERGE_UPSTREAM", "bogus"));
     assert_ne!(failed.code, 0);
     assert_ran(&failed);
     assert_eq!(repo.git(&["status", "--porcelain"]).expect(0).stdout, "");
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("theirs' rule 3 \u{2192} 4"),
@@ -516,7 +491,7 @@ fn a_two_commit_rebase_passes_check_at_every_step() {
     repo.git(&["checkout", "-q", "feature"]).expect(0);
     let run = repo
         .git(&["rebase", "main", "-x", "autofix check"])
-        .expect(0);
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         run.stdout.matches("Executing: autofix check").count()
@@ -540,7 +515,7 @@ fn cherry_pick_appends_with_the_next_number() {
     repo.commit_rule("Always write tests first", None);
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Never use default exports", None);
-    let run = repo.git(&["cherry-pick", "feature"]).expect(0);
+    let run = repo.git(&["cherry-pick", "feature"]).expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         repo.instructions()[2..],
@@ -553,7 +528,7 @@ fn cherry_pick_appends_with_the_next_number() {
     repo.git(&["checkout", "-q", "feature"]).expect(0);
     repo.commit_rule("Always write tests", Some(3));
     repo.git(&["checkout", "-q", "main"]).expect(0);
-    assert_ran(&repo.git(&["cherry-pick", "feature"]).expect(0));
+    assert_ran(&repo.git(&["cherry-pick", "feature"]).expect_noisy(0));
     assert_eq!(
         repo.rules()[4],
         rule(5, "Always write tests", "pref (supersedes rule 4)")
@@ -568,16 +543,24 @@ fn criss_cross_merges_converge() {
     repo.git(&["checkout", "-q", "-b", "b", "main"]).expect(0);
     repo.commit_rule("Always b1", None);
     repo.git(&["checkout", "-q", "a"]).expect(0);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "b~0"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "b~0"])
+            .expect_noisy(0),
+    );
     repo.git(&["checkout", "-q", "b"]).expect(0);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "a~1"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "a~1"])
+            .expect_noisy(0),
+    );
     repo.commit_rule("Always b2", None);
     repo.git(&["checkout", "-q", "a"]).expect(0);
     repo.commit_rule("Always a2", None);
     // Two merge bases: git merges them first (with the driver), then the branches.
     let bases = repo.git(&["merge-base", "--all", "a", "b"]).expect(0);
     assert_eq!(bases.stdout.lines().count(), 2);
-    let run = repo.git(&["merge", "--no-edit", "b"]).expect(0);
+    let run = repo.git(&["merge", "--no-edit", "b"]).expect_noisy(0);
     assert_ran(&run);
     let instructions: Vec<String> = repo.instructions().into_iter().map(|(_, i)| i).collect();
     for wanted in ["Always a1", "Always b1", "Always a2", "Always b2"] {
@@ -602,7 +585,9 @@ fn both_branches_learning_the_same_rule_keep_one_copy() {
     repo.learn("Always write tests first", None);
     repo.git(&["commit", "-q", "-am", "main learns it too"])
         .expect(0);
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         repo.instructions()[2..],
@@ -620,7 +605,9 @@ fn both_branches_superseding_one_rule_merge_with_a_warning() {
     repo.commit_rule("Always use spaces", Some(1));
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Always use two spaces", Some(1));
-    let run = repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "feature"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("both supersede rule 1"),
@@ -677,7 +664,9 @@ fn merging_main_into_a_feature_keeps_mains_numbers() {
     repo.commit_rule("Always main one", None);
     repo.commit_rule("Always main two", Some(3));
     repo.git(&["checkout", "-q", "feature"]).expect(0);
-    let run = repo.git(&["merge", "-q", "--no-edit", "main"]).expect(0);
+    let run = repo
+        .git(&["merge", "-q", "--no-edit", "main"])
+        .expect_noisy(0);
     assert_ran(&run);
     assert!(
         run.stderr.contains("kept theirs' numbers"),
@@ -714,13 +703,13 @@ fn a_pull_that_merges_keeps_the_upstream_numbers() {
     let mut command = clone
         .sandbox
         .program("git", &["clone", "-q", &source, "clone"]);
-    Run::from_command(hermetic(&mut command)).expect(0);
+    Run::from_command(hermetic_git(&mut command)).expect(0);
     clone.configure_driver();
     clone.commit_rule("Always local", None);
     upstream.commit_rule("Always upstream", None);
     let run = clone
         .git(&["-c", "pull.rebase=false", "pull", "--no-edit"])
-        .expect(0);
+        .expect_noisy(0);
     assert_ran(&run);
     assert_eq!(
         clone.instructions()[2..],
@@ -865,7 +854,11 @@ fn install_uninstall_and_install_again() {
     repo.commit_rule("Always feature", None);
     repo.git(&["checkout", "-q", "main"]).expect(0);
     repo.commit_rule("Always main", None);
-    assert_ran(&repo.git(&["merge", "-q", "--no-edit", "feature"]).expect(0));
+    assert_ran(
+        &repo
+            .git(&["merge", "-q", "--no-edit", "feature"])
+            .expect_noisy(0),
+    );
 }
 
 #[test]
@@ -876,7 +869,7 @@ fn install_global_writes_the_global_config() {
     let run_global = |args: &[&str]| {
         let mut command = repo.sandbox.program(BIN, args);
         command.current_dir(repo.path());
-        hermetic(&mut command).env("GIT_CONFIG_GLOBAL", &global);
+        hermetic_git(&mut command).env("GIT_CONFIG_GLOBAL", &global);
         Run::from_command(&mut command)
     };
     run_global(&["merge-driver", "--install", "--global"]).expect(0);
@@ -890,7 +883,7 @@ fn install_global_writes_the_global_config() {
     repo.autofix(&["merge-driver", "--global"]).expect(2);
     let outside = Sandbox::new();
     let mut command = outside.program(BIN, &["merge-driver", "--install"]);
-    hermetic(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
+    hermetic_git(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
     let run = Run::from_command(&mut command).expect(2);
     assert!(
         run.stderr.contains("not inside a git work tree"),
@@ -1079,4 +1072,31 @@ fn conflict_messages_name_the_next_step() {
     repo.git(&["add", RULES]).expect(0);
     let doctor = repo.autofix(&["doctor"]).stdout;
     assert!(doctor.contains("ok    rules-file"), "{doctor}");
+}
+
+#[test]
+fn resolve_then_learn_then_resolve_keeps_the_learned_rule() {
+    let repo = Repo::new(false);
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    repo.commit_rule("Always feature", None);
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    repo.commit_rule("Always main", None);
+    repo.git(&["checkout", "-q", "feature"]).expect(0);
+    repo.git(&["merge", "--no-edit", "main"]).expect(1);
+    repo.autofix(&["resolve"]).expect(0);
+    repo.learn("Always learned after the merge", None);
+    let before = repo.text();
+    // The index still holds the conflict: rebuilding from it would lose the new rule.
+    let run = repo.autofix(&["resolve"]).expect(2);
+    assert!(
+        run.stderr.contains("Always learned after the merge")
+            && run.stderr.contains("--drop-work-tree-rules"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(repo.text(), before);
+    // Asked for exactly that, it drops them.
+    repo.autofix(&["resolve", "--drop-work-tree-rules"])
+        .expect(0);
+    assert!(!repo.text().contains("Always learned after the merge"));
 }

@@ -437,7 +437,7 @@ fn render_applies_the_prelude_once() {
     let sandbox = prelude_sandbox();
     let run = sandbox
         .run(&["preset", "render", "cases", "--set", "x=it"])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(
         lines(&run.stdout),
         [
@@ -462,7 +462,7 @@ fn render_json_shows_commands_without_a_line() {
     let sandbox = prelude_sandbox();
     let json = sandbox
         .run(&["preset", "render", "cases", "--format", "json"])
-        .expect(0)
+        .expect_noisy(0)
         .json();
     assert_eq!(json["version"], 1);
     assert_eq!(json["preset"], "cases");
@@ -495,7 +495,7 @@ fn render_selects_commands_in_file_order() {
             "--set",
             "x=1",
         ])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(run.stdout, "/tool do 1\n/native as is\n");
 }
 
@@ -521,7 +521,7 @@ fn placeholders_are_kept_without_values() {
     fixture(&sandbox, "good/flat-research", "flat-research");
     let run = sandbox
         .run(&["preset", "render", "flat-research"])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(
         lines(&run.stdout),
         [
@@ -613,7 +613,7 @@ fn render_finds_a_preset_by_name_in_the_workspace() {
     );
     let run = sandbox
         .run(&["preset", "render", "flat-research", "--command", "brief"])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(run.stdout, "Write a brief about {topic}\n");
     let run = sandbox.run(&["preset", "render", "nope"]).expect(2);
     assert!(run.stderr.contains("no preset `nope`"), "{}", run.stderr);
@@ -625,11 +625,11 @@ fn preset_commands_write_nothing_and_ignore_stdin() {
     fixture(&sandbox, "good/studio", "studio");
     let before = sandbox.read_bytes("studio/frontend/commands.json");
     let manifest = sandbox.read("studio/manifest.json");
-    let plain = sandbox.run(&["preset", "render", "studio"]).expect(0);
+    let plain = sandbox.run(&["preset", "render", "studio"]).expect_noisy(0);
     // In a pipeline, standard input is not ours: it is neither read nor rendered.
     let piped = sandbox
         .run_with_stdin(&["preset", "render", "studio"], "{\"commands\": []}\n")
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(piped.stdout, plain.stdout);
     sandbox.run(&["preset", "validate", "studio"]).expect(0);
     sandbox.run(&["preset", "requirements", "studio"]).expect(1);
@@ -796,7 +796,7 @@ fn without_a_path_the_workspace_presets_are_used() {
 #[test]
 fn an_empty_workspace_has_no_presets() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["preset", "validate"]).expect(0);
+    let run = sandbox.run(&["preset", "validate"]).expect_noisy(0);
     assert_eq!(
         run.stdout,
         "checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
@@ -857,7 +857,7 @@ fn the_examples_behave_as_documented() {
             "--set",
             "topic=rust",
         ])
-        .expect(0);
+        .expect_noisy(0);
     assert_eq!(
         lines(&run.stdout)[..2],
         [
@@ -1434,7 +1434,7 @@ fn render_without_a_value_says_what_was_left_as_written() {
     let preset = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/presets/last30days");
     let run = sandbox
         .run(&["preset", "render", preset, "--set", "topic=rust"])
-        .expect(0);
+        .expect_noisy(0);
     assert!(
         run.stdout.contains("for {audience} in five"),
         "{}",

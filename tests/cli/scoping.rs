@@ -349,7 +349,9 @@ fn every_scoped_form_is_written_byte_for_byte() {
     let sandbox = Sandbox::new();
     sandbox.write("AGENTS.md", "# Agents\n\nHand-written.\n");
     export_rules(&sandbox);
-    sandbox.run(&["export", "--target", EXPORTED]).expect(0);
+    sandbox
+        .run(&["export", "--target", EXPORTED])
+        .expect_noisy(0);
     let files: Vec<String> = crate::support::files_below(sandbox.path())
         .into_iter()
         .filter(|f| !f.starts_with(".agents/"))
@@ -373,7 +375,7 @@ fn every_scoped_form_is_written_byte_for_byte() {
     assert_eq!(fixtures, named);
     sandbox
         .run(&["export", "--check", "--target", EXPORTED])
-        .expect(0);
+        .expect_noisy(0);
 }
 
 #[test]
@@ -382,8 +384,8 @@ fn check_sees_a_stale_missing_or_orphaned_scoped_file() {
     export_rules(&sandbox);
     sandbox
         .run(&["export", "--target", "agents-md,claude,cursor"])
-        .expect(0);
-    sandbox.run(&["export", "--check"]).expect(0);
+        .expect_noisy(0);
+    sandbox.run(&["export", "--check"]).expect_noisy(0);
     // A new scope, a superseded one, a new rule in a kept scope (learned without the
     // refresh `learn` makes, so that the copies go stale).
     sandbox
@@ -449,8 +451,8 @@ fn check_sees_a_stale_missing_or_orphaned_scoped_file() {
         assert_eq!(status(dir, "autofix-docs-"), ["missing"], "{statuses:?}");
         assert_eq!(status(dir, "autofix-md-"), ["orphaned"], "{statuses:?}");
     }
-    sandbox.run(&["export"]).expect(0);
-    sandbox.run(&["export", "--check"]).expect(0);
+    sandbox.run(&["export"]).expect_noisy(0);
+    sandbox.run(&["export", "--check"]).expect_noisy(0);
     assert!(
         !crate::support::files_below(sandbox.path())
             .iter()
@@ -458,7 +460,7 @@ fn check_sees_a_stale_missing_or_orphaned_scoped_file() {
     );
     // An unstamped file that looks like ours is never touched.
     sandbox.write(".claude/rules/autofix-mine.md", "# Mine\n");
-    sandbox.run(&["export", "--check"]).expect(0);
+    sandbox.run(&["export", "--check"]).expect_noisy(0);
     sandbox.run(&["export", "--remove"]).expect(0);
     assert_eq!(sandbox.read(".claude/rules/autofix-mine.md"), "# Mine\n");
     let left: Vec<String> = crate::support::files_below(sandbox.path())
@@ -556,4 +558,21 @@ fn a_target_file_says_where_the_rules_are_when_every_rule_is_scoped() {
         own.ends_with("_Every rule applies only to some files: they are in the `autofix-*` files beside this one._\n"),
         "{own}"
     );
+}
+
+/// A glob from a committed rules file cannot stall `rules --for` or `check`: the matcher
+/// never tries every split at every star.
+#[test]
+fn a_glob_with_many_stars_is_matched_without_blowing_up() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Always mind the stars", &["*a*a*a*a*a*a*a*a*a*b"]).expect(0);
+    let path = "a".repeat(120);
+    let run = sandbox
+        .run(&["rules", "--for", &path, "--format", "json"])
+        .expect(0);
+    assert_eq!(run.json()["rules"], serde_json::json!([]), "{}", run.stdout);
+    let run = sandbox
+        .run(&["rules", "--for", &format!("{path}b"), "--format", "json"])
+        .expect(0);
+    assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
 }

@@ -34,9 +34,26 @@ impl Run {
         }
     }
 
-    /// Asserts the exit status, showing both streams when it differs.
+    /// Asserts the exit status, showing both streams when it differs. A success must also
+    /// be silent on stderr: a stray warning or error is a finding, not noise (use
+    /// [`Run::expect_noisy`] where the test wants one, and assert on it).
     #[track_caller]
     pub(crate) fn expect(self, code: i32) -> Run {
+        let run = self.expect_noisy(code);
+        if code == 0 {
+            assert!(
+                run.stderr.is_empty(),
+                "a successful run wrote to stderr\n--- stdout\n{}\n--- stderr\n{}",
+                run.stdout,
+                run.stderr
+            );
+        }
+        run
+    }
+
+    /// Asserts the exit status only; the test checks stderr itself.
+    #[track_caller]
+    pub(crate) fn expect_noisy(self, code: i32) -> Run {
         assert_eq!(
             self.code, code,
             "exit status\n--- stdout\n{}\n--- stderr\n{}",
@@ -247,4 +264,33 @@ pub(crate) fn assert_fixture(name: &str, actual: &str) {
     let expected = fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (AUTOFIX_BLESS=1 writes it)", path.display()));
     assert_eq!(actual, expected, "{name} differs from its fixture");
+}
+
+/// `command` isolated from the machine's git set-up: no system or global config, a fixed
+/// identity and dates, no editor, no inherited repository or merge settings, and this
+/// build's `autofix` first on `PATH` (for the merge drivers git runs).
+pub(crate) fn hermetic_git(command: &mut Command) -> &mut Command {
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin_dir.to_path_buf()];
+    paths.extend(std::env::split_paths(&path));
+    command
+        .env("PATH", std::env::join_paths(paths).unwrap())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
+        .env("GIT_EDITOR", "true")
+        .env("GIT_SEQUENCE_EDITOR", "true")
+        .env("GIT_MERGE_AUTOEDIT", "no")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_REFLOG_ACTION")
+        .env_remove("AUTOFIX_MERGE_UPSTREAM")
+        .env_remove("AUTOFIX_MERGE_DRIVER")
 }

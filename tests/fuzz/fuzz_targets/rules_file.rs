@@ -20,7 +20,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = supersede::resolve(&document);
-    let shown = listing::build("autofix.json".into(), Some(&document), &listing::Query::default());
+    let query = listing::Query::default();
+    let shown = listing::build("autofix.json".into(), Some(&document), &query);
     let _ = (shown.to_text(), shown.to_json(), shown.to_markdown());
     let writable = document
         .rules
@@ -34,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
         category: "CODE".into(),
         instruction: "Always \"fuzz\" </x> \u{e9}".into(),
         why: "fuzzing".into(),
+        paths: vec!["src/**".into()],
     };
     let new_text = append(&document, &rule);
     let reread = file::parse(&new_text).expect("the appended text parses");

@@ -1,8 +1,10 @@
-//! Talking to git: running `git` itself (never a program named by input), and the driver's
-//! set-up — `merge.autofix.*` in the local or global config and the `merge=autofix` line in
-//! `.gitattributes` — installed and removed idempotently. Also the few queries the driver,
-//! `resolve` and `doctor` need: the top level, config values, attributes, the index's
-//! conflict stages, blobs, the remotes' HEAD branches.
+//! The one place that talks to git: running `git` itself (never a program named by input);
+//! finding the work tree's top (by asking git, or by walking up to `.git` where git must not
+//! be run); the queries the commands need (config values, attributes, the index's conflict
+//! stages, blobs, the remotes' HEAD branches, tracked and ignored files); the merge
+//! drivers' set-up — `merge.autofix*` in the local or global config and the `merge=`
+//! lines in `.gitattributes` — installed and removed idempotently; and looking a program
+//! up on `PATH` as git and a shell would.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -10,7 +12,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::atomic::{self, AtomicError};
+use crate::atomic::AtomicError;
+use crate::safe_write::{self, Fence};
 
 /// The driver's name in `merge.<name>.*` and in `merge=<name>`.
 pub const DRIVER: &str = "autofix";
@@ -35,14 +38,14 @@ pub const EXPORT_DRIVER_NAME: &str =
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
-    #[error("cannot run git (is it installed and on PATH?): {source}")]
-    Spawn { source: io::Error },
+    #[error("cannot run git (is it installed and on PATH?): {error}")]
+    Spawn { error: io::Error },
     #[error("`git {args}` failed: {message}")]
     Failed { args: String, message: String },
     #[error("{} is not inside a git work tree{hint}", dir.display())]
     NotARepository { dir: PathBuf, hint: &'static str },
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Write(#[from] AtomicError),
 }
@@ -100,7 +103,54 @@ impl Git {
     pub fn output<S: AsRef<OsStr>>(&self, args: &[S]) -> Result<Output, GitError> {
         self.command(args)
             .output()
-            .map_err(|source| GitError::Spawn { source })
+            .map_err(|error| GitError::Spawn { error })
+    }
+
+    /// The files git tracks under this directory, relative to it and `/`-separated
+    /// (`git ls-files`); `None` outside a work tree or when git cannot run.
+    pub fn tracked_files(&self) -> Option<Vec<String>> {
+        let listed = self
+            .run(&["ls-files", "-z", "--cached", "--full-name", "--", "."])
+            .ok()?;
+        // `--full-name` paths are not quoted, whatever `core.quotePath` says; they start
+        // at the top, so the directory's own prefix (`src/app/`) comes off.
+        let prefix = self
+            .text(&["rev-parse", "--show-prefix"])
+            .unwrap_or_default();
+        let text = String::from_utf8_lossy(&listed);
+        Some(
+            text.split('\0')
+                .filter(|f| !f.is_empty())
+                .map(|f| f.strip_prefix(prefix.as_str()).unwrap_or(f).to_string())
+                .collect(),
+        )
+    }
+
+    /// Those of `paths` (relative to this directory) that git ignores; none when git
+    /// cannot tell.
+    pub fn ignored(&self, paths: &[&str]) -> Vec<String> {
+        use std::io::Write as _;
+        let child = self
+            .command(&["check-ignore", "--stdin", "-z"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        let Ok(mut child) = child else {
+            return Vec::new();
+        };
+        if let Some(mut stdin) = child.stdin.take() {
+            let input: String = paths.iter().map(|p| format!("{p}\0")).collect();
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        let Ok(output) = child.wait_with_output() else {
+            return Vec::new();
+        };
+        String::from_utf8_lossy(&output.stdout)
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 
     /// Runs git; its stdout when it succeeds.
@@ -347,6 +397,10 @@ pub fn install(
         }
         Scope::Global => git.top_level()?,
     };
+    if let Some(top) = &top {
+        // Refuse a linked `.gitattributes` before changing the config: all or nothing.
+        Fence::repository(top, rules_file).resolve(&top.join(".gitattributes"))?;
+    }
     let mut setup = Setup::default();
     for (key, value) in [
         ("merge.autofix.name", DRIVER_NAME),
@@ -439,24 +493,29 @@ fn attribute_step(
         return Ok(());
     };
     let path = top.join(".gitattributes");
+    // A committed `.gitattributes` may be a link: never read or write through one that
+    // leads out of the work tree, into `.git/` or onto the rules file.
+    let fence = Fence::repository(top, rules_file);
+    fence.resolve(&path)?;
     let old = match crate::limits::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => return Err(GitError::Read { path, source }),
+        Err(error) => return Err(GitError::Read { path, error }),
     };
     let line = format!("{pattern} merge={driver}");
     match edit(old.as_deref().unwrap_or(""), &pattern, driver) {
         None => setup.step(false, format!(".gitattributes unchanged (`{line}`)")),
         Some(new) if new.trim().is_empty() && old.is_some() => {
-            fs::remove_file(&path).map_err(|source| GitError::Read {
-                path: path.clone(),
-                source,
-            })?;
+            // Through the safe-write path too: under the lock, and only if the file still
+            // holds what was read.
+            let expected = old.as_deref().unwrap_or_default().as_bytes();
+            fence.lock(&path, safe_write::timeout())?.remove(expected)?;
             setup.attributes_step("removed .gitattributes (it held only the driver's line)".into());
         }
         Some(new) => {
             let adding = new.len() > old.as_deref().unwrap_or("").len();
-            atomic::resolve(&path)?.write(new.as_bytes())?;
+            let expected = old.as_deref().map(str::as_bytes);
+            safe_write::write(&fence, &path, new.as_bytes(), expected)?;
             let message = if adding {
                 format!("added `{line}` to .gitattributes (commit it so the team gets it)")
             } else {
@@ -470,7 +529,7 @@ fn attribute_step(
 
 /// The `.gitattributes` pattern for `rules_file` at the top `top`: its path from the top,
 /// anchored (`/autofix.json`) when it has no directory part. `None` when outside.
-pub fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
+fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
     let relative = relative_to_top(top, rules_file)?;
     let text = relative
         .components()
@@ -490,13 +549,34 @@ pub fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
         escaped.insert(0, '/');
     }
     Some(
-        if escaped.contains(|c: char| c.is_whitespace() || c == '"') {
+        if escaped.contains(|c: char| c.is_whitespace() || c.is_control() || c == '"') {
             let quoted = escaped.replace('\\', "\\\\").replace('"', "\\\"");
-            format!("\"{quoted}\"")
+            format!("\"{}\"", quote_controls(&quoted))
         } else {
             escaped
         },
     )
+}
+
+/// Control characters in git's C-style quoting (`\n`, `\t`, octal for the rest), so that a
+/// file name with a line break cannot add a line to `.gitattributes`.
+fn quote_controls(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => quoted.push_str("\\n"),
+            '\t' => quoted.push_str("\\t"),
+            '\r' => quoted.push_str("\\r"),
+            c if c.is_control() => {
+                let mut buffer = [0; 4];
+                for byte in c.encode_utf8(&mut buffer).bytes() {
+                    quoted.push_str(&format!("\\{byte:03o}"));
+                }
+            }
+            c => quoted.push(c),
+        }
+    }
+    quoted
 }
 
 /// `path` relative to the work tree's top, comparing real paths (the top git reports has
@@ -510,7 +590,7 @@ pub fn relative_to_top(top: &Path, path: &Path) -> Option<PathBuf> {
 
 /// `.gitattributes` with `pattern merge=<driver>` added, or `None` when a line already
 /// gives `pattern` that attribute. The file's line endings are kept.
-pub fn add_attribute(text: &str, pattern: &str, driver: &str) -> Option<String> {
+fn add_attribute(text: &str, pattern: &str, driver: &str) -> Option<String> {
     let anchored = |p: &str| {
         p.trim_start_matches('"')
             .trim_start_matches('/')
@@ -557,7 +637,7 @@ fn split_pattern(line: &str) -> (&str, &str) {
 
 /// `.gitattributes` without any `merge=<driver>` attribute (a line left with no attribute
 /// goes), or `None` when there is none.
-pub fn remove_attribute(text: &str, driver: &str) -> Option<String> {
+fn remove_attribute(text: &str, driver: &str) -> Option<String> {
     let ours = format!("merge={driver}");
     let mut changed = false;
     let mut new = String::with_capacity(text.len());
@@ -581,6 +661,62 @@ pub fn remove_attribute(text: &str, driver: &str) -> Option<String> {
         }
     }
     changed.then_some(new)
+}
+
+/// Looks `program` up on `path` the way a shell would, without running it. A name with a
+/// slash is checked as a path.
+pub fn find_program(program: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    if program.is_empty() || program.contains('\0') {
+        return None;
+    }
+    if program.contains('/') {
+        let candidate = PathBuf::from(program);
+        return is_executable(&candidate).then_some(candidate);
+    }
+    std::env::split_paths(path?)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .flat_map(|dir| candidates(&dir, program))
+        .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(not(windows))]
+fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
+    vec![dir.join(program)]
+}
+
+#[cfg(windows)]
+fn candidates(dir: &Path, program: &str) -> Vec<PathBuf> {
+    ["", ".exe", ".cmd", ".bat"]
+        .iter()
+        .map(|ext| dir.join(format!("{program}{ext}")))
+        .collect()
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// The nearest ancestor of `start` (itself included) that holds `.git` (a directory, or
+/// a file in a linked worktree), never above a ceiling: the work tree's top, found without
+/// running git, for discovery that must not depend on it.
+pub fn walk_to_top(start: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
+    for dir in start.ancestors() {
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return Some(dir.to_path_buf());
+        }
+        if ceilings.iter().any(|c| c == dir) {
+            break;
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -635,5 +771,45 @@ mod tests {
             Some("/b\\*.json")
         );
         assert_eq!(pattern_for(top, Path::new("/elsewhere/autofix.json")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn programs_need_the_execute_bit() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let tool = tmp.path().join("tool");
+        fs::write(&tool, "#!/bin/sh\n").unwrap();
+        let path = Some(tmp.path().as_os_str());
+        assert_eq!(find_program("tool", path), None);
+        fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(find_program("tool", path), Some(tool));
+        assert_eq!(find_program("nope", path), None);
+        assert_eq!(find_program("tool", None), None);
+    }
+
+    #[test]
+    fn programs_are_found_on_the_path_or_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = dir.path().join("autofix");
+        fs::write(&program, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+        )
+        .unwrap();
+        let path = std::env::join_paths(["/nonexistent".as_ref(), dir.path()]).unwrap();
+        assert_eq!(find_program("autofix", Some(&path)), Some(program.clone()));
+        assert_eq!(find_program("other", Some(&path)), None);
+        assert_eq!(
+            find_program(program.to_str().unwrap(), None),
+            Some(program.clone())
+        );
+        fs::set_permissions(
+            &program,
+            <fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644),
+        )
+        .unwrap();
+        assert_eq!(find_program(program.to_str().unwrap(), None), None);
     }
 }

@@ -1,0 +1,271 @@
+//! The one way autofix writes a file, for every command that writes one (`learn`, `init`,
+//! `export`, `resolve`, `merge-driver --install`, the MCP server): follow the symlink chain
+//! and refuse a real location the [`Fence`] forbids (inside `.git/`, the rules file or its
+//! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
+//! killed writer left; check, right before the rename, that the file still holds what the
+//! writer read; then replace it atomically ([`crate::atomic`]). Every refusal is a
+//! [`Refusal`].
+
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use crate::atomic::{self, AtomicError, Target};
+use crate::lock::{self, FileLock};
+
+/// Why a write was refused before anything was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "{} leads into git's own directory ({}); autofix never writes there",
+        path.display(),
+        real.display()
+    )]
+    GitDirectory { path: PathBuf, real: PathBuf },
+    #[error(
+        "{} leads to the rules file; autofix never writes the rules file under another name",
+        path.display()
+    )]
+    RulesFile { path: PathBuf },
+    #[error("{} leads to the rules file's lock; autofix never writes there", path.display())]
+    RulesLock { path: PathBuf },
+    #[error("{} leads outside the repository; autofix writes only inside it", path.display())]
+    Outside { path: PathBuf },
+    #[error(
+        "{} changed while autofix was writing it (another program saved it); it was left as \
+         that program wrote it: run again",
+        path.display()
+    )]
+    Changed { path: PathBuf },
+}
+
+/// Where a write may land.
+#[derive(Clone, Debug, Default)]
+pub struct Fence {
+    /// The canonical repository root, when the file must stay inside one.
+    root: Option<PathBuf>,
+    /// The rules file's real location, when this is not a write of the rules file.
+    rules: Option<PathBuf>,
+}
+
+impl Fence {
+    /// A fence for the rules file itself: it may lie anywhere the user named (`--file`),
+    /// but never inside a `.git` directory.
+    pub fn rules_file() -> Fence {
+        Fence::default()
+    }
+
+    /// A fence for the rules file that `init` creates in the repository at `root`: inside
+    /// it, and not in `.git/`.
+    pub fn rules_file_in(root: &Path) -> Fence {
+        Fence {
+            root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
+            rules: None,
+        }
+    }
+
+    /// A fence for the files a command writes in the repository at `root`: inside it, not
+    /// in `.git/`, and not the rules file or its lock.
+    pub fn repository(root: &Path, rules_file: &Path) -> Fence {
+        Fence {
+            root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
+            rules: Some(crate::workspace::real_location(
+                &atomic::resolve(rules_file).map_or_else(|_| rules_file.to_path_buf(), |t| t.path),
+            )),
+        }
+    }
+
+    /// Resolves `path` to its real file and refuses what this fence forbids.
+    pub fn resolve(&self, path: &Path) -> Result<Target, AtomicError> {
+        let target = atomic::resolve(path)?;
+        self.check(path, &target.path)?;
+        Ok(target)
+    }
+
+    fn check(&self, path: &Path, real: &Path) -> Result<(), Refusal> {
+        let location = crate::workspace::real_location(real);
+        let refused = |make: fn(PathBuf) -> Refusal| Err(make(path.to_path_buf()));
+        if location
+            .components()
+            .any(|part| part == Component::Normal(".git".as_ref()))
+        {
+            return Err(Refusal::GitDirectory {
+                path: path.to_path_buf(),
+                real: location,
+            });
+        }
+        if let Some(rules) = &self.rules {
+            if location == *rules {
+                return refused(|path| Refusal::RulesFile { path });
+            }
+            if location == lock::lock_path_for(rules) {
+                return refused(|path| Refusal::RulesLock { path });
+            }
+        }
+        match &self.root {
+            Some(root) if !location.starts_with(root) || location == *root => {
+                refused(|path| Refusal::Outside { path })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Resolves and locks `path` for a write: the sidecar lock held, the directory created,
+    /// stale temp files swept, the target inspected again under the lock.
+    pub fn lock(&self, path: &Path, timeout: Duration) -> Result<Locked, AtomicError> {
+        let target = self.resolve(path)?;
+        target.check_writable()?;
+        target.create_dir()?;
+        let lock = lock::acquire(&lock::lock_path_for(&target.path), timeout)?;
+        // Under the lock: a writer may have replaced the file (or a link) since.
+        let target = self.resolve(path)?;
+        target.check_writable()?;
+        target.remove_stale_temps();
+        Ok(Locked {
+            target,
+            _lock: lock,
+        })
+    }
+}
+
+impl Fence {
+    /// Removes the temp files a killed writer left beside `path`, under its lock; for a
+    /// run that has nothing to write there. Takes the lock only when there are some.
+    /// A lock file a killed writer left goes too (taking it and releasing it deletes it).
+    pub fn sweep(&self, path: &Path) -> Result<(), AtomicError> {
+        let target = self.resolve(path)?;
+        let lock_path = lock::lock_path_for(&target.path);
+        if !target.has_stale_temps() && lock_path.symlink_metadata().is_err() {
+            return Ok(());
+        }
+        let _lock = lock::acquire(&lock_path, timeout())?;
+        target.remove_stale_temps();
+        Ok(())
+    }
+}
+
+/// A file locked for writing: the lock is released when this is dropped.
+#[derive(Debug)]
+pub struct Locked {
+    target: Target,
+    _lock: FileLock,
+}
+
+impl Locked {
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The file's bytes now; `None` when it does not exist.
+    pub fn read(&self) -> Result<Option<Vec<u8>>, AtomicError> {
+        read(&self.target.path)
+    }
+
+    /// Replaces the file with `pieces`, provided that it still holds `expected` (`None`:
+    /// that it still does not exist) right before the rename.
+    pub fn write(
+        &self,
+        pieces: &[&[u8]],
+        expected: Option<&[u8]>,
+    ) -> Result<Option<String>, AtomicError> {
+        self.target
+            .write_checked(pieces, || self.unchanged(expected))
+    }
+
+    /// Removes the file, provided that it still holds `expected`.
+    pub fn remove(&self, expected: &[u8]) -> Result<(), AtomicError> {
+        self.unchanged(Some(expected))?;
+        fs::remove_file(&self.target.path).map_err(|source| AtomicError::Write {
+            path: self.target.path.clone(),
+            error: source,
+        })
+    }
+
+    fn unchanged(&self, expected: Option<&[u8]>) -> Result<(), AtomicError> {
+        if read(&self.target.path)?.as_deref() == expected {
+            Ok(())
+        } else {
+            Err(Refusal::Changed {
+                path: self.target.path.clone(),
+            }
+            .into())
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Option<Vec<u8>>, AtomicError> {
+    match crate::limits::read_file(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(AtomicError::Inspect {
+            path: path.to_path_buf(),
+            error: source,
+        }),
+    }
+}
+
+/// Writes `bytes` at `path` through the fence, under the lock, provided that the file
+/// still holds `expected` (`None`: still absent). The writers outside `learn` use this.
+pub fn write(
+    fence: &Fence,
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&[u8]>,
+) -> Result<Option<String>, AtomicError> {
+    fence.lock(path, timeout())?.write(&[bytes], expected)
+}
+
+/// The lock timeout for writers that take no option for it: `AUTOFIX_LOCK_TIMEOUT`, or
+/// the default when it is unset or not a number (`learn` reports a bad value).
+pub fn timeout() -> Duration {
+    lock::timeout_from_env().unwrap_or(lock::DEFAULT_TIMEOUT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn the_fence_refuses_git_the_rules_file_its_lock_and_the_outside() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("repo");
+        fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        fs::create_dir_all(root.join(".agents")).unwrap();
+        fs::write(root.join(".agents/autofix.json"), "[]").unwrap();
+        fs::write(root.join(".agents/autofix.json.lock"), "").unwrap();
+        fs::write(root.join(".git/config"), "").unwrap();
+        fs::write(root.join(".git/hooks/pre-commit"), "").unwrap();
+        let fence = Fence::repository(&root, &root.join(".agents/autofix.json"));
+        let refused = |link: &str, to: &Path| {
+            symlink(to, root.join(link)).unwrap();
+            match fence.resolve(&root.join(link)) {
+                Err(AtomicError::Refused(refusal)) => refusal,
+                other => panic!("{link}: {other:?}"),
+            }
+        };
+        assert!(matches!(
+            refused("a", &root.join(".git/config")),
+            Refusal::GitDirectory { .. }
+        ));
+        assert!(matches!(
+            refused("b", &root.join(".git/hooks/pre-commit")),
+            Refusal::GitDirectory { .. }
+        ));
+        assert!(matches!(
+            refused("c", Path::new(".agents/autofix.json")),
+            Refusal::RulesFile { .. }
+        ));
+        assert!(matches!(
+            refused("d", Path::new(".agents/autofix.json.lock")),
+            Refusal::RulesLock { .. }
+        ));
+        fs::write(tmp.path().join("outside"), "x").unwrap();
+        assert!(matches!(
+            refused("e", &tmp.path().join("outside")),
+            Refusal::Outside { .. }
+        ));
+        assert!(fence.resolve(&root.join("AGENTS.md")).is_ok());
+    }
+}

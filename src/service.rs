@@ -1,0 +1,78 @@
+//! The operations both front ends offer — the CLI (`src/cmd/`) and the MCP server — as
+//! library calls on a resolved [`Workspace`]: list the rules, check them, load presets.
+//! Learning lives in [`crate::learning`]. A front end only converts its arguments, calls
+//! these, and renders what they return; nothing here prints.
+
+use std::path::{Path, PathBuf};
+
+use crate::git::Git;
+use crate::preset::{self, Preset, collection};
+use crate::rules::{self, RulesError, check, listing};
+use crate::workspace::Workspace;
+
+/// Builds the listing of the workspace's rules (named `shown` in it) and hands it to
+/// `use_listing`: the listing borrows the file's text, so it cannot be returned.
+pub fn with_listing<R>(
+    workspace: &Workspace,
+    shown: String,
+    query: &listing::Query,
+    use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
+) -> Result<R, RulesError> {
+    let path = &workspace.rules_file;
+    let source = rules::read(path)?;
+    let document = source
+        .as_deref()
+        .map(|source| rules::parse_tolerant(path, source))
+        .transpose()?;
+    listing::check_filter(query, document.as_ref())?;
+    let listing = listing::build(shown, document.as_ref(), query);
+    Ok(use_listing(&listing))
+}
+
+/// Lints the workspace's rules file (named `shown` in diagnostics), with the budgets of the
+/// targets enabled here and the files git tracks.
+pub fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesError> {
+    let budgets = crate::export::targets::enabled_budgets(&workspace.root);
+    let tracked = Git::new(&workspace.root).tracked_files();
+    let context = check::Context {
+        budgets: &budgets,
+        tracked: tracked.as_deref(),
+    };
+    check::check_with(
+        Path::new(shown),
+        rules::read(&workspace.rules_file),
+        &context,
+    )
+}
+
+/// The presets found, and whether the search found none in the default folders (a front
+/// end says so: an empty result is otherwise indistinguishable from a typo).
+pub struct Presets {
+    pub presets: Vec<Preset>,
+    pub none_in_defaults: bool,
+}
+
+/// Loads the presets under `paths` (relative to `cwd`), or in the workspace's default
+/// preset folders when there are none.
+pub fn load_presets(
+    workspace: &Workspace,
+    cwd: &Path,
+    paths: &[PathBuf],
+) -> Result<Presets, preset::PresetError> {
+    let dirs = preset::discover(paths, &workspace.root, cwd)?;
+    let none_in_defaults = dirs.is_empty();
+    Ok(Presets {
+        presets: preset::load_collection(&dirs)?,
+        none_in_defaults,
+    })
+}
+
+/// Loads one preset: a directory, or the name of a preset in the default folders.
+pub fn load_one(
+    workspace: &Workspace,
+    cwd: &Path,
+    path: &Path,
+) -> Result<Preset, preset::PresetError> {
+    let dir = collection::find(path, &workspace.root, cwd)?;
+    Ok(preset::load(&dir)?)
+}
