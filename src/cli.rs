@@ -20,6 +20,8 @@ Environment:
   AUTOFIX_FILE                 the rules file, as --file
   AUTOFIX_LOCK_TIMEOUT         seconds learn waits for the lock (default 10)
   AUTOFIX_CEILING_DIRECTORIES  directories discovery never searches above (separated like PATH)
+  AUTOFIX_MAX_FILE_BYTES       the cap on any file or standard input read (default 67108864,
+                               64 MiB); a larger one is an error, exit 2
   NO_COLOR                     no color with --color auto";
 
 const LEARN_EXIT_STATUS: &str = "\
@@ -32,6 +34,7 @@ Exit status:
 
 Environment:
   AUTOFIX_LOCK_TIMEOUT         seconds to wait for the lock (default 10)
+  AUTOFIX_MAX_FILE_BYTES       the cap on the rules file and on --json input (default 64 MiB)
   LC_ALL, LC_MESSAGES, LANG    the first one set and non-empty decides the language
                                (fr, fr_FR.UTF-8, ...: French; else English); --lang
                                overrides it. JSON output and exit statuses do not change";
@@ -680,8 +683,8 @@ pub(crate) struct MergeDriverArgs {
     #[arg(value_name = "PATH")]
     pub(crate) path: Option<String>,
 
-    /// %L: the length of conflict markers.
-    #[arg(long, value_name = "N", default_value_t = 7)]
+    /// %L: the length of conflict markers (1 to 1024).
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = marker_size)]
     pub(crate) marker_size: usize,
 
     /// %S: the base's label.
@@ -738,8 +741,8 @@ pub(crate) struct ResolveArgs {
     #[arg(long)]
     pub(crate) drop_work_tree_rules: bool,
 
-    /// The length of conflict markers.
-    #[arg(long, value_name = "N", default_value_t = 7)]
+    /// The length of conflict markers (1 to 1024).
+    #[arg(long, value_name = "N", default_value_t = 7, value_parser = marker_size)]
     pub(crate) marker_size: usize,
 
     /// Output format.
@@ -888,6 +891,20 @@ fn parse_assignment(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
         _ => Err(format!("expected NAME=VALUE, got `{text}`")),
+    }
+}
+
+/// The longest conflict marker accepted: git's default is 7; a length of billions would
+/// write gigabytes of `<` before failing.
+const MAX_MARKER_SIZE: usize = 1024;
+
+/// `--marker-size`: a length from 1 to [`MAX_MARKER_SIZE`].
+fn marker_size(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (1..=MAX_MARKER_SIZE).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{value}` is not a conflict marker length from 1 to {MAX_MARKER_SIZE}"
+        )),
     }
 }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::paint::Painter;
+use crate::text::shown;
 
 /// How bad a diagnostic is. Errors make `check` fail and disable a preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -429,21 +430,21 @@ pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) 
         painter.bold(&format!(
             "[{}]: {}",
             diagnostic.code.as_str(),
-            diagnostic.message
+            shown(&diagnostic.message)
         ))
     );
     if let Some(file) = &diagnostic.file {
-        let mut location = file.display().to_string();
+        let mut location = shown(&file.display().to_string()).into_owned();
         if let Some(position) = diagnostic.position {
             let _ = write!(location, ":{}:{}", position.line, position.column);
         }
         if !diagnostic.pointer.is_empty() {
-            let _ = write!(location, " ({})", diagnostic.pointer);
+            let _ = write!(location, " ({})", shown(&diagnostic.pointer));
         }
         let _ = writeln!(out, "  {} {location}", painter.dim("-->"));
     }
     if let Some(help) = &diagnostic.help {
-        let _ = writeln!(out, "  {} {help}", painter.dim("= help:"));
+        let _ = writeln!(out, "  {} {}", painter.dim("= help:"), shown(help));
     }
 }
 
@@ -459,7 +460,7 @@ pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     if let Some(file) = &diagnostic.file {
         properties.push(format!(
             "file={}",
-            escape_property(&file.display().to_string())
+            escape_property(&shown(&file.display().to_string()))
         ));
         if let Some(position) = diagnostic.position {
             properties.push(format!("line={}", position.line));
@@ -468,10 +469,11 @@ pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     }
     properties.push(format!("title={}", diagnostic.code.as_str()));
     let _ = write!(out, " {}", properties.join(","));
-    let mut message = diagnostic.message.clone();
+    // Shown first, so the only line break is the one before the help.
+    let mut message = shown(&diagnostic.message).into_owned();
     if let Some(help) = &diagnostic.help {
         message.push_str("\nhelp: ");
-        message.push_str(help);
+        message.push_str(&shown(help));
     }
     let _ = writeln!(out, "::{}", escape_data(&message));
 }
@@ -568,7 +570,7 @@ mod tests {
         render_github(&mut out, &diagnostic);
         assert_eq!(
             out,
-            "::error file=a%2Cb%3Ac.json,line=2,col=3,title=invalid-json::bad%0Athing 100%25\n"
+            "::error file=a%2Cb%3Ac.json,line=2,col=3,title=invalid-json::bad thing 100%25\n"
         );
     }
 }

@@ -497,7 +497,7 @@ fn attribute_step(
     // leads out of the work tree, into `.git/` or onto the rules file.
     let fence = Fence::repository(top, rules_file);
     fence.resolve(&path)?;
-    let old = match fs::read_to_string(&path) {
+    let old = match crate::limits::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
         Err(error) => return Err(GitError::Read { path, error }),

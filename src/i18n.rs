@@ -146,12 +146,12 @@ impl Message {
             Message::EmptyInstruction => ["the instruction is empty", "l'instruction est vide"],
             Message::EmptyWhy => ["the why is empty", "la raison (--why) est vide"],
             Message::ControlInInstruction => [
-                "the instruction contains a line break or another control character; write it on one line",
-                "l'instruction contient un saut de ligne ou un autre caractère de contrôle ; écrivez-la sur une ligne",
+                "the instruction contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text",
+                "l'instruction contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels et caractères d'étiquette invisibles compris) ; écrivez-la sur une ligne, en texte simple",
             ],
             Message::ControlInWhy => [
-                "the why contains a line break or another control character; write it on one line",
-                "la raison (--why) contient un saut de ligne ou un autre caractère de contrôle ; écrivez-la sur une ligne",
+                "the why contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text",
+                "la raison (--why) contient un saut de ligne, un séparateur de ligne ou un autre caractère de contrôle (contrôles bidirectionnels et caractères d'étiquette invisibles compris) ; écrivez-la sur une ligne, en texte simple",
             ],
             Message::UnknownSupersedes => [
                 "cannot supersede rule {number} (from {from}): {path} has no rule with that number",
@@ -260,7 +260,8 @@ impl Message {
             });
             match value {
                 Some((close, value)) => {
-                    out.push_str(&value.to_string());
+                    // A value may quote the rules file (an existing rule's text).
+                    out.push_str(&crate::text::shown(&value.to_string()));
                     rest = &after[close + 1..];
                 }
                 None => {

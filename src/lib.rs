@@ -38,6 +38,7 @@ pub mod i18n;
 pub mod init;
 pub mod jsonpos;
 pub mod learning;
+pub mod limits;
 pub mod lock;
 pub mod merge;
 pub mod paint;

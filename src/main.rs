@@ -52,7 +52,10 @@ fn main() -> ExitCode {
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let painter = context.stderr_painter();
-            eprintln!("{} {}", painter.error("error:"), cmd::describe(&error));
+            // An error may quote file data (a path, an id): each line is shown safely.
+            let text = cmd::describe(&error);
+            let lines: Vec<_> = text.split('\n').map(autofix::text::shown).collect();
+            eprintln!("{} {}", painter.error("error:"), lines.join("\n"));
             ExitCode::from(2)
         }
     }

@@ -48,30 +48,97 @@ pub(crate) fn serve(context: &Context) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
-    let mut output = stdout.lock();
+    let mut output = io::BufWriter::new(stdout.lock());
     let mut line = Vec::new();
     loop {
         line.clear();
-        let reply = match read_line(&mut input, &mut line)? {
+        let answered = match read_line(&mut input, &mut line)? {
             Line::Eof => return Ok(ExitCode::SUCCESS),
-            Line::TooLong => Some(error(
-                Value::Null,
-                INVALID_REQUEST,
-                "the message is longer than 8 MiB",
-                None,
-            )),
-            Line::Complete => handle_line(context, &line),
-        };
-        if let Some(reply) = reply {
-            let mut text = serde_json::to_vec(&reply)?;
-            text.push(b'\n');
-            match output.write_all(&text).and_then(|()| output.flush()) {
-                Ok(()) => {}
-                // The client went away: that is the end of the session, not an error.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-                Err(e) => return Err(e.into()),
+            Line::TooLong => {
+                let reply = error(
+                    Value::Null,
+                    INVALID_REQUEST,
+                    "the message is longer than 8 MiB",
+                    None,
+                );
+                write_reply(&mut output, &reply).and_then(|()| output.write_all(b"\n"))
             }
+            Line::Complete => answer_line(context, &line, &mut output),
+        };
+        match answered.and_then(|()| output.flush()) {
+            Ok(()) => {}
+            // The client went away: that is the end of the session, not an error.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+            Err(e) => return Err(e.into()),
         }
+    }
+}
+
+fn write_reply(output: &mut impl Write, reply: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *output, reply).map_err(io::Error::from)
+}
+
+/// Answers one line: a message's reply on a line of its own, or a batch's replies as one
+/// array written as each is made, so a batch of any length is answered in the memory of
+/// one reply (JSON-RPC 2.0 allows no other bound: every request of a batch gets its reply).
+/// A batch of notifications only gets no answer at all.
+fn answer_line(context: &Context, line: &[u8], output: &mut impl Write) -> io::Result<()> {
+    let reply = match parse_line(line) {
+        Parsed::Nothing => None,
+        Parsed::Reply(reply) => Some(reply),
+        Parsed::One(message) => handle_message(context, message),
+        Parsed::Batch(batch) => return answer_batch(context, batch, output),
+    };
+    match reply {
+        Some(reply) => write_reply(output, &reply).and_then(|()| output.write_all(b"\n")),
+        None => Ok(()),
+    }
+}
+
+fn answer_batch(context: &Context, batch: Vec<Value>, output: &mut impl Write) -> io::Result<()> {
+    let mut written = 0;
+    for message in batch {
+        if let Some(reply) = handle_message(context, message) {
+            output.write_all(if written == 0 { b"[" } else { b"," })?;
+            write_reply(output, &reply)?;
+            written += 1;
+        }
+    }
+    if written > 0 {
+        output.write_all(b"]\n")?;
+    }
+    Ok(())
+}
+
+enum Parsed {
+    Nothing,
+    Reply(Value),
+    One(Value),
+    Batch(Vec<Value>),
+}
+
+/// A line as a message's reply, a batch to answer, or nothing (a blank line, a notification).
+fn parse_line(line: &[u8]) -> Parsed {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Parsed::Nothing;
+    }
+    let message: Value = match serde_json::from_slice(line) {
+        Ok(message) => message,
+        Err(e) => {
+            return Parsed::Reply(error(
+                Value::Null,
+                PARSE_ERROR,
+                &format!("parse error: {e}"),
+                None,
+            ));
+        }
+    };
+    match message {
+        Value::Array(batch) if batch.is_empty() => {
+            Parsed::Reply(error(Value::Null, INVALID_REQUEST, "an empty batch", None))
+        }
+        Value::Array(batch) => Parsed::Batch(batch),
+        message => Parsed::One(message),
     }
 }
 
@@ -112,36 +179,6 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
                 Line::Complete
             });
         }
-    }
-}
-
-fn handle_line(context: &Context, line: &[u8]) -> Option<Value> {
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
-    let message: Value = match serde_json::from_slice(line) {
-        Ok(message) => message,
-        Err(e) => {
-            return Some(error(
-                Value::Null,
-                PARSE_ERROR,
-                &format!("parse error: {e}"),
-                None,
-            ));
-        }
-    };
-    match message {
-        Value::Array(batch) if batch.is_empty() => {
-            Some(error(Value::Null, INVALID_REQUEST, "an empty batch", None))
-        }
-        Value::Array(batch) => {
-            let replies: Vec<Value> = batch
-                .into_iter()
-                .filter_map(|m| handle_message(context, m))
-                .collect();
-            (!replies.is_empty()).then_some(Value::Array(replies))
-        }
-        message => handle_message(context, message),
     }
 }
 

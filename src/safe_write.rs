@@ -195,7 +195,7 @@ impl Locked {
 }
 
 fn read(path: &Path) -> Result<Option<Vec<u8>>, AtomicError> {
-    match fs::read(path) {
+    match crate::limits::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(AtomicError::Inspect {

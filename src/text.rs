@@ -1,5 +1,94 @@
-//! Small text helpers shared by every renderer: counted nouns ("1 rule", "2 rules"),
-//! "did you mean" suggestions, and the one way a JSON document is printed.
+//! Small text helpers shared by every renderer: untrusted text made safe to show
+//! ([`shown`]), counted nouns ("1 rule", "2 rules"), "did you mean" suggestions, and the
+//! one way a JSON document is printed.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use crate::jsonpos::has_byte;
+
+/// Text from a file (a rule, an id, a skill name, a path) as every renderer shows it: on
+/// one line, with nothing a terminal, a CI log or a reader would take for anything but
+/// text. A line break (`\n`, `\r`, U+0085, U+2028, U+2029) or a tab becomes a space;
+/// another control character (ESC, NUL, C1) or a bidirectional control (U+061C, U+200E,
+/// U+200F, U+202A-U+202E, U+2066-U+2069) or a tag character (U+E0000-U+E007F, invisible
+/// text an agent still reads) becomes a visible escape like `\u{1b}`; a
+/// leading `::` (after spaces) becomes `\u{3a}:`, since GitHub Actions reads a line that
+/// starts with `::` as a workflow command. Borrowed when there is nothing to change: the
+/// scan tests eight bytes at a time.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    let leading = text.trim_start_matches([' ', '\t']).starts_with("::");
+    if !leading && !may_hold_unsafe(text.as_bytes()) {
+        return Cow::Borrowed(text);
+    }
+    if !leading && !text.chars().any(|c| is_unsafe(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut at_start = leading;
+    for c in text.chars() {
+        if at_start && c == ':' {
+            out.push_str("\\u{3a}");
+            at_start = false;
+            continue;
+        }
+        match is_unsafe(c) {
+            Some(true) => out.push(' '),
+            Some(false) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether [`shown`] changes `c`: a control character, a line or paragraph separator, or a
+/// bidirectional control. `learn` refuses such a character in a new rule.
+pub(crate) fn is_hidden(c: char) -> bool {
+    is_unsafe(c).is_some()
+}
+
+/// `Some(true)` for a line break or tab (shown as a space), `Some(false)` for another
+/// control or a bidirectional control (shown escaped), `None` for a character shown as is.
+fn is_unsafe(c: char) -> Option<bool> {
+    match c {
+        '\t' | '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => Some(true),
+        '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{e0000}'..='\u{e007f}' => Some(false),
+        c if c.is_control() => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` may hold a character [`shown`] changes: U+0000-U+001F and U+007F are
+/// one byte each, U+0080-U+009F start with 0xC2, U+061C with 0xD8, the bidirectional
+/// controls and separators from U+200E with 0xE2, and the tag characters with 0xF3.
+fn may_hold_unsafe(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let chunks = bytes.chunks_exact(8);
+    let rest = chunks.remainder();
+    let flagged = |b: u8| b < 0x20 || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xf3);
+    chunks
+        .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
+        .any(|word| {
+            // A byte below 0x20 borrows in `word - 0x20..20` while its high bit is clear.
+            let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+            below_space
+                | has_byte(word, 0x7f)
+                | has_byte(word, 0xc2)
+                | has_byte(word, 0xd8)
+                | has_byte(word, 0xe2)
+                | has_byte(word, 0xf3)
+                != 0
+        })
+        || rest.iter().copied().any(flagged)
+}
 
 /// `n` and the noun, plural unless `n` is one: `counted(1, "rule")` is "1 rule".
 /// Every noun the tool counts takes a plain `s`.
@@ -67,6 +156,27 @@ mod tests {
         assert!(closest("zzzzzzzz", ["CODE"]).is_empty());
         assert_eq!(did_you_mean(&["CODE"]), "; did you mean `CODE`?");
         assert_eq!(did_you_mean(&[]), "");
+    }
+
+    #[test]
+    fn untrusted_text_is_shown_on_one_line_without_controls() {
+        assert!(matches!(shown("plain std::fs text é"), Cow::Borrowed(_)));
+        assert_eq!(shown("a\nb\r\u{2028}c\td"), "a b  c d");
+        assert_eq!(shown("\u{1b}[31m\0"), "\\u{1b}[31m\\u{0}");
+        assert_eq!(
+            shown("x\u{202e}y\u{2066}\u{9b}"),
+            "x\\u{202e}y\\u{2066}\\u{9b}"
+        );
+        assert_eq!(shown("::error::x"), "\\u{3a}:error::x");
+        assert_eq!(shown("a\u{e0041}"), "a\\u{e0041}");
+        assert!(is_hidden('\u{e0041}') && !is_hidden('\u{1f600}'));
+        assert_eq!(shown("  ::x"), "  \\u{3a}:x");
+        assert_eq!(shown("a ::x"), "a ::x");
+        // Every position of the eight-byte scan.
+        for i in 0..17 {
+            let text = format!("{}\u{1b}{}", "a".repeat(i), "b".repeat(16 - i));
+            assert!(shown(&text).contains("\\u{1b}"), "{i}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::classify;
 use super::transcripts::{self, Searched, UserMessage};
 use crate::hook::Agent;
 use crate::rules;
+use crate::text;
 
 /// One `reflect` run.
 #[derive(Clone, Debug)]
@@ -154,15 +155,16 @@ impl Report {
             let _ = writeln!(
                 out,
                 "\n{}  {}  session {}",
-                candidate.time,
+                text::shown(&candidate.time),
                 candidate.agent.as_str(),
-                candidate.session
+                text::shown(&candidate.session)
             );
+            // A transcript is untrusted text: each line shown safely, after a prefix.
             for line in candidate.text.lines() {
-                let _ = writeln!(out, "  > {line}");
+                let _ = writeln!(out, "  > {}", text::shown(line));
             }
             if let Some(context) = &candidate.context {
-                let _ = writeln!(out, "  after the agent {context}");
+                let _ = writeln!(out, "  after the agent {}", text::shown(context));
             }
         }
         out.push_str("\nRecord the lasting ones with `autofix learn`.\n");

@@ -1,7 +1,6 @@
 //! `autofix hook user-prompt` and `autofix reflect`: the commands that catch corrections.
 //! Each converts its arguments, calls the library, prints.
 
-use std::io::Read;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -25,8 +24,8 @@ fn agent(agent: PromptAgent) -> Agent {
 pub(crate) fn hook(command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
-            let mut input = Vec::new();
-            if std::io::stdin().lock().read_to_end(&mut input).is_ok()
+            let cap = autofix::limits::DEFAULT_MAX_FILE_BYTES;
+            if let Ok(input) = autofix::limits::read_capped(std::io::stdin().lock(), cap)
                 && let Some(output) = prompt::respond(agent(args.agent), &input)
             {
                 let _ = print(&output);

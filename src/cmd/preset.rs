@@ -99,7 +99,7 @@ fn report_diagnostics(context: &Context, preset: &Preset, consequence: &str) {
         text.push_str(&format!(
             "{} preset `{}` is disabled by the errors above; {consequence}\n",
             painter.error("error:"),
-            preset.id
+            autofix::text::shown(&preset.id)
         ));
     }
     eprint(&text);
@@ -126,7 +126,7 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
                     "{} no value for {}, left as written; give each with --set NAME=VALUE \
                      (--strict makes this an error)\n",
                     painter.warning("note:"),
-                    render::describe_missing(&missing)
+                    autofix::text::shown(&render::describe_missing(&missing))
                 ));
             }
             report::render_text(&rendered, args.null)

@@ -1,6 +1,6 @@
 //! `autofix learn`, `rules`, `check` and `where`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -43,10 +43,10 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         None => Lang::from_env(),
     };
     let request = if args.json {
-        let mut input = String::new();
-        std::io::stdin()
-            .read_to_string(&mut input)
+        let cap = autofix::limits::max_file_bytes()?;
+        let input = autofix::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Message::StdinUnreadable.text(lang))?;
+        let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
         let mut request = serde_json::from_str::<learn::Request>(&input)
             .context(Message::StdinNotARule.fill(lang, &[]))?;
         request.force |= args.force;

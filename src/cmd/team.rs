@@ -62,7 +62,8 @@ fn merge_exported(
     let shown = path.unwrap_or_else(|| ours.display().to_string());
     let result = (|| -> anyhow::Result<exported::Merged> {
         let read = |path: &PathBuf| {
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+            autofix::limits::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))
         };
         let texts = [read(&base)?, read(&ours)?, read(&theirs)?];
         let labels = [0, 1, 2].map(|i| {

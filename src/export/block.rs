@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::text;
+
 use super::markdown::{self, BOM, Context, Line};
 
 pub const BEGIN: &str = "<!-- BEGIN:autofix-rules -->";
@@ -212,28 +214,26 @@ pub fn remove(source: &str, block: &Block) -> Option<String> {
     Some([before, after].concat())
 }
 
-/// Makes rule text safe inside a block and in Markdown: one line; `<!--` and `-->` as
+/// Makes rule text safe inside a block and in Markdown: shown as every renderer shows it
+/// ([`text::shown`]: one line, no control or bidirectional character); `<!--` and `-->` as
 /// entities so it can neither open a comment that swallows the rules nor close one; the
 /// marker and stamp tokens broken with a Markdown escape (`BEGIN\:autofix-rules` renders as
 /// `BEGIN:autofix-rules`); with `at_tokens`, every `@token` in a code span, since Claude
-/// Code and Gemini read `@path` as an import.
+/// Code and Gemini CLI read `@path` as an import outside code spans (see
+/// [`code_span_at_tokens`]).
 pub fn escape(text: &str, at_tokens: bool) -> Cow<'_, str> {
-    let needs = text.contains(['\n', '\r'])
-        || text.contains("<!--")
-        || text.contains("-->")
-        || text.contains(':') && {
-            let lower = text.to_ascii_lowercase();
+    let shown = text::shown(text);
+    let needs = shown.contains("<!--")
+        || shown.contains("-->")
+        || shown.contains(':') && {
+            let lower = shown.to_ascii_lowercase();
             TOKENS.iter().any(|t| lower.contains(t)) || lower.contains("autofix:owned")
         }
-        || (at_tokens && text.contains('@'));
+        || (at_tokens && shown.contains('@'));
     if !needs {
-        return Cow::Borrowed(text);
+        return shown;
     }
-    let mut out = text
-        .replace("\r\n", " ")
-        .replace(['\n', '\r'], " ")
-        .replace("<!--", "&lt;!--")
-        .replace("-->", "--&gt;");
+    let mut out = shown.replace("<!--", "&lt;!--").replace("-->", "--&gt;");
     for token in ["begin:autofix-rules", "end:autofix-rules", "autofix:owned"] {
         out = break_token(&out, token);
     }
@@ -261,28 +261,40 @@ fn break_token(text: &str, token: &str) -> String {
     out
 }
 
-/// Wraps each `@token` outside a code span in backticks. A token starts at an `@` after the
-/// start, whitespace or an opening bracket or quote, and runs to whitespace or a backtick,
-/// without trailing punctuation.
+/// Wraps each `@token` outside a code span in backticks. A token starts at any `@` followed
+/// by a character that is not a space, whatever comes before it, and runs to whitespace or a
+/// backtick, without trailing punctuation.
+///
+/// Claude Code imports `@path/to/import` and "imports are not evaluated inside Markdown
+/// code spans and code blocks" (<https://code.claude.com/docs/en/memory>); Gemini CLI's
+/// import processor likewise skips code and inline code
+/// (<https://github.com/google-gemini/gemini-cli/blob/main/docs/core/memport.md>). Neither
+/// documents what may come before the `@`: after Markdown emphasis (`*@~/.ssh/id_rsa*`) it
+/// starts a text node, and a matcher may not require a space (`x:@./secret.md`,
+/// `=@/etc/shadow`), so every `@` is treated as one; an e-mail address gets a code span
+/// too, which costs nothing.
 fn code_span_at_tokens(text: &str) -> String {
     let spans = code_spans(text);
-    let in_span = |at: usize| spans.iter().any(|&(s, e)| s <= at && at < e);
+    // The spans ascend and `at` only grows: one cursor, so a text is scanned once.
+    let mut span = 0;
+    let mut in_span = |at: usize| {
+        while spans.get(span).is_some_and(|&(_, end)| end <= at) {
+            span += 1;
+        }
+        spans.get(span).is_some_and(|&(start, _)| start <= at)
+    };
     let mut out = String::with_capacity(text.len() + 8);
     let mut copied = 0;
     let mut chars = text.char_indices().peekable();
-    let mut previous: Option<char> = None;
     while let Some((at, c)) = chars.next() {
-        let starts = c == '@'
-            && previous.is_none_or(|p| p.is_whitespace() || "([{<\"'".contains(p))
-            && !in_span(at);
-        previous = Some(c);
+        let starts = c == '@' && !in_span(at);
         if !starts {
             continue;
         }
         let mut end = text[at..]
             .find(|c: char| c.is_whitespace() || c == '`')
             .map_or(text.len(), |i| at + i);
-        while end > at + 1 && text[..end].ends_with(|c: char| ".,;:!?)]}>\"'".contains(c)) {
+        while end > at + 1 && text[..end].ends_with(|c: char| ".,;:!?)]}>*\"'".contains(c)) {
             end -= 1;
         }
         if end == at + 1 {
@@ -294,7 +306,7 @@ fn code_span_at_tokens(text: &str) -> String {
         out.push('`');
         copied = end;
         while chars.peek().is_some_and(|&(i, _)| i < end) {
-            previous = chars.next().map(|(_, c)| c);
+            chars.next();
         }
     }
     out.push_str(&text[copied..]);
@@ -321,15 +333,20 @@ fn code_spans(text: &str) -> Vec<(usize, usize)> {
         }
         runs
     };
+    // The next run of the same length after each run, found from the end in one pass.
+    let mut next_same = vec![None; runs.len()];
+    let mut last_of_length: std::collections::HashMap<usize, usize> = Default::default();
+    for (k, &(_, length)) in runs.iter().enumerate().rev() {
+        next_same[k] = last_of_length.insert(length, k);
+    }
     let mut spans = Vec::new();
     let mut k = 0;
     while k < runs.len() {
         let (start, length) = runs[k];
-        match runs[k + 1..].iter().position(|&(_, l)| l == length) {
-            Some(j) => {
-                let (close, _) = runs[k + 1 + j];
-                spans.push((start, close + length));
-                k += j + 2;
+        match next_same[k] {
+            Some(close) => {
+                spans.push((start, runs[close].0 + length));
+                k = close + 1;
             }
             None => k += 1,
         }
@@ -424,8 +441,13 @@ mod tests {
         assert!(!forged.contains("autofix:owned"), "{forged}");
         assert_eq!(
             escape("Use @types/node, not (@x) or `@y` or a@b.", true),
-            "Use `@types/node`, not (`@x`) or `@y` or a@b."
+            "Use `@types/node`, not (`@x`) or `@y` or a`@b`."
         );
+        assert_eq!(
+            escape("*@~/.ssh/id_rsa* x:@./secret.md =@/etc/shadow", true),
+            "*`@~/.ssh/id_rsa`* x:`@./secret.md` =`@/etc/shadow`"
+        );
+        assert_eq!(escape("a\u{1b}b\0", false), "a\\u{1b}b\\u{0}");
         assert_eq!(escape("@", true), "@");
         assert_eq!(escape("``@a`` @b", true), "``@a`` `@b`");
         assert_eq!(escape("`unclosed @a", true), "`unclosed `@a`");

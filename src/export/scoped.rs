@@ -109,7 +109,7 @@ pub(super) fn jobs(
             )
         });
     }
-    let wanted: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
+    let wanted: std::collections::HashSet<String> = jobs.iter().map(|j| j.path.clone()).collect();
     for path in existing_scoped_files(root, target) {
         if !wanted.contains(&path) {
             jobs.push(job(path, String::new(), Part::Orphan));
@@ -125,7 +125,7 @@ fn scope_note(globs: &[String]) -> String {
         globs
             .iter()
             .filter(|g| g.starts_with('!') == negated)
-            .map(|g| format!("`{}`", g.trim_start_matches('!')))
+            .map(|g| crate::rules::listing::code_span(g.trim_start_matches('!')))
             .collect()
     };
     let (include, exclude) = (spans(false), spans(true));
@@ -144,9 +144,10 @@ fn scope_note(globs: &[String]) -> String {
 /// and its globs.
 fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
     let mut scopes: Vec<(String, Vec<String>)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {
         let heading = listing::scope_heading(&entry);
-        if !scopes.iter().any(|(h, _)| *h == heading) {
+        if seen.insert(heading.clone()) {
             let globs = entry.paths.iter().map(|g| g.to_string()).collect();
             scopes.push((heading, globs));
         }

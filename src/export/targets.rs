@@ -8,6 +8,7 @@ use std::path::Path;
 use super::markdown::{self, Context};
 use super::peers::Peers;
 use super::{block, owned};
+use crate::text;
 
 /// How autofix writes a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,8 +206,8 @@ fn claude_paths(scope: &Native) -> String {
 fn cursor_globs(scope: &Native) -> String {
     format!(
         "---\ndescription: Project rules recorded with autofix for files matching {}\nglobs: {}\nalwaysApply: false\n---\n",
-        scope.include.join(", "),
-        scope.include.join(",")
+        text::shown(&scope.include.join(", ")),
+        text::shown(&scope.include.join(","))
     )
 }
 
@@ -220,7 +221,7 @@ fn copilot_apply_to(scope: &Native) -> String {
 fn windsurf_glob(scope: &Native) -> String {
     format!(
         "---\ntrigger: glob\nglobs: {}\n---\n",
-        scope.include.join(",")
+        text::shown(&scope.include.join(","))
     )
 }
 

@@ -19,7 +19,6 @@
 //! 4. otherwise keep ours (a merge into the current branch, a rebase, a cherry-pick).
 
 use std::any::Any;
-use std::fs;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -280,7 +279,7 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
         });
     }
     let read = |path: &Path| {
-        fs::read(path).map_err(|source| DriverError::Read {
+        crate::limits::read_file(path).map_err(|source| DriverError::Read {
             path: path.to_path_buf(),
             error: source,
         })

@@ -402,18 +402,34 @@ fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
             None => unmatched.push(b),
         }
     }
+    let mut by_number: HashMap<u64, Vec<usize>> = HashMap::new();
+    if !unmatched.is_empty() {
+        for rule in &side.rules {
+            by_number.entry(number(rule)).or_default().push(rule.index);
+        }
+    }
     for b in unmatched {
         let rule = &base.rules[b];
-        let edited = side
-            .rules
+        let same_number = by_number
+            .get(&number(rule))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let edited = same_number
             .iter()
-            .find(|s| claimed[s.index].is_none() && number(s) == number(rule) && similar(rule, s));
+            .copied()
+            .find(|&s| claimed[s].is_none() && similar(rule, &side.rules[s]));
         if let Some(s) = edited {
-            claimed[s.index] = Some(b);
-            fate[b] = Fate::Edited(s.index);
+            claimed[s] = Some(b);
+            fate[b] = Fate::Edited(s);
         }
     }
     Matching { fate, claimed }
+}
+
+/// The key two instructions share exactly when [`same_instruction`] holds for them: trimmed
+/// and lower-cased (ASCII lower-casing is the same as Unicode's on ASCII text).
+fn instruction_key(text: &str) -> String {
+    text.trim().to_lowercase()
 }
 
 /// Whether `b` reads as an edit of `a`: the same instruction (ignoring case), or at least
@@ -657,6 +673,16 @@ impl<'d, 'a> Merger<'d, 'a> {
                 .iter()
                 .all(|by| !since_base.contains(by))
         };
+        // The first kept rule that holds each instruction, by `instruction_key`: one lookup
+        // a replayed rule instead of a scan of the kept side (10k new rules a side took 1.8 s).
+        let mut holding: HashMap<String, u64> = HashMap::new();
+        for existing in kept.rules.iter().filter(|rule| holds_instruction(rule)) {
+            if let Some(text) = existing.instruction.as_str() {
+                holding
+                    .entry(instruction_key(text))
+                    .or_insert(number(existing));
+            }
+        }
         let numbers: HashSet<u64> = replayed.rules.iter().map(number).collect();
         let mut appended = Vec::new();
         for p in by_number(replayed) {
@@ -675,17 +701,11 @@ impl<'d, 'a> Merger<'d, 'a> {
                 map.entry(from).or_insert(to);
                 continue;
             }
-            let same = rule.instruction.as_str().and_then(|instruction| {
-                kept.rules.iter().find(|existing| {
-                    holds_instruction(existing)
-                        && existing
-                            .instruction
-                            .as_str()
-                            .is_some_and(|text| same_instruction(text, instruction))
-                })
-            });
-            if let Some(existing) = same {
-                let to = number(existing);
+            let same = rule
+                .instruction
+                .as_str()
+                .and_then(|instruction| holding.get(&instruction_key(instruction)));
+            if let Some(&to) = same {
                 merged.dropped.push(Dropped {
                     from,
                     to,

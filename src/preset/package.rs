@@ -274,7 +274,7 @@ fn check_store_page(
             task_id,
             supported,
         };
-        match fs::read(real) {
+        match crate::limits::read_file(real) {
             Ok(bytes) => frontmatter::check(&page, &bytes, diagnostics),
             Err(source) => {
                 return Err(LoadError::Read {

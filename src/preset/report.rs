@@ -12,7 +12,7 @@ use crate::paint::Painter;
 use super::Preset;
 use super::render::Rendered;
 use super::requirements::{Status, Summary};
-use crate::text::counted;
+use crate::text::{counted, shown};
 
 /// The `version` field of every JSON document.
 pub const JSON_VERSION: u32 = 1;
@@ -37,7 +37,7 @@ fn status_word(preset: &Preset) -> &'static str {
 pub fn list_text(presets: &[Preset], painter: Painter) -> String {
     let width = presets
         .iter()
-        .map(|p| p.id.chars().count())
+        .map(|p| shown(&p.id).chars().count())
         .max()
         .unwrap_or(0);
     let commands: Vec<String> = presets
@@ -57,12 +57,12 @@ pub fn list_text(presets: &[Preset], painter: Painter) -> String {
         let skills = if skills.is_empty() {
             "none".to_string()
         } else {
-            skills.join(", ")
+            shown(&skills.join(", ")).into_owned()
         };
         let _ = writeln!(
             out,
             "{:<width$}  {status}  {commands:<commands_width$}  skills: {skills}",
-            preset.id
+            shown(&preset.id)
         );
     }
     out
@@ -155,7 +155,7 @@ fn summary_line(presets: &[Preset], totals: Totals) -> String {
         .map(|p| p.dir.display().to_string())
         .collect();
     if !disabled.is_empty() {
-        let _ = writeln!(line, "disabled: {}", disabled.join(", "));
+        let _ = writeln!(line, "disabled: {}", shown(&disabled.join(", ")));
     }
     line
 }
@@ -251,7 +251,14 @@ pub fn render_text(rendered: &[Rendered], nul: bool) -> String {
     let end = if nul { '\0' } else { '\n' };
     let mut out = String::new();
     for line in rendered.iter().filter_map(|r| r.line.as_deref()) {
-        out.push_str(line);
+        // A template may span lines: each is shown on its own (no control character, and
+        // none that starts with `::`), the line breaks kept.
+        for (i, part) in line.split('\n').enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&shown(part));
+        }
         out.push(end);
     }
     out
@@ -292,13 +299,13 @@ pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Pa
     let _ = writeln!(
         out,
         "{} ({}): {}",
-        painter.bold(&preset.id),
-        preset.dir.display(),
+        painter.bold(&shown(&preset.id)),
+        shown(&preset.dir.display().to_string()),
         counted(summaries.len(), "requirement")
     );
     let width = summaries
         .iter()
-        .map(|s| s.requirement.cache_key.chars().count())
+        .map(|s| shown(&s.requirement.cache_key).chars().count())
         .max()
         .unwrap_or(0);
     let indent = " ".repeat(width + 4);
@@ -316,32 +323,35 @@ pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Pa
         };
         let mut detail = Vec::new();
         if !summary.commands.is_empty() {
-            detail.push(format!("commands: {}", summary.commands.join(", ")));
+            detail.push(format!("commands: {}", shown(&summary.commands.join(", "))));
         }
         match &summary.status {
-            Status::Found(path) => detail.push(path.display().to_string()),
+            Status::Found(path) => detail.push(shown(&path.display().to_string()).into_owned()),
             Status::NotFound => detail.push(format!(
                 "`{}` is not on PATH",
-                summary
-                    .requirement
-                    .command
-                    .as_deref()
-                    .unwrap_or(&summary.requirement.key)
+                shown(
+                    summary
+                        .requirement
+                        .command
+                        .as_deref()
+                        .unwrap_or(&summary.requirement.key)
+                )
             )),
             _ => {}
         }
         let line = format!(
             "  {:<width$}  {status}  {}",
-            summary.requirement.cache_key,
+            shown(&summary.requirement.cache_key),
             detail.join("  ")
         );
         let _ = writeln!(out, "{}", line.trim_end());
         match &summary.status {
             Status::Installed(path) => {
-                let _ = writeln!(out, "{indent}{}", painter.dim(&path.display().to_string()));
+                let path = shown(&path.display().to_string()).into_owned();
+                let _ = writeln!(out, "{indent}{}", painter.dim(&path));
             }
             Status::Missing { install } => {
-                let _ = writeln!(out, "{indent}install: {install}");
+                let _ = writeln!(out, "{indent}install: {}", shown(install));
             }
             _ => {}
         }

@@ -183,7 +183,7 @@ impl Dir {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Result<Option<Doc>, LoadError> {
         let path = self.shown(&rel);
-        let bytes = fs::read(real).map_err(|source| LoadError::Read {
+        let bytes = crate::limits::read_file(real).map_err(|source| LoadError::Read {
             path: path.clone(),
             source,
         })?;

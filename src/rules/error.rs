@@ -68,7 +68,9 @@ pub enum RulesError {
     },
     #[error("the {field} is empty")]
     EmptyField { field: &'static str },
-    #[error("the {field} contains a line break or another control character; write it on one line")]
+    #[error(
+        "the {field} contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text"
+    )]
     ControlCharacter { field: &'static str },
     #[error("invalid glob `{glob}` for --path: it {problem}")]
     InvalidGlob {

@@ -200,13 +200,52 @@ pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
     Ok(fields)
 }
 
-/// Decodes a validated JSON string literal, borrowing when it has no escapes.
+/// Decodes a validated JSON string literal, borrowing when it has no escapes. A lone
+/// surrogate escape (`\ud800`), which JSON's grammar allows but no string can hold, is
+/// decoded as U+FFFD: [`text`] reports it rather than reading the field as empty.
 fn string_at(literal: &str, escaped: bool) -> Cow<'_, str> {
     if escaped {
-        Cow::Owned(serde_json::from_str(literal).unwrap_or_default())
+        Cow::Owned(decode(literal).unwrap_or_else(|| {
+            serde_json::from_str(&without_lone_surrogates(literal)).unwrap_or_default()
+        }))
     } else {
         Cow::Borrowed(&literal[1..literal.len() - 1])
     }
+}
+
+fn decode(literal: &str) -> Option<String> {
+    serde_json::from_str(literal).ok()
+}
+
+/// The literal with each `\uXXXX` escape of a surrogate that is not half of a pair
+/// replaced by `\ufffd`.
+fn without_lone_surrogates(literal: &str) -> String {
+    let surrogate = |at: usize| {
+        let hex = literal.get(at + 2..at + 6)?;
+        let unit = u16::from_str_radix(hex, 16).ok()?;
+        (literal[at..].starts_with("\\u") && (0xd800..0xe000).contains(&unit)).then_some(unit)
+    };
+    let mut out = String::with_capacity(literal.len());
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(i) = literal[at..].find('\\') {
+        let start = at + i;
+        at = start + 2;
+        let Some(unit) = surrogate(start) else {
+            continue;
+        };
+        let paired = unit < 0xdc00 && surrogate(start + 6).is_some_and(|low| low >= 0xdc00);
+        if paired {
+            at = start + 12;
+        } else {
+            out.push_str(&literal[copied..start]);
+            out.push_str("\\ufffd");
+            at = start + 6;
+            copied = at;
+        }
+    }
+    out.push_str(&literal[copied..]);
+    out
 }
 
 /// The largest accepted `Rule_number`: numbers are signed 64-bit in most readers.
@@ -271,6 +310,9 @@ fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
                 .supersedes
                 .map_or(Supersedes::Missing, |f| supersedes(f.raw));
             rule.paths = fields.paths.map_or(Paths::Missing, |f| paths(f.raw));
+            rule.malformed = undecodable("Category", fields.category)
+                .or_else(|| undecodable("Instruction", fields.instruction))
+                .or_else(|| undecodable("Why", fields.why));
         }
         Err(problem) => rule.malformed = Some(problem),
     }
@@ -292,6 +334,14 @@ fn text(field: Option<Field<'_>>) -> Text<'_> {
         Some(field) if field.raw.starts_with('"') => Text::Str(string_at(field.raw, field.escaped)),
         Some(field) => Text::Other(field.raw),
     }
+}
+
+/// The problem of a text field whose escapes do not decode: a lone surrogate.
+fn undecodable(name: &str, field: Option<Field<'_>>) -> Option<String> {
+    let field = field.filter(|f| f.escaped && f.raw.starts_with('"'))?;
+    decode(field.raw).is_none().then(|| {
+        format!("`{name}` holds a `\\u` escape of a lone surrogate, which is not a character")
+    })
 }
 
 fn supersedes(raw: &str) -> Supersedes<'_> {

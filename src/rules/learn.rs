@@ -132,9 +132,10 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     if why.is_empty() {
         return Err(RulesError::EmptyField { field: "why" });
     }
-    // A rule is one line wherever it is shown: a line break could forge another rule.
+    // A rule is one line wherever it is shown: a line break could forge another rule, and
+    // a bidirectional control could make it read as another (U+202E reverses what follows).
     for (field, text) in [("instruction", instruction), ("why", why)] {
-        if text.chars().any(char::is_control) {
+        if text.chars().any(crate::text::is_hidden) {
             return Err(RulesError::ControlCharacter { field });
         }
     }

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::jsonpos::has_byte;
 use crate::paint::Painter;
 use crate::text::{closest, did_you_mean};
 
@@ -123,6 +122,11 @@ impl<'a> Entries<'a> {
             .iter()
             .enumerate()
             .map(|(at, &index)| self.entry(at, index))
+    }
+
+    /// The entry at position `at` of the listing.
+    pub(crate) fn get(&self, at: usize) -> Entry<'_> {
+        self.entry(at, self.selected[at])
     }
 
     fn entry(&self, at: usize, index: usize) -> Entry<'_> {
@@ -504,7 +508,7 @@ pub fn scope_heading(entry: &Entry<'_>) -> String {
 }
 
 /// `text` as a Markdown code span, fenced with more backticks than it holds in a row.
-fn code_span(text: &str) -> String {
+pub(crate) fn code_span(text: &str) -> String {
     let text = one_line(text);
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
@@ -521,19 +525,23 @@ pub fn group_by_scope(items: &[(String, String)]) -> String {
         debug_assert!(heading.is_empty());
         out.push_str(item);
     }
-    let mut headings: Vec<&str> = Vec::new();
-    for (heading, _) in items.iter().filter(|(h, _)| !h.is_empty()) {
-        if !headings.contains(&heading.as_str()) {
-            headings.push(heading);
-        }
+    // Each section's items, sections in first-appearance order: one pass, however many.
+    let mut section: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (heading, item) in items.iter().filter(|(h, _)| !h.is_empty()) {
+        let at = *section.entry(heading).or_insert_with(|| {
+            sections.push((heading, Vec::new()));
+            sections.len() - 1
+        });
+        sections[at].1.push(item);
     }
-    for heading in headings {
+    for (heading, items) in sections {
         if !out.is_empty() {
             out.push('\n');
         }
         out.push_str(heading);
         out.push_str("\n\n");
-        for (_, item) in items.iter().filter(|(h, _)| h == heading) {
+        for item in items {
             out.push_str(item);
         }
     }
@@ -566,37 +574,11 @@ impl MarkdownStyle<'static> {
     };
 }
 
-/// Whether `bytes` may hold a control character: U+0000-U+001F and U+007F are one byte
-/// each, U+0080-U+009F start with 0xC2. Eight bytes at a time, since every listed rule's
-/// text passes through here.
-fn may_hold_control(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let chunks = bytes.chunks_exact(8);
-    let rest = chunks.remainder();
-    let flagged = |b: u8| b < 0x20 || b == 0x7f || b == 0xc2;
-    chunks
-        .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
-        .any(|word| {
-            // A byte below 0x20 borrows in `word - 0x20..20` while its high bit is clear.
-            let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-            below_space | has_byte(word, 0x7f) | has_byte(word, 0xc2) != 0
-        })
-        || rest.iter().copied().any(flagged)
-}
-
-/// The text as written, on one line: a line break or another control character in a
-/// hand-edited file would otherwise start a line that reads like another rule.
+/// The text as written, on one line and safe to show ([`crate::text::shown`]): a line
+/// break or another control character in a hand-edited file would otherwise start a line
+/// that reads like another rule, or a CI command.
 fn one_line(text: &str) -> Cow<'_, str> {
-    if may_hold_control(text.as_bytes()) && text.chars().any(char::is_control) {
-        Cow::Owned(
-            text.chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(text)
-    }
+    crate::text::shown(text)
 }
 
 /// `text` in lines of at most `room` characters, broken at spaces (a word longer than
@@ -745,7 +727,6 @@ mod tests {
             "long text without any \u{85}",
             "\u{1f}",
         ] {
-            assert!(may_hold_control(text.as_bytes()), "{text:?}");
             assert!(one_line(text).chars().all(|c| !c.is_control()), "{text:?}");
         }
         for text in [
@@ -753,7 +734,6 @@ mod tests {
             "plain ascii text, longer than eight",
             "é日本 ü ß — “quotes”",
         ] {
-            assert!(!may_hold_control(text.as_bytes()), "{text:?}");
             assert!(matches!(one_line(text), Cow::Borrowed(_)));
         }
     }

@@ -15,7 +15,6 @@ pub mod scope_check;
 pub mod similar;
 pub mod supersede;
 
-use std::fs;
 use std::io;
 use std::path::Path;
 
@@ -32,7 +31,7 @@ pub const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.";
 /// Reads the rules file as text; `None` when it does not exist. A symbolic link whose
 /// target is missing is an error, not an absent file: it names a file that should be there.
 pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
-    let bytes = match fs::read(path) {
+    let bytes = match crate::limits::read_file(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
             if path.symlink_metadata().is_ok() {

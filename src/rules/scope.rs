@@ -108,7 +108,7 @@ impl Glob {
             glob: text.to_string(),
             problem,
         };
-        if text.chars().any(char::is_control) {
+        if text.chars().any(crate::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
         let (negated, body) = match text.strip_prefix('!') {
@@ -356,13 +356,15 @@ pub struct Native {
 /// `globs` in the agents' dialect (see [`Native`]).
 pub fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
     let mut out = Native::default();
+    // (excluded, glob) pairs already listed: a lookup, not a scan, however many globs.
+    let mut listed = std::collections::HashSet::new();
     for glob in globs {
-        let (list, body) = match glob.strip_prefix('!') {
-            Some(rest) => (&mut out.exclude, rest),
-            None => (&mut out.include, glob),
+        let (list, body, excluded) = match glob.strip_prefix('!') {
+            Some(rest) => (&mut out.exclude, rest, true),
+            None => (&mut out.include, glob, false),
         };
         for variant in anchored(body) {
-            if !list.contains(&variant) {
+            if listed.insert((excluded, variant.clone())) {
                 list.push(variant);
             }
         }

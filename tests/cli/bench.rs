@@ -99,6 +99,13 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
     );
 }
 
+/// `sh -c script` with `$0` set to `zero`.
+fn sh_with(script: &str, zero: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.args(["-c", script, zero]);
+    command
+}
+
 fn sh(script: &str) -> Command {
     let mut command = Command::new("sh");
     command.args(["-c", script]);
@@ -339,5 +346,135 @@ fn bench() {
         );
     } else {
         println!("skipped: peak memory (/usr/bin/time is not installed)");
+    }
+}
+
+/// The median of `rounds` runs of `make()`, each after `setup()` (untimed).
+fn median_of(
+    rounds: usize,
+    make: &mut dyn FnMut() -> Command,
+    setup: &mut dyn FnMut(),
+) -> Duration {
+    let samples = (0..rounds)
+        .map(|_| {
+            setup();
+            time(&mut make())
+        })
+        .collect();
+    median(samples)
+}
+
+/// Three versions of a rules file: a base of 100 rules, and each side adds `n` rules of its
+/// own (every one new to the other side: the replay path of the merge driver).
+fn merge_versions(dir: &Path, n: usize) -> [std::path::PathBuf; 3] {
+    let rule = |i: usize, tag: &str| {
+        format!(
+            "  {{\n    \"Rule_number\": {i},\n    \"Category\": \"CODE\",\n    \"Instruction\": \"Always keep {tag} module {i} free of side effects at import time - because the loader runs every module once.\",\n    \"Why\": \"codebase pattern\"\n  }}"
+        )
+    };
+    let file = |tag: &str, added: usize| {
+        let mut rules: Vec<String> = (1..=100).map(|i| rule(i, "base")).collect();
+        rules.extend((101..=100 + added).map(|i| rule(i, tag)));
+        format!("[\n{}\n]\n", rules.join(",\n"))
+    };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        fs::write(&path, text).unwrap();
+        path
+    };
+    [
+        write("base.json", file("base", 0)),
+        write("ours.json", file("ours", n)),
+        write("theirs.json", file("theirs", n)),
+    ]
+}
+
+/// The sizes issue 13 asks to stay linear: `check` at 10k and 100k rules, `preset
+/// validate` on one preset of 10k and 100k commands, the merge driver with 10k and 100k new
+/// rules a side (beside `git merge-file` on the same files, which merges text only).
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture"]
+fn bench_sizes() {
+    const FEW: usize = 5;
+    let sandbox = Sandbox::new();
+    println!("\nsizes (medians of {FEW}; each should grow linearly)");
+    for n in [10_000, 100_000] {
+        let file = sandbox.write(format!("rules-{n}.json"), rules_file(n));
+        let file = file.display().to_string();
+        let took = median_of(
+            FEW,
+            &mut || sandbox.command(&["--file", &file, "check"]),
+            &mut noop,
+        );
+        // Each rule scoped to a folder of its own: a scope warning on every rule.
+        let scoped = rules_file(n).replace(
+            "\"Why\": \"codebase pattern\"",
+            "\"Why\": \"codebase pattern\", \"Paths\": [\"src/gone/**\"]",
+        );
+        let scoped = sandbox.write(format!("scoped-{n}.json"), scoped);
+        let scoped = scoped.display().to_string();
+        let took_scoped = median_of(
+            FEW,
+            &mut || sandbox.command(&["--file", &scoped, "check"]),
+            &mut noop,
+        );
+        println!(
+            "  check on {:>3}k scoped rules                {:>10}",
+            n / 1000,
+            ms(took_scoped)
+        );
+        println!(
+            "  check on {:>3}k rules                       {:>10}",
+            n / 1000,
+            ms(took)
+        );
+    }
+    for n in [10_000, 100_000] {
+        let dir = sandbox.join(format!("preset-{n}"));
+        write_preset(&dir, &format!("preset-{n}"), n);
+        let dir = dir.display().to_string();
+        // The generated preset lacks its store page: one error, exit 1, like any finding.
+        let script = format!("\"$0\" preset validate {dir} > /dev/null; test $? -le 1");
+        let took = median_of(FEW, &mut || sh_with(&script, BIN), &mut noop);
+        println!(
+            "  preset validate, {:>3}k commands            {:>10}",
+            n / 1000,
+            ms(took)
+        );
+    }
+    let git = installed("git");
+    for n in [10_000, 100_000] {
+        let dir = sandbox.join(format!("merge-{n}"));
+        fs::create_dir_all(&dir).unwrap();
+        let [base, ours, theirs] = merge_versions(&dir, n);
+        let pristine = fs::read(&ours).unwrap();
+        let work = dir.join("work.json");
+        let mut reset = || fs::write(&work, &pristine).unwrap();
+        let paths = [&base, &work, &theirs].map(|p| p.display().to_string());
+        let took = median_of(
+            FEW,
+            &mut || sandbox.command(&["merge-driver", &paths[0], &paths[1], &paths[2]]),
+            &mut reset,
+        );
+        let mut line = format!(
+            "  merge-driver, {:>3}k new rules a side        {:>10}",
+            n / 1000,
+            ms(took)
+        );
+        if git {
+            let mut merge_file = || {
+                let mut command = Command::new("sh");
+                // Exit 1 (conflicts) is the expected outcome of a text merge here.
+                let script = format!(
+                    "git merge-file -p {} {} {} > /dev/null; true",
+                    paths[1], paths[0], paths[2]
+                );
+                command.args(["-c", &script]);
+                command
+            };
+            let text = median_of(FEW, &mut merge_file, &mut reset);
+            line.push_str(&format!("  (git merge-file: {})", ms(text)));
+        }
+        println!("{line}");
     }
 }

@@ -7,6 +7,7 @@ mod bench;
 mod capture;
 mod consistency;
 mod export;
+mod hardening;
 mod init;
 mod mcp;
 mod merge;

@@ -184,6 +184,32 @@ fn an_edit_conflict_exits_1_with_markers_around_that_rule() {
 }
 
 #[test]
+fn a_marker_size_beyond_1024_is_refused_before_merging() {
+    let base = with(&[]);
+    let ours = base.replace("bug lesson", "a leaked key");
+    let three = Three::new(&base, &ours, &base.replace("bug lesson", "other"));
+    let run = three.run(&["--marker-size", "4000000000"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("`4000000000` is not a conflict marker length from 1 to 1024"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(three.result(), ours);
+    three.run(&["--marker-size", "0"]).expect(2);
+    three.run(&["--marker-size", "1024"]).expect(1);
+    assert!(
+        three
+            .result()
+            .contains(&format!("\n{} ours\n", "<".repeat(1024)))
+    );
+    let run = three
+        .sandbox
+        .run(&["resolve", "--marker-size", "99999", RULES]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+#[test]
 fn unparsable_sides_fall_back_to_git_merge_file() {
     let base = with(&[]);
     let three = Three::new(

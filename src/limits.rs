@@ -1,0 +1,86 @@
+//! Caps on every input, so a file linked to `/dev/zero` or a huge standard input fails fast
+//! with an error naming it and the cap, instead of growing the process to gigabytes.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The environment variable that raises (or lowers) the cap on a file, in bytes.
+const MAX_FILE_ENV: &str = "AUTOFIX_MAX_FILE_BYTES";
+
+/// The default cap on one file: 64 MiB, three times a file of 100,000 realistic rules
+/// (21.7 MB) and far above any preset file.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The input was larger than its cap; the error's text names the cap and how to raise it.
+#[derive(Debug)]
+struct TooLarge {
+    cap: u64,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "larger than {} bytes, the cap on an input (set {MAX_FILE_ENV} to raise it)",
+            self.cap
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+/// The cap on one file: `AUTOFIX_MAX_FILE_BYTES` when set, else 64 MiB. A value that is not
+/// a positive number of bytes is an error, not silently the default: a user who set it
+/// meant it.
+pub fn max_file_bytes() -> io::Result<u64> {
+    match std::env::var(MAX_FILE_ENV) {
+        Ok(value) if !value.trim().is_empty() => match value.trim().parse::<u64>() {
+            Ok(cap) if cap > 0 => Ok(cap),
+            _ => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{MAX_FILE_ENV} is `{value}`, not a positive number of bytes"),
+            )),
+        },
+        _ => Ok(DEFAULT_MAX_FILE_BYTES),
+    }
+}
+
+/// Reads a whole file, up to the cap: one byte more is an `InvalidData` error holding a
+/// [`TooLarge`]. The file is read, never sized by its metadata, so a device or a pipe is
+/// bounded too.
+pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    let cap = max_file_bytes()?;
+    read_capped(File::open(path)?, cap)
+}
+
+/// Reads `input` to its end, failing once it holds more than `cap` bytes.
+pub fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, TooLarge { cap }));
+    }
+    Ok(bytes)
+}
+
+/// [`read_file`] as text; invalid UTF-8 is an `InvalidData` error.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_file(path)?)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_is_exact() {
+        assert_eq!(read_capped(&b"abcd"[..], 4).unwrap(), b"abcd");
+        let error = read_capped(&b"abcde"[..], 4).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+        assert!(error.to_string().contains("larger than 4 bytes"), "{error}");
+        assert!(read_capped(io::repeat(0), 1 << 20).is_err());
+    }
+}
