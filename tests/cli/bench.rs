@@ -88,6 +88,12 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
   "inputBindings": [{"input": "query", "promptParameter": "query", "required": true}]}"#
             .to_string(),
     );
+    write(
+        "store-page/index.en-US.md",
+        format!(
+            "---\nlocale: en-US\nslug: {id}\ntitle: Bench\nsummary: A generated preset.\nstatus: experimental\n---\n\nBench.\n"
+        ),
+    );
     write("backend/s.md", "You are a careful engineer.\n".to_string());
     write("backend/u.hbs", "{{query}}\n".to_string());
     write(
@@ -433,8 +439,7 @@ fn bench_sizes() {
         let dir = sandbox.join(format!("preset-{n}"));
         write_preset(&dir, &format!("preset-{n}"), n);
         let dir = dir.display().to_string();
-        // The generated preset lacks its store page: one error, exit 1, like any finding.
-        let script = format!("\"$0\" preset validate {dir} > /dev/null; test $? -le 1");
+        let script = format!("\"$0\" preset validate {dir} > /dev/null");
         let took = median_of(FEW, &mut || sh_with(&script, BIN), &mut noop);
         println!(
             "  preset validate, {:>3}k commands            {:>10}",
