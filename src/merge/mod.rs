@@ -480,10 +480,39 @@ impl<'d, 'a> Merger<'d, 'a> {
     }
 
     fn run(&self) -> Result<Merged, MergeError> {
-        let (kept, replayed) = (self.kept, self.replayed);
-        let on_kept = match_base(self.base, kept);
-        let on_replayed = match_base(self.base, replayed);
+        let on_kept = match_base(self.base, self.kept);
+        let on_replayed = match_base(self.base, self.replayed);
+        let mut numbering = self.numbering(&on_kept, &on_replayed)?;
+        let mut merged = Merged {
+            text: String::new(),
+            keep: self.options.keep,
+            added: Vec::new(),
+            dropped: Vec::new(),
+            conflicts: Vec::new(),
+            accepted: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let appended = self.replay(
+            &on_kept,
+            &on_replayed,
+            &mut numbering.map,
+            &mut numbering.next,
+            &mut merged,
+        )?;
+        let placement = self.base_changes(&on_kept, &on_replayed, &numbering, &mut merged)?;
+        merged.text = self.assemble(placement, appended);
+        self.verify(&mut merged)?;
+        Ok(merged)
+    }
 
+    /// The result's numbers: where new ones start, the fresh numbers of base rules offered
+    /// back, and the replayed side's numbers mapped to the result's.
+    fn numbering(
+        &self,
+        on_kept: &Matching,
+        on_replayed: &Matching,
+    ) -> Result<Numbering, MergeError> {
+        let (kept, replayed) = (self.kept, self.replayed);
         // Numbers are never reused: new ones start above the kept side's and the base's.
         let mut next = kept.max_number().max(self.base.max_number());
         // A base rule the kept side lacks but the replayed side still has appears (inside a
@@ -497,150 +526,178 @@ impl<'d, 'a> Merger<'d, 'a> {
                 fresh.insert(b, next);
             }
         }
-        // A base rule's number in the result: where the kept side has it, else its own
-        // (or the fresh one).
-        let result_number = |b: usize| match on_kept.fate[b].index() {
-            Some(k) => number(&kept.rules[k]),
-            None => fresh
-                .get(&b)
-                .copied()
-                .unwrap_or_else(|| number(&self.base.rules[b])),
+        let mut numbering = Numbering {
+            next,
+            fresh,
+            result: Vec::new(),
+            map: HashMap::new(),
         };
-        // The replayed side's numbers → the result's.
-        let mut map: HashMap<u64, u64> = HashMap::new();
+        numbering.result = (0..self.base.rules.len())
+            .map(|b| match on_kept.fate[b].index() {
+                Some(k) => number(&kept.rules[k]),
+                None => numbering
+                    .fresh
+                    .get(&b)
+                    .copied()
+                    .unwrap_or_else(|| number(&self.base.rules[b])),
+            })
+            .collect();
         for rule in &replayed.rules {
             if let Some(b) = on_replayed.claimed[rule.index] {
-                map.entry(number(rule)).or_insert(result_number(b));
+                numbering
+                    .map
+                    .entry(number(rule))
+                    .or_insert(numbering.result[b]);
             }
         }
+        Ok(numbering)
+    }
 
-        let mut merged = Merged {
-            text: String::new(),
-            keep: self.options.keep,
-            added: Vec::new(),
-            dropped: Vec::new(),
-            conflicts: Vec::new(),
-            accepted: Vec::new(),
-            warnings: Vec::new(),
-        };
-        let appended = self.replay(&on_kept, &on_replayed, &mut map, &mut next, &mut merged)?;
-        let lookup = |n: u64| map.get(&n).copied();
-
-        // Edits and deletions of base rules.
-        let mut at_kept: HashMap<usize, Slot> = HashMap::new();
-        let mut removed: HashSet<usize> = HashSet::new();
-        let mut inserted: HashMap<Option<usize>, Vec<Slot>> = HashMap::new();
+    /// The edits and deletions of base rules: taken when one-sided and accepted, else
+    /// conflicts placed where the rule stood.
+    fn base_changes(
+        &self,
+        on_kept: &Matching,
+        on_replayed: &Matching,
+        numbering: &Numbering,
+        merged: &mut Merged,
+    ) -> Result<Placement, MergeError> {
+        let (kept, replayed) = (self.kept, self.replayed);
+        let lookup = |n: u64| numbering.map.get(&n).copied();
+        let mut placement = Placement::default();
         let mut last_anchor: Option<usize> = None;
         for b in 0..self.base.rules.len() {
             let (kf, pf) = (on_kept.fate[b], on_replayed.fate[b]);
             if let Some(k) = kf.index() {
                 last_anchor = Some(k);
             }
-            let target = result_number(b);
+            let target = numbering.result[b];
             let replayed_text = |p: usize| self.rewritten(&replayed.rules[p], target, &lookup);
             let one_sided = match (kf, pf) {
                 (Fate::Kept(_), Fate::Kept(_)) | (Fate::Deleted, Fate::Deleted) => continue,
                 (Fate::Edited(k), Fate::Edited(p)) => {
-                    let same =
-                        content(&kept.rules[k], &|_| None) == content(&replayed.rules[p], &lookup);
-                    if same {
+                    if content(&kept.rules[k], &|_| None) == content(&replayed.rules[p], &lookup) {
                         continue;
                     }
                     None
                 }
-                (Fate::Kept(k), Fate::Edited(p)) => Some((
-                    self.options.keep.other(),
-                    Change::Edited,
-                    Some(Slot::Text(replayed_text(p)?)),
-                    Some(k),
-                )),
-                (Fate::Kept(k), Fate::Deleted) => {
-                    Some((self.options.keep.other(), Change::Deleted, None, Some(k)))
-                }
-                (Fate::Edited(_) | Fate::Deleted, Fate::Kept(_)) => {
-                    Some((self.options.keep, kf.change(), None, None))
-                }
+                (Fate::Kept(k), Fate::Edited(p)) => Some(OneSided {
+                    side: self.options.keep.other(),
+                    change: Change::Edited,
+                    replacement: Some(Slot::Text(replayed_text(p)?)),
+                    kept_index: Some(k),
+                }),
+                (Fate::Kept(k), Fate::Deleted) => Some(OneSided {
+                    side: self.options.keep.other(),
+                    change: Change::Deleted,
+                    replacement: None,
+                    kept_index: Some(k),
+                }),
+                (Fate::Edited(_) | Fate::Deleted, Fate::Kept(_)) => Some(OneSided {
+                    side: self.options.keep,
+                    change: kf.change(),
+                    replacement: None,
+                    kept_index: None,
+                }),
                 _ => None,
             };
             if self.options.accept_one_sided_edits
-                && let Some((side, change, replacement, kept_index)) = one_sided
+                && let Some(taken) = one_sided
             {
                 merged.accepted.push(Accepted {
                     number: target,
-                    side,
-                    change,
+                    side: taken.side,
+                    change: taken.change,
                 });
-                match (replacement, kept_index) {
+                match (taken.replacement, taken.kept_index) {
                     (Some(slot), Some(k)) => {
-                        at_kept.insert(k, slot);
+                        placement.at_kept.insert(k, slot);
                     }
                     (None, Some(k)) => {
-                        removed.insert(k);
+                        placement.removed.insert(k);
                     }
                     _ => {}
                 }
                 continue;
             }
-            let kept_side: Vec<String> = kf
-                .index()
-                .map(|k| kept.rules[k].raw.to_string())
-                .into_iter()
-                .collect();
             let replayed_side: Vec<String> = match pf.index() {
                 Some(p) => vec![replayed_text(p)?],
                 None => Vec::new(),
             };
-            let (ours, theirs) = match self.options.keep {
-                Side::Ours => (kept_side, replayed_side),
-                Side::Theirs => (replayed_side, kept_side),
-            };
-            let (ours_change, theirs_change) = match self.options.keep {
-                Side::Ours => (kf.change(), pf.change()),
-                Side::Theirs => (pf.change(), kf.change()),
-            };
-            merged.conflicts.push(Conflict {
-                number: target,
-                ours: ours_change,
-                theirs: theirs_change,
-            });
-            let block = Slot::Block { ours, theirs };
+            let block = self.conflict(target, (kf, pf), replayed_side, merged);
             match kf.index() {
                 Some(k) => {
-                    at_kept.insert(k, block);
+                    placement.at_kept.insert(k, block);
                 }
                 // Under its base number where the neighbours have theirs; under a fresh
                 // number after the kept rules, so numbers still ascend.
-                None if fresh.contains_key(&b) => inserted
+                None if numbering.fresh.contains_key(&b) => placement
+                    .inserted
                     .entry(kept.rules.len().checked_sub(1))
                     .or_default()
                     .push(block),
-                None => inserted.entry(last_anchor).or_default().push(block),
+                None => placement
+                    .inserted
+                    .entry(last_anchor)
+                    .or_default()
+                    .push(block),
             }
         }
+        Ok(placement)
+    }
 
-        let plain_append = at_kept.is_empty() && removed.is_empty() && inserted.is_empty();
-        merged.text = if plain_append {
-            append::append_objects(kept, &appended)
-        } else {
-            let mut slots: Vec<Slot> = inserted.remove(&None).unwrap_or_default();
-            for k in 0..kept.rules.len() {
-                if let Some(slot) = at_kept.remove(&k) {
-                    slots.push(slot);
-                } else if !removed.contains(&k) {
-                    slots.push(Slot::Keep(k));
-                }
-                slots.extend(inserted.remove(&Some(k)).unwrap_or_default());
-            }
-            slots.extend(appended.into_iter().map(Slot::Text));
-            let markers = Markers {
-                size: self.options.marker_size,
-                ours: self.options.labels.ours.as_deref().unwrap_or("ours"),
-                theirs: self.options.labels.theirs.as_deref().unwrap_or("theirs"),
-            };
-            render::render(kept, self.layout, slots, &markers)
+    /// A conflict over a base rule (numbered `target` in the result): recorded, and the
+    /// two sides' texts as a block of markers, ours first.
+    fn conflict(
+        &self,
+        target: u64,
+        (kf, pf): (Fate, Fate),
+        replayed_side: Vec<String>,
+        merged: &mut Merged,
+    ) -> Slot {
+        let kept_side: Vec<String> = kf
+            .index()
+            .map(|k| self.kept.rules[k].raw.to_string())
+            .into_iter()
+            .collect();
+        let (ours, theirs, ours_change, theirs_change) = match self.options.keep {
+            Side::Ours => (kept_side, replayed_side, kf.change(), pf.change()),
+            Side::Theirs => (replayed_side, kept_side, pf.change(), kf.change()),
         };
-        self.verify(&mut merged)?;
-        Ok(merged)
+        merged.conflicts.push(Conflict {
+            number: target,
+            ours: ours_change,
+            theirs: theirs_change,
+        });
+        Slot::Block { ours, theirs }
+    }
+
+    /// The merged text: the kept side's own bytes when nothing but appending happened,
+    /// else every slot rendered in order.
+    fn assemble(&self, mut placement: Placement, appended: Vec<String>) -> String {
+        let kept = self.kept;
+        if placement.at_kept.is_empty()
+            && placement.removed.is_empty()
+            && placement.inserted.is_empty()
+        {
+            return append::append_objects(kept, &appended);
+        }
+        let mut slots: Vec<Slot> = placement.inserted.remove(&None).unwrap_or_default();
+        for k in 0..kept.rules.len() {
+            if let Some(slot) = placement.at_kept.remove(&k) {
+                slots.push(slot);
+            } else if !placement.removed.contains(&k) {
+                slots.push(Slot::Keep(k));
+            }
+            slots.extend(placement.inserted.remove(&Some(k)).unwrap_or_default());
+        }
+        slots.extend(appended.into_iter().map(Slot::Text));
+        let markers = Markers {
+            size: self.options.marker_size,
+            ours: self.options.labels.ours.as_deref().unwrap_or("ours"),
+            theirs: self.options.labels.theirs.as_deref().unwrap_or("theirs"),
+        };
+        render::render(kept, self.layout, slots, &markers)
     }
 
     /// Replays the replayed side's new rules in number order: each is dropped (already
@@ -812,6 +869,39 @@ impl<'d, 'a> Merger<'d, 'a> {
 }
 
 /// The number after `n`, if it is still a valid rule number.
+/// The result's numbers (see [`Merger::numbering`]).
+struct Numbering {
+    /// The highest number given so far; new rules take the next ones.
+    next: u64,
+    /// Base rules offered back under a fresh number, by base index.
+    fresh: HashMap<usize, u64>,
+    /// Each base rule's number in the result, by base index.
+    result: Vec<u64>,
+    /// The replayed side's numbers → the result's.
+    map: HashMap<u64, u64>,
+}
+
+/// Where the changes to base rules go in the result.
+#[derive(Default)]
+struct Placement {
+    /// A slot that takes the place of the kept side's rule at that index.
+    at_kept: HashMap<usize, Slot>,
+    /// Kept rules (by index) deleted on the other side, the deletion accepted.
+    removed: HashSet<usize>,
+    /// Slots after the kept rule at that index (`None`: before the first).
+    inserted: HashMap<Option<usize>, Vec<Slot>>,
+}
+
+/// An edit or deletion made on one side only, which `--accept-one-sided-edits` takes.
+struct OneSided {
+    side: Side,
+    change: Change,
+    /// The replayed side's text for an edit of a rule the kept side has.
+    replacement: Option<Slot>,
+    /// The kept side's index of the rule, when it has it.
+    kept_index: Option<usize>,
+}
+
 fn bump(n: u64) -> Result<u64, MergeError> {
     n.checked_add(1)
         .filter(|n| *n <= MAX_RULE_NUMBER)
