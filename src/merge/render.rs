@@ -49,24 +49,11 @@ pub(crate) fn render(
     let slots = shape(document, slots);
     let Layout { unit, newline } = layout;
     let source = document.source;
-    let body_start = if document.has_bom { BOM.len() } else { 0 };
-    let open = source[body_start..]
-        .find('[')
-        .map(|at| body_start + at + 1)
-        .filter(|_| !source.trim().trim_start_matches(BOM).is_empty());
-    let close = {
-        let trimmed = source.trim_end();
-        (open.is_some() && trimmed.ends_with(']')).then(|| trimmed.len() - 1)
-    };
-    let after_close = match close {
-        Some(close) if close + 1 < source.len() => &source[close + 1..],
-        _ => newline,
-    };
-    let bracket = match open {
-        Some(open) => &source[..open],
-        None if document.has_bom => "\u{feff}[",
-        None => "[",
-    };
+    let Frame {
+        bracket,
+        close,
+        after_close,
+    } = frame(document, newline);
     let end_of = |index: usize| document.rules[index].offset + document.rules[index].raw.len();
     let last_kept = document.rules.len().checked_sub(1);
 
@@ -120,30 +107,7 @@ pub(crate) fn render(
         let Slot::Block { ours, theirs } = slot else {
             unreachable!("plain slots were handled above")
         };
-        let has_next = next.is_some();
-        let line = |out: &mut String, marker: char, label: &str| {
-            out.extend(std::iter::repeat_n(marker, markers.size));
-            if !label.is_empty() {
-                out.push(' ');
-                out.push_str(label);
-            }
-            out.push_str(newline);
-        };
-        let side = |out: &mut String, objects: &[String]| {
-            for (j, object) in objects.iter().enumerate() {
-                out.push_str(unit);
-                out.push_str(object);
-                if j + 1 < objects.len() || has_next {
-                    out.push(',');
-                }
-                out.push_str(newline);
-            }
-        };
-        line(&mut out, '<', markers.ours);
-        side(&mut out, ours);
-        line(&mut out, '=', "");
-        side(&mut out, theirs);
-        line(&mut out, '>', markers.theirs);
+        write_block(&mut out, [ours, theirs], next.is_some(), layout, markers);
         match next {
             Some(_) => out.push_str(unit),
             None => {
@@ -153,6 +117,75 @@ pub(crate) fn render(
         }
     }
     out
+}
+
+/// What surrounds the rules in the kept file: the text up to and with `[`, where `]` is,
+/// and what follows it.
+struct Frame<'s> {
+    bracket: &'s str,
+    close: Option<usize>,
+    after_close: &'s str,
+}
+
+fn frame<'s>(document: &Document<'s>, newline: &'s str) -> Frame<'s> {
+    let source = document.source;
+    let body_start = if document.has_bom { BOM.len() } else { 0 };
+    let open = source[body_start..]
+        .find('[')
+        .map(|at| body_start + at + 1)
+        .filter(|_| !source.trim().trim_start_matches(BOM).is_empty());
+    let close = {
+        let trimmed = source.trim_end();
+        (open.is_some() && trimmed.ends_with(']')).then(|| trimmed.len() - 1)
+    };
+    let after_close = match close {
+        Some(close) if close + 1 < source.len() => &source[close + 1..],
+        _ => newline,
+    };
+    let bracket = match open {
+        Some(open) => &source[..open],
+        None if document.has_bom => "\u{feff}[",
+        None => "[",
+    };
+    Frame {
+        bracket,
+        close,
+        after_close,
+    }
+}
+
+/// One conflict: ours' objects and theirs' between the three marker lines, each object
+/// indented and followed by a comma unless it is the last element of the array.
+fn write_block(
+    out: &mut String,
+    [ours, theirs]: [&[String]; 2],
+    has_next: bool,
+    Layout { unit, newline }: Layout<'_>,
+    markers: &Markers<'_>,
+) {
+    let line = |out: &mut String, marker: char, label: &str| {
+        out.extend(std::iter::repeat_n(marker, markers.size));
+        if !label.is_empty() {
+            out.push(' ');
+            out.push_str(label);
+        }
+        out.push_str(newline);
+    };
+    let side = |out: &mut String, objects: &[String]| {
+        for (j, object) in objects.iter().enumerate() {
+            out.push_str(unit);
+            out.push_str(object);
+            if j + 1 < objects.len() || has_next {
+                out.push(',');
+            }
+            out.push_str(newline);
+        }
+    };
+    line(out, '<', markers.ours);
+    side(out, ours);
+    line(out, '=', "");
+    side(out, theirs);
+    line(out, '>', markers.theirs);
 }
 
 /// Merges adjacent conflicts into one, and lets a final conflict with an empty side take
