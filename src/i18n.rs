@@ -124,7 +124,12 @@ impl Message {
     /// The row: the message in each language, in [`Lang::ALL`] order. `{name}` is filled by
     /// [`Message::fill`]; any other brace is text.
     fn texts(self) -> [&'static str; LANGS] {
-        match self {
+        self.learn_texts().unwrap_or_else(|| self.glob_texts())
+    }
+
+    /// The rows of `learn`'s acknowledgements and refusals.
+    fn learn_texts(self) -> Option<[&'static str; LANGS]> {
+        Some(match self {
             Message::Learned => [
                 "Learned rule #{number} ([{category}]): {instruction} \u{2014} saved to {path}",
                 "Règle apprise n°{number} ([{category}]) : {instruction} \u{2014} enregistrée dans {path}",
@@ -205,6 +210,24 @@ impl Message {
                 "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}",
                 "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}",
             ],
+            // Named, not `_`: a new message without a row is a compile error.
+            Message::InvalidGlob
+            | Message::GlobControl
+            | Message::GlobEmpty
+            | Message::GlobSpaces
+            | Message::GlobEmptySegment
+            | Message::GlobDots
+            | Message::GlobLoneBackslash
+            | Message::GlobUnclosed
+            | Message::GlobBackwardRange
+            | Message::GlobOnlyExcludes
+            | Message::AppliesTo => return None,
+        })
+    }
+
+    /// The rows about a rule's scope (`--path` globs).
+    fn glob_texts(self) -> [&'static str; LANGS] {
+        match self {
             Message::InvalidGlob => [
                 "invalid glob `{glob}` for --path: it {problem}",
                 "motif invalide `{glob}` pour --path : il {problem}",
@@ -239,6 +262,7 @@ impl Message {
                 "ne fait qu'exclure ; une portée a besoin d'un motif qui inclut des chemins",
             ],
             Message::AppliesTo => ["  applies to {globs}", "  s'applique à {globs}"],
+            _ => unreachable!("`learn_texts` has the other rows"),
         }
     }
 
