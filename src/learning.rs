@@ -121,20 +121,18 @@ impl Learned {
         text
     }
 
-    /// The `learn --format json` document (also the MCP tool's structured result).
+    /// The `learn --format json` document.
     pub fn to_json(&self, shown: &str) -> String {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            version: u32,
-            status: &'static str,
-            path: &'a str,
-            rule: &'a StoredRule,
-            supersedes: &'a [SupersedeReference],
-            matches: &'a [Match],
-            exports: &'a [Refreshed],
-            warnings: &'a [String],
-        }
-        let json = Json {
+        crate::text::json_document(&self.json(shown))
+    }
+
+    /// The same document as a value (the MCP tool's structured result).
+    pub fn to_value(&self, shown: &str) -> serde_json::Value {
+        serde_json::to_value(self.json(shown)).expect("an outcome always serialises")
+    }
+
+    fn json<'a>(&'a self, shown: &'a str) -> LearnedJson<'a> {
+        LearnedJson {
             version: 1,
             status: self.outcome.status.as_str(),
             path: shown,
@@ -143,7 +141,19 @@ impl Learned {
             matches: &self.outcome.matches,
             exports: &self.exports,
             warnings: &self.warnings,
-        };
-        crate::text::json_document(&json)
+        }
     }
+}
+
+/// The `learn --format json` document.
+#[derive(Serialize)]
+struct LearnedJson<'a> {
+    version: u32,
+    status: &'static str,
+    path: &'a str,
+    rule: &'a StoredRule,
+    supersedes: &'a [SupersedeReference],
+    matches: &'a [Match],
+    exports: &'a [Refreshed],
+    warnings: &'a [String],
 }

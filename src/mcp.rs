@@ -410,9 +410,10 @@ fn tools() -> Value {
     ])
 }
 
-/// A tool's answer: the CLI's text and JSON document, or a failure the model should see.
+/// A tool's answer: the CLI's text and JSON document (as a value), or a failure the model
+/// should see.
 enum Answer {
-    Done { text: String, json: String },
+    Done { text: String, json: Value },
     Failed(String),
 }
 
@@ -441,15 +442,11 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
         }
     };
     Ok(match answer {
-        Ok(Answer::Done { text, json }) => {
-            let structured: Value = serde_json::from_str(&json)
-                .map_err(|e| Fault::new(INTERNAL_ERROR, e.to_string()))?;
-            json!({
-                "content": [{"type": "text", "text": text}],
-                "structuredContent": structured,
-                "isError": false,
-            })
-        }
+        Ok(Answer::Done { text, json }) => json!({
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": json,
+            "isError": false,
+        }),
         Ok(Answer::Failed(message)) | Err(message) => json!({
             "content": [{"type": "text", "text": message}],
             "structuredContent": {"version": 1, "error": message},
@@ -544,13 +541,16 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let workspace = context.workspace().map_err(failure)?;
     let shown = cmd::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
-        (listing.to_text(), listing.to_json())
+        (listing.to_text(), serde_json::to_value(listing))
     })
     .map_err(|error| failure(error.into()))?;
-    if json.len() > MAX_RULES_BYTES {
+    let json = json.map_err(|error| error.to_string())?;
+    // As sent: the structured result on one line, beside the text.
+    let size = json.to_string().len() + text.len();
+    if size > MAX_RULES_BYTES {
         return Ok(Answer::Failed(format!(
             "the rules listing is about {} tokens, more than a tool result should carry; call `rules` again with a `category` filter",
-            json.len() / 4
+            size / 4
         )));
     }
     Ok(Answer::Done { text, json })
@@ -585,7 +585,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     }
     Ok(Answer::Done {
         text,
-        json: learned.to_json(&path),
+        json: learned.to_value(&path),
     })
 }
 
@@ -595,7 +595,7 @@ fn check(context: &Context) -> Result<Answer, String> {
         .map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(autofix::paint::Painter::new(false)),
-        json: report.to_json(),
+        json: report.to_value(),
     })
 }
 
@@ -611,7 +611,7 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
         .presets;
     Ok(Answer::Done {
         text: report::validate_text(&presets, autofix::paint::Painter::new(false)),
-        json: report::validate_json(&presets, deny_warnings),
+        json: report::validate_value(&presets, deny_warnings),
     })
 }
 
@@ -645,6 +645,6 @@ fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<An
     let rendered = render::render(&preset, &request).map_err(|e| e.to_string())?;
     Ok(Answer::Done {
         text: report::render_text(&rendered, false),
-        json: report::render_json(&preset, &rendered),
+        json: report::render_value(&preset, &rendered),
     })
 }

@@ -210,8 +210,18 @@ struct SummaryJson {
 
 /// `validate --format json`; `ok` is false exactly when `validate` exits 1.
 pub fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
+    to_json(&validate_document(presets, deny_warnings))
+}
+
+/// The `preset validate --format json` document as a value (the MCP tool's result).
+pub fn validate_value(presets: &[Preset], deny_warnings: bool) -> serde_json::Value {
+    serde_json::to_value(validate_document(presets, deny_warnings))
+        .expect("a report always serialises")
+}
+
+fn validate_document(presets: &[Preset], deny_warnings: bool) -> ValidateJson<'_> {
     let totals = Totals::of(presets);
-    to_json(&ValidateJson {
+    ValidateJson {
         version: JSON_VERSION,
         ok: totals.pass(deny_warnings),
         presets: presets
@@ -232,7 +242,7 @@ pub fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
             errors: totals.counts.errors,
             warnings: totals.counts.warnings,
         },
-    })
+    }
 }
 
 /// Diagnostics alone (what `render` and `requirements` put on stderr).
@@ -273,11 +283,20 @@ struct RenderJson<'a> {
 
 /// `render --format json`: every selected command, `line: null` when it has none.
 pub fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
-    to_json(&RenderJson {
+    to_json(&render_document(preset, rendered))
+}
+
+/// The `preset render --format json` document as a value (the MCP tool's result).
+pub fn render_value(preset: &Preset, rendered: &[Rendered]) -> serde_json::Value {
+    serde_json::to_value(render_document(preset, rendered)).expect("a report always serialises")
+}
+
+fn render_document<'a>(preset: &'a Preset, rendered: &'a [Rendered]) -> RenderJson<'a> {
+    RenderJson {
         version: JSON_VERSION,
         preset: &preset.id,
         commands: rendered,
-    })
+    }
 }
 
 /// Counts for the requirements summary.

@@ -562,17 +562,16 @@ impl Report {
     }
 
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            version: u32,
-            path: &'a str,
-            exists: bool,
-            rules: usize,
-            ok: bool,
-            summary: Counts,
-            diagnostics: Vec<DiagnosticJson<'a>>,
-        }
-        let json = Json {
+        crate::text::json_document(&self.json())
+    }
+
+    /// The `check --format json` document as a value (the MCP tool's structured result).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self.json()).expect("a report always serialises")
+    }
+
+    fn json(&self) -> ReportJson<'_> {
+        ReportJson {
             version: 1,
             path: &self.path,
             exists: self.exists,
@@ -580,9 +579,20 @@ impl Report {
             ok: !self.has_errors(),
             summary: self.counts(),
             diagnostics: self.diagnostics.iter().map(DiagnosticJson::from).collect(),
-        };
-        crate::text::json_document(&json)
+        }
     }
+}
+
+/// The `check --format json` document.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    version: u32,
+    path: &'a str,
+    exists: bool,
+    rules: usize,
+    ok: bool,
+    summary: Counts,
+    diagnostics: Vec<DiagnosticJson<'a>>,
 }
 
 #[cfg(test)]
