@@ -81,35 +81,11 @@ pub(crate) fn describe(error: &anyhow::Error) -> String {
         .collect::<Vec<_>>()
         .join(": ");
     match std::env::current_dir() {
-        Ok(cwd) => relative_to(&text, &cwd),
+        // The library names files by their absolute paths; a person reads them relative to
+        // where they are, as every listing shows them.
+        Ok(cwd) => workspace::strip_roots(&text, &[&cwd]),
         Err(_) => text,
     }
-}
-
-/// The library names files by their absolute paths; a person reads them relative to where
-/// they are, as every listing shows them. Each path that starts with the current directory
-/// loses that prefix.
-fn relative_to(message: &str, cwd: &Path) -> String {
-    let Some(cwd) = cwd.to_str().filter(|c| c.len() > 1) else {
-        return message.to_string();
-    };
-    let prefix = format!("{}/", cwd.trim_end_matches('/'));
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find(&prefix) {
-        // Only where a path starts: at the beginning, or after a space, quote or bracket.
-        let starts_path = rest[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| c.is_whitespace() || "`'\"([".contains(c));
-        out.push_str(&rest[..at]);
-        if !starts_path {
-            out.push_str(&prefix);
-        }
-        rest = &rest[at + prefix.len()..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Exit status 1 when problems were found, else 0.
