@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 const MAX_LINKS: usize = 40;
 
 #[derive(Debug, thiserror::Error)]
-pub enum AtomicError {
+pub(crate) enum AtomicError {
     #[error("{} is a symbolic link to {}, which does not exist", link.display(), target.display())]
     DanglingLink { link: PathBuf, target: PathBuf },
     #[error("{} is a symbolic link loop (more than {MAX_LINKS} links)", path.display())]
@@ -41,7 +41,7 @@ pub enum AtomicError {
 
 /// The real file behind a path: the end of its symlink chain.
 #[derive(Clone, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     pub path: PathBuf,
     /// The file's metadata, when it exists.
     pub metadata: Option<fs::Metadata>,
@@ -50,7 +50,7 @@ pub struct Target {
 /// Follows the whole symlink chain from `path`, each relative link against the directory
 /// that holds it. A missing final file is fine (it will be created), unless a link points
 /// at it: a dangling link is an error, so that a typo is not silently replaced by a file.
-pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
+pub(crate) fn resolve(path: &Path) -> Result<Target, AtomicError> {
     let mut current = path.to_path_buf();
     for _ in 0..=MAX_LINKS {
         match current.symlink_metadata() {
@@ -99,7 +99,7 @@ pub fn resolve(path: &Path) -> Result<Target, AtomicError> {
 impl Target {
     /// Refuses what cannot be replaced: a directory or special file, or a file without a
     /// write bit (refused even for root, who could otherwise replace it).
-    pub fn check_writable(&self) -> Result<(), AtomicError> {
+    pub(crate) fn check_writable(&self) -> Result<(), AtomicError> {
         let Some(metadata) = &self.metadata else {
             return Ok(());
         };
@@ -116,7 +116,7 @@ impl Target {
         Ok(())
     }
 
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         match self.path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
@@ -130,7 +130,7 @@ impl Target {
     }
 
     /// Creates the target's directory when it does not exist yet.
-    pub fn create_dir(&self) -> Result<(), AtomicError> {
+    pub(crate) fn create_dir(&self) -> Result<(), AtomicError> {
         let dir = self.dir();
         fs::create_dir_all(dir).map_err(|source| AtomicError::CreateDir {
             path: dir.to_path_buf(),
@@ -140,14 +140,14 @@ impl Target {
 
     /// Removes temp files a killed writer left behind. Call only while holding the lock
     /// that every writer of this target takes before creating its temp file.
-    pub fn remove_stale_temps(&self) {
+    pub(crate) fn remove_stale_temps(&self) {
         for temp in self.stale_temps() {
             let _ = fs::remove_file(temp);
         }
     }
 
     /// Whether temp files of this target lie in its directory.
-    pub fn has_stale_temps(&self) -> bool {
+    pub(crate) fn has_stale_temps(&self) -> bool {
         !self.stale_temps().is_empty()
     }
 
@@ -170,14 +170,14 @@ impl Target {
     /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
-    pub fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
         self.write_checked(&[bytes], || Ok(()))
     }
 
     /// [`Target::write`] of the concatenation of `pieces`, with `check` called after the
     /// temp file is flushed and right before the rename: an error from it leaves the
     /// target untouched and removes the temp file.
-    pub fn write_checked(
+    pub(crate) fn write_checked(
         &self,
         pieces: &[&[u8]],
         check: impl FnOnce() -> Result<(), AtomicError>,

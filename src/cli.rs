@@ -299,7 +299,7 @@ pub(crate) struct ReflectArgs {
 }
 
 fn parse_since(text: &str) -> Result<String, String> {
-    if autofix::capture::reflect::is_valid_since(text) {
+    if crate::capture::reflect::is_valid_since(text) {
         Ok(text.to_string())
     } else {
         Err(format!(
@@ -366,7 +366,7 @@ pub(crate) struct ExportArgs {
         long = "target",
         value_name = "ID",
         value_delimiter = ',',
-        value_parser = clap::builder::PossibleValuesParser::new(autofix::export::targets::IDS)
+        value_parser = clap::builder::PossibleValuesParser::new(crate::export::targets::IDS)
     )]
     pub(crate) targets: Vec<String>,
 

@@ -311,14 +311,14 @@ codes! {
 
 /// A 1-based line and column (columns count characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct Position {
+pub(crate) struct Position {
     pub line: usize,
     pub column: usize,
 }
 
 /// One finding: what, where, and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
+pub(crate) struct Diagnostic {
     pub code: Code,
     pub message: String,
     pub file: Option<PathBuf>,
@@ -331,7 +331,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: Code, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             message: message.into(),
@@ -343,23 +343,23 @@ impl Diagnostic {
         }
     }
 
-    pub fn in_file(mut self, file: impl Into<PathBuf>) -> Self {
+    pub(crate) fn in_file(mut self, file: impl Into<PathBuf>) -> Self {
         self.file = Some(file.into());
         self
     }
 
-    pub fn at(mut self, pointer: impl Into<String>, position: Option<Position>) -> Self {
+    pub(crate) fn at(mut self, pointer: impl Into<String>, position: Option<Position>) -> Self {
         self.pointer = pointer.into();
         self.position = position;
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
-    pub fn severity(&self) -> Severity {
+    pub(crate) fn severity(&self) -> Severity {
         if self.history {
             Severity::Note
         } else {
@@ -369,12 +369,12 @@ impl Diagnostic {
 
     /// Marks a problem of a superseded rule: history, reported as a note. Rules are never
     /// edited, so superseding a defective rule is its fix.
-    pub fn in_history(mut self) -> Self {
+    pub(crate) fn in_history(mut self) -> Self {
         self.history = true;
         self
     }
 
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         self.severity() == Severity::Error
     }
 
@@ -384,20 +384,20 @@ impl Diagnostic {
 }
 
 /// Puts diagnostics in a stable order: by file, then position, pointer and code.
-pub fn sort(diagnostics: &mut [Diagnostic]) {
+pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
 }
 
 /// Error, warning and note counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub errors: usize,
     pub warnings: usize,
     pub notes: usize,
 }
 
 impl Counts {
-    pub fn of<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Counts {
+    pub(crate) fn of<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Counts {
         let mut counts = Counts::default();
         for diagnostic in diagnostics {
             match diagnostic.severity() {
@@ -417,7 +417,7 @@ impl Counts {
 ///   --> file:line:col (/pointer)
 ///   = help: ...
 /// ```
-pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) {
+pub(crate) fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) {
     let severity = diagnostic.severity();
     let label = match severity {
         Severity::Error => painter.error(severity.as_str()),
@@ -449,7 +449,7 @@ pub fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Painter) 
 }
 
 /// One GitHub Actions workflow command per diagnostic.
-pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
+pub(crate) fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     // GitHub's workflow commands are `error`, `warning` and `notice`.
     let command = match diagnostic.severity() {
         Severity::Note => "notice",
@@ -479,14 +479,14 @@ pub fn render_github(out: &mut String, diagnostic: &Diagnostic) {
 }
 
 /// GitHub's escaping of a workflow command's message (actions/toolkit `command.ts`).
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// GitHub's escaping of a workflow command's property value (`file=...`).
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -504,7 +504,7 @@ fn table_row(code: Code) -> String {
 
 /// The JSON shape of one diagnostic, shared by every `--format json` document.
 #[derive(Serialize)]
-pub struct DiagnosticJson<'a> {
+pub(crate) struct DiagnosticJson<'a> {
     pub code: &'static str,
     pub severity: Severity,
     pub message: &'a str,

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::diagnostics::Code;
 
 /// The explanation as plain text.
-pub fn text(code: Code) -> String {
+pub(crate) fn text(code: Code) -> String {
     let mut out = format!("{} ({})\n\n", code.as_str(), code.severity().as_str());
     let _ = writeln!(out, "What it means: {}\n", code.summary());
     let _ = writeln!(out, "Why it matters: {}\n", code.why());
@@ -20,7 +20,7 @@ pub fn text(code: Code) -> String {
 }
 
 /// The explanation as Markdown (SARIF `help.markdown`).
-pub fn markdown(code: Code) -> String {
+pub(crate) fn markdown(code: Code) -> String {
     format!(
         "**{}** ({})\n\n{}\n\n**Why it matters.** {}\n\n**How to fix it.** {}\n\n```text\n{}\n```\n",
         code.as_str(),
@@ -33,7 +33,7 @@ pub fn markdown(code: Code) -> String {
 }
 
 /// One line a code: name, severity, meaning.
-pub fn list() -> String {
+pub(crate) fn list() -> String {
     let width = Code::ALL
         .iter()
         .map(|c| c.as_str().len())
@@ -53,7 +53,7 @@ pub fn list() -> String {
 }
 
 /// The known codes closest to `name` (by edit distance), for "did you mean".
-pub fn closest(name: &str) -> Vec<&'static str> {
+pub(crate) fn closest(name: &str) -> Vec<&'static str> {
     crate::text::closest(name, Code::ALL.iter().map(|code| code.as_str()))
 }
 

@@ -8,12 +8,12 @@ use crate::rules::budget;
 use crate::rules::listing::Listing;
 
 /// The most characters the printed JSON may have (Claude Code keeps 10,000).
-pub const CAP: usize = 9_000;
+const CAP: usize = 9_000;
 
 /// The agents with a session-start hook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Agent {
+pub(crate) enum Agent {
     Claude,
     Codex,
     Cursor,
@@ -21,9 +21,9 @@ pub enum Agent {
 }
 
 impl Agent {
-    pub const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Cursor, Agent::Gemini];
+    pub(crate) const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Cursor, Agent::Gemini];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
@@ -33,14 +33,14 @@ impl Agent {
     }
 
     /// The command a hook runs.
-    pub fn command(self) -> String {
+    pub(crate) fn command(self) -> String {
         format!("autofix rules --format hook --agent {}", self.as_str())
     }
 }
 
 /// What to print when there is nothing to say (no rules file, or an invalid one): nothing,
 /// or an empty object for Cursor, which expects JSON.
-pub fn empty(agent: Agent) -> &'static str {
+pub(crate) fn empty(agent: Agent) -> &'static str {
     match agent {
         Agent::Cursor => "{}\n",
         _ => "",
@@ -49,7 +49,7 @@ pub fn empty(agent: Agent) -> &'static str {
 
 /// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
 /// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
-pub fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
+pub(crate) fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
     // Scoped rules stay out of the session's context: a line says they exist and how to see
     // the ones for a file.
     let lines: Vec<String> = listing

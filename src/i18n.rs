@@ -14,7 +14,7 @@ use crate::rules::{Category, RulesError};
 
 /// A language `learn` speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
+pub(crate) enum Lang {
     En,
     Fr,
 }
@@ -23,7 +23,7 @@ pub enum Lang {
 const LANGS: usize = 2;
 
 impl Lang {
-    pub const ALL: [Lang; LANGS] = [Lang::En, Lang::Fr];
+    pub(crate) const ALL: [Lang; LANGS] = [Lang::En, Lang::Fr];
 
     /// The language code of a locale name (`fr_FR.UTF-8` → `fr`).
     fn code(self) -> &'static str {
@@ -64,7 +64,7 @@ impl Lang {
     }
 
     /// The language of this process's locale environment.
-    pub fn from_env() -> Lang {
+    pub(crate) fn from_env() -> Lang {
         let values = ["LC_ALL", "LC_MESSAGES", "LANG"].map(std::env::var_os);
         Lang::from_locale_vars(values.iter().map(|v| v.as_ref().and_then(|v| v.to_str())))
     }
@@ -72,7 +72,7 @@ impl Lang {
 
 /// Every sentence `learn` says to a person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Message {
+pub(crate) enum Message {
     Learned,
     Duplicate,
     DryRun,
@@ -268,7 +268,7 @@ impl Message {
 
     /// The message in `lang`, each `{name}` replaced by its value in one pass (a value is
     /// never searched for placeholders, so a rule's text is printed as it is).
-    pub fn fill(self, lang: Lang, values: &[(&str, &dyn fmt::Display)]) -> String {
+    pub(crate) fn fill(self, lang: Lang, values: &[(&str, &dyn fmt::Display)]) -> String {
         let template = self.texts()[lang.column()];
         let mut out = String::with_capacity(template.len() + 64);
         let mut rest = template;
@@ -299,7 +299,7 @@ impl Message {
     }
 
     /// The message in `lang` when it has no placeholder.
-    pub fn text(self, lang: Lang) -> &'static str {
+    pub(crate) fn text(self, lang: Lang) -> &'static str {
         self.texts()[lang.column()]
     }
 }
@@ -307,7 +307,7 @@ impl Message {
 /// `error`'s message in `lang` when it is one of `learn`'s own refusals; `None` for the
 /// errors `learn` shares with every command (an unreadable or invalid file, the lock),
 /// which keep their English message.
-pub fn learn_error(lang: Lang, error: &RulesError) -> Option<String> {
+pub(crate) fn learn_error(lang: Lang, error: &RulesError) -> Option<String> {
     let path = |path: &std::path::Path| path.display().to_string();
     Some(match error {
         RulesError::UnknownCategory { given, allowed, .. } => {

@@ -5,7 +5,7 @@
 use crate::diagnostics::Position;
 
 /// The line and column (1-based, columns in characters) of a byte offset in `source`.
-pub fn position(source: &str, offset: usize) -> Position {
+pub(crate) fn position(source: &str, offset: usize) -> Position {
     let offset = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..offset];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -18,7 +18,7 @@ pub fn position(source: &str, offset: usize) -> Position {
 /// A parser's 1-based byte column on 1-based `line` as a 1-based code-point column, the
 /// unit every output declares (serde_json counts bytes, so a line with `é` before the
 /// error would be reported too far right). 0 ("before the first character") becomes 1.
-pub fn char_column(source: &str, line: usize, byte_column: usize) -> usize {
+pub(crate) fn char_column(source: &str, line: usize, byte_column: usize) -> usize {
     let Some(text) = source.split('\n').nth(line.saturating_sub(1)) else {
         return byte_column.max(1);
     };
@@ -36,7 +36,7 @@ fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
 
 /// serde_json's message without its " at line L column C" suffix (positions are reported
 /// separately).
-pub fn message_without_position(message: &str) -> String {
+pub(crate) fn message_without_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_string(),
         None => message.to_string(),
@@ -45,7 +45,7 @@ pub fn message_without_position(message: &str) -> String {
 
 /// Where the value at `pointer` (RFC 6901) starts in `source`, if the document is valid
 /// enough to walk there.
-pub fn find_pointer(source: &str, pointer: &str) -> Option<usize> {
+pub(crate) fn find_pointer(source: &str, pointer: &str) -> Option<usize> {
     let bytes = source.as_bytes();
     let mut at = skip_ws(bytes, skip_bom(bytes));
     if pointer.is_empty() {
@@ -63,7 +63,7 @@ pub fn find_pointer(source: &str, pointer: &str) -> Option<usize> {
 }
 
 /// Where the value at `pointer` starts, as a position.
-pub fn locate(source: &str, pointer: &str) -> Option<Position> {
+pub(crate) fn locate(source: &str, pointer: &str) -> Option<Position> {
     find_pointer(source, pointer).map(|offset| position(source, offset))
 }
 
@@ -72,14 +72,14 @@ pub fn locate(source: &str, pointer: &str) -> Option<Position> {
 /// diagnostic on each of n commands costs O(n log n), not O(n²). Holds offsets only: the
 /// caller passes the same `source` to every call.
 #[derive(Debug, Default)]
-pub struct Locator {
+pub(crate) struct Locator {
     line_starts: std::cell::OnceCell<Vec<usize>>,
     arrays: std::cell::RefCell<std::collections::HashMap<usize, Vec<usize>>>,
 }
 
 impl Locator {
     /// The position of byte `offset` (columns in characters, as [`position`]).
-    pub fn position(&self, source: &str, offset: usize) -> Position {
+    pub(crate) fn position(&self, source: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(source, offset.min(source.len()));
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
@@ -101,13 +101,13 @@ impl Locator {
     }
 
     /// Where the value at `pointer` starts, as a position.
-    pub fn locate(&self, source: &str, pointer: &str) -> Option<Position> {
+    pub(crate) fn locate(&self, source: &str, pointer: &str) -> Option<Position> {
         self.find_pointer(source, pointer)
             .map(|offset| self.position(source, offset))
     }
 
     /// [`find_pointer`], with each array's elements found once.
-    pub fn find_pointer(&self, source: &str, pointer: &str) -> Option<usize> {
+    pub(crate) fn find_pointer(&self, source: &str, pointer: &str) -> Option<usize> {
         let bytes = source.as_bytes();
         let mut at = skip_ws(bytes, skip_bom(bytes));
         if pointer.is_empty() {
@@ -211,7 +211,7 @@ fn element(text: &str, at: usize, index: usize) -> Option<usize> {
 }
 
 /// The offset just past the string starting at `at` (which must be a `"`).
-pub(crate) fn skip_string(text: &str, at: usize) -> Option<usize> {
+fn skip_string(text: &str, at: usize) -> Option<usize> {
     string_end(text, at).map(|(end, _)| end)
 }
 

@@ -14,7 +14,7 @@ use crate::workspace::Workspace;
 
 /// Whether to refresh the exported copies after learning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterLearning {
+pub(crate) enum AfterLearning {
     /// Refresh every target exported before (the default).
     Export,
     /// `--no-export`: leave the copies as they are.
@@ -23,7 +23,7 @@ pub enum AfterLearning {
 
 /// A rule learned (or found known), and the copies brought up to date.
 #[derive(Debug)]
-pub struct Learned {
+pub(crate) struct Learned {
     pub outcome: learn::Outcome,
     /// The exported files this run changed.
     pub exports: Vec<Refreshed>,
@@ -34,7 +34,7 @@ pub struct Learned {
 
 /// One exported file brought up to date.
 #[derive(Clone, Debug, Serialize)]
-pub struct Refreshed {
+pub(crate) struct Refreshed {
     pub target: &'static str,
     /// Relative to the workspace root.
     pub path: String,
@@ -45,7 +45,7 @@ pub struct Refreshed {
 /// Learns `request` into the workspace's rules file, then (unless told not to) refreshes
 /// the exports. Errors are the rule's own: once the rule is saved, export problems are
 /// warnings.
-pub fn learn(
+pub(crate) fn learn(
     workspace: &Workspace,
     request: &learn::Request,
     options: &learn::Options,
@@ -111,7 +111,7 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
 impl Learned {
     /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed;
     /// for a refusal, the matches and the ways on as `front` spells them.
-    pub fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
+    pub(crate) fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
         let mut text = self.outcome.to_text(shown, lang, front);
         if !self.exports.is_empty() {
             let paths: Vec<&str> = self.exports.iter().map(|e| e.path.as_str()).collect();
@@ -122,12 +122,12 @@ impl Learned {
     }
 
     /// The `learn --format json` document.
-    pub fn to_json(&self, shown: &str) -> String {
+    pub(crate) fn to_json(&self, shown: &str) -> String {
         crate::text::json_document(&self.json(shown))
     }
 
     /// The same document as a value (the MCP tool's structured result).
-    pub fn to_value(&self, shown: &str) -> serde_json::Value {
+    pub(crate) fn to_value(&self, shown: &str) -> serde_json::Value {
         serde_json::to_value(self.json(shown)).expect("an outcome always serialises")
     }
 

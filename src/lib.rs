@@ -1,51 +1,60 @@
 //! `autofix`: a self-correcting rules memory for coding agents, and a checker and renderer
 //! for preset tasks.
 //!
-//! The two halves:
-//! - [`rules`]: locate, parse, resolve precedence, lint and append to `autofix.json`
-//!   (with [`lock`] for the sidecar lock and [`workspace`] for discovery);
-//! - [`preset`]: load flat and HagiTask presets, validate, render, check requirements.
+//! This crate is the `autofix` binary's library. Its public surface is small on purpose:
+//! [`run`] (the whole command line), [`Code`] (the diagnostic codes, which the tests hold to
+//! their reference page) and [`docs`] (the reference pages). Everything else is private, so
+//! the compiler reports what nothing uses.
 //!
-//! Around them:
-//! - [`export`], [`hook`] and [`init`]: put the active rules where agents read them, and set
-//!   a repository up;
-//! - [`service`] and [`learning`]: the operations the CLI and the MCP server share (list,
-//!   check, load presets; learn the rule, then refresh the exported copies);
-//! - [`merge`]: the merge drivers for rules files and exported copies, `resolve` and
-//!   `doctor`, over [`git`], the one place that runs git;
-//! - [`capture`]: notice corrections in prompts and in local transcripts;
-//! - [`sarif`] and [`explain`]: diagnostics for code scanning and for people.
+//! Inside, the layers are (see [`docs::architecture`] for who may call whom):
+//! - the front ends: `cli` (the clap surface), `cmd` (one file per command group: convert
+//!   arguments, call the library, print) and `mcp` (the same operations as MCP tools);
+//! - the services they share: `service` (list, check, load presets) and `learning` (learn
+//!   the rule, then refresh the exported copies);
+//! - the two halves: `rules` (read, precedence, lint, append to `autofix.json`) and
+//!   `preset` (load flat and HagiTask presets, validate, render, check requirements);
+//! - around them: `export`, `hook` and `init` (put the rules where agents read them),
+//!   `merge` (the merge drivers, `resolve`, `doctor`), `capture` (notice corrections),
+//!   `sarif` and `explain` (diagnostics for code scanning and for people);
+//! - shared pieces: `safe_write` (the one write path, over `atomic` and `lock`), `git` (the
+//!   one place that runs git), `workspace` (discovery), `diagnostics`, `jsonpos`, `paint`,
+//!   `i18n`, `limits`, `text`.
 //!
-//! Shared pieces: [`atomic`] (crash-safe file replacement), [`jsonpos`] (positions in JSON
-//! text), [`paint`] (terminal color), [`i18n`] (the languages `learn` answers in),
-//! [`safe_write`] (the one write path), [`text`] (counted nouns, suggestions). Both halves
-//! report problems as [`diagnostics`] values. Nothing in the library prints: every
-//! renderer returns a `String` or writes to an `impl Write`, so the CLI and the MCP server
-//! (in the binary) decide where it goes.
-//!
-//! The reference pages that the README links are rendered here as [`docs`].
+//! Only the front ends print; every renderer below them returns a value or a `String`.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod atomic;
-pub mod capture;
-pub mod diagnostics;
+mod atomic;
+mod capture;
+mod cli;
+mod cmd;
+mod diagnostics;
 pub mod docs;
-pub mod explain;
-pub mod export;
-pub mod git;
-pub mod hook;
-pub mod i18n;
-pub mod init;
-pub mod jsonpos;
-pub mod learning;
-pub mod limits;
-pub mod lock;
-pub mod merge;
-pub mod paint;
-pub mod preset;
-pub mod rules;
-pub mod safe_write;
-pub mod sarif;
-pub mod service;
-pub mod text;
-pub mod workspace;
+mod explain;
+mod export;
+#[doc(hidden)]
+pub mod fuzz;
+mod git;
+mod hook;
+mod i18n;
+mod init;
+mod jsonpos;
+mod learning;
+mod limits;
+mod lock;
+mod mcp;
+mod merge;
+mod paint;
+mod preset;
+mod rules;
+mod safe_write;
+mod sarif;
+mod service;
+mod text;
+mod workspace;
+
+pub use diagnostics::Code;
+
+/// Runs the `autofix` command line of this process and returns its exit status.
+pub fn run() -> std::process::ExitCode {
+    cmd::run()
+}

@@ -11,7 +11,7 @@ const MAX_FILE_ENV: &str = "AUTOFIX_MAX_FILE_BYTES";
 
 /// The default cap on one file: 64 MiB, three times a file of 100,000 realistic rules
 /// (21.7 MB) and far above any preset file.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The input was larger than its cap; the error's text names the cap and how to raise it.
 #[derive(Debug)]
@@ -34,7 +34,7 @@ impl std::error::Error for TooLarge {}
 /// The cap on one file: `AUTOFIX_MAX_FILE_BYTES` when set, else 64 MiB. A value that is not
 /// a positive number of bytes is an error, not silently the default: a user who set it
 /// meant it.
-pub fn max_file_bytes() -> io::Result<u64> {
+pub(crate) fn max_file_bytes() -> io::Result<u64> {
     match std::env::var(MAX_FILE_ENV) {
         Ok(value) if !value.trim().is_empty() => match value.trim().parse::<u64>() {
             Ok(cap) if cap > 0 => Ok(cap),
@@ -50,13 +50,13 @@ pub fn max_file_bytes() -> io::Result<u64> {
 /// Reads a whole file, up to the cap: one byte more is an `InvalidData` error holding a
 /// [`TooLarge`]. The file is read, never sized by its metadata, so a device or a pipe is
 /// bounded too.
-pub fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let cap = max_file_bytes()?;
     read_capped(File::open(path)?, cap)
 }
 
 /// Reads `input` to its end, failing once it holds more than `cap` bytes.
-pub fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     input.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
@@ -66,7 +66,7 @@ pub fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 }
 
 /// [`read_file`] as text; invalid UTF-8 is an `InvalidData` error.
-pub fn read_to_string(path: &Path) -> io::Result<String> {
+pub(crate) fn read_to_string(path: &Path) -> io::Result<String> {
     String::from_utf8(read_file(path)?)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()))
 }

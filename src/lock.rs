@@ -18,13 +18,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// Environment variable: how long to wait for the lock, in seconds (fractions allowed).
-pub const TIMEOUT_ENV: &str = "AUTOFIX_LOCK_TIMEOUT";
+const TIMEOUT_ENV: &str = "AUTOFIX_LOCK_TIMEOUT";
 
 /// The default wait for the lock.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
-pub enum LockError {
+pub(crate) enum LockError {
     #[error("cannot open the lock file {}: {error}", path.display())]
     Open { path: PathBuf, error: io::Error },
     #[error(
@@ -46,7 +46,7 @@ pub enum LockError {
 /// An exclusive lock, held until dropped: the sidecar is deleted, then closing the file
 /// releases the lock.
 #[derive(Debug)]
-pub struct FileLock {
+pub(crate) struct FileLock {
     file: File,
     path: PathBuf,
 }
@@ -63,7 +63,7 @@ impl Drop for FileLock {
 }
 
 /// The sidecar lock path for a data file: `<file>.lock`.
-pub fn lock_path_for(target: &Path) -> PathBuf {
+pub(crate) fn lock_path_for(target: &Path) -> PathBuf {
     let mut name = target.file_name().map(OsString::from).unwrap_or_default();
     name.push(".lock");
     target.with_file_name(name)
@@ -71,7 +71,7 @@ pub fn lock_path_for(target: &Path) -> PathBuf {
 
 /// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set, else 10 s. A value that is
 /// not a number of seconds is an error, not silently the default: a user who set it meant it.
-pub fn timeout_from_env() -> Result<Duration, String> {
+pub(crate) fn timeout_from_env() -> Result<Duration, String> {
     match std::env::var(TIMEOUT_ENV) {
         Ok(value) if !value.trim().is_empty() => parse_timeout(&value),
         _ => Ok(DEFAULT_TIMEOUT),
@@ -90,7 +90,7 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
 
 /// Takes the exclusive lock on `path`, creating the file if needed (never through a
 /// symbolic link); retries with backoff until `timeout` has passed.
-pub fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
+pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {

@@ -12,10 +12,10 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
-use autofix::learning::{self, AfterLearning};
-use autofix::preset::{render, report};
-use autofix::rules::{learn, listing};
-use autofix::service;
+use crate::learning::{self, AfterLearning};
+use crate::preset::{render, report};
+use crate::rules::{learn, listing};
+use crate::service;
 use serde_json::{Map, Value, json};
 
 use crate::cmd::{self, Context};
@@ -523,9 +523,7 @@ fn failure(error: anyhow::Error) -> String {
 }
 
 /// The workspace and the directory relative paths are read from.
-fn places(
-    context: &Context,
-) -> Result<(autofix::workspace::Workspace, std::path::PathBuf), String> {
+fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::PathBuf), String> {
     let workspace = context.workspace().map_err(failure)?;
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     Ok((workspace, cwd))
@@ -573,13 +571,13 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     let workspace = context.workspace().map_err(failure)?;
     let options = learn::Options {
         dry_run: flag(arguments, "dry_run")?,
-        lock_timeout: autofix::lock::timeout_from_env()?,
+        lock_timeout: crate::lock::timeout_from_env()?,
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;
     let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = learned.to_text(&path, autofix::i18n::Lang::En, learn::Front::Mcp);
+    let mut text = learned.to_text(&path, crate::i18n::Lang::En, learn::Front::Mcp);
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }
@@ -594,7 +592,7 @@ fn check(context: &Context) -> Result<Answer, String> {
     let report = service::check(&workspace, &cmd::shown(&workspace.rules_file))
         .map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
-        text: report.to_text(autofix::paint::Painter::new(false)),
+        text: report.to_text(crate::paint::Painter::new(false)),
         json: report.to_value(),
     })
 }
@@ -610,7 +608,7 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
         .map_err(|error| failure(error.into()))?
         .presets;
     Ok(Answer::Done {
-        text: report::validate_text(&presets, autofix::paint::Painter::new(false)),
+        text: report::validate_text(&presets, crate::paint::Painter::new(false)),
         json: report::validate_value(&presets, deny_warnings),
     })
 }
@@ -636,7 +634,7 @@ fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<An
         .map_err(|error| failure(error.into()))?;
     if !preset.enabled() {
         let diagnostics =
-            report::diagnostics_text(&preset.diagnostics, autofix::paint::Painter::new(false));
+            report::diagnostics_text(&preset.diagnostics, crate::paint::Painter::new(false));
         return Ok(Answer::Failed(format!(
             "{diagnostics}preset `{}` is disabled by the errors above; nothing rendered",
             preset.id

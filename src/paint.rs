@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 /// The user's `--color` choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     #[default]
     Auto,
     Always,
@@ -14,18 +14,18 @@ pub enum ColorChoice {
 
 /// Applies ANSI styles when enabled, and passes text through otherwise.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Painter {
+pub(crate) struct Painter {
     enabled: bool,
 }
 
 impl Painter {
-    pub fn new(enabled: bool) -> Self {
+    pub(crate) fn new(enabled: bool) -> Self {
         Painter { enabled }
     }
 
     /// Decides for a stream: `always` and `never` win; `auto` colors a terminal unless
     /// `NO_COLOR` is set to a non-empty value (no-color.org).
-    pub fn for_stream(choice: ColorChoice, stream: &impl IsTerminal) -> Self {
+    pub(crate) fn for_stream(choice: ColorChoice, stream: &impl IsTerminal) -> Self {
         let enabled = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -44,39 +44,39 @@ impl Painter {
         }
     }
 
-    pub fn error(&self, text: &str) -> String {
+    pub(crate) fn error(&self, text: &str) -> String {
         self.style("1;31", text)
     }
 
-    pub fn warning(&self, text: &str) -> String {
+    pub(crate) fn warning(&self, text: &str) -> String {
         self.style("1;33", text)
     }
 
-    pub fn good(&self, text: &str) -> String {
+    pub(crate) fn good(&self, text: &str) -> String {
         self.style("32", text)
     }
 
-    pub fn bold(&self, text: &str) -> String {
+    pub(crate) fn bold(&self, text: &str) -> String {
         self.style("1", text)
     }
 
-    pub fn dim(&self, text: &str) -> String {
+    pub(crate) fn dim(&self, text: &str) -> String {
         self.style("2", text)
     }
 
     /// A rule's category: cyan, so the eye finds it in a long listing.
-    pub fn category(&self, text: &str) -> String {
+    pub(crate) fn category(&self, text: &str) -> String {
         self.style("36", text)
     }
 
-    pub fn is_enabled(&self) -> bool {
+    pub(crate) fn is_enabled(&self) -> bool {
         self.enabled
     }
 }
 
 /// The width to wrap text at: `COLUMNS` when set to a number, else the terminal's width
 /// when `stream` is one, else `None` (a pipe or a file: no wrapping).
-pub fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsRawFd)) -> Option<usize> {
+pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsRawFd)) -> Option<usize> {
     if let Some(columns) = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse().ok())

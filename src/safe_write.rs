@@ -16,7 +16,7 @@ use crate::lock::{self, FileLock};
 
 /// Why a write was refused before anything was changed.
 #[derive(Debug, thiserror::Error)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     #[error(
         "{} leads into git's own directory ({}); autofix never writes there",
         path.display(),
@@ -42,7 +42,7 @@ pub enum Refusal {
 
 /// Where a write may land.
 #[derive(Clone, Debug, Default)]
-pub struct Fence {
+pub(crate) struct Fence {
     /// The canonical repository root, when the file must stay inside one.
     root: Option<PathBuf>,
     /// The rules file's real location, when this is not a write of the rules file.
@@ -52,13 +52,13 @@ pub struct Fence {
 impl Fence {
     /// A fence for the rules file itself: it may lie anywhere the user named (`--file`),
     /// but never inside a `.git` directory.
-    pub fn rules_file() -> Fence {
+    pub(crate) fn rules_file() -> Fence {
         Fence::default()
     }
 
     /// A fence for the rules file that `init` creates in the repository at `root`: inside
     /// it, and not in `.git/`.
-    pub fn rules_file_in(root: &Path) -> Fence {
+    pub(crate) fn rules_file_in(root: &Path) -> Fence {
         Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
             rules: None,
@@ -67,7 +67,7 @@ impl Fence {
 
     /// A fence for the files a command writes in the repository at `root`: inside it, not
     /// in `.git/`, and not the rules file or its lock.
-    pub fn repository(root: &Path, rules_file: &Path) -> Fence {
+    pub(crate) fn repository(root: &Path, rules_file: &Path) -> Fence {
         Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
             rules: Some(crate::workspace::real_location(
@@ -77,7 +77,7 @@ impl Fence {
     }
 
     /// Resolves `path` to its real file and refuses what this fence forbids.
-    pub fn resolve(&self, path: &Path) -> Result<Target, AtomicError> {
+    pub(crate) fn resolve(&self, path: &Path) -> Result<Target, AtomicError> {
         let target = atomic::resolve(path)?;
         self.check(path, &target.path)?;
         Ok(target)
@@ -113,7 +113,7 @@ impl Fence {
 
     /// Resolves and locks `path` for a write: the sidecar lock held, the directory created,
     /// stale temp files swept, the target inspected again under the lock.
-    pub fn lock(&self, path: &Path, timeout: Duration) -> Result<Locked, AtomicError> {
+    pub(crate) fn lock(&self, path: &Path, timeout: Duration) -> Result<Locked, AtomicError> {
         let target = self.resolve(path)?;
         target.check_writable()?;
         target.create_dir()?;
@@ -133,7 +133,7 @@ impl Fence {
     /// Removes the temp files a killed writer left beside `path`, under its lock; for a
     /// run that has nothing to write there. Takes the lock only when there are some.
     /// A lock file a killed writer left goes too (taking it and releasing it deletes it).
-    pub fn sweep(&self, path: &Path) -> Result<(), AtomicError> {
+    pub(crate) fn sweep(&self, path: &Path) -> Result<(), AtomicError> {
         let target = self.resolve(path)?;
         let lock_path = lock::lock_path_for(&target.path);
         if !target.has_stale_temps() && lock_path.symlink_metadata().is_err() {
@@ -147,24 +147,24 @@ impl Fence {
 
 /// A file locked for writing: the lock is released when this is dropped.
 #[derive(Debug)]
-pub struct Locked {
+pub(crate) struct Locked {
     target: Target,
     _lock: FileLock,
 }
 
 impl Locked {
-    pub fn target(&self) -> &Target {
+    pub(crate) fn target(&self) -> &Target {
         &self.target
     }
 
     /// The file's bytes now; `None` when it does not exist.
-    pub fn read(&self) -> Result<Option<Vec<u8>>, AtomicError> {
+    pub(crate) fn read(&self) -> Result<Option<Vec<u8>>, AtomicError> {
         read(&self.target.path)
     }
 
     /// Replaces the file with `pieces`, provided that it still holds `expected` (`None`:
     /// that it still does not exist) right before the rename.
-    pub fn write(
+    pub(crate) fn write(
         &self,
         pieces: &[&[u8]],
         expected: Option<&[u8]>,
@@ -174,7 +174,7 @@ impl Locked {
     }
 
     /// Removes the file, provided that it still holds `expected`.
-    pub fn remove(&self, expected: &[u8]) -> Result<(), AtomicError> {
+    pub(crate) fn remove(&self, expected: &[u8]) -> Result<(), AtomicError> {
         self.unchanged(Some(expected))?;
         fs::remove_file(&self.target.path).map_err(|source| AtomicError::Write {
             path: self.target.path.clone(),
@@ -207,7 +207,7 @@ fn read(path: &Path) -> Result<Option<Vec<u8>>, AtomicError> {
 
 /// Writes `bytes` at `path` through the fence, under the lock, provided that the file
 /// still holds `expected` (`None`: still absent). The writers outside `learn` use this.
-pub fn write(
+pub(crate) fn write(
     fence: &Fence,
     path: &Path,
     bytes: &[u8],
@@ -223,7 +223,10 @@ const ATTEMPTS: usize = 3;
 /// Runs `attempt` (read, plan, write) again while `changed_meanwhile` says another program
 /// saved the file between its read and its write, at most [`ATTEMPTS`] times in all; the
 /// last result.
-pub fn retrying<R>(mut attempt: impl FnMut() -> R, changed_meanwhile: impl Fn(&R) -> bool) -> R {
+pub(crate) fn retrying<R>(
+    mut attempt: impl FnMut() -> R,
+    changed_meanwhile: impl Fn(&R) -> bool,
+) -> R {
     for _ in 1..ATTEMPTS {
         let result = attempt();
         if !changed_meanwhile(&result) {
@@ -235,7 +238,7 @@ pub fn retrying<R>(mut attempt: impl FnMut() -> R, changed_meanwhile: impl Fn(&R
 
 /// The lock timeout for writers that take no option for it: `AUTOFIX_LOCK_TIMEOUT`, or
 /// the default when it is unset or not a number (`learn` reports a bad value).
-pub fn timeout() -> Duration {
+pub(crate) fn timeout() -> Duration {
     lock::timeout_from_env().unwrap_or(lock::DEFAULT_TIMEOUT)
 }
 

@@ -181,7 +181,7 @@ fn slashes(path: &Path) -> String {
 /// The SARIF log for `diagnostics`. `category` becomes `automationDetails.id` (one per
 /// upload, e.g. `autofix-check/`); URIs are relative to `base`. A diagnostic without a
 /// file is placed on `fallback_file`.
-pub fn render(
+pub(crate) fn render(
     diagnostics: &[Diagnostic],
     category: &str,
     base: &Path,

@@ -12,7 +12,7 @@ use crate::workspace::Workspace;
 
 /// Builds the listing of the workspace's rules (named `shown` in it) and hands it to
 /// `use_listing`: the listing borrows the file's text, so it cannot be returned.
-pub fn with_listing<R>(
+pub(crate) fn with_listing<R>(
     workspace: &Workspace,
     shown: String,
     query: &listing::Query,
@@ -31,7 +31,7 @@ pub fn with_listing<R>(
 
 /// Lints the workspace's rules file (named `shown` in diagnostics), with the budgets of the
 /// targets enabled here and the files git tracks.
-pub fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesError> {
+pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesError> {
     let budgets = crate::export::targets::enabled_budgets(&workspace.root);
     let tracked = Git::new(&workspace.root).tracked_files();
     let context = check::Context {
@@ -47,14 +47,14 @@ pub fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesE
 
 /// The presets found, and whether the search found none in the default folders (a front
 /// end says so: an empty result is otherwise indistinguishable from a typo).
-pub struct Presets {
+pub(crate) struct Presets {
     pub presets: Vec<Preset>,
     pub none_in_defaults: bool,
 }
 
 /// Loads the presets under `paths` (relative to `cwd`), or in the workspace's default
 /// preset folders when there are none.
-pub fn load_presets(
+pub(crate) fn load_presets(
     workspace: &Workspace,
     cwd: &Path,
     paths: &[PathBuf],
@@ -68,7 +68,7 @@ pub fn load_presets(
 }
 
 /// Loads one preset: a directory, or the name of a preset in the default folders.
-pub fn load_one(
+pub(crate) fn load_one(
     workspace: &Workspace,
     cwd: &Path,
     path: &Path,

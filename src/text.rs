@@ -16,7 +16,7 @@ use crate::jsonpos::has_byte;
 /// leading `::` (after spaces) becomes `\u{3a}:`, since GitHub Actions reads a line that
 /// starts with `::` as a workflow command. Borrowed when there is nothing to change: the
 /// scan tests eight bytes at a time.
-pub fn shown(text: &str) -> Cow<'_, str> {
+pub(crate) fn shown(text: &str) -> Cow<'_, str> {
     let leading = text.trim_start_matches([' ', '\t']).starts_with("::");
     if !leading && !may_hold_unsafe(text.as_bytes()) {
         return Cow::Borrowed(text);
@@ -92,7 +92,7 @@ fn may_hold_unsafe(bytes: &[u8]) -> bool {
 
 /// `n` and the noun, plural unless `n` is one: `counted(1, "rule")` is "1 rule".
 /// Every noun the tool counts takes a plain `s`.
-pub fn counted(n: usize, noun: &str) -> String {
+pub(crate) fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -101,14 +101,17 @@ pub fn counted(n: usize, noun: &str) -> String {
 }
 
 /// The plural ending alone, for a count printed elsewhere in the sentence.
-pub fn plural_s(n: usize) -> &'static str {
+pub(crate) fn plural_s(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
 /// The candidates closest to `name` by edit distance, best first, at most three: those
 /// that contain it, then those within a third of its length (at least two edits), as
 /// cargo's suggestions allow. Compared ignoring ASCII case.
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let name = name.to_ascii_lowercase();
     let limit = (name.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &'a str)> = candidates
@@ -128,7 +131,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// "; did you mean `A` or `B`?" for a message, or nothing without a suggestion.
-pub fn did_you_mean(suggestions: &[&str]) -> String {
+pub(crate) fn did_you_mean(suggestions: &[&str]) -> String {
     if suggestions.is_empty() {
         return String::new();
     }
@@ -139,7 +142,7 @@ pub fn did_you_mean(suggestions: &[&str]) -> String {
 /// A JSON document as every `--format json` prints it: pretty, with a final newline. The
 /// documents are plain data (strings, numbers, maps with string keys), which always
 /// serialise.
-pub fn json_document(value: &impl serde::Serialize) -> String {
+pub(crate) fn json_document(value: &impl serde::Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
     text.push('\n');
     text

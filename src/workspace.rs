@@ -8,25 +8,25 @@ use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 /// The rules file candidates, relative to the workspace root, highest priority first.
-pub const CANDIDATES: [&str; 3] = [
+const CANDIDATES: [&str; 3] = [
     ".agents/autofix.json",
     "autofix.json",
     ".rules/autofix.json",
 ];
 
 /// Where a new rules file is created when none exists.
-pub const DEFAULT_CANDIDATE: &str = CANDIDATES[0];
+const DEFAULT_CANDIDATE: &str = CANDIDATES[0];
 
 /// Environment variable naming the rules file directly.
-pub const FILE_ENV: &str = "AUTOFIX_FILE";
+pub(crate) const FILE_ENV: &str = "AUTOFIX_FILE";
 
 /// Environment variable with directories (separated like `PATH`) that discovery does not
 /// walk above, like git's `GIT_CEILING_DIRECTORIES`. A ceiling itself is still searched.
-pub const CEILING_ENV: &str = "AUTOFIX_CEILING_DIRECTORIES";
+pub(crate) const CEILING_ENV: &str = "AUTOFIX_CEILING_DIRECTORIES";
 
 /// What the user said on the command line about where to look.
 #[derive(Clone, Debug, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// `-C/--root`: the workspace root, no walking up.
     pub root: Option<PathBuf>,
     /// `--file`: the rules file itself.
@@ -35,7 +35,7 @@ pub struct Options {
 
 /// How the rules file was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// `--file` on the command line.
     FileFlag,
     /// The `AUTOFIX_FILE` environment variable.
@@ -47,7 +47,7 @@ pub enum Source {
 }
 
 impl Source {
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Source::FileFlag => "--file",
             Source::FileEnv => FILE_ENV,
@@ -60,7 +60,7 @@ impl Source {
 /// Why the workspace cannot be used. Nothing is created in any of these cases: a typo in
 /// `-C` or `--file` must not grow a directory tree.
 #[derive(Debug, thiserror::Error)]
-pub enum WorkspaceError {
+pub(crate) enum WorkspaceError {
     #[error("cannot determine the current directory: {0}")]
     CurrentDir(std::io::Error),
     #[error("-C {}: no such directory", .0.display())]
@@ -76,7 +76,7 @@ pub enum WorkspaceError {
 
 /// The resolved workspace: its root and its rules file.
 #[derive(Clone, Debug)]
-pub struct Workspace {
+pub(crate) struct Workspace {
     pub root: PathBuf,
     pub rules_file: PathBuf,
     pub source: Source,
@@ -86,7 +86,7 @@ pub struct Workspace {
 
 impl Workspace {
     /// Resolves the workspace from the options, the environment and the current directory.
-    pub fn discover(options: &Options) -> Result<Workspace, WorkspaceError> {
+    pub(crate) fn discover(options: &Options) -> Result<Workspace, WorkspaceError> {
         let cwd = env::current_dir().map_err(WorkspaceError::CurrentDir)?;
         let workspace = Self::discover_from(
             options,
@@ -100,7 +100,7 @@ impl Workspace {
 
     /// A root named with `-C` must be a directory, and a named rules file must have one
     /// to live in; discovered places exist by construction.
-    pub fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
+    pub(crate) fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
         if options.root.is_some() && !self.root.is_dir() {
             return Err(WorkspaceError::MissingRoot(self.root.clone()));
         }
@@ -117,7 +117,7 @@ impl Workspace {
     }
 
     /// The pure part of [`Workspace::discover`], for tests.
-    pub fn discover_from(
+    pub(crate) fn discover_from(
         options: &Options,
         cwd: &Path,
         file_env: Option<OsString>,
@@ -162,13 +162,13 @@ impl Workspace {
 
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
     /// holds `.git` (what GitHub sees as the checkout), else the root itself.
-    pub fn repository_root(&self) -> PathBuf {
+    pub(crate) fn repository_root(&self) -> PathBuf {
         crate::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
     }
 
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
     /// reported rather than silently replaced).
-    pub fn rules_file_exists(&self) -> bool {
+    pub(crate) fn rules_file_exists(&self) -> bool {
         exists_or_link(&self.rules_file)
     }
 }
@@ -203,7 +203,7 @@ fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
 
 /// `path` with `.` removed and `..` resolved by name, without touching the file system
 /// (the file need not exist, and links are not followed).
-pub fn lexical(path: &Path) -> PathBuf {
+pub(crate) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -219,7 +219,7 @@ pub fn lexical(path: &Path) -> PathBuf {
 
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
 /// rest (which does not exist yet, so holds no link) normalised lexically.
-pub fn real_location(path: &Path) -> PathBuf {
+pub(crate) fn real_location(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -268,7 +268,7 @@ fn without_dots(path: &Path) -> PathBuf {
 /// `message` with every `<root>/` prefix removed where a path starts (at the beginning,
 /// or after a space, quote or bracket), so paths below the roots read relative and a
 /// longer path that merely contains a root keeps it.
-pub fn strip_roots(message: &str, roots: &[&Path]) -> String {
+pub(crate) fn strip_roots(message: &str, roots: &[&Path]) -> String {
     let mut message = message.to_string();
     for root in roots {
         let Some(root) = root.to_str().filter(|r| r.len() > 1) else {
@@ -299,7 +299,7 @@ fn strip_prefix_at_path_starts(message: &str, prefix: &str) -> String {
 }
 
 /// Shows `path` relative to `base` when it lies below it, for messages.
-pub fn display_path(path: &Path, base: &Path) -> String {
+pub(crate) fn display_path(path: &Path, base: &Path) -> String {
     path.strip_prefix(base)
         .ok()
         .filter(|p| !p.as_os_str().is_empty())

@@ -240,7 +240,7 @@ const QUESTION_WORDS: &[&str] = &[
 ];
 
 /// Whether `prompt` is a correction or a convention worth recording as a rule.
-pub fn is_correction(prompt: &str) -> bool {
+pub(crate) fn is_correction(prompt: &str) -> bool {
     score(prompt) >= THRESHOLD
 }
 

@@ -4,8 +4,8 @@
 //! `transcripts`). Everything is read locally; nothing is sent anywhere. The user's
 //! guide, with the measured precision and recall, is `src/docs/capture.md`.
 
-pub mod classify;
-pub mod prompt;
-pub mod reflect;
+pub(crate) mod classify;
+pub(crate) mod prompt;
+pub(crate) mod reflect;
 pub(crate) mod sha256;
 mod transcripts;

@@ -46,7 +46,7 @@ fn reminder() -> String {
 /// The hook's answer to `input` (the bytes on stdin): the JSON object with a final
 /// newline, or `None` (print nothing) when the prompt is not a correction, the input is
 /// not the hook's JSON, or the agent has no prompt hook.
-pub fn respond(agent: Agent, input: &[u8]) -> Option<String> {
+pub(crate) fn respond(agent: Agent, input: &[u8]) -> Option<String> {
     let event = event(agent)?;
     // An object, not a struct: serde would also accept `["…"]` for a one-field struct.
     let input: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(input).ok()?;

@@ -15,7 +15,7 @@ use crate::text;
 
 /// One `reflect` run.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     /// Where the agents keep their transcripts (`HOME`).
     pub home: PathBuf,
     /// The repository whose sessions are read.
@@ -29,7 +29,7 @@ pub struct Request {
 
 /// A correction the user typed, not yet a rule.
 #[derive(Clone, Debug, Serialize)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub agent: Agent,
     pub session: String,
     pub time: String,
@@ -39,7 +39,7 @@ pub struct Candidate {
 
 /// Where one agent's transcripts were looked for (the JSON `searched` item).
 #[derive(Clone, Debug, Serialize)]
-pub struct Place {
+pub(crate) struct Place {
     pub agent: Agent,
     pub path: String,
     pub exists: bool,
@@ -48,14 +48,14 @@ pub struct Place {
 
 /// The result: the JSON document of `reflect --format json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub version: u32,
     pub searched: Vec<Place>,
     pub candidates: Vec<Candidate>,
 }
 
 /// Whether `since` is a date (`YYYY-MM-DD`), optionally followed by `T` and a time.
-pub fn is_valid_since(since: &str) -> bool {
+pub(crate) fn is_valid_since(since: &str) -> bool {
     let bytes = since.as_bytes();
     let digits = |range: std::ops::Range<usize>| bytes[range].iter().all(u8::is_ascii_digit);
     bytes.len() >= 10
@@ -68,7 +68,7 @@ pub fn is_valid_since(since: &str) -> bool {
 }
 
 /// Runs `reflect`.
-pub fn run(request: &Request) -> Report {
+pub(crate) fn run(request: &Request) -> Report {
     let mut searched = Vec::new();
     let mut candidates = Vec::new();
     for &agent in &request.agents {
@@ -125,7 +125,7 @@ fn shown(place: &Searched, home: &Path) -> Place {
 }
 
 impl Report {
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut out = String::from("Searched:\n");
         for place in &self.searched {
             let found = if !place.exists {
@@ -171,7 +171,7 @@ impl Report {
         out
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::text::json_document(self)
     }
 }

@@ -4,11 +4,11 @@
 use std::env;
 use std::process::ExitCode;
 
+use crate::export::{self, Mode};
+use crate::rules::{self, listing};
+use crate::workspace::{self, Workspace};
+use crate::{hook, init};
 use anyhow::Context as _;
-use autofix::export::{self, Mode};
-use autofix::rules::{self, listing};
-use autofix::workspace::{self, Workspace};
-use autofix::{hook, init};
 
 use crate::cli::{
     CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
@@ -95,7 +95,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
             let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
-            autofix::git::walk_to_top(&cwd, &ceilings).context(
+            crate::git::walk_to_top(&cwd, &ceilings).context(
                 "not inside a git repository: run `autofix init` in your repository, or name \
                  its root with -C DIR",
             )?

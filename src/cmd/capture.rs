@@ -3,10 +3,10 @@
 
 use std::process::ExitCode;
 
+use crate::capture::{prompt, reflect};
+use crate::hook::Agent;
+use crate::rules::{self, listing};
 use anyhow::Context as _;
-use autofix::capture::{prompt, reflect};
-use autofix::hook::Agent;
-use autofix::rules::{self, listing};
 
 use crate::cli::{HookCommand, PromptAgent, ReflectArgs, TextOrJson};
 use crate::cmd::{Context, print};
@@ -24,8 +24,8 @@ fn agent(agent: PromptAgent) -> Agent {
 pub(crate) fn hook(command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
-            let cap = autofix::limits::DEFAULT_MAX_FILE_BYTES;
-            if let Ok(input) = autofix::limits::read_capped(std::io::stdin().lock(), cap)
+            let cap = crate::limits::DEFAULT_MAX_FILE_BYTES;
+            if let Ok(input) = crate::limits::read_capped(std::io::stdin().lock(), cap)
                 && let Some(output) = prompt::respond(agent(args.agent), &input)
             {
                 let _ = print(&output);

@@ -1,5 +1,7 @@
-//! The subcommands: each converts its clap arguments into a library request, calls the
-//! library, and writes the rendered result. Printing happens here, not in the library.
+//! The command-line front end: parse, dispatch to a subcommand, turn the outcome into an
+//! exit status. Each subcommand converts its clap arguments into a library request, calls
+//! the library, and writes the rendered result. Printing happens here and in `mcp`, nowhere
+//! else.
 
 pub(crate) mod agents;
 pub(crate) mod capture;
@@ -12,10 +14,77 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use autofix::paint::{ColorChoice, Painter};
-use autofix::workspace::{self, Workspace};
+use clap::Parser;
 
-use crate::cli::{Color, GlobalArgs, WorkspaceArgs};
+use crate::paint::{ColorChoice, Painter};
+use crate::workspace::{self, Workspace};
+
+use crate::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
+use crate::mcp;
+
+/// Runs the command line of this process: what `main` does. This is the only place that
+/// prints errors.
+pub(crate) fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout (exit 0) and usage errors to stderr.
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let workspace = cli
+        .workspace
+        .overridden_by(cli.command.workspace().as_ref());
+    let context = Context::new(&cli.global, workspace);
+    let outcome = match cli.command {
+        Command::Learn(args) => rules::learn(&context, args),
+        Command::Rules(args) => rules::rules(&context, args),
+        Command::Check(args) => rules::check(&context, args),
+        Command::Where(args) => rules::where_(&context, args),
+        Command::Preset(command) => preset::run(&context, command),
+        Command::Explain(args) => shell::explain(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
+        Command::Mcp(_) => mcp::serve(&context),
+        Command::Export(args) => agents::export(&context, args),
+        Command::Init(args) => agents::init(&context, args),
+        Command::MergeDriver(args) => team::merge_driver(&context, args),
+        Command::Resolve(args) => team::resolve(&context, args),
+        Command::Doctor(args) => team::doctor(&context, args),
+        Command::Hook(command) => Ok(capture::hook(command)),
+        Command::Reflect(args) => capture::reflect(&context, args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            let painter = context.stderr_painter();
+            // An error may quote file data (a path, an id): each line is shown safely.
+            let text = describe(&error);
+            let lines: Vec<_> = text.split('\n').map(crate::text::shown).collect();
+            eprint(&format!(
+                "{} {}\n",
+                painter.error("error:"),
+                lines.join("\n")
+            ));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A closed pipe (`autofix rules | head -1`) is not an error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// What every subcommand needs from the global and workspace options.
 pub(crate) struct Context {
@@ -52,7 +121,7 @@ impl Context {
 }
 
 /// Writes a result to stdout in one go; a closed pipe surfaces as `BrokenPipe`, which
-/// `main` treats as success.
+/// `run` treats as success.
 pub(crate) fn print(text: &str) -> io::Result<()> {
     let mut stdout = io::stdout().lock();
     stdout.write_all(text.as_bytes())?;

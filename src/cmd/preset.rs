@@ -7,10 +7,10 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::preset::requirements::{self, Environment, Status};
+use crate::preset::{Preset, collection, render, report};
+use crate::service;
 use anyhow::Context as _;
-use autofix::preset::requirements::{self, Environment, Status};
-use autofix::preset::{Preset, collection, render, report};
-use autofix::service;
 
 use crate::cli::{
     DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
@@ -28,7 +28,7 @@ pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<E
 }
 
 /// The workspace root and the current directory (paths are shown relative to it).
-fn places(context: &Context) -> anyhow::Result<(autofix::workspace::Workspace, PathBuf)> {
+fn places(context: &Context) -> anyhow::Result<(crate::workspace::Workspace, PathBuf)> {
     let workspace = context.workspace()?;
     let cwd = env::current_dir().context("cannot determine the current directory")?;
     Ok((workspace, cwd))
@@ -77,7 +77,7 @@ fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitC
                 .iter()
                 .flat_map(|p| p.diagnostics.iter().cloned())
                 .collect();
-            autofix::sarif::render(
+            crate::sarif::render(
                 &diagnostics,
                 "autofix-presets/",
                 &context.workspace()?.repository_root(),
@@ -99,7 +99,7 @@ fn report_diagnostics(context: &Context, preset: &Preset, consequence: &str) {
         text.push_str(&format!(
             "{} preset `{}` is disabled by the errors above; {consequence}\n",
             painter.error("error:"),
-            autofix::text::shown(&preset.id)
+            crate::text::shown(&preset.id)
         ));
     }
     eprint(&text);
@@ -126,7 +126,7 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
                     "{} no value for {}, left as written; give each with --set NAME=VALUE \
                      (--strict makes this an error)\n",
                     painter.warning("note:"),
-                    autofix::text::shown(&render::describe_missing(&missing))
+                    crate::text::shown(&render::describe_missing(&missing))
                 ));
             }
             report::render_text(&rendered, args.null)

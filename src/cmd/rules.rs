@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use std::io::IsTerminal as _;
 
+use crate::i18n::{self, Lang, Message};
+use crate::learning::{self, AfterLearning, Learned};
+use crate::lock;
+use crate::rules::{self, check, learn, listing};
+use crate::service;
+use crate::workspace::Workspace;
 use anyhow::Context as _;
-use autofix::i18n::{self, Lang, Message};
-use autofix::learning::{self, AfterLearning, Learned};
-use autofix::lock;
-use autofix::rules::{self, check, learn, listing};
-use autofix::service;
-use autofix::workspace::Workspace;
 
 use crate::cli::{
     CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
@@ -21,7 +21,7 @@ use crate::cmd::{Context, eprint, print, shown, status};
 
 /// Learns one rule into the workspace's rules file and refreshes the exports; returns the
 /// result and the path as shown.
-pub(crate) fn learn_rule(
+fn learn_rule(
     context: &Context,
     request: &learn::Request,
     dry_run: bool,
@@ -43,8 +43,8 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         None => Lang::from_env(),
     };
     let request = if args.json {
-        let cap = autofix::limits::max_file_bytes()?;
-        let input = autofix::limits::read_capped(std::io::stdin().lock(), cap)
+        let cap = crate::limits::max_file_bytes()?;
+        let input = crate::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Message::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
         let mut request = serde_json::from_str::<learn::Request>(&input)
@@ -103,7 +103,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
 }
 
 /// The workspace's listing (see
-/// [`autofix::service::with_listing`]).
+/// [`crate::service::with_listing`]).
 pub(crate) fn with_listing<R>(
     context: &Context,
     query: &listing::Query,
@@ -127,12 +127,12 @@ pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<V
     }
     let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = autofix::workspace::lexical(&cwd.join(&workspace.root));
+    let root = crate::workspace::lexical(&cwd.join(&workspace.root));
     let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     given
         .iter()
         .map(|path| {
-            let full = autofix::workspace::lexical(&cwd.join(path));
+            let full = crate::workspace::lexical(&cwd.join(path));
             let inside = full
                 .strip_prefix(&root)
                 .or_else(|_| full.strip_prefix(&real_root))
@@ -179,7 +179,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {
             RulesFormat::Text if terminal => {
-                let width = autofix::paint::terminal_width(&std::io::stdout());
+                let width = crate::paint::terminal_width(&std::io::stdout());
                 listing.write_terminal(&mut out, painter, width)?
             }
             RulesFormat::Text => listing.write_text(&mut out)?,
@@ -193,8 +193,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Lints the workspace's rules file (see [`autofix::service::check`]).
-pub(crate) fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
+/// Lints the workspace's rules file (see [`crate::service::check`]).
+fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let report = service::check(&workspace, &shown(&workspace.rules_file))?;
     Ok((report, workspace))
@@ -206,7 +206,7 @@ pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCo
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
         DiagnosticsFormat::Json => report.to_json(),
         DiagnosticsFormat::Github => report.to_github(),
-        DiagnosticsFormat::Sarif => autofix::sarif::render(
+        DiagnosticsFormat::Sarif => crate::sarif::render(
             &report.diagnostics,
             "autofix-check/",
             &workspace.repository_root(),
@@ -271,7 +271,7 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
                     })
                     .collect(),
             };
-            autofix::text::json_document(&json)
+            crate::text::json_document(&json)
         }
     };
     print(&text)?;

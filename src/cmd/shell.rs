@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
+use crate::diagnostics::Code;
+use crate::explain;
+use crate::text::counted;
 use anyhow::Context as _;
-use autofix::diagnostics::Code;
-use autofix::explain;
-use autofix::text::counted;
 use clap::CommandFactory;
 
 use crate::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
@@ -23,7 +23,7 @@ pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let hint = autofix::text::did_you_mean(&explain::closest(wanted));
+            let hint = crate::text::did_you_mean(&explain::closest(wanted));
             anyhow::bail!("unknown code `{wanted}`{hint} (`autofix explain --list` shows them all)")
         }
     }

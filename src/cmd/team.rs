@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::git::{self, Git, Scope};
+use crate::merge::Labels;
+use crate::merge::doctor;
+use crate::merge::driver::{self, Environment, Request};
+use crate::merge::exported;
+use crate::merge::resolve;
 use anyhow::Context as _;
-use autofix::git::{self, Git, Scope};
-use autofix::merge::Labels;
-use autofix::merge::doctor;
-use autofix::merge::driver::{self, Environment, Request};
-use autofix::merge::exported;
-use autofix::merge::resolve;
 
 use crate::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
 use crate::cmd::{Context, eprint, print, shown, status};
@@ -62,7 +62,7 @@ fn merge_exported(
     let shown = path.unwrap_or_else(|| ours.display().to_string());
     let result = (|| -> anyhow::Result<exported::Merged> {
         let read = |path: &PathBuf| {
-            autofix::limits::read_to_string(path)
+            crate::limits::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))
         };
         let texts = [read(&base)?, read(&ours)?, read(&theirs)?];
@@ -76,7 +76,7 @@ fn merge_exported(
             [&labels[0], &labels[1], &labels[2]],
             marker_size,
         )?;
-        autofix::atomic::resolve(&ours)?.write(merged.text.as_bytes())?;
+        crate::atomic::resolve(&ours)?.write(merged.text.as_bytes())?;
         Ok(merged)
     })();
     match result {
@@ -90,7 +90,7 @@ fn merge_exported(
             eprint(&format!(
                 "autofix merge-driver: {shown}: {} in the text around the rules (the rules \
                  themselves never conflict); resolve it, then run `autofix export`\n",
-                autofix::text::counted(merged.conflicts, "conflict")
+                crate::text::counted(merged.conflicts, "conflict")
             ));
             ExitCode::from(1)
         }
@@ -112,7 +112,7 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
     } else {
         Scope::Local
     };
-    let exported = autofix::export::default_paths(&workspace.root);
+    let exported = crate::export::default_paths(&workspace.root);
     let (done, verb) = if args.install {
         (
             git::install(&cwd, &workspace.rules_file, &exported, scope),

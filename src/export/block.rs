@@ -9,8 +9,8 @@ use crate::text;
 
 use super::markdown::{self, BOM, Context, Line};
 
-pub const BEGIN: &str = "<!-- BEGIN:autofix-rules -->";
-pub const END: &str = "<!-- END:autofix-rules -->";
+pub(crate) const BEGIN: &str = "<!-- BEGIN:autofix-rules -->";
+pub(crate) const END: &str = "<!-- END:autofix-rules -->";
 
 /// The marker tokens as searched for anywhere (ASCII case-insensitive): a line holding one
 /// that is not an exact marker line is ambiguous.
@@ -24,7 +24,7 @@ const FOREIGN: [(&str, &str); 2] = [
 
 /// Our block in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     /// Line numbers of the markers.
     pub begin_line: usize,
     pub end_line: usize,
@@ -38,7 +38,7 @@ pub struct Block {
 
 /// Why the markers cannot be trusted: the file is left alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Malformed {
+pub(crate) struct Malformed {
     pub line: usize,
     pub reason: String,
 }
@@ -68,12 +68,12 @@ fn has_token(text: &str) -> bool {
 }
 
 /// Whether the file holds a marker of ours in any form (exported before, or trying to be).
-pub fn mentions_markers(source: &str) -> bool {
+pub(crate) fn mentions_markers(source: &str) -> bool {
     has_token(source)
 }
 
 /// Finds the block. `Ok(None)`: no marker at all.
-pub fn find(source: &str) -> Result<Option<Block>, Malformed> {
+pub(crate) fn find(source: &str) -> Result<Option<Block>, Malformed> {
     let lines = markdown::lines(source);
     let mut begins = Vec::new();
     let mut ends = Vec::new();
@@ -147,7 +147,7 @@ pub fn find(source: &str) -> Result<Option<Block>, Malformed> {
 }
 
 /// A line outside our block that says another generator owns the file.
-pub fn foreign(source: &str, block: Option<&Block>) -> Option<(usize, &'static str)> {
+pub(crate) fn foreign(source: &str, block: Option<&Block>) -> Option<(usize, &'static str)> {
     markdown::lines(source)
         .iter()
         .filter(|l| block.is_none_or(|b| l.number < b.begin_line || l.number > b.end_line))
@@ -162,7 +162,7 @@ pub fn foreign(source: &str, block: Option<&Block>) -> Option<(usize, &'static s
 
 /// The block's text for `body` (written with `\n`): the two markers around it, in the
 /// file's line ending, without a final line ending.
-pub fn render(body: &str, eol: &str) -> String {
+pub(crate) fn render(body: &str, eol: &str) -> String {
     let mut block = String::with_capacity(BEGIN.len() + body.len() + END.len() + 4);
     block.push_str(BEGIN);
     block.push('\n');
@@ -176,7 +176,7 @@ pub fn render(body: &str, eol: &str) -> String {
 
 /// `source` with `block` (from [`render`]) in place of the old one, or appended after a
 /// blank line when there is none. Every byte outside the block is kept.
-pub fn splice(source: &str, old: Option<&Block>, block: &str, eol: &str) -> String {
+pub(crate) fn splice(source: &str, old: Option<&Block>, block: &str, eol: &str) -> String {
     if let Some(old) = old {
         return [&source[..old.start], block, &source[old.end..]].concat();
     }
@@ -194,7 +194,7 @@ pub fn splice(source: &str, old: Option<&Block>, block: &str, eol: &str) -> Stri
 
 /// `source` without the block, its line ending, and one blank line before it (the one
 /// `splice` added). `None` when nothing else is left: the file was only the block.
-pub fn remove(source: &str, block: &Block) -> Option<String> {
+pub(crate) fn remove(source: &str, block: &Block) -> Option<String> {
     let mut before = &source[..block.start];
     let after = &source[block.next..];
     for blank in ["\r\n\r\n", "\n\n"] {
@@ -221,7 +221,7 @@ pub fn remove(source: &str, block: &Block) -> Option<String> {
 /// `BEGIN:autofix-rules`); with `at_tokens`, every `@token` in a code span, since Claude
 /// Code and Gemini CLI read `@path` as an import outside code spans (see
 /// [`code_span_at_tokens`]).
-pub fn escape(text: &str, at_tokens: bool) -> Cow<'_, str> {
+pub(crate) fn escape(text: &str, at_tokens: bool) -> Cow<'_, str> {
     let shown = text::shown(text);
     let needs = shown.contains("<!--")
         || shown.contains("-->")

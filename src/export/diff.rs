@@ -17,7 +17,7 @@ enum Op {
 
 /// The diff from `old` to `new` (each with `\n` endings), labelled `a/<label>` and
 /// `b/<label>` (`/dev/null` for a side that does not exist). Empty when they are equal.
-pub fn unified(old: Option<&str>, new: Option<&str>, label: &str) -> String {
+pub(crate) fn unified(old: Option<&str>, new: Option<&str>, label: &str) -> String {
     let old_lines = split(old.unwrap_or(""));
     let new_lines = split(new.unwrap_or(""));
     let script = edit_script(&old_lines, &new_lines);

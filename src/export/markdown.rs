@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 
 /// The UTF-8 byte order mark: kept where a file has it, never added.
-pub const BOM: &str = "\u{feff}";
+pub(crate) const BOM: &str = "\u{feff}";
 
 /// Where a line sits in the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Context {
+pub(crate) enum Context {
     Text,
     /// Inside a fenced code block, its fence lines included.
     Fence,
@@ -19,7 +19,7 @@ pub enum Context {
 
 /// One line: 1-based number, byte range without and with its line ending.
 #[derive(Clone, Copy, Debug)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     pub number: usize,
     /// Byte offset of the line's first byte (after the BOM on line 1).
     pub start: usize,
@@ -32,13 +32,13 @@ pub struct Line<'a> {
 
 impl Line<'_> {
     /// Byte offset of the end of the line's text (where its ending starts).
-    pub fn text_end(&self) -> usize {
+    pub(crate) fn text_end(&self) -> usize {
         self.start + self.text.len()
     }
 }
 
 /// Splits `source` into lines and tags each with its context.
-pub fn lines(source: &str) -> Vec<Line<'_>> {
+pub(crate) fn lines(source: &str) -> Vec<Line<'_>> {
     let body_start = if source.starts_with(BOM) {
         BOM.len()
     } else {
@@ -126,7 +126,7 @@ fn closes(text: &str, fence: char, length: usize) -> bool {
 }
 
 /// The file's line ending: that of its first line, `\n` when it has none.
-pub fn eol(source: &str) -> &'static str {
+pub(crate) fn eol(source: &str) -> &'static str {
     match source.find('\n') {
         Some(i) if source[..i].ends_with('\r') => "\r\n",
         _ => "\n",
@@ -134,7 +134,7 @@ pub fn eol(source: &str) -> &'static str {
 }
 
 /// `text` with `\r\n` turned into `\n`: how contents are compared.
-pub fn normalize(text: &str) -> Cow<'_, str> {
+pub(crate) fn normalize(text: &str) -> Cow<'_, str> {
     if text.contains("\r\n") {
         Cow::Owned(text.replace("\r\n", "\n"))
     } else {
@@ -143,7 +143,7 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` (written with `\n`) with the line ending `eol`.
-pub fn with_eol(text: &str, eol: &str) -> String {
+pub(crate) fn with_eol(text: &str, eol: &str) -> String {
     if eol == "\n" {
         text.to_string()
     } else {
@@ -152,7 +152,7 @@ pub fn with_eol(text: &str, eol: &str) -> String {
 }
 
 /// Decodes a file; on invalid UTF-8, the 1-based line of the first bad byte.
-pub fn decode(bytes: Vec<u8>) -> Result<String, usize> {
+pub(crate) fn decode(bytes: Vec<u8>) -> Result<String, usize> {
     String::from_utf8(bytes).map_err(|error| {
         let valid = error.utf8_error().valid_up_to();
         error.as_bytes()[..valid]
@@ -164,7 +164,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, usize> {
 }
 
 /// The first line outside the frontmatter (where a stamp goes), if any.
-pub fn first_body_line<'a>(lines: &[Line<'a>]) -> Option<Line<'a>> {
+pub(crate) fn first_body_line<'a>(lines: &[Line<'a>]) -> Option<Line<'a>> {
     lines
         .iter()
         .find(|l| l.context != Context::Frontmatter)
@@ -172,7 +172,7 @@ pub fn first_body_line<'a>(lines: &[Line<'a>]) -> Option<Line<'a>> {
 }
 
 /// The value of a top-level `key: value` line of the frontmatter, unquoted.
-pub fn frontmatter_value<'a>(lines: &[Line<'a>], key: &str) -> Option<&'a str> {
+pub(crate) fn frontmatter_value<'a>(lines: &[Line<'a>], key: &str) -> Option<&'a str> {
     lines
         .iter()
         .take_while(|l| l.context == Context::Frontmatter)

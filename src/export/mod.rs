@@ -6,14 +6,14 @@
 //! its bytes change. A target that cannot be handled safely is refused, left
 //! byte-identical, and the others go on.
 
-pub mod block;
-pub mod diff;
-pub mod markdown;
-pub mod owned;
-pub mod peers;
-pub mod report;
+pub(crate) mod block;
+pub(crate) mod diff;
+pub(crate) mod markdown;
+pub(crate) mod owned;
+pub(crate) mod peers;
+pub(crate) mod report;
 mod scoped;
-pub mod targets;
+pub(crate) mod targets;
 
 use std::borrow::Cow;
 use std::fs;
@@ -33,7 +33,7 @@ use targets::{Facts, Kind};
 /// What to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Mode {
+pub(crate) enum Mode {
     /// Write what changed.
     Write,
     /// Plan and report, write nothing.
@@ -44,7 +44,7 @@ pub enum Mode {
 
 /// One `export` run.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     /// The workspace root: targets are relative to it and must stay inside it.
     pub root: PathBuf,
     pub rules_file: PathBuf,
@@ -60,7 +60,7 @@ pub struct Request {
 
 /// Whether a target over its agent's budget loses its oldest rules or is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Truncate {
+pub(crate) enum Truncate {
     /// Refuse it (`export` without `--truncate`).
     Never,
     /// Drop the oldest rules (`--truncate`).
@@ -75,7 +75,7 @@ const OMITTED_NOTE_END: &str = "`autofix rules` lists them all._";
 
 /// Which targets a run covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Targets {
+pub(crate) enum Targets {
     /// These ids (`--target`).
     Named(Vec<String>),
     /// The defaults plus every target exported before: `export` without `--target`.
@@ -87,7 +87,7 @@ pub enum Targets {
 
 /// Why `export` could not run at all (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum ExportError {
+pub(crate) enum ExportError {
     #[error(transparent)]
     Rules(#[from] RulesError),
     #[error("unknown export target `{0}`; the targets are {ids}", ids = targets::IDS.join(", "))]
@@ -98,7 +98,7 @@ pub enum ExportError {
 
 /// What happened (or would happen) to one target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     Created,
     Updated,
     Removed,
@@ -113,7 +113,7 @@ pub enum Status {
 
 impl Status {
     /// Whether `export` would change the target.
-    pub fn is_change(self) -> bool {
+    pub(crate) fn is_change(self) -> bool {
         matches!(self, Status::Created | Status::Updated | Status::Removed)
     }
 }
@@ -121,7 +121,7 @@ impl Status {
 /// Why a target was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Problem {
+pub(crate) enum Problem {
     /// Orphaned, doubled or misplaced markers.
     MalformedMarkers,
     /// A file without our stamp at an owned path.
@@ -144,7 +144,7 @@ pub enum Problem {
 
 impl Problem {
     /// The diagnostic code that `explain` and the annotations name.
-    pub fn code(self) -> Code {
+    pub(crate) fn code(self) -> Code {
         match self {
             Problem::MalformedMarkers => Code::ExportMalformedMarkers,
             Problem::Unowned => Code::ExportUnowned,
@@ -161,7 +161,7 @@ impl Problem {
 
 /// The outcome for one target.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub id: &'static str,
     /// Relative to the workspace root: the target's file, or one of its scoped files.
     pub path: String,
@@ -182,7 +182,7 @@ pub struct Outcome {
 
 /// The result of a run.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     pub mode: Mode,
     pub remove: bool,
     /// The rules file, relative to the root.
@@ -196,7 +196,7 @@ pub struct Report {
 
 impl Report {
     /// 2 when a write failed, 1 on a refused target (or, for `--check`, any drift), else 0.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         let any = |f: &dyn Fn(&Outcome) -> bool| self.outcomes.iter().any(f);
         if any(&|o| o.status == Status::Failed) {
             2
@@ -269,7 +269,7 @@ struct Context<'a> {
 /// The files `export` writes by default in the repository at `root` (the defaults and
 /// every target exported before, less what rulesync or Ruler generate): those the merge
 /// driver for exported copies must cover.
-pub fn default_paths(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn default_paths(root: &Path) -> Vec<PathBuf> {
     let facts = Facts::of(root);
     targets::select(root, &Targets::Defaults, &facts)
         .iter()
@@ -279,7 +279,7 @@ pub fn default_paths(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Runs `export` (or its check, dry run or removal).
-pub fn run(request: &Request) -> Result<Report, ExportError> {
+pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
     if let Targets::Named(ids) = &request.targets
         && let Some(unknown) = ids.iter().find(|id| targets::by_id(id).is_none())
     {
@@ -774,7 +774,7 @@ fn foreign(tool: &str, line: usize) -> Refusal {
 
 /// `path` relative to the root, for messages and the exported text: never absolute when a
 /// relative form exists (`../rules.json` for a rules file beside the root).
-pub fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
+pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
     if let Ok(below) = path.strip_prefix(root) {
         return below.display().to_string();
     }

@@ -12,7 +12,7 @@ use crate::text::counted;
 
 /// The `export --format json` document.
 #[derive(Serialize)]
-pub struct ReportJson<'a> {
+pub(crate) struct ReportJson<'a> {
     version: u32,
     mode: Mode,
     remove: bool,
@@ -134,7 +134,7 @@ impl Report {
     }
 
     /// One line per target, warnings on stderr (returned apart), a summary.
-    pub fn to_text(&self, painter: Painter) -> String {
+    pub(crate) fn to_text(&self, painter: Painter) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{}", self.headline());
         let width = self
@@ -178,19 +178,19 @@ impl Report {
     }
 
     /// The warnings, one `warning:` line each, for stderr.
-    pub fn warnings_text(&self, painter: Painter) -> String {
+    pub(crate) fn warnings_text(&self, painter: Painter) -> String {
         self.warnings
             .iter()
             .map(|w| format!("{} {w}\n", painter.warning("warning:")))
             .collect()
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::text::json_document(&self.json())
     }
 
     /// The `export --format json` document as a value (`init --format json` embeds it).
-    pub fn json(&self) -> ReportJson<'_> {
+    pub(crate) fn json(&self) -> ReportJson<'_> {
         ReportJson {
             version: 1,
             mode: self.mode,
@@ -222,7 +222,7 @@ impl Report {
 
     /// A GitHub Actions annotation for every target out of sync or refused, and every
     /// warning.
-    pub fn to_github(&self) -> String {
+    pub(crate) fn to_github(&self) -> String {
         let mut out = String::new();
         for outcome in self.outcomes.iter().filter(|o| self.is_problem(o)) {
             let mut message = format!(

@@ -12,7 +12,7 @@ use crate::text;
 
 /// How autofix writes a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Only between our markers, in a file people also edit.
     Block,
     /// The whole file, which carries our stamp.
@@ -20,7 +20,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::Block => "block",
             Kind::Owned => "owned",
@@ -30,7 +30,7 @@ impl Kind {
 
 /// The most an agent reads of a file.
 #[derive(Clone, Copy, Debug)]
-pub enum Budget {
+pub(crate) enum Budget {
     /// At most this many bytes of the whole file.
     Bytes(usize, &'static str),
     /// At most this many characters of the whole file.
@@ -46,7 +46,7 @@ impl Budget {
     }
 
     /// The file's size in the budget's unit, and the limit.
-    pub fn measure(self, text: &str) -> (usize, usize) {
+    pub(crate) fn measure(self, text: &str) -> (usize, usize) {
         match self {
             Budget::Bytes(limit, _) => (text.len(), limit),
             Budget::Chars(limit, _) => (text.chars().count(), limit),
@@ -54,14 +54,14 @@ impl Budget {
     }
 
     /// A size in the budget's unit: "5000295 bytes", "12001 characters".
-    pub fn amount(self, size: usize) -> String {
+    pub(crate) fn amount(self, size: usize) -> String {
         match self {
             Budget::Bytes(..) => crate::text::counted(size, "byte"),
             Budget::Chars(..) => crate::text::counted(size, "character"),
         }
     }
 
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Budget::Bytes(_, text) | Budget::Chars(_, text) => text,
         }
@@ -70,7 +70,7 @@ impl Budget {
 
 /// How an agent is shown a rule that applies only to some paths.
 #[derive(Clone, Copy, Debug)]
-pub enum Scoping {
+pub(crate) enum Scoping {
     /// Under a heading naming its globs, in the same file: how the files every agent
     /// reads (`AGENTS.md`, `CLAUDE.md`, …) show it, and the fallback for agents without a
     /// scoped form.
@@ -85,7 +85,7 @@ pub enum Scoping {
 }
 
 impl Scoping {
-    pub fn form(self) -> &'static str {
+    pub(crate) fn form(self) -> &'static str {
         match self {
             Scoping::Headings => "heading",
             Scoping::Files { form, .. } => form,
@@ -94,11 +94,11 @@ impl Scoping {
 }
 
 /// A scope in the agents' glob dialect (see [`crate::rules::scope::native`]).
-pub type Native = crate::rules::scope::Native;
+pub(crate) type Native = crate::rules::scope::Native;
 
 /// When a target is exported without being asked for (besides "exported before").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Detect {
+pub(crate) enum Detect {
     /// Always, unless rulesync or Ruler is used (then only their source targets are).
     Default,
     /// When this folder exists.
@@ -112,7 +112,7 @@ pub enum Detect {
 }
 
 impl Detect {
-    pub fn describe(self) -> String {
+    pub(crate) fn describe(self) -> String {
         match self {
             Detect::Default => "by default (not beside rulesync or Ruler)".to_string(),
             Detect::Folder(folder) => {
@@ -132,7 +132,7 @@ impl Detect {
 
 /// One row of the targets table.
 #[derive(Debug)]
-pub struct Target {
+pub(crate) struct Target {
     pub id: &'static str,
     pub path: &'static str,
     pub kind: Kind,
@@ -290,7 +290,7 @@ const fn owned(
 
 /// Every target, in the order they are processed and listed. Each row names the page that
 /// documents the file; where the agent has a scoped form, the same page documents it.
-pub const TARGETS: &[Target] = &[
+const TARGETS: &[Target] = &[
     Target {
         budget: Some(CODEX_BUDGET),
         ..block(
@@ -503,7 +503,7 @@ pub const TARGETS: &[Target] = &[
 ];
 
 /// The target ids, for the command line's `--target` values.
-pub const IDS: &[&str] = &[
+pub(crate) const IDS: &[&str] = &[
     "agents-md",
     "claude",
     "claude-md",
@@ -538,7 +538,7 @@ const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
 /// The budgets that apply to the always-loaded rules in this repository: those of the
 /// targets `export` writes by default here, and Claude Code's hook when one of ours is
 /// installed. Each with the target id (or `claude hook`).
-pub fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
+pub(crate) fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
     let mut budgets: Vec<(Budget, &'static str)> =
         select(root, &super::Targets::Defaults, &Facts::of(root))
             .iter()
@@ -559,7 +559,7 @@ pub fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
 }
 
 /// The `export --list-targets --format json` document: the table as data.
-pub fn list_json() -> String {
+pub(crate) fn list_json() -> String {
     #[derive(serde::Serialize)]
     struct Row<'a> {
         id: &'a str,
@@ -598,7 +598,7 @@ pub fn list_json() -> String {
 
 /// The table for a person: one target a paragraph (id, mode, path; how a scoped rule is
 /// shown; when it is exported; where the agent documents it).
-pub fn list_text() -> String {
+pub(crate) fn list_text() -> String {
     let mut out = String::new();
     for t in TARGETS {
         out.push_str(&format!("{} ({}) {}\n", t.id, t.kind.as_str(), t.path));
@@ -612,13 +612,13 @@ pub fn list_text() -> String {
     out
 }
 
-pub fn by_id(id: &str) -> Option<&'static Target> {
+pub(crate) fn by_id(id: &str) -> Option<&'static Target> {
     TARGETS.iter().find(|t| t.id == id)
 }
 
 /// A target chosen for this run, and why.
 #[derive(Clone, Debug)]
-pub struct Selected {
+pub(crate) struct Selected {
     pub target: &'static Target,
     /// `requested`, `default`, `exported before`, or what made it a default
     /// (`.claude/ exists`).
@@ -627,7 +627,7 @@ pub struct Selected {
 
 /// What the repository looks like, as far as choosing targets goes.
 #[derive(Clone, Debug, Default)]
-pub struct Facts {
+pub(crate) struct Facts {
     /// `CLAUDE.md` imports `@AGENTS.md`, or is a link to it: Claude Code reads the block.
     pub claude_reads_agents_md: bool,
     /// rulesync or Ruler: the rules go to their sources, and what they generate is theirs.
@@ -635,7 +635,7 @@ pub struct Facts {
 }
 
 impl Facts {
-    pub fn of(root: &Path) -> Facts {
+    pub(crate) fn of(root: &Path) -> Facts {
         Facts {
             claude_reads_agents_md: claude_reads_agents_md(root),
             peers: Peers::detect(root),
@@ -644,7 +644,7 @@ impl Facts {
 }
 
 /// The agents that read `target` in this repository.
-pub fn readers(target: &Target, facts: &Facts) -> Vec<&'static str> {
+pub(crate) fn readers(target: &Target, facts: &Facts) -> Vec<&'static str> {
     let mut readers = target.readers.to_vec();
     if target.id == "agents-md" && facts.claude_reads_agents_md {
         readers.push("Claude Code");
@@ -655,7 +655,7 @@ pub fn readers(target: &Target, facts: &Facts) -> Vec<&'static str> {
 /// The targets for this run: the requested ones; or the defaults plus every target that
 /// already holds a block or a stamped file ("once exported, stays exported"); or only the
 /// latter.
-pub fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selected> {
+pub(crate) fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Vec<Selected> {
     let requested = match targets {
         super::Targets::Named(ids) => ids,
         super::Targets::Exported => {

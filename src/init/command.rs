@@ -11,7 +11,7 @@ use crate::rules::Category;
 
 /// An agent with project-level commands (a file in the repository that becomes `/learn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum CommandAgent {
+pub(crate) enum CommandAgent {
     Claude,
     Copilot,
     Cursor,
@@ -32,7 +32,7 @@ const DESCRIPTION: &str = "Record a correction as a project rule and follow it";
 const ARGUMENT_HINT: &str = "[the correction, or nothing for the last one]";
 
 impl CommandAgent {
-    pub const ALL: [CommandAgent; 5] = [
+    pub(crate) const ALL: [CommandAgent; 5] = [
         CommandAgent::Claude,
         CommandAgent::Copilot,
         CommandAgent::Cursor,
@@ -40,7 +40,7 @@ impl CommandAgent {
         CommandAgent::OpenCode,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             CommandAgent::Claude => "claude",
             CommandAgent::Copilot => "copilot",
@@ -77,7 +77,7 @@ impl CommandAgent {
     ///   (<https://geminicli.com/docs/cli/custom-commands>);
     /// - OpenCode: `.opencode/commands/<name>.md`, frontmatter `description`, `$ARGUMENTS`
     ///   (<https://opencode.ai/docs/commands/>).
-    pub fn path(self) -> &'static str {
+    pub(crate) fn path(self) -> &'static str {
         match self {
             CommandAgent::Claude => ".claude/commands/learn.md",
             CommandAgent::Copilot => ".github/prompts/learn.prompt.md",
@@ -88,7 +88,7 @@ impl CommandAgent {
     }
 
     /// The agent whose hooks `init --hook` installs, when it also has project commands.
-    pub fn from_hook(agent: hook::Agent) -> Option<CommandAgent> {
+    pub(crate) fn from_hook(agent: hook::Agent) -> Option<CommandAgent> {
         match agent {
             hook::Agent::Claude => Some(CommandAgent::Claude),
             hook::Agent::Cursor => Some(CommandAgent::Cursor),
@@ -101,7 +101,7 @@ impl CommandAgent {
     /// Whether the repository shows that the agent is used here: its folder or
     /// instruction file, or a `learn` command already at our path. Claude Code always is:
     /// `init` writes the autofix skill into `.claude/skills/` in every repository.
-    pub fn is_set_up(self, root: &Path) -> bool {
+    pub(crate) fn is_set_up(self, root: &Path) -> bool {
         let signs: &[&str] = match self {
             CommandAgent::Claude => return true,
             // Not `.github/` alone: nearly every repository on GitHub has one.
@@ -140,7 +140,7 @@ impl CommandAgent {
     }
 
     /// The whole command file.
-    pub fn render(self) -> String {
+    pub(crate) fn render(self) -> String {
         let stamp = self.stamp();
         let body = body(self.correction());
         match self {
@@ -166,7 +166,7 @@ impl CommandAgent {
 
     /// Whether an existing file at [`CommandAgent::path`] is ours: stamped on its first
     /// line after any frontmatter.
-    pub fn is_ours(self, source: &str) -> bool {
+    pub(crate) fn is_ours(self, source: &str) -> bool {
         let prefix = match self {
             CommandAgent::Gemini => TOML_STAMP,
             _ => owned::STAMP,
@@ -176,7 +176,7 @@ impl CommandAgent {
     }
 
     /// What the report says about a command file.
-    pub fn describe(self) -> String {
+    pub(crate) fn describe(self) -> String {
         format!("`/learn` in {}", self.product())
     }
 }

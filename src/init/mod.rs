@@ -3,10 +3,10 @@
 //! order, so adding one is one line. Every file goes through `Setup::put`: planned, checked for ownership, written atomically only when its
 //! bytes change, refused (and left byte-identical) when it is not ours.
 
-pub mod command;
+pub(crate) mod command;
 mod report;
-pub mod settings;
-pub mod skill;
+pub(crate) mod settings;
+pub(crate) mod skill;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ use command::CommandAgent;
 
 /// One `init` run.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     pub root: PathBuf,
     pub rules_file: PathBuf,
     /// Agents to add the session-start (and prompt-submit) hooks for.
@@ -42,7 +42,7 @@ pub struct Request {
 /// What a step did (or would do) to one path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Action {
+pub(crate) enum Action {
     Created,
     Updated,
     /// Already as it should be.
@@ -59,7 +59,7 @@ pub enum Action {
 
 /// One line of the report.
 #[derive(Clone, Debug, Serialize)]
-pub struct Step {
+pub(crate) struct Step {
     /// `rules file`, `skill`, `hook claude`, `merge driver`, `note`.
     pub step: String,
     /// Relative to the root.
@@ -88,7 +88,7 @@ impl Step {
 
 /// The result of a run.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     pub mode: Mode,
     pub steps: Vec<Step>,
     /// The export's own report, with `--export`.
@@ -98,7 +98,7 @@ pub struct Report {
 
 impl Report {
     /// 2 when a write failed, 1 on a refusal (with `--check`: on any change), else 0.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         let export = self.export.as_ref().map_or(0, export::Report::exit_code);
         let any = |action: Action| self.steps.iter().any(|s| s.action == action);
         let own = if any(Action::Failed) {
@@ -114,7 +114,7 @@ impl Report {
     }
 
     /// Whether the run changed (or would change) nothing.
-    pub fn is_noop(&self) -> bool {
+    pub(crate) fn is_noop(&self) -> bool {
         self.steps
             .iter()
             .all(|s| !matches!(s.action, Action::Created | Action::Updated))
@@ -126,7 +126,7 @@ impl Report {
 }
 
 /// What the steps share.
-pub struct Setup<'a> {
+pub(crate) struct Setup<'a> {
     pub request: &'a Request,
     /// The canonical root.
     pub root: PathBuf,
@@ -137,7 +137,7 @@ pub struct Setup<'a> {
 }
 
 /// The steps, in order. To add one, write `fn(&Setup) -> Vec<Step>` and list it here.
-pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
+const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
     rules_file,
     skills,
     old_skills,
@@ -147,7 +147,7 @@ pub const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
 ];
 
 /// Runs `init`.
-pub fn run(request: &Request) -> Result<Report, export::ExportError> {
+pub(crate) fn run(request: &Request) -> Result<Report, export::ExportError> {
     let root = fs::canonicalize(&request.root).map_err(|source| export::ExportError::Root {
         path: request.root.clone(),
         error: source,

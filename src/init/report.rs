@@ -25,7 +25,7 @@ impl Report {
         }
     }
 
-    pub fn to_text(&self, painter: Painter) -> String {
+    pub(crate) fn to_text(&self, painter: Painter) -> String {
         let mut out = String::new();
         let width = self
             .steps
@@ -66,7 +66,7 @@ impl Report {
         out
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         #[derive(Serialize)]
         struct Json<'a> {
             version: u32,

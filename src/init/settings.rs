@@ -16,7 +16,7 @@ use crate::hook::Agent;
 /// A JSON value that keeps the order of object keys (and repeated keys), so a settings
 /// file is rewritten with its members where they were.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Json {
+pub(crate) enum Json {
     Null,
     Bool(bool),
     /// As written (`1e2`, a 30-digit integer): never through a float.
@@ -197,7 +197,7 @@ fn line_of(text: &str, slice: &str) -> usize {
 }
 
 /// Where each agent keeps its hooks, relative to the root.
-pub fn path(agent: Agent, local: bool) -> &'static str {
+pub(crate) fn path(agent: Agent, local: bool) -> &'static str {
     match agent {
         Agent::Claude if local => ".claude/settings.local.json",
         Agent::Claude => ".claude/settings.json",
@@ -271,7 +271,7 @@ impl Kind {
 }
 
 /// The events autofix hooks for `agent`, as the report names them.
-pub fn events(agent: Agent) -> String {
+pub(crate) fn events(agent: Agent) -> String {
     [Kind::SessionStart, Kind::Prompt]
         .iter()
         .filter_map(|kind| kind.event(agent))
@@ -303,14 +303,14 @@ fn handler(agent: Agent, kind: Kind) -> Json {
 
 /// Why a settings file cannot be merged; it is left unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invalid {
+pub(crate) struct Invalid {
     pub line: Option<usize>,
     pub message: String,
 }
 
 /// The settings text with our hook merged in; `Ok(None)` when it is already there exactly
 /// (nothing to write). `existing` is `None` for a file that does not exist.
-pub fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Invalid> {
+pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<String>, Invalid> {
     let original = match existing.map(|s| s.trim_start_matches('\u{feff}')) {
         None => None,
         Some(text) if text.trim().is_empty() => Some(Json::Object(Vec::new())),

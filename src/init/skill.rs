@@ -7,13 +7,13 @@ use crate::export::markdown;
 use crate::rules::Category;
 
 /// Bumped whenever the text changes meaning, so an old copy is recognisably old.
-pub const VERSION: &str = "3";
+const VERSION: &str = "3";
 
 /// The skill's name: lowercase, at most 64 characters, equal to its folder.
-pub const NAME: &str = "autofix";
+pub(crate) const NAME: &str = "autofix";
 
 /// Where the skill goes, relative to the root.
-pub const PATHS: [&str; 2] = [
+pub(crate) const PATHS: [&str; 2] = [
     ".agents/skills/autofix/SKILL.md",
     ".claude/skills/autofix/SKILL.md",
 ];
@@ -24,7 +24,7 @@ project's recorded rules with `autofix rules` and records new ones with `autofix
 that the same correction is never needed twice.";
 
 /// The `SKILL.md` text for a repository whose rules file is `rules_file` (relative).
-pub fn render(rules_file: &str) -> String {
+pub(crate) fn render(rules_file: &str) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
     format!(
         "---
@@ -87,7 +87,7 @@ one stops being active.
 }
 
 /// Whether an existing `SKILL.md` is ours (`generator: autofix` in its frontmatter).
-pub fn is_ours(source: &str) -> bool {
+pub(crate) fn is_ours(source: &str) -> bool {
     markdown::frontmatter_value(&markdown::lines(source), "generator") == Some("autofix")
 }
 

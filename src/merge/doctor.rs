@@ -17,7 +17,7 @@ use crate::text::counted;
 
 /// One check's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Check {
+pub(crate) struct Check {
     pub name: &'static str,
     pub ok: bool,
     pub message: String,
@@ -27,7 +27,7 @@ pub struct Check {
 
 /// Every check, in order.
 #[derive(Clone, Debug, Default)]
-pub struct Report {
+pub(crate) struct Report {
     pub checks: Vec<Check>,
 }
 
@@ -36,7 +36,7 @@ const INSTALL: &str = "autofix merge-driver --install";
 /// What `doctor` looks at: the rules file (named `shown` in messages), the workspace root
 /// (where the exported copies are), the directory it runs from and the `PATH` to look for
 /// the driver's program in.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     pub cwd: &'a Path,
     pub root: &'a Path,
     pub rules_file: &'a Path,
@@ -45,7 +45,7 @@ pub struct Request<'a> {
 }
 
 /// Runs every check, in order.
-pub fn doctor(request: &Request<'_>) -> Report {
+pub(crate) fn doctor(request: &Request<'_>) -> Report {
     let mut report = Report::default();
     let top = check_git(&mut report, request.cwd);
     let mut program = "autofix".to_string();
@@ -334,11 +334,11 @@ fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'
 }
 
 impl Report {
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.checks.iter().all(|check| check.ok)
     }
 
-    pub fn to_text(&self, painter: Painter) -> String {
+    pub(crate) fn to_text(&self, painter: Painter) -> String {
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let mut out = String::new();
         for check in &self.checks {
@@ -368,7 +368,7 @@ impl Report {
         out
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         #[derive(Serialize)]
         struct Json<'a> {
             version: u32,

@@ -23,19 +23,19 @@ use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use super::{Input, Labels, MergeError, Merged, Options, Side, merge};
+use super::{Input, Labels, MergeError, Options, Side, merge};
 use crate::atomic::{self, AtomicError};
 use crate::git::{Git, GitError};
 
 /// `AUTOFIX_MERGE_UPSTREAM`: `ours` or `theirs` — the side whose numbers are published.
-pub const UPSTREAM_ENV: &str = "AUTOFIX_MERGE_UPSTREAM";
+const UPSTREAM_ENV: &str = "AUTOFIX_MERGE_UPSTREAM";
 
 /// `AUTOFIX_MERGE_DRIVER=0`: behave like `git merge-file`.
-pub const DISABLE_ENV: &str = "AUTOFIX_MERGE_DRIVER";
+const DISABLE_ENV: &str = "AUTOFIX_MERGE_DRIVER";
 
 /// What git passed.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     /// `%O`: the merge base's version.
     pub base: PathBuf,
     /// `%A`: ours; the result is written here.
@@ -51,7 +51,7 @@ pub struct Request {
 
 impl Request {
     /// How the file is named in messages.
-    pub fn shown(&self) -> String {
+    pub(crate) fn shown(&self) -> String {
         self.path
             .clone()
             .unwrap_or_else(|| self.ours.display().to_string())
@@ -59,13 +59,13 @@ impl Request {
 }
 
 /// A label as git passed it: git older than 2.44 leaves `%S`, `%X`, `%Y` unexpanded.
-pub fn label(text: Option<String>) -> Option<String> {
+pub(crate) fn label(text: Option<String>) -> Option<String> {
     text.filter(|t| !t.is_empty() && !matches!(t.as_str(), "%S" | "%X" | "%Y"))
 }
 
 /// What decides which side's numbers are kept, besides the labels.
 #[derive(Clone, Debug, Default)]
-pub struct Environment {
+pub(crate) struct Environment {
     /// `AUTOFIX_MERGE_UPSTREAM`.
     pub upstream_override: Option<String>,
     /// `GIT_REFLOG_ACTION`, which git sets for the command running the merge.
@@ -81,7 +81,7 @@ pub struct Environment {
 impl Environment {
     /// Reads the environment, asking git (in `git`'s directory) only what the labels
     /// leave open.
-    pub fn from_process(git: &Git, labels: &Labels) -> Environment {
+    pub(crate) fn from_process(git: &Git, labels: &Labels) -> Environment {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let mut env = Environment {
             upstream_override: var(UPSTREAM_ENV),
@@ -104,13 +104,13 @@ impl Environment {
 
 /// Which side keeps its numbers, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
+pub(crate) struct Decision {
     pub keep: Side,
     pub reason: String,
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum DriverError {
+pub(crate) enum DriverError {
     #[error("{UPSTREAM_ENV} must be `ours` or `theirs`, not `{0}`")]
     BadUpstream(String),
     #[error("cannot read {}: {error}", path.display())]
@@ -128,7 +128,7 @@ pub enum DriverError {
 }
 
 /// Decides which side's numbers are published (see the module documentation).
-pub fn decide(labels: &Labels, env: &Environment) -> Result<Decision, DriverError> {
+pub(crate) fn decide(labels: &Labels, env: &Environment) -> Result<Decision, DriverError> {
     match env.upstream_override.as_deref() {
         Some("ours") => {
             return Ok(Decision {
@@ -203,7 +203,7 @@ fn is_object_id(label: &str) -> bool {
 
 /// How the driver ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     Merged,
     Conflict,
     Failed,
@@ -211,7 +211,7 @@ pub enum Status {
 
 impl Status {
     /// git's exit status for a driver.
-    pub fn exit_code(self) -> u8 {
+    pub(crate) fn exit_code(self) -> u8 {
         match self {
             Status::Merged => 0,
             Status::Conflict => 1,
@@ -223,9 +223,8 @@ impl Status {
 /// What the driver did: its status, the merge (when the rules merge ran) and the lines for
 /// stderr.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub status: Status,
-    pub merged: Option<Merged>,
     pub report: String,
 }
 
@@ -233,7 +232,6 @@ impl Outcome {
     fn failed(request: &Request, error: &DriverError) -> Outcome {
         Outcome {
             status: Status::Failed,
-            merged: None,
             report: format!(
                 "{}: {error}; the file was not merged (git reports it as failed)\n",
                 request.shown()
@@ -243,7 +241,7 @@ impl Outcome {
 }
 
 /// Runs the driver; never panics (a panic becomes [`Status::Failed`]).
-pub fn run(request: &Request, env: &Environment) -> Outcome {
+pub(crate) fn run(request: &Request, env: &Environment) -> Outcome {
     guarded(request, || run_unguarded(request, env))
 }
 
@@ -272,7 +270,6 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
         let (status, note) = text_merge(request)?;
         return Ok(Outcome {
             status,
-            merged: None,
             report: format!(
                 "{shown}: {DISABLE_ENV}=0, merged as text by `git merge-file`: {note}\n"
             ),
@@ -328,11 +325,7 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
             "{shown}: keep one side of each marked rule, then run `autofix check` and `git add {shown}`\n"
         ));
     }
-    Ok(Outcome {
-        status,
-        merged: Some(merged),
-        report,
-    })
+    Ok(Outcome { status, report })
 }
 
 /// A version is not a rules file: merge as text so a person can repair it; always a
@@ -341,7 +334,6 @@ fn fallback(request: &Request, problem: &str) -> Result<Outcome, DriverError> {
     let (_, note) = text_merge(request)?;
     Ok(Outcome {
         status: Status::Conflict,
-        merged: None,
         report: format!(
             "{}: cannot merge as rules ({problem}); merged as text by `git merge-file`: {note}. \
              Repair the file, then run `autofix check`.\n",

@@ -24,14 +24,14 @@ const PLACEHOLDER: &str = "<!-- autofix-rules: set aside for the merge -->";
 
 /// The merged text and the number of conflicts `git merge-file` left in it.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Merged {
+pub(crate) struct Merged {
     pub text: String,
     pub conflicts: usize,
 }
 
 /// Merges the three versions of an exported file. `labels` are ours, base and theirs, for
 /// markers around a conflict in the people's text.
-pub fn merge(
+pub(crate) fn merge(
     dir: &Path,
     [base, ours, theirs]: [&str; 3],
     labels: [&str; 3],

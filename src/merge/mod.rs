@@ -14,12 +14,12 @@
 //! markers around that rule's object alone. Running the merge again on its own output
 //! gives the same bytes.
 
-pub mod doctor;
-pub mod driver;
-pub mod exported;
+pub(crate) mod doctor;
+pub(crate) mod driver;
+pub(crate) mod exported;
 mod refs;
 mod render;
-pub mod resolve;
+pub(crate) mod resolve;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -29,19 +29,19 @@ use crate::rules::append::{self, Layout};
 use crate::rules::file::{Document, MAX_RULE_NUMBER, Rule};
 use crate::rules::{self, same_instruction, supersede};
 
-pub use render::{Pick, pick};
+pub(crate) use render::{Pick, pick};
 
 use render::{Markers, Slot};
 
 /// One side of a merge, as git names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     Ours,
     Theirs,
 }
 
 impl Side {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Side::Ours => "ours",
             Side::Theirs => "theirs",
@@ -56,7 +56,7 @@ impl Side {
         }
     }
 
-    pub fn other(self) -> Side {
+    pub(crate) fn other(self) -> Side {
         match self {
             Side::Ours => Side::Theirs,
             Side::Theirs => Side::Ours,
@@ -66,7 +66,7 @@ impl Side {
 
 /// The labels git passes as `%S`, `%X` and `%Y` (git 2.44 and newer).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Labels {
+pub(crate) struct Labels {
     pub base: Option<String>,
     pub ours: Option<String>,
     pub theirs: Option<String>,
@@ -74,7 +74,7 @@ pub struct Labels {
 
 /// The three versions of the file.
 #[derive(Clone, Copy, Debug)]
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub base: &'a str,
     pub ours: &'a str,
     pub theirs: &'a str,
@@ -82,7 +82,7 @@ pub struct Input<'a> {
 
 /// How to merge.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     pub labels: Labels,
     /// The length of conflict markers (git's `%L`, 7 by default).
     pub marker_size: usize,
@@ -106,7 +106,7 @@ impl Default for Options {
 
 /// What happened to a base rule on one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     Unchanged,
     Edited,
     Deleted,
@@ -124,7 +124,7 @@ impl Change {
 
 /// A base rule that was edited or deleted, and how each side treated it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflict {
+pub(crate) struct Conflict {
     /// The rule's number in the result.
     pub number: u64,
     pub ours: Change,
@@ -133,7 +133,7 @@ pub struct Conflict {
 
 /// A one-sided edit or deletion taken because of `accept_one_sided_edits`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Accepted {
+pub(crate) struct Accepted {
     pub number: u64,
     pub side: Side,
     pub change: Change,
@@ -141,14 +141,14 @@ pub struct Accepted {
 
 /// A new rule of the replayed side and its number in the result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Added {
+pub(crate) struct Added {
     pub from: u64,
     pub to: u64,
 }
 
 /// Why a new rule of the replayed side was not added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropReason {
+pub(crate) enum DropReason {
     /// The kept side has the same rule (same content, references compared through the map).
     SameContent,
     /// The kept side has a rule with the same instruction (learn's idempotency).
@@ -157,7 +157,7 @@ pub enum DropReason {
 
 /// A new rule of the replayed side that was already there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dropped {
+pub(crate) struct Dropped {
     pub from: u64,
     /// The kept side's rule it maps to.
     pub to: u64,
@@ -166,7 +166,7 @@ pub struct Dropped {
 
 /// The result of a merge.
 #[derive(Clone, Debug)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// The merged file (with conflict markers when `conflicts` is not empty).
     pub text: String,
     /// The side whose numbers were kept.
@@ -179,19 +179,19 @@ pub struct Merged {
 }
 
 impl Merged {
-    pub fn is_clean(&self) -> bool {
+    pub(crate) fn is_clean(&self) -> bool {
         self.conflicts.is_empty()
     }
 
     /// The side whose new rules were replayed (and renumbered).
-    pub fn replayed(&self) -> Side {
+    pub(crate) fn replayed(&self) -> Side {
         self.keep.other()
     }
 
     /// The human report: what was kept, the renumbering map, what was dropped, the
     /// conflicts. One item a line, for stderr.
     /// `reason` says why that side's numbers were kept.
-    pub fn report(&self, path: &str, reason: &str) -> String {
+    pub(crate) fn report(&self, path: &str, reason: &str) -> String {
         let replayed = self.replayed();
         let mut out = String::new();
         let _ = write!(
@@ -269,7 +269,7 @@ impl Merged {
 
 /// Why a merge could not be made.
 #[derive(Debug, thiserror::Error)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     /// A version is not a rules file the writer accepts; the caller falls back to a text
     /// merge.
     #[error("{0}")]
@@ -280,7 +280,7 @@ pub enum MergeError {
 }
 
 /// Merges the three versions. See the module documentation for the model.
-pub fn merge(input: &Input<'_>, options: &Options) -> Result<Merged, MergeError> {
+pub(crate) fn merge(input: &Input<'_>, options: &Options) -> Result<Merged, MergeError> {
     let base = parse("base", input.base)?;
     let ours = parse("ours", input.ours)?;
     let theirs = parse("theirs", input.theirs)?;

@@ -232,7 +232,7 @@ fn shape(document: &Document<'_>, slots: Vec<Slot>) -> Vec<Slot> {
 
 /// Which side of every conflict to keep, for [`pick`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pick {
+pub(crate) enum Pick {
     Ours,
     Theirs,
 }
@@ -240,7 +240,7 @@ pub enum Pick {
 /// `text` with every conflict replaced by one of its sides, as a person picking "ours" or
 /// "theirs" in a merge tool would do. Markers are lines that start with `size` times `<`,
 /// `|`, `=` or `>`.
-pub fn pick(text: &str, side: Pick, size: usize) -> String {
+pub(crate) fn pick(text: &str, side: Pick, size: usize) -> String {
     #[derive(PartialEq)]
     enum State {
         Outside,

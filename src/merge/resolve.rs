@@ -19,7 +19,7 @@ use crate::safe_write::{self, Fence};
 
 /// What to resolve.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     /// The rules file in the work tree.
     pub path: PathBuf,
     pub marker_size: usize,
@@ -30,15 +30,14 @@ pub struct Request {
 
 /// What `resolve` wrote.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub path: PathBuf,
-    pub labels: Labels,
     pub decision: Decision,
     pub merged: Merged,
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum ResolveError {
+pub(crate) enum ResolveError {
     #[error(transparent)]
     Git(#[from] GitError),
     #[error(
@@ -113,7 +112,7 @@ fn dropped(working: &str, merged: &str) -> Vec<(Option<u64>, String)> {
 }
 
 /// Rebuilds the merge of `request.path` from the index and writes it.
-pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
+pub(crate) fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
     let path = &request.path;
     let dir = path
         .parent()
@@ -202,7 +201,6 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
     locked.write(&[merged.text.as_bytes()], working_bytes.as_deref())?;
     Ok(Outcome {
         path: path.clone(),
-        labels,
         decision,
         merged,
     })
@@ -210,7 +208,7 @@ pub fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
 
 impl Outcome {
     /// What was written, the renumbering map and the next step.
-    pub fn to_text(&self, shown: &str) -> String {
+    pub(crate) fn to_text(&self, shown: &str) -> String {
         let merged = &self.merged;
         let mut out = format!("Resolved {shown} from the conflict stages in git's index.\n");
         out.push_str(&merged.report(shown, &self.decision.reason));
@@ -227,7 +225,7 @@ impl Outcome {
     }
 
     /// The `resolve --format json` document.
-    pub fn to_json(&self, shown: &str) -> String {
+    pub(crate) fn to_json(&self, shown: &str) -> String {
         #[derive(Serialize)]
         struct Number {
             from: u64,

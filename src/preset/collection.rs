@@ -12,11 +12,11 @@ use super::load::{LoadError, load};
 use super::{Preset, validate};
 
 /// The default collections, relative to the workspace root.
-pub const DEFAULT_DIRS: [&str; 2] = [".agents/presets", "presets"];
+pub(crate) const DEFAULT_DIRS: [&str; 2] = [".agents/presets", "presets"];
 
 /// A path that names no preset. These stop a command (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum CollectionError {
+pub(crate) enum CollectionError {
     #[error("`{}` does not exist", .0.display())]
     NotFound(PathBuf),
     #[error("`{}` is not a directory", .0.display())]
@@ -55,7 +55,7 @@ fn is_preset(dir: &Path) -> bool {
 /// The preset directories that `paths` name, or, when there are none, those of the
 /// default collections under `root` (shown relative to `cwd` where possible). An explicit
 /// path that does not exist or holds no preset is an error; a missing default is not.
-pub fn discover(
+pub(crate) fn discover(
     paths: &[PathBuf],
     root: &Path,
     cwd: &Path,
@@ -138,7 +138,7 @@ fn children(dir: &Path) -> Result<Vec<PathBuf>, CollectionError> {
 
 /// The one preset `render` or `requirements` works on: a preset directory, or the name of
 /// a preset in one of the default collections under `root`.
-pub fn find(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, CollectionError> {
+pub(crate) fn find(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, CollectionError> {
     if preset.exists() {
         if !preset.is_dir() {
             return Err(CollectionError::NotADirectory(preset.to_path_buf()));
@@ -168,7 +168,7 @@ pub fn find(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, Collectio
 }
 
 /// Loads every preset and checks the collection for duplicate ids.
-pub fn load_collection(dirs: &[PathBuf]) -> Result<Vec<Preset>, LoadError> {
+pub(crate) fn load_collection(dirs: &[PathBuf]) -> Result<Vec<Preset>, LoadError> {
     let mut presets = dirs
         .iter()
         .map(|dir| load(dir))

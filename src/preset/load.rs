@@ -19,7 +19,7 @@ use super::{
 /// A preset that could not be read at all (as opposed to one with problems, which loads
 /// with diagnostics).
 #[derive(Debug, thiserror::Error)]
-pub enum LoadError {
+pub(crate) enum LoadError {
     #[error("cannot read `{}`", path.display())]
     Read {
         path: PathBuf,
@@ -64,7 +64,7 @@ impl Draft {
 
 /// Loads the preset in `dir`. Problems with its files are diagnostics on the result; only
 /// a directory or file that cannot be read at all is an error.
-pub fn load(dir: &Path) -> Result<Preset, LoadError> {
+pub(crate) fn load(dir: &Path) -> Result<Preset, LoadError> {
     let dir = Dir::new(dir).map_err(|source| LoadError::Read {
         path: dir.to_path_buf(),
         source,

@@ -17,30 +17,30 @@
 //! problem with the files becomes a [`Diagnostic`], and a preset with an error diagnostic
 //! is disabled.
 
-pub mod collection;
-pub mod flat;
+pub(crate) mod collection;
+pub(crate) mod flat;
 mod frontmatter;
-pub mod hagitask;
-pub mod load;
+pub(crate) mod hagitask;
+pub(crate) mod load;
 mod package;
-pub mod render;
-pub mod report;
-pub mod requirements;
-pub mod source;
+pub(crate) mod render;
+pub(crate) mod report;
+pub(crate) mod requirements;
+pub(crate) mod source;
 mod task_preset;
-pub mod validate;
+pub(crate) mod validate;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::diagnostics::{Diagnostic, Position};
 
-pub use collection::{CollectionError, discover, load_collection};
-pub use load::{LoadError, load};
+pub(crate) use collection::{CollectionError, discover, load_collection};
+pub(crate) use load::{LoadError, load};
 
 /// Why presets could not be found or read (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum PresetError {
+pub(crate) enum PresetError {
     #[error(transparent)]
     Collection(#[from] CollectionError),
     #[error(transparent)]
@@ -49,7 +49,7 @@ pub enum PresetError {
 
 /// Which on-disk format a preset uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// The design's form: `commands.json` (+ `task-preset.json` or `prompts.json`) at the top.
     Flat,
     /// A HagiTask package: `manifest.json` names `ui.panel`, `ui.commands`, `backend.*`.
@@ -57,7 +57,7 @@ pub enum Form {
 }
 
 impl Form {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Form::Flat => "flat",
             Form::HagiTask => "hagitask",
@@ -67,7 +67,7 @@ impl Form {
 
 /// One command a preset offers.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Command {
+pub(crate) struct Command {
     pub id: String,
     /// The skill the command routes to (normalised: trimmed, never empty).
     pub skill: Option<String>,
@@ -83,7 +83,7 @@ pub struct Command {
 
 /// What a requirement asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     Skill,
     Cli,
     Agent,
@@ -91,7 +91,7 @@ pub enum Kind {
 
 impl Kind {
     /// The prefix of cache keys (`skill:`, `cli:`, `agent:`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::Skill => "skill",
             Kind::Cli => "cli",
@@ -102,7 +102,7 @@ impl Kind {
 
 /// One declared requirement (the gate).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requirement {
+pub(crate) struct Requirement {
     pub kind: Kind,
     /// The skill, CLI or agent name (agent alternatives joined with `,`).
     pub key: String,
@@ -118,7 +118,7 @@ pub struct Requirement {
 
 /// A file and, where one was found, the place in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     pub file: PathBuf,
     pub pointer: String,
     pub position: Option<Position>,
@@ -126,7 +126,7 @@ pub struct Location {
 
 /// A loaded preset: the model both forms share, and what was wrong with it.
 #[derive(Clone, Debug)]
-pub struct Preset {
+pub(crate) struct Preset {
     /// `taskPresetId` from the manifest, else the directory name.
     pub id: String,
     /// The directory, as the user named it (used to build every displayed path).
@@ -147,12 +147,12 @@ pub struct Preset {
 
 impl Preset {
     /// Enabled iff no error diagnostic.
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         !self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
     /// Requirements deduplicated by cache key, first declaration wins, in file order.
-    pub fn unique_requirements(&self) -> Vec<&Requirement> {
+    pub(crate) fn unique_requirements(&self) -> Vec<&Requirement> {
         let mut seen = BTreeSet::new();
         self.requirements
             .iter()
@@ -161,7 +161,7 @@ impl Preset {
     }
 
     /// The distinct skills commands are bound to, in order of first use.
-    pub fn bound_skills(&self) -> Vec<&str> {
+    pub(crate) fn bound_skills(&self) -> Vec<&str> {
         let mut seen = BTreeSet::new();
         self.commands
             .iter()
@@ -171,7 +171,7 @@ impl Preset {
     }
 
     /// Whether some skill requirement declares `skill`.
-    pub fn requires_skill(&self, skill: &str) -> bool {
+    pub(crate) fn requires_skill(&self, skill: &str) -> bool {
         self.requirements
             .iter()
             .any(|r| r.kind == Kind::Skill && r.key == skill)

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use super::{Command, Preset};
 
 /// The placeholder every command fills with its own id.
-pub const COMMAND_ID: &str = "commandId";
+pub(crate) const COMMAND_ID: &str = "commandId";
 
 /// One command's final line.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub id: String,
     pub skill: Option<String>,
     /// `None` for an unbound command without a template: it has no line.
@@ -22,7 +22,7 @@ pub struct Rendered {
 
 /// What to render and with which values.
 #[derive(Clone, Debug, Default)]
-pub struct Request {
+pub(crate) struct Request {
     /// Only these commands (all when empty); lines still come in file order.
     pub commands: Vec<String>,
     pub values: BTreeMap<String, String>,
@@ -31,7 +31,7 @@ pub struct Request {
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum RenderError {
+pub(crate) enum RenderError {
     #[error("preset `{preset}` has no command `{id}` (its commands: {available})")]
     UnknownCommand {
         preset: String,
@@ -44,7 +44,7 @@ pub enum RenderError {
 
 /// Each placeholder left without a value, with the commands that use it: the text of the
 /// `--strict` error and of the CLI's note without it.
-pub fn describe_missing(missing: &[(String, Vec<String>)]) -> String {
+pub(crate) fn describe_missing(missing: &[(String, Vec<String>)]) -> String {
     missing
         .iter()
         .map(|(name, commands)| {
@@ -56,7 +56,7 @@ pub fn describe_missing(missing: &[(String, Vec<String>)]) -> String {
 }
 
 /// Renders the selected commands of `preset`, in file order.
-pub fn render(preset: &Preset, request: &Request) -> Result<Vec<Rendered>, RenderError> {
+pub(crate) fn render(preset: &Preset, request: &Request) -> Result<Vec<Rendered>, RenderError> {
     for id in &request.commands {
         if !preset.commands.iter().any(|c| &c.id == id) {
             let available: Vec<String> = preset
@@ -91,7 +91,7 @@ pub fn render(preset: &Preset, request: &Request) -> Result<Vec<Rendered>, Rende
 }
 
 /// The placeholders left as written, each once in order of first use, with its commands.
-pub fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
+pub(crate) fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
     let mut missing: Vec<(String, Vec<String>)> = Vec::new();
     for command in rendered {
         for name in &command.missing {
@@ -175,7 +175,7 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
 }
 
 /// The distinct placeholder names of a template, in order of appearance.
-pub fn placeholders(template: &str) -> Vec<&str> {
+pub(crate) fn placeholders(template: &str) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     for piece in pieces(template) {
         if let Piece::Placeholder(name) = piece
@@ -189,7 +189,7 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 
 /// Fills `{name}` from `values` and `{commandId}` with `command_id`. A placeholder with no
 /// value is kept as written and named in the returned list (once, in order).
-pub fn fill(
+pub(crate) fn fill(
     template: &str,
     command_id: &str,
     values: &BTreeMap<String, String>,
@@ -221,7 +221,7 @@ pub fn fill(
 /// command with no text is `/S`. Leading whitespace is dropped from a bound command's
 /// line so that it starts with the slash command. An unbound command's text is its line
 /// as is, and without text it has no line.
-pub fn prelude(skill: Option<&str>, rendered: Option<&str>) -> Option<String> {
+pub(crate) fn prelude(skill: Option<&str>, rendered: Option<&str>) -> Option<String> {
     let Some(skill) = skill else {
         return rendered.map(str::to_string);
     };
@@ -245,7 +245,7 @@ fn starts_with_token(text: &str, token: &str) -> bool {
 
 /// The slash command a template starts with (`/goal {x}` → `goal`), leading whitespace
 /// aside; `None` when it starts with anything else or the name holds a placeholder.
-pub fn leading_slash_command(template: &str) -> Option<&str> {
+pub(crate) fn leading_slash_command(template: &str) -> Option<&str> {
     let rest = template.trim_start().strip_prefix('/')?;
     let name = rest.split(char::is_whitespace).next().unwrap_or_default();
     (!name.is_empty() && !name.contains('{')).then_some(name)

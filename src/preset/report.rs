@@ -15,7 +15,7 @@ use super::requirements::{Status, Summary};
 use crate::text::{counted, shown};
 
 /// The `version` field of every JSON document.
-pub const JSON_VERSION: u32 = 1;
+const JSON_VERSION: u32 = 1;
 
 fn to_json(value: &impl Serialize) -> String {
     crate::text::json_document(value)
@@ -34,7 +34,7 @@ fn status_word(preset: &Preset) -> &'static str {
 }
 
 /// `list`: one line per preset — id, status, commands, bound skills.
-pub fn list_text(presets: &[Preset], painter: Painter) -> String {
+pub(crate) fn list_text(presets: &[Preset], painter: Painter) -> String {
     let width = presets
         .iter()
         .map(|p| shown(&p.id).chars().count())
@@ -86,7 +86,7 @@ struct ListedJson<'a> {
 }
 
 /// `list --format json`.
-pub fn list_json(presets: &[Preset]) -> String {
+pub(crate) fn list_json(presets: &[Preset]) -> String {
     to_json(&ListJson {
         version: JSON_VERSION,
         presets: presets
@@ -110,14 +110,14 @@ pub fn list_json(presets: &[Preset]) -> String {
 
 /// The totals `validate` ends with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub presets: usize,
     pub enabled: usize,
     pub counts: Counts,
 }
 
 impl Totals {
-    pub fn of(presets: &[Preset]) -> Totals {
+    pub(crate) fn of(presets: &[Preset]) -> Totals {
         Totals {
             presets: presets.len(),
             enabled: presets.iter().filter(|p| p.enabled()).count(),
@@ -125,13 +125,13 @@ impl Totals {
         }
     }
 
-    pub fn disabled(&self) -> usize {
+    pub(crate) fn disabled(&self) -> usize {
         self.presets - self.enabled
     }
 
     /// Whether `validate` passes: nothing disabled, no error, and with `deny_warnings` no
     /// warning either (its exit status 0, and `ok` in its JSON).
-    pub fn pass(&self, deny_warnings: bool) -> bool {
+    pub(crate) fn pass(&self, deny_warnings: bool) -> bool {
         self.disabled() == 0
             && self.counts.errors == 0
             && !(deny_warnings && self.counts.warnings > 0)
@@ -161,7 +161,7 @@ fn summary_line(presets: &[Preset], totals: Totals) -> String {
 }
 
 /// `validate`: compiler-like diagnostics, then the summary.
-pub fn validate_text(presets: &[Preset], painter: Painter) -> String {
+pub(crate) fn validate_text(presets: &[Preset], painter: Painter) -> String {
     let mut out = String::new();
     for diagnostic in presets.iter().flat_map(|p| &p.diagnostics) {
         diagnostics::render_text(&mut out, diagnostic, painter);
@@ -172,7 +172,7 @@ pub fn validate_text(presets: &[Preset], painter: Painter) -> String {
 }
 
 /// `validate --format github`: one workflow command per diagnostic, then the summary.
-pub fn validate_github(presets: &[Preset]) -> String {
+pub(crate) fn validate_github(presets: &[Preset]) -> String {
     let mut out = String::new();
     for diagnostic in presets.iter().flat_map(|p| &p.diagnostics) {
         diagnostics::render_github(&mut out, diagnostic);
@@ -209,12 +209,12 @@ struct SummaryJson {
 }
 
 /// `validate --format json`; `ok` is false exactly when `validate` exits 1.
-pub fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
+pub(crate) fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
     to_json(&validate_document(presets, deny_warnings))
 }
 
 /// The `preset validate --format json` document as a value (the MCP tool's result).
-pub fn validate_value(presets: &[Preset], deny_warnings: bool) -> serde_json::Value {
+pub(crate) fn validate_value(presets: &[Preset], deny_warnings: bool) -> serde_json::Value {
     serde_json::to_value(validate_document(presets, deny_warnings))
         .expect("a report always serialises")
 }
@@ -246,7 +246,7 @@ fn validate_document(presets: &[Preset], deny_warnings: bool) -> ValidateJson<'_
 }
 
 /// Diagnostics alone (what `render` and `requirements` put on stderr).
-pub fn diagnostics_text(diagnostics: &[Diagnostic], painter: Painter) -> String {
+pub(crate) fn diagnostics_text(diagnostics: &[Diagnostic], painter: Painter) -> String {
     let mut out = String::new();
     for diagnostic in diagnostics {
         diagnostics::render_text(&mut out, diagnostic, painter);
@@ -257,7 +257,7 @@ pub fn diagnostics_text(diagnostics: &[Diagnostic], painter: Painter) -> String 
 
 /// `render`: each line, ended by a newline or (`nul`) a NUL; commands without a line are
 /// skipped.
-pub fn render_text(rendered: &[Rendered], nul: bool) -> String {
+pub(crate) fn render_text(rendered: &[Rendered], nul: bool) -> String {
     let end = if nul { '\0' } else { '\n' };
     let mut out = String::new();
     for line in rendered.iter().filter_map(|r| r.line.as_deref()) {
@@ -282,12 +282,12 @@ struct RenderJson<'a> {
 }
 
 /// `render --format json`: every selected command, `line: null` when it has none.
-pub fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
+pub(crate) fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
     to_json(&render_document(preset, rendered))
 }
 
 /// The `preset render --format json` document as a value (the MCP tool's result).
-pub fn render_value(preset: &Preset, rendered: &[Rendered]) -> serde_json::Value {
+pub(crate) fn render_value(preset: &Preset, rendered: &[Rendered]) -> serde_json::Value {
     serde_json::to_value(render_document(preset, rendered)).expect("a report always serialises")
 }
 
@@ -313,7 +313,11 @@ fn skill_counts(summaries: &[Summary<'_>]) -> (usize, usize) {
 }
 
 /// `requirements`: each requirement once, its status, the commands bound to it.
-pub fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Painter) -> String {
+pub(crate) fn requirements_text(
+    preset: &Preset,
+    summaries: &[Summary<'_>],
+    painter: Painter,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -420,7 +424,7 @@ struct RequirementsSummaryJson {
 }
 
 /// `requirements --format json`.
-pub fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> String {
+pub(crate) fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> String {
     let (skills, missing) = skill_counts(summaries);
     to_json(&RequirementsJson {
         version: JSON_VERSION,

@@ -10,7 +10,7 @@ use super::{Kind, Preset, Requirement};
 
 /// Where to look for installed skills and programs.
 #[derive(Clone, Debug, Default)]
-pub struct Environment {
+pub(crate) struct Environment {
     /// Directories holding `<skill>/SKILL.md`, in the order they are searched.
     pub skill_dirs: Vec<PathBuf>,
     /// The `PATH` to search for `cli` requirements.
@@ -19,7 +19,7 @@ pub struct Environment {
 
 impl Environment {
     /// The skill directories under `root` and `home`, then `extra`.
-    pub fn new(
+    pub(crate) fn new(
         root: &Path,
         home: Option<&Path>,
         extra: &[PathBuf],
@@ -37,7 +37,7 @@ impl Environment {
 
 /// What was found for one requirement.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// A skill, with its `SKILL.md`.
     Installed(PathBuf),
     /// A skill that is not installed, with the command that installs it.
@@ -52,7 +52,7 @@ pub enum Status {
 
 impl Status {
     /// A stable word for JSON and text output.
-    pub fn as_str(&self) -> &'static str {
+    pub(crate) fn as_str(&self) -> &'static str {
         match self {
             Status::Installed(_) => "installed",
             Status::Missing { .. } => "missing",
@@ -62,7 +62,7 @@ impl Status {
         }
     }
 
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         match self {
             Status::Installed(path) | Status::Found(path) => Some(path),
             _ => None,
@@ -72,7 +72,7 @@ impl Status {
 
 /// One line of the summary.
 #[derive(Clone, Debug)]
-pub struct Summary<'a> {
+pub(crate) struct Summary<'a> {
     pub requirement: &'a Requirement,
     /// The ids of the commands bound to this requirement (skills only).
     pub commands: Vec<&'a str>,
@@ -80,7 +80,7 @@ pub struct Summary<'a> {
 }
 
 /// Each requirement of `preset` once, in declaration order, with its status.
-pub fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Vec<Summary<'a>> {
+pub(crate) fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Vec<Summary<'a>> {
     preset
         .unique_requirements()
         .into_iter()

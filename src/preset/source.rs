@@ -14,18 +14,18 @@ use crate::jsonpos;
 use super::load::LoadError;
 
 /// Why a [`Resolved::Missing`] file is missing, when nothing at all is there.
-pub const NOT_FOUND: &str = "does not exist";
+const NOT_FOUND: &str = "does not exist";
 
 /// Whether a member must be there: a missing required member is reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Presence {
+pub(crate) enum Presence {
     Required,
     Optional,
 }
 
 impl Presence {
     /// Required in a HagiTask package, optional in the flat form.
-    pub fn in_hagitask(form: super::Form) -> Presence {
+    pub(crate) fn in_hagitask(form: super::Form) -> Presence {
         match form {
             super::Form::HagiTask => Presence::Required,
             super::Form::Flat => Presence::Optional,
@@ -35,7 +35,7 @@ impl Presence {
 
 /// A parsed JSON file of a preset.
 #[derive(Debug)]
-pub struct Doc {
+pub(crate) struct Doc {
     /// The path shown to the user: the preset directory as given, joined with `rel`.
     pub path: PathBuf,
     /// The path relative to the preset directory, normalised (`frontend/commands.json`).
@@ -48,19 +48,28 @@ pub struct Doc {
 
 impl Doc {
     /// Where the value at `pointer` starts, if it exists.
-    pub fn locate(&self, pointer: &str) -> Option<Position> {
+    pub(crate) fn locate(&self, pointer: &str) -> Option<Position> {
         self.locator.locate(&self.text, pointer)
     }
 
     /// A diagnostic in this file at `pointer` (its line and column filled in).
-    pub fn diagnostic(&self, code: Code, message: impl Into<String>, pointer: &str) -> Diagnostic {
+    pub(crate) fn diagnostic(
+        &self,
+        code: Code,
+        message: impl Into<String>,
+        pointer: &str,
+    ) -> Diagnostic {
         Diagnostic::new(code, message)
             .in_file(&self.path)
             .at(pointer, self.locate(pointer))
     }
 
     /// The top-level object, or an `invalid-field` diagnostic.
-    pub fn root<'a>(&'a self, what: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Obj<'a>> {
+    pub(crate) fn root<'a>(
+        &'a self,
+        what: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<Obj<'a>> {
         Obj::new(
             self,
             &self.value,
@@ -73,7 +82,7 @@ impl Doc {
 
 /// A file at the top of a preset, opened.
 #[derive(Debug)]
-pub enum Opened {
+pub(crate) enum Opened {
     Doc(Doc),
     /// There, but unusable (reported).
     Broken,
@@ -81,7 +90,7 @@ pub enum Opened {
 }
 
 impl Opened {
-    pub fn doc(self) -> Option<Doc> {
+    pub(crate) fn doc(self) -> Option<Doc> {
         match self {
             Opened::Doc(doc) => Some(doc),
             Opened::Broken | Opened::Absent => None,
@@ -91,7 +100,7 @@ impl Opened {
 
 /// The outcome of resolving a path declared inside a preset.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Resolved {
+pub(crate) enum Resolved {
     /// The file exists inside the preset: its real path and its normalised relative path.
     Found { real: PathBuf, rel: PathBuf },
     /// Nothing usable is there (`why` says what was found instead).
@@ -102,13 +111,13 @@ pub enum Resolved {
 
 /// A preset directory: how it is shown, and where it really is.
 #[derive(Debug, Clone)]
-pub struct Dir {
+pub(crate) struct Dir {
     pub shown: PathBuf,
     pub real: PathBuf,
 }
 
 impl Dir {
-    pub fn new(shown: &Path) -> io::Result<Dir> {
+    pub(crate) fn new(shown: &Path) -> io::Result<Dir> {
         Ok(Dir {
             // `a//b/./c` is shown as `a/b/c`.
             shown: shown.components().collect(),
@@ -117,7 +126,7 @@ impl Dir {
     }
 
     /// The displayed path of a file inside the preset.
-    pub fn shown(&self, rel: &Path) -> PathBuf {
+    pub(crate) fn shown(&self, rel: &Path) -> PathBuf {
         if self.shown == Path::new(".") {
             rel.to_path_buf()
         } else {
@@ -127,12 +136,12 @@ impl Dir {
 
     /// Resolves `declared`, relative to the directory `base` inside the preset
     /// (`""` for the preset itself). Never touches anything outside the preset.
-    pub fn resolve(&self, base: &Path, declared: &str) -> Resolved {
+    pub(crate) fn resolve(&self, base: &Path, declared: &str) -> Resolved {
         self.resolve_as(base, declared, false)
     }
 
     /// As [`Dir::resolve`], for a declared directory (`site.storePage`).
-    pub fn resolve_dir(&self, base: &Path, declared: &str) -> Resolved {
+    pub(crate) fn resolve_dir(&self, base: &Path, declared: &str) -> Resolved {
         self.resolve_as(base, declared, true)
     }
 
@@ -176,7 +185,7 @@ impl Dir {
 
     /// Reads and parses a resolved file. A file that is not UTF-8 or not JSON yields an
     /// `invalid-json` diagnostic and `None`; an unreadable file is an error.
-    pub fn read_json(
+    pub(crate) fn read_json(
         &self,
         real: &Path,
         rel: PathBuf,
@@ -234,7 +243,7 @@ impl Dir {
     /// declared (`manifest.json`, the flat form's files). An absent file is reported only
     /// when `required` (with that help); a directory, a dangling link or a link out of
     /// the preset always is.
-    pub fn open_top(
+    pub(crate) fn open_top(
         &self,
         name: &str,
         required: Option<&str>,
@@ -267,7 +276,7 @@ impl Dir {
 
     /// Opens the file a document member declares (`ui.commands` → `./frontend/commands.json`),
     /// reporting `path-escapes-preset` or `missing-file` at that member.
-    pub fn open_declared(
+    pub(crate) fn open_declared(
         &self,
         from: &Doc,
         pointer: &str,
@@ -287,7 +296,7 @@ impl Dir {
 
     /// Checks that a file a document member declares exists inside the preset, without
     /// reading it (prompt templates).
-    pub fn check_declared(
+    pub(crate) fn check_declared(
         &self,
         from: &Doc,
         pointer: &str,
@@ -301,7 +310,7 @@ impl Dir {
 
     /// Reports a declared path that did not resolve to what it must be (nothing when it
     /// is [`Resolved::Found`]).
-    pub fn report_declared(
+    pub(crate) fn report_declared(
         &self,
         from: &Doc,
         pointer: &str,
@@ -377,7 +386,7 @@ fn normalise(base: &Path, path: &Path) -> Option<PathBuf> {
 }
 
 /// How a JSON value's type is named in messages.
-pub fn kind_of(value: &Value) -> &'static str {
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -389,14 +398,14 @@ pub fn kind_of(value: &Value) -> &'static str {
 }
 
 /// Appends an RFC 6901 token to a pointer.
-pub fn child(pointer: &str, token: &str) -> String {
+pub(crate) fn child(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
 }
 
 /// A JSON object inside a document, with typed member access. Every access that finds a
 /// missing required member or a wrong type pushes an `invalid-field` diagnostic.
 #[derive(Clone)]
-pub struct Obj<'a> {
+pub(crate) struct Obj<'a> {
     pub doc: &'a Doc,
     pub map: &'a Map<String, Value>,
     pub pointer: String,
@@ -406,7 +415,7 @@ pub struct Obj<'a> {
 
 impl<'a> Obj<'a> {
     /// `value` as an object, or an `invalid-field` diagnostic.
-    pub fn new(
+    pub(crate) fn new(
         doc: &'a Doc,
         value: &'a Value,
         pointer: String,
@@ -431,11 +440,11 @@ impl<'a> Obj<'a> {
         }
     }
 
-    pub fn pointer_of(&self, key: &str) -> String {
+    pub(crate) fn pointer_of(&self, key: &str) -> String {
         child(&self.pointer, key)
     }
 
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
+    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key)
     }
 
@@ -460,7 +469,7 @@ impl<'a> Obj<'a> {
     }
 
     /// A string member. `None` when absent (reported if `required`) or mistyped (reported).
-    pub fn string(
+    pub(crate) fn string(
         &self,
         key: &str,
         presence: Presence,
@@ -481,7 +490,7 @@ impl<'a> Obj<'a> {
     }
 
     /// A non-empty string member (after trimming); an empty one is reported.
-    pub fn name(
+    pub(crate) fn name(
         &self,
         key: &str,
         presence: Presence,
@@ -501,7 +510,7 @@ impl<'a> Obj<'a> {
     }
 
     /// An array member, with its pointer.
-    pub fn array(
+    pub(crate) fn array(
         &self,
         key: &str,
         presence: Presence,
@@ -522,7 +531,7 @@ impl<'a> Obj<'a> {
     }
 
     /// An object member.
-    pub fn object(
+    pub(crate) fn object(
         &self,
         key: &str,
         what: &str,
@@ -550,7 +559,7 @@ impl<'a> Obj<'a> {
     }
 
     /// An array of strings member; a non-string element is reported and skipped.
-    pub fn strings(
+    pub(crate) fn strings(
         &self,
         key: &str,
         presence: Presence,

@@ -206,7 +206,7 @@ fn conflicting_prelude(command: &Command) -> Option<String> {
 }
 
 /// `duplicate-preset-id`: every preset whose id another preset of the collection shares.
-pub fn check_collection(presets: &mut [Preset]) {
+pub(crate) fn check_collection(presets: &mut [Preset]) {
     let mut by_id: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, preset) in presets.iter().enumerate() {
         by_id.entry(preset.id.clone()).or_default().push(index);

@@ -11,7 +11,7 @@ use super::file::Document;
 /// A rule as the writer stores it: the four fields, in this key order, then `Paths` for a
 /// scoped rule (an unscoped rule keeps exactly the four fields of the original format).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StoredRule {
+pub(crate) struct StoredRule {
     #[serde(rename = "Rule_number")]
     pub number: u64,
     #[serde(rename = "Category")]
@@ -26,13 +26,13 @@ pub struct StoredRule {
 
 /// How a file lays out its elements: the indentation of one level and the line ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout<'a> {
+pub(crate) struct Layout<'a> {
     pub unit: &'a str,
     pub newline: &'static str,
 }
 
 /// The layout of `document`: CRLF when the file has any, the first rule's indentation.
-pub fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
+pub(crate) fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
     let newline = if document.source.contains("\r\n") {
         "\r\n"
     } else {
@@ -48,7 +48,7 @@ pub fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
 /// text, the old text from the closing `]` on, and a newline when the old text had none at
 /// its end. Written piece by piece, a large file is never copied in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Splice<'a> {
+pub(crate) struct Splice<'a> {
     pub head: &'a str,
     pub inserted: String,
     pub tail: &'a str,
@@ -56,22 +56,22 @@ pub struct Splice<'a> {
 }
 
 impl Splice<'_> {
-    pub fn pieces(&self) -> [&str; 4] {
+    pub(crate) fn pieces(&self) -> [&str; 4] {
         [self.head, &self.inserted, self.tail, self.end]
     }
 
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         self.pieces().concat()
     }
 }
 
 /// The new text of the file: `document.source` with `rule` added as the last element.
-pub fn append(document: &Document<'_>, rule: &StoredRule) -> String {
+pub(crate) fn append(document: &Document<'_>, rule: &StoredRule) -> String {
     splice(document, rule).to_text()
 }
 
 /// [`append`], in pieces.
-pub fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
+pub(crate) fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
     let Layout { unit, newline } = layout(document);
     splice_objects(document, &[render_object(rule, unit, newline)])
 }
@@ -80,7 +80,7 @@ pub fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
 /// object is already laid out for the file ([`layout`]): its first line unindented, its
 /// other lines indented one level deeper than the array's elements. No objects: the
 /// source unchanged.
-pub fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
+pub(crate) fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
     if objects.is_empty() {
         return document.source.to_string();
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 /// The categories `learn` accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Category {
+pub(crate) enum Category {
     Style,
     Code,
     Arch,
@@ -17,7 +17,7 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 8] = [
+    pub(crate) const ALL: [Category; 8] = [
         Category::Style,
         Category::Code,
         Category::Arch,
@@ -28,7 +28,7 @@ impl Category {
         Category::Other,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Category::Style => "STYLE",
             Category::Code => "CODE",
@@ -42,13 +42,13 @@ impl Category {
     }
 
     /// Parses a category in any case, with or without surrounding brackets.
-    pub fn parse(text: &str) -> Option<Category> {
+    pub(crate) fn parse(text: &str) -> Option<Category> {
         let name = normalize(text);
         Category::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
     /// The allowed names, for messages: `STYLE, CODE, ...`.
-    pub fn list() -> String {
+    pub(crate) fn list() -> String {
         Category::ALL.map(Category::as_str).join(", ")
     }
 }
@@ -60,7 +60,7 @@ impl fmt::Display for Category {
 }
 
 /// The bare upper-case form of a category as written in a file: trimmed, brackets removed.
-pub fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     let trimmed = text.trim();
     let bare = trimmed
         .strip_prefix('[')

@@ -21,7 +21,7 @@ use crate::text::counted;
 
 /// The outcome of `check`.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     /// The rules file as shown to the user.
     pub path: String,
     pub exists: bool,
@@ -32,7 +32,7 @@ pub struct Report {
 /// Lints `source` (`None`: no rules file, nothing to check). `path` is how the file is named
 /// in diagnostics. A file that is not UTF-8 is a finding; one that cannot be read at all is
 /// an error (the caller exits 2).
-pub fn check(
+pub(crate) fn check(
     path: &Path,
     source: Result<Option<String>, RulesError>,
 ) -> Result<Report, RulesError> {
@@ -43,13 +43,13 @@ pub fn check(
 /// (each with its target id), for `rules-over-budget`, and the files git tracks, for
 /// `unmatched-scope` (see [`crate::git::Git::tracked_files`]).
 #[derive(Debug, Default)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],
     pub tracked: Option<&'a [String]>,
 }
 
 /// [`check`] with its context.
-pub fn check_with(
+pub(crate) fn check_with(
     path: &Path,
     source: Result<Option<String>, RulesError>,
     context: &Context<'_>,
@@ -514,11 +514,11 @@ fn is_imperative(instruction: &str) -> bool {
 }
 
 impl Report {
-    pub fn counts(&self) -> Counts {
+    pub(crate) fn counts(&self) -> Counts {
         Counts::of(&self.diagnostics)
     }
 
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.counts().errors > 0
     }
 
@@ -540,7 +540,7 @@ impl Report {
         )
     }
 
-    pub fn to_text(&self, painter: Painter) -> String {
+    pub(crate) fn to_text(&self, painter: Painter) -> String {
         let mut out = String::new();
         for diagnostic in &self.diagnostics {
             diagnostics::render_text(&mut out, diagnostic, painter);
@@ -553,7 +553,7 @@ impl Report {
         out
     }
 
-    pub fn to_github(&self) -> String {
+    pub(crate) fn to_github(&self) -> String {
         let mut out = String::new();
         for diagnostic in &self.diagnostics {
             diagnostics::render_github(&mut out, diagnostic);
@@ -561,12 +561,12 @@ impl Report {
         out
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::text::json_document(&self.json())
     }
 
     /// The `check --format json` document as a value (the MCP tool's structured result).
-    pub fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self.json()).expect("a report always serialises")
     }
 

@@ -7,7 +7,7 @@ use crate::atomic::AtomicError;
 use crate::lock::LockError;
 
 #[derive(Debug, thiserror::Error)]
-pub enum RulesError {
+pub(crate) enum RulesError {
     #[error("cannot read {}: {error}", path.display())]
     Read { path: PathBuf, error: io::Error },
     #[error("{}:{line}:{column}: the file is not valid UTF-8", path.display())]

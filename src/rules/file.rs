@@ -11,11 +11,11 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 
 /// The UTF-8 byte order mark, tolerated on read and kept on write.
-pub const BOM: &str = "\u{feff}";
+pub(crate) const BOM: &str = "\u{feff}";
 
 /// Why a file is not a JSON array of rule objects.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     /// Not JSON at all; position from serde_json (1-based).
     Syntax {
         line: usize,
@@ -34,7 +34,7 @@ pub enum ParseError {
 
 /// A parsed rules file, borrowing from its source text.
 #[derive(Debug)]
-pub struct Document<'a> {
+pub(crate) struct Document<'a> {
     /// The whole file as read (including any BOM).
     pub source: &'a str,
     pub has_bom: bool,
@@ -43,7 +43,7 @@ pub struct Document<'a> {
 
 /// One rule object, as written.
 #[derive(Debug)]
-pub struct Rule<'a> {
+pub(crate) struct Rule<'a> {
     /// Index in the array.
     pub index: usize,
     /// Byte offset of the object in the source.
@@ -64,7 +64,7 @@ pub struct Rule<'a> {
 
 /// A `Rule_number` as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Number<'a> {
+pub(crate) enum Number<'a> {
     Missing,
     /// A positive integer below 2^63.
     Valid(u64),
@@ -73,7 +73,7 @@ pub enum Number<'a> {
 }
 
 impl Number<'_> {
-    pub fn value(self) -> Option<u64> {
+    pub(crate) fn value(self) -> Option<u64> {
         match self {
             Number::Valid(n) => Some(n),
             _ => None,
@@ -83,7 +83,7 @@ impl Number<'_> {
 
 /// A text field as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Text<'a> {
+pub(crate) enum Text<'a> {
     Missing,
     Str(Cow<'a, str>),
     /// Present but not a string: the raw JSON.
@@ -92,7 +92,7 @@ pub enum Text<'a> {
 
 impl Text<'_> {
     /// The text to show: the string, the raw JSON of another type, or "".
-    pub fn display(&self) -> &str {
+    pub(crate) fn display(&self) -> &str {
         match self {
             Text::Missing => "",
             Text::Str(text) => text,
@@ -100,7 +100,7 @@ impl Text<'_> {
         }
     }
 
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Text::Str(text) => Some(text),
             _ => None,
@@ -110,7 +110,7 @@ impl Text<'_> {
 
 /// The optional `Supersedes` field.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Supersedes<'a> {
+pub(crate) enum Supersedes<'a> {
     Missing,
     Numbers(Vec<u64>),
     /// Present but not an array of positive integers: the raw JSON.
@@ -119,7 +119,7 @@ pub enum Supersedes<'a> {
 
 /// The optional `Paths` field.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Paths<'a> {
+pub(crate) enum Paths<'a> {
     /// No `Paths`: the rule applies everywhere.
     Missing,
     /// An array of strings, as written (validity of each glob is `check`'s business).
@@ -130,7 +130,7 @@ pub enum Paths<'a> {
 
 impl Paths<'_> {
     /// The globs; empty when there are none or they cannot be read.
-    pub fn globs(&self) -> &[Cow<'_, str>] {
+    pub(crate) fn globs(&self) -> &[Cow<'_, str>] {
         match self {
             Paths::Globs(globs) => globs,
             _ => &[],
@@ -249,10 +249,10 @@ fn without_lone_surrogates(literal: &str) -> String {
 }
 
 /// The largest accepted `Rule_number`: numbers are signed 64-bit in most readers.
-pub const MAX_RULE_NUMBER: u64 = i64::MAX as u64;
+pub(crate) const MAX_RULE_NUMBER: u64 = i64::MAX as u64;
 
 /// Parses a rules file. Empty or whitespace-only text (after a BOM) is an empty array.
-pub fn parse(source: &str) -> Result<Document<'_>, ParseError> {
+pub(crate) fn parse(source: &str) -> Result<Document<'_>, ParseError> {
     let has_bom = source.starts_with(BOM);
     let body = &source[if has_bom { BOM.len() } else { 0 }..];
     let mut document = Document {
@@ -391,7 +391,7 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
 }
 
 /// "an object", "a string", ... for a raw JSON value.
-pub fn kind_of(raw: &str) -> &'static str {
+pub(crate) fn kind_of(raw: &str) -> &'static str {
     match raw.as_bytes().first() {
         Some(b'{') => "an object",
         Some(b'[') => "an array",
@@ -404,7 +404,7 @@ pub fn kind_of(raw: &str) -> &'static str {
 
 impl<'a> Document<'a> {
     /// The highest valid `Rule_number`, or 0 for an empty file.
-    pub fn max_number(&self) -> u64 {
+    pub(crate) fn max_number(&self) -> u64 {
         self.rules
             .iter()
             .filter_map(|r| r.number.value())

@@ -3,7 +3,7 @@
 //! the text, check it reads back, write a temp file, fsync, rename, fsync the directory.
 //! Once the rename has happened the rule is committed; later trouble is only a warning.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -19,7 +19,7 @@ use crate::safe_write::Fence;
 
 /// What to learn, as the user or agent gave it.
 #[derive(Clone, Debug, Default, Deserialize)]
-pub struct Request {
+pub(crate) struct Request {
     #[serde(rename = "Category", alias = "category")]
     pub category: String,
     #[serde(rename = "Instruction", alias = "instruction")]
@@ -38,13 +38,13 @@ pub struct Request {
 
 /// How to learn it.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub(crate) struct Options {
     pub dry_run: bool,
     pub lock_timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// The rule was appended.
     Learned,
     /// An active rule already holds this instruction; nothing was written.
@@ -57,7 +57,7 @@ pub enum Status {
 }
 
 impl Status {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Learned => "learned",
             Status::Duplicate => "duplicate",
@@ -69,12 +69,10 @@ impl Status {
 
 /// The outcome of a `learn`.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub status: Status,
     /// Every rule the new rule supersedes, and where the reference was read.
     pub supersedes: Vec<SupersedeReference>,
-    /// The rules file, as discovered or named (not the symlink target).
-    pub path: PathBuf,
     /// The new rule, or for a duplicate the rule that already holds the instruction.
     pub rule: StoredRule,
     /// The active rules the new one repeats or contradicts in other words, best first
@@ -86,7 +84,7 @@ pub struct Outcome {
 /// A rule the new rule supersedes, and where that was said: `--supersedes` (the
 /// `Supersedes` array of `--json`), or a marker in `Why` or `Instruction`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct SupersedeReference {
+pub(crate) struct SupersedeReference {
     pub rule: u64,
     pub from: &'static str,
 }
@@ -198,7 +196,11 @@ fn with_marker(why: &str, supersedes: &[u64]) -> String {
 }
 
 /// Learns a rule into the rules file at `path` (created, with its directory, if absent).
-pub fn learn(path: &Path, request: &Request, options: &Options) -> Result<Outcome, RulesError> {
+pub(crate) fn learn(
+    path: &Path,
+    request: &Request,
+    options: &Options,
+) -> Result<Outcome, RulesError> {
     let rule = validate(request)?;
     let target = Fence::rules_file().resolve(path)?;
     target.check_writable()?;
@@ -248,7 +250,6 @@ fn plan<'a>(
         let outcome = Outcome {
             status: Status::Duplicate,
             supersedes: Vec::new(),
-            path: path.to_path_buf(),
             rule: StoredRule {
                 number: existing.number.value().unwrap_or_default(),
                 category: existing.category.display().to_string(),
@@ -302,7 +303,6 @@ fn plan<'a>(
         let outcome = Outcome {
             status: Status::Refused,
             supersedes: Vec::new(),
-            path: path.to_path_buf(),
             rule: stored,
             matches,
             warnings,
@@ -313,7 +313,6 @@ fn plan<'a>(
     let outcome = Outcome {
         status,
         supersedes: rule.references.clone(),
-        path: path.to_path_buf(),
         rule: stored,
         matches,
         warnings,
@@ -460,7 +459,7 @@ fn same_paths(read: &file::Paths<'_>, written: &[String]) -> bool {
 /// Where an outcome is read: the ways on after a refusal are named as that front end
 /// spells them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Front {
+pub(crate) enum Front {
     Cli,
     Mcp,
 }
@@ -470,7 +469,7 @@ impl Outcome {
     /// The acknowledgement in `lang`, `shown` being how the path is displayed, then a line
     /// for every rule the new one supersedes; for a refusal, the rules it repeats or
     /// contradicts and the two ways on, spelled as `front` spells them.
-    pub fn to_text(&self, shown: &str, lang: Lang, front: Front) -> String {
+    pub(crate) fn to_text(&self, shown: &str, lang: Lang, front: Front) -> String {
         let mut text = self.acknowledgement(shown, lang);
         if !self.rule.paths.is_empty() {
             let globs: Vec<String> = self.rule.paths.iter().map(|g| format!("`{g}`")).collect();

@@ -18,7 +18,7 @@ use super::{PRECEDENCE, supersede};
 
 /// What to list.
 #[derive(Clone, Debug, Default)]
-pub struct Query {
+pub(crate) struct Query {
     /// Only these categories (compared bare and upper-case); empty = all.
     pub categories: Vec<String>,
     /// Include superseded rules.
@@ -32,7 +32,7 @@ pub struct Query {
 
 /// One listed rule, borrowing its text from the document.
 #[derive(Clone, Debug, Serialize)]
-pub struct Entry<'a> {
+pub(crate) struct Entry<'a> {
     /// `null` when the file's `Rule_number` is not a valid number.
     pub number: Option<u64>,
     pub category: Cow<'a, str>,
@@ -50,7 +50,7 @@ pub struct Entry<'a> {
 
 /// Why a rule applies to a path asked about: it is unscoped, or one of its globs matched.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Applies<'a> {
+pub(crate) struct Applies<'a> {
     pub path: &'a str,
     /// `unscoped`, or `glob` with the glob that matched.
     pub scope: &'static str,
@@ -58,16 +58,8 @@ pub struct Applies<'a> {
     pub glob: Option<&'a str>,
 }
 
-impl Applies<'_> {
-    /// `unscoped`, or the glob in backticks.
-    pub fn reason(&self) -> String {
-        self.glob
-            .map_or("unscoped".to_string(), |g| format!("`{g}`"))
-    }
-}
-
 #[derive(Clone, Copy, Debug, Default, Serialize)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub total: usize,
     pub active: usize,
     pub superseded: usize,
@@ -75,7 +67,7 @@ pub struct Counts {
 
 /// The `rules` result: the JSON document of `rules --format json`.
 #[derive(Clone, Debug, Serialize)]
-pub struct Listing<'a> {
+pub(crate) struct Listing<'a> {
     pub version: u32,
     /// The rules file, relative to the workspace root when it lies below it.
     pub path: String,
@@ -100,7 +92,7 @@ pub struct Listing<'a> {
 /// The listed rules, made on demand from the document: a listing of 100k rules holds
 /// indices, not copies.
 #[derive(Clone, Debug, Default)]
-pub struct Entries<'a> {
+pub(crate) struct Entries<'a> {
     document: Option<&'a Document<'a>>,
     superseded_by: Vec<Vec<u64>>,
     selected: Vec<usize>,
@@ -109,15 +101,15 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.selected.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.selected.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
         self.selected
             .iter()
             .enumerate()
@@ -153,7 +145,10 @@ impl Serialize for Entries<'_> {
 
 /// Refuses a category filter that can match nothing: neither a standard category nor one
 /// the file holds (`rules -c tools` would otherwise list nothing and exit 0).
-pub fn check_filter(query: &Query, document: Option<&Document<'_>>) -> Result<(), RulesError> {
+pub(crate) fn check_filter(
+    query: &Query,
+    document: Option<&Document<'_>>,
+) -> Result<(), RulesError> {
     if query.categories.is_empty() {
         return Ok(());
     }
@@ -179,7 +174,7 @@ pub fn check_filter(query: &Query, document: Option<&Document<'_>>) -> Result<()
 }
 
 /// Builds the listing of `document` (`None`: there is no rules file).
-pub fn build<'a>(
+pub(crate) fn build<'a>(
     path: String,
     document: Option<&'a Document<'a>>,
     query: &'a Query,
@@ -373,7 +368,7 @@ impl Listing<'_> {
     /// The compact form an agent reads into its context: a headline, then one rule a line.
     /// With a budget, the note on what was left out and the compact lines
     /// (`12 [CODE] Instruction`).
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", self.headline())?;
         if let Some(note) = self.omitted_line() {
             writeln!(out, "{note}")?;
@@ -391,7 +386,7 @@ impl Listing<'_> {
     /// For a person at a terminal: numbers aligned, categories colored by `painter`, and,
     /// with a `width`, long rules wrapped under their own text, so every line that starts
     /// at the left edge still starts a rule.
-    pub fn write_terminal(
+    pub(crate) fn write_terminal(
         &self,
         out: &mut impl Write,
         painter: Painter,
@@ -430,7 +425,7 @@ impl Listing<'_> {
     }
 
     /// For pasting into AGENTS.md / CLAUDE.md: one list item a rule.
-    pub fn write_markdown(&self, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_markdown(&self, out: &mut impl Write) -> io::Result<()> {
         self.write_markdown_styled(out, &MarkdownStyle::PLAIN)
     }
 
@@ -453,7 +448,7 @@ impl Listing<'_> {
     }
 
     /// The heading and the paragraph under it.
-    pub fn write_markdown_head(
+    pub(crate) fn write_markdown_head(
         &self,
         out: &mut impl Write,
         style: &MarkdownStyle<'_>,
@@ -465,7 +460,7 @@ impl Listing<'_> {
     }
 
     /// One rule as a list item: `- **12** [CODE] Instruction — _why_`.
-    pub fn write_markdown_item(
+    pub(crate) fn write_markdown_item(
         out: &mut impl Write,
         entry: &Entry<'_>,
         style: &MarkdownStyle<'_>,
@@ -475,31 +470,31 @@ impl Listing<'_> {
     }
 
     /// One rule as a line of the text format: `12 [CODE] Instruction — why`.
-    pub fn write_text_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
+    pub(crate) fn write_text_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
         write_line(out, entry, "", "", &one_line)
     }
 
-    pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+    pub(crate) fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
         serde_json::to_writer_pretty(&mut *out, self)?;
         out.write_all(b"\n")
     }
 
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         to_string(|out| self.write_text(out))
     }
 
-    pub fn to_markdown(&self) -> String {
+    pub(crate) fn to_markdown(&self) -> String {
         to_string(|out| self.write_markdown(out))
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         to_string(|out| self.write_json(out))
     }
 }
 
 /// The heading a scoped rule is listed under in Markdown (`### Only for files matching
 /// `src/**``), or "" for an unscoped rule.
-pub fn scope_heading(entry: &Entry<'_>) -> String {
+pub(crate) fn scope_heading(entry: &Entry<'_>) -> String {
     if entry.paths.is_empty() {
         return String::new();
     }
@@ -519,7 +514,7 @@ pub(crate) fn code_span(text: &str) -> String {
 /// Markdown list items, each with its scope heading ("" for unscoped), as the files read
 /// by every agent show them: the unscoped items first, then one section a scope, in the
 /// order the scopes first appear; items keep their order within a section.
-pub fn group_by_scope(items: &[(String, String)]) -> String {
+pub(crate) fn group_by_scope(items: &[(String, String)]) -> String {
     let mut out = String::new();
     for (heading, item) in items.iter().filter(|(h, _)| h.is_empty()) {
         debug_assert!(heading.is_empty());
@@ -556,10 +551,10 @@ pub(crate) fn to_string(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> S
 }
 
 /// Makes a piece of rule text (category, instruction, why) safe for where it goes.
-pub type Escape = dyn Fn(&str) -> Cow<'_, str>;
+type Escape = dyn Fn(&str) -> Cow<'_, str>;
 
 /// How the Markdown renderer adapts to its destination.
-pub struct MarkdownStyle<'s> {
+pub(crate) struct MarkdownStyle<'s> {
     /// The paragraph under the heading; `None`: the headline with the file and the counts.
     pub lead: Option<&'s str>,
     /// Applied to every category, instruction and why.
@@ -568,7 +563,7 @@ pub struct MarkdownStyle<'s> {
 
 impl MarkdownStyle<'static> {
     /// What `rules --format markdown` prints: the headline, the text on one line.
-    pub const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
+    const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
         lead: None,
         escape: &one_line,
     };

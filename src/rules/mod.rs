@@ -2,35 +2,35 @@
 //! precedence ([`supersede`]), the lint ([`check`]), the locked atomic append ([`learn`],
 //! [`append`]) and the listing with its renderers ([`listing`]).
 
-pub mod append;
-pub mod budget;
-pub mod category;
-pub mod check;
-pub mod error;
-pub mod file;
-pub mod learn;
-pub mod listing;
-pub mod scope;
-pub mod scope_check;
-pub mod similar;
-pub mod supersede;
+pub(crate) mod append;
+pub(crate) mod budget;
+pub(crate) mod category;
+pub(crate) mod check;
+pub(crate) mod error;
+pub(crate) mod file;
+pub(crate) mod learn;
+pub(crate) mod listing;
+pub(crate) mod scope;
+pub(crate) mod scope_check;
+pub(crate) mod similar;
+pub(crate) mod supersede;
 
 use std::io;
 use std::path::Path;
 
-pub use category::Category;
-pub use error::RulesError;
-pub use file::Document;
+pub(crate) use category::Category;
+pub(crate) use error::RulesError;
+pub(crate) use file::Document;
 
 use crate::jsonpos;
 use file::{Number, ParseError};
 
 /// The sentence every listing carries, so an agent applies precedence the same way.
-pub const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.";
+pub(crate) const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.";
 
 /// Reads the rules file as text; `None` when it does not exist. A symbolic link whose
 /// target is missing is an error, not an absent file: it names a file that should be there.
-pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
+pub(crate) fn read(path: &Path) -> Result<Option<String>, RulesError> {
     let bytes = match crate::limits::read_file(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
@@ -63,7 +63,7 @@ pub fn read(path: &Path) -> Result<Option<String>, RulesError> {
 
 /// The first line (1-based) that starts with a merge conflict marker, and the marker: a
 /// file git left mid-merge is named as such, not as a puzzling JSON error.
-pub fn conflict_marker(source: &str) -> Option<(usize, &'static str)> {
+pub(crate) fn conflict_marker(source: &str) -> Option<(usize, &'static str)> {
     source.lines().enumerate().find_map(|(index, line)| {
         ["<<<<<<<", "=======", ">>>>>>>"]
             .into_iter()
@@ -73,7 +73,7 @@ pub fn conflict_marker(source: &str) -> Option<(usize, &'static str)> {
 }
 
 /// Parses for reading: any JSON array of objects is accepted.
-pub fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
+pub(crate) fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
     file::parse(source).map_err(|error| match error {
         ParseError::Syntax { .. } if conflict_marker(source).is_some() => {
             let (line, marker) = conflict_marker(source).expect("checked");
@@ -116,7 +116,7 @@ pub fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, 
 
 /// Parses for writing: additionally every rule needs a valid `Rule_number` and must be
 /// readable field by field, or the writer would compute a wrong next number.
-pub fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
+pub(crate) fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
     let document = parse_tolerant(path, source)?;
     for rule in &document.rules {
         let problem = if let Some(problem) = &rule.malformed {
@@ -143,7 +143,7 @@ pub fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, Ru
 }
 
 /// Instructions compare equal ignoring case and surrounding whitespace.
-pub fn same_instruction(a: &str, b: &str) -> bool {
+pub(crate) fn same_instruction(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim(), b.trim());
     if a.is_ascii() && b.is_ascii() {
         a.eq_ignore_ascii_case(b)

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// One glob of a scope, parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Glob {
+pub(crate) struct Glob {
     /// As written, `!` included.
     text: String,
     negated: bool,
@@ -41,14 +41,14 @@ enum Token {
 
 /// Why a glob was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GlobError {
+pub(crate) struct GlobError {
     pub glob: String,
     pub problem: GlobProblem,
 }
 
 /// What is wrong with a glob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GlobProblem {
+pub(crate) enum GlobProblem {
     Control,
     Empty,
     Spaces,
@@ -61,7 +61,8 @@ pub enum GlobProblem {
 }
 
 impl GlobProblem {
-    pub const ALL: [GlobProblem; 9] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [GlobProblem; 9] = [
         GlobProblem::Control,
         GlobProblem::Empty,
         GlobProblem::Spaces,
@@ -74,7 +75,7 @@ impl GlobProblem {
     ];
 
     /// The problem as the end of a sentence that starts "it".
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             GlobProblem::Control => "contains a control character",
             GlobProblem::Empty => "is empty",
@@ -103,7 +104,7 @@ impl fmt::Display for GlobError {
 
 impl Glob {
     /// Parses one glob; refuses what cannot mean a path inside the workspace.
-    pub fn parse(text: &str) -> Result<Glob, GlobError> {
+    pub(crate) fn parse(text: &str) -> Result<Glob, GlobError> {
         let error = |problem| GlobError {
             glob: text.to_string(),
             problem,
@@ -153,17 +154,17 @@ impl Glob {
         })
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 
-    pub fn is_negated(&self) -> bool {
+    pub(crate) fn is_negated(&self) -> bool {
         self.negated
     }
 
     /// Whether the glob (ignoring `!`) matches `path` (relative to the root, `/`-separated)
     /// or one of the directories it lies in.
-    pub fn matches(&self, path: &str) -> bool {
+    pub(crate) fn matches(&self, path: &str) -> bool {
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         let last = if self.dir_only {
             parts.len().saturating_sub(1)
@@ -312,7 +313,7 @@ fn one(token: &Token, c: char) -> bool {
 }
 
 /// Parses a scope as given to `learn`: every glob valid, at least one that includes.
-pub fn parse_scope(globs: &[String]) -> Result<Vec<Glob>, GlobError> {
+pub(crate) fn parse_scope(globs: &[String]) -> Result<Vec<Glob>, GlobError> {
     let parsed = globs
         .iter()
         .map(|g| Glob::parse(g))
@@ -330,7 +331,10 @@ pub fn parse_scope(globs: &[String]) -> Result<Vec<Glob>, GlobError> {
 
 /// The glob that brings `path` into the scope: the last one that matches, when it is not a
 /// negation. Globs that do not parse never match.
-pub fn matching<'g>(globs: impl IntoIterator<Item = &'g str>, path: &str) -> Option<&'g str> {
+pub(crate) fn matching<'g>(
+    globs: impl IntoIterator<Item = &'g str>,
+    path: &str,
+) -> Option<&'g str> {
     let mut decided = None;
     for text in globs {
         if let Ok(glob) = Glob::parse(text)
@@ -345,7 +349,7 @@ pub fn matching<'g>(globs: impl IntoIterator<Item = &'g str>, path: &str) -> Opt
 /// A scope in the dialect of the agents' rule files, where a glob is matched against the
 /// whole path from the root and there is no exclusion: for their frontmatter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Native {
+pub(crate) struct Native {
     /// The including globs, anchored: `*.rs` becomes `**/*.rs`, `build/` becomes
     /// `**/build/**`, and a plain name `src/api` also `src/api/**` (what it holds).
     pub include: Vec<String>,
@@ -354,7 +358,7 @@ pub struct Native {
 }
 
 /// `globs` in the agents' dialect (see [`Native`]).
-pub fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
+pub(crate) fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
     let mut out = Native::default();
     // (excluded, glob) pairs already listed: a lookup, not a scan, however many globs.
     let mut listed = std::collections::HashSet::new();

@@ -13,7 +13,7 @@ use crate::jsonpos;
 
 /// The scope diagnostics of `document`; `tracked` (see [`crate::git::Git::tracked_files`]) enables
 /// `unmatched-scope`. A superseded rule's problem is a note, as in the rest of `check`.
-pub fn lint(
+pub(crate) fn lint(
     path: &Path,
     document: &Document<'_>,
     tracked: Option<&[String]>,

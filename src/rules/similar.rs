@@ -24,25 +24,16 @@ const MAX_CANDIDATES: usize = 2_000;
 /// How a rule relates to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// The same rule in other words.
     Duplicate,
     /// The same statement with the opposite polarity, or a replacement of what it asks for.
     Contradiction,
 }
 
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Duplicate => "duplicate",
-            Kind::Contradiction => "contradiction",
-        }
-    }
-}
-
 /// An existing rule that a new one repeats or contradicts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Match {
+pub(crate) struct Match {
     /// The existing rule's number.
     pub rule: u64,
     pub kind: Kind,

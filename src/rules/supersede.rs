@@ -46,7 +46,7 @@ const SEPARATORS: [&str; 4] = [",", "&", "and", "et"];
 
 /// One reference of a marker: the byte range of its digits and the number they spell.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reference {
+pub(crate) struct Reference {
     pub digits: Range<usize>,
     pub number: u64,
     /// The verb is negated ("never replaces rule 1"): a mention, not a supersession.
@@ -72,7 +72,7 @@ fn negated_before(text: &str, at: usize) -> bool {
 }
 
 /// The references that supersede markers in `text` make, in order of appearance.
-pub fn marker_references(text: &str) -> Vec<Reference> {
+pub(crate) fn marker_references(text: &str) -> Vec<Reference> {
     let mut found = Vec::new();
     let mut at = 0;
     while at < text.len() {
@@ -178,7 +178,7 @@ fn reference(text: &str, at: usize) -> Option<(Reference, usize)> {
 }
 
 /// The rule numbers that supersede markers in `text` refer to, in order of appearance.
-pub fn markers(text: &str) -> Vec<u64> {
+pub(crate) fn markers(text: &str) -> Vec<u64> {
     // Cheap filter first: most instructions mention none of the verbs.
     if !has_verb_stem(text) {
         return Vec::new();
@@ -228,7 +228,7 @@ fn stem_at(rest: &[u8]) -> bool {
 
 /// Why a supersede reference does not count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DanglingReason {
+pub(crate) enum DanglingReason {
     /// No rule has that number.
     Missing,
     /// The referenced rule is not older (its number is not lower).
@@ -237,7 +237,7 @@ pub enum DanglingReason {
 
 /// A reference that does not count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dangling {
+pub(crate) struct Dangling {
     /// Index of the referencing rule.
     pub index: usize,
     pub reference: u64,
@@ -247,24 +247,24 @@ pub struct Dangling {
 /// The outcome of precedence: for each rule (by index), the numbers of the rules that
 /// supersede it (empty = active), and the references that did not count.
 #[derive(Debug, Default)]
-pub struct Resolution {
+pub(crate) struct Resolution {
     pub superseded_by: Vec<Vec<u64>>,
     pub dangling: Vec<Dangling>,
 }
 
 impl Resolution {
-    pub fn is_active(&self, index: usize) -> bool {
+    pub(crate) fn is_active(&self, index: usize) -> bool {
         self.superseded_by[index].is_empty()
     }
 
-    pub fn active_count(&self) -> usize {
+    pub(crate) fn active_count(&self) -> usize {
         self.superseded_by.iter().filter(|by| by.is_empty()).count()
     }
 }
 
 /// Every reference a rule makes: its `Supersedes` array, then markers in `Why` and
 /// `Instruction`, without repeats.
-pub fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
+pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
     let mut all = match &rule.supersedes {
         Supersedes::Numbers(numbers) => numbers.clone(),
         _ => Vec::new(),
@@ -278,7 +278,7 @@ pub fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
 
 /// Decides which rules are active. A rule supersedes only lower-numbered rules that exist;
 /// a superseded rule stays superseded even if its superseder is later superseded too.
-pub fn resolve(document: &Document<'_>) -> Resolution {
+pub(crate) fn resolve(document: &Document<'_>) -> Resolution {
     // (number, index) sorted: one allocation, and the rules holding a number are a range.
     let mut by_number: Vec<(u64, usize)> = document
         .rules

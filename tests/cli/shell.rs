@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use autofix::diagnostics::Code;
+use autofix::Code;
 
 use crate::support::{Run, Sandbox, example_workspace};
 

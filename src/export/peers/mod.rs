@@ -17,13 +17,13 @@ use serde_json::Value;
 
 /// A rule-sync tool found in the repository.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
+pub(crate) enum Tool {
     Rulesync,
     Ruler,
 }
 
 impl Tool {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tool::Rulesync => "rulesync",
             Tool::Ruler => "Ruler",
@@ -31,7 +31,7 @@ impl Tool {
     }
 
     /// The folder whose presence means the tool is used here.
-    pub fn folder(self) -> &'static str {
+    pub(crate) fn folder(self) -> &'static str {
         match self {
             Tool::Rulesync => ".rulesync",
             Tool::Ruler => ".ruler",
@@ -39,7 +39,7 @@ impl Tool {
     }
 
     /// The export target that writes the tool's source (also its id).
-    pub fn source_target(self) -> &'static str {
+    pub(crate) fn source_target(self) -> &'static str {
         match self {
             Tool::Rulesync => "rulesync",
             Tool::Ruler => "ruler",
@@ -54,7 +54,7 @@ impl Tool {
     }
 
     /// Where `init` puts the skill for the tool to copy to the agents.
-    pub fn skill_source(self) -> &'static str {
+    pub(crate) fn skill_source(self) -> &'static str {
         match self {
             Tool::Rulesync => ".rulesync/skills/autofix/SKILL.md",
             Tool::Ruler => ".ruler/skills/autofix/SKILL.md",
@@ -64,7 +64,7 @@ impl Tool {
 
 /// A path a peer generates, and why autofix knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Owner {
+pub(crate) struct Owner {
     pub tool: Tool,
     /// ``target `claudecode`, feature `rules`, from rulesync.jsonc``, or
     /// `listed in Ruler's .gitignore block`.
@@ -73,7 +73,7 @@ pub struct Owner {
 
 impl Owner {
     /// Why autofix leaves the path alone.
-    pub fn left_alone(&self) -> String {
+    pub(crate) fn left_alone(&self) -> String {
         format!(
             "{} generates this path ({}), so autofix leaves it alone",
             self.tool.name(),
@@ -82,7 +82,7 @@ impl Owner {
     }
 
     /// The note for an export target the peer generates.
-    pub fn export_note(&self) -> String {
+    pub(crate) fn export_note(&self) -> String {
         format!(
             "{}: the rules reach the agents through {}; a copy exported here before is {}'s \
              to overwrite or delete",
@@ -95,7 +95,7 @@ impl Owner {
 
 /// The peers of one repository.
 #[derive(Clone, Debug, Default)]
-pub struct Peers {
+pub(crate) struct Peers {
     /// What rulesync generates: paths (a folder ends with `/`), each with why.
     rulesync: Option<Vec<(String, String)>>,
     ruler: Option<Ruler>,
@@ -115,7 +115,7 @@ const RULER_SKILL_FOLDERS: [&str; 2] = [".claude/skills/", ".agents/skills/"];
 
 impl Peers {
     /// Looks for `.rulesync/` and `.ruler/` at `root`.
-    pub fn detect(root: &Path) -> Peers {
+    pub(crate) fn detect(root: &Path) -> Peers {
         Peers {
             rulesync: root
                 .join(".rulesync")
@@ -128,12 +128,12 @@ impl Peers {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rulesync.is_none() && self.ruler.is_none()
     }
 
     /// The tools found, rulesync first.
-    pub fn tools(&self) -> Vec<Tool> {
+    pub(crate) fn tools(&self) -> Vec<Tool> {
         let mut tools = Vec::new();
         if self.rulesync.is_some() {
             tools.push(Tool::Rulesync);
@@ -146,7 +146,7 @@ impl Peers {
 
     /// The peer that generates `path` (relative, `/`-separated), if any. The tools'
     /// own source folders are never generated.
-    pub fn owner(&self, root: &Path, path: &str) -> Option<Owner> {
+    pub(crate) fn owner(&self, root: &Path, path: &str) -> Option<Owner> {
         if path.starts_with(".rulesync/") || path.starts_with(".ruler/") {
             return None;
         }
@@ -161,7 +161,7 @@ impl Peers {
 
     /// The peer that should carry the skill: one that generates a skill copy at one of
     /// `paths`.
-    pub fn skill_tool(&self, root: &Path, paths: &[&str]) -> Option<Tool> {
+    pub(crate) fn skill_tool(&self, root: &Path, paths: &[&str]) -> Option<Tool> {
         paths
             .iter()
             .find_map(|path| self.owner(root, path))
