@@ -1,6 +1,7 @@
 //! Small text helpers shared by every renderer: untrusted text made safe to show
-//! ([`shown`]), counted nouns ("1 rule", "2 rules"), "did you mean" suggestions, and the
-//! one way a JSON document is printed.
+//! ([`shown`]), counted nouns ("1 rule", "2 rules"), "did you mean" suggestions, long text
+//! cut to a line, how a JSON value's kind is named, and the one way a JSON document is
+//! printed.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -139,6 +140,64 @@ pub(crate) fn did_you_mean(suggestions: &[&str]) -> String {
     format!("; did you mean {}?", names.join(" or "))
 }
 
+/// Text on one line (runs of whitespace become one space) of at most `max` characters, the
+/// last of them `…` when it was cut.
+pub(crate) fn one_line(text: &str, max: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(max.saturating_sub(1)) {
+        Some((at, _)) if line[at..].chars().nth(1).is_some() => format!("{}…", &line[..at]),
+        _ => line,
+    }
+}
+
+/// A JSON value's kind, as messages name it: "an object", "a string", "null", ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JsonKind {
+    Null,
+    Boolean,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl JsonKind {
+    pub(crate) fn of(value: &serde_json::Value) -> JsonKind {
+        use serde_json::Value;
+        match value {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Boolean,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+
+    /// The kind of a value's raw text, from its first byte (the text is valid JSON).
+    pub(crate) fn of_raw(raw: &str) -> JsonKind {
+        match raw.as_bytes().first() {
+            Some(b'{') => JsonKind::Object,
+            Some(b'[') => JsonKind::Array,
+            Some(b'"') => JsonKind::String,
+            Some(b't' | b'f') => JsonKind::Boolean,
+            Some(b'n') => JsonKind::Null,
+            _ => JsonKind::Number,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "a boolean",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        }
+    }
+}
+
 /// A JSON document as every `--format json` prints it: pretty, with a final newline. The
 /// documents are plain data (strings, numbers, maps with string keys), which always
 /// serialise.
@@ -151,6 +210,23 @@ pub(crate) fn json_document(value: &impl serde::Serialize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_cuts_only_what_is_over() {
+        assert_eq!(one_line("a\n  b\tc", 10), "a b c");
+        assert_eq!(one_line("abcde", 5), "abcde");
+        assert_eq!(one_line("abcdef", 5), "abcd…");
+        assert_eq!(one_line("ééééé ééééé", 4), "ééé…");
+    }
+
+    #[test]
+    fn json_kinds_agree_on_values_and_raw_text() {
+        for raw in ["null", "true", "0.5", "\"x\"", "[1]", "{}"] {
+            let value: serde_json::Value = serde_json::from_str(raw).unwrap();
+            assert_eq!(JsonKind::of(&value), JsonKind::of_raw(raw), "{raw}");
+        }
+        assert_eq!(JsonKind::of_raw("[]").name(), "an array");
+    }
 
     #[test]
     fn suggestions_are_close_and_few() {

@@ -399,11 +399,7 @@ fn said(text: &str) -> String {
 
 /// One line of at most 160 characters.
 fn shorten(text: &str) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(159) {
-        Some((at, _)) => format!("{}…", &line[..at]),
-        None => line,
-    }
+    crate::text::one_line(text, 160)
 }
 
 fn is_at_or_below(path: &str, root: &str) -> bool {

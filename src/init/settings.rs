@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 
 use crate::capture::prompt;
 use crate::hook::Agent;
+use crate::text::JsonKind;
 
 /// A JSON value that keeps the order of object keys (and repeated keys), so a settings
 /// file is rewritten with its members where they were.
@@ -66,14 +67,14 @@ impl Json {
         &mut members[index].1
     }
 
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> JsonKind {
         match self {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Number(_) => "a number",
-            Json::String(_) => "a string",
-            Json::Array(_) => "an array",
-            Json::Object(_) => "an object",
+            Json::Null => JsonKind::Null,
+            Json::Bool(_) => JsonKind::Boolean,
+            Json::Number(_) => JsonKind::Number,
+            Json::String(_) => JsonKind::String,
+            Json::Array(_) => JsonKind::Array,
+            Json::Object(_) => JsonKind::Object,
         }
     }
 }
@@ -332,7 +333,7 @@ pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<Strin
     let mut settings = original.clone().unwrap_or_else(|| Json::Object(Vec::new()));
     let shape = |what: &str, found: &Json, expected: &str| Invalid {
         line: None,
-        message: format!("{what} is {}, not {expected}", found.kind()),
+        message: format!("{what} is {}, not {expected}", found.kind().name()),
     };
     if !matches!(settings, Json::Object(_)) {
         return Err(shape("the top level", &settings, "an object"));

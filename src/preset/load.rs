@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::diagnostics::{self, Code, Diagnostic};
+use crate::text::JsonKind;
 
-use super::source::{Dir, Doc, Obj, Opened, Presence, Resolved, child, kind_of};
+use super::source::{Dir, Doc, Obj, Opened, Presence, Resolved, child};
 use super::{
     Command, Form, Kind, Location, Preset, Requirement, flat, hagitask, package, validate,
 };
@@ -292,7 +293,7 @@ fn skill(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<String>
                         format!(
                             "`skill` of {} must be a string naming one skill, found {}",
                             command.what,
-                            kind_of(other)
+                            JsonKind::of(other).name()
                         ),
                         &command.pointer_of("skill"),
                     )

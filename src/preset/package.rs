@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::text::JsonKind;
 
 use super::frontmatter;
 use super::load::LoadError;
-use super::source::{Dir, Doc, Obj, Presence, Resolved, child, kind_of};
+use super::source::{Dir, Doc, Obj, Presence, Resolved, child};
 
 /// The schema files a `$schema` may name after `schemas/task-preset-plugin/`.
 const SCHEMAS: [&str; 7] = [
@@ -198,7 +199,7 @@ fn check_localization(
                     Code::InvalidField,
                     format!(
                         "the bundle of `{locale}` must be a path, found {}",
-                        kind_of(other)
+                        JsonKind::of(other).name()
                     ),
                     &pointer,
                 )),
@@ -408,7 +409,7 @@ fn check_command_prompts(root: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
                 root.doc
                     .diagnostic(
                         Code::InvalidField,
-                        format!("the prompt of command `{command}` must be an object of locales, found {}", kind_of(locales)),
+                        format!("the prompt of command `{command}` must be an object of locales, found {}", JsonKind::of(locales).name()),
                         &pointer,
                     )
                     .with_help(help),
@@ -506,7 +507,10 @@ fn check_schema_ref(doc: &Doc, diagnostics: &mut Vec<Diagnostic>) {
             Value::String(text) => {
                 format!("`$schema` `{text}` does not name a schema of `{SCHEMA_DIR}`")
             }
-            other => format!("`$schema` must be a string, found {}", kind_of(other)),
+            other => format!(
+                "`$schema` must be a string, found {}",
+                JsonKind::of(other).name()
+            ),
         };
         diagnostics.push(
             doc.diagnostic(Code::UnresolvedSchema, message, "/$schema")

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostics::{Code, Diagnostic, Position};
 use crate::jsonpos;
+use crate::text::JsonKind;
 
 use super::load::LoadError;
 
@@ -385,18 +386,6 @@ fn normalise(base: &Path, path: &Path) -> Option<PathBuf> {
     Some(parts.iter().collect())
 }
 
-/// How a JSON value's type is named in messages.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Appends an RFC 6901 token to a pointer.
 pub(crate) fn child(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
@@ -432,7 +421,10 @@ impl<'a> Obj<'a> {
             other => {
                 diagnostics.push(doc.diagnostic(
                     Code::InvalidField,
-                    format!("{what} must be an object, found {}", kind_of(other)),
+                    format!(
+                        "{what} must be an object, found {}",
+                        JsonKind::of(other).name()
+                    ),
                     &pointer,
                 ));
                 None
@@ -462,7 +454,7 @@ impl<'a> Obj<'a> {
             format!(
                 "`{key}` of {} must be {expected}, found {}",
                 self.what,
-                kind_of(found)
+                JsonKind::of(found).name()
             ),
             &self.pointer_of(key),
         ));
@@ -576,7 +568,7 @@ impl<'a> Obj<'a> {
                     format!(
                         "`{key}` of {} must hold strings, found {}",
                         self.what,
-                        kind_of(other)
+                        JsonKind::of(other).name()
                     ),
                     &child(&pointer, &index.to_string()),
                 )),

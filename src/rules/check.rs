@@ -17,7 +17,7 @@ use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::export::targets::Budget;
 use crate::jsonpos;
 use crate::paint::Painter;
-use crate::text::counted;
+use crate::text::{self, JsonKind, counted};
 
 /// The outcome of `check`.
 #[derive(Clone, Debug)]
@@ -268,7 +268,10 @@ impl<'d, 'a> Linter<'d, 'a> {
                 Text::Other(raw) => (
                     field,
                     Code::InvalidField,
-                    format!("{name}: `{field}` is {}, not a string", file::kind_of(raw)),
+                    format!(
+                        "{name}: `{field}` is {}, not a string",
+                        JsonKind::of_raw(raw).name()
+                    ),
                 ),
                 Text::Str(text) if text.trim().is_empty() => (
                     field,
@@ -345,7 +348,7 @@ impl<'d, 'a> Linter<'d, 'a> {
                 let message = format!(
                     "{}: \"{}\" does not read as an imperative",
                     rule_name(rule),
-                    shorten(instruction.trim())
+                    text::one_line(instruction, 60)
                 );
                 self.emit(rule, "Instruction", Code::NotImperative, message);
             }
@@ -431,8 +434,8 @@ fn lint_consistency(
                 code,
                 format!(
                     "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
-                    shorten(newer.instruction.display().trim()),
-                    shorten(older.instruction.display().trim()),
+                    text::one_line(newer.instruction.display(), 60),
+                    text::one_line(older.instruction.display(), 60),
                     pair.score
                 ),
             )
@@ -461,13 +464,6 @@ pub(super) fn rule_name(rule: &Rule<'_>) -> String {
     match rule.number {
         Number::Valid(n) => format!("rule {n}"),
         _ => format!("the rule at index {}", rule.index),
-    }
-}
-
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(60) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
     }
 }
 

@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 
+use crate::text::JsonKind;
+
 /// The UTF-8 byte order mark, tolerated on read and kept on write.
 pub(crate) const BOM: &str = "\u{feff}";
 
@@ -279,7 +281,7 @@ pub(crate) fn parse(source: &str) -> Result<Document<'_>, ParseError> {
             return Err(ParseError::NotObject {
                 index,
                 offset,
-                found: kind_of(raw),
+                found: JsonKind::of_raw(raw).name(),
             });
         }
         document.rules.push(read_rule(index, offset, raw));
@@ -379,7 +381,7 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
         let raw = value.get();
         if !raw.starts_with('[') {
             return ParseError::NotArray {
-                found: kind_of(raw),
+                found: JsonKind::of_raw(raw).name(),
             };
         }
     }
@@ -387,18 +389,6 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
         line: error.line(),
         column: crate::jsonpos::char_column(body, error.line(), error.column()),
         message: crate::jsonpos::message_without_position(&error.to_string()),
-    }
-}
-
-/// "an object", "a string", ... for a raw JSON value.
-pub(crate) fn kind_of(raw: &str) -> &'static str {
-    match raw.as_bytes().first() {
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b'"') => "a string",
-        Some(b't' | b'f') => "a boolean",
-        Some(b'n') => "null",
-        _ => "a number",
     }
 }
 

@@ -33,7 +33,7 @@ pub(crate) fn lint(
                 format!(
                     "{}: `Paths` is {}, not an array of glob strings",
                     rule_name(rule),
-                    super::file::kind_of(raw)
+                    crate::text::JsonKind::of_raw(raw).name()
                 ),
             )),
             Paths::Globs(globs) => lint_rule(rule, globs, tracked, &mut found),

@@ -382,7 +382,7 @@ fn check_reports_planted_pairs_in_every_format() {
     let text = &run.stdout;
     assert!(
         text.contains(
-            "warning[similar-rules]: rule 3 \"Never commit secrets into the repo - because leaks are forev...\" says the same as rule 1 \"Never commit secrets to the repository.\" (score 1.00)"
+            "warning[similar-rules]: rule 3 \"Never commit secrets into the repo - because leaks are fore…\" says the same as rule 1 \"Never commit secrets to the repository.\" (score 1.00)"
         ),
         "{text}"
     );
