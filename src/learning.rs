@@ -64,6 +64,10 @@ pub(crate) fn learn(
 }
 
 fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
+    // Most repositories export nothing: then the rules file need not be read again.
+    if !export::targets::any_exported(&workspace.root) {
+        return;
+    }
     let request = export::Request {
         root: workspace.root.clone(),
         rules_file: workspace.rules_file.clone(),

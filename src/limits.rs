@@ -65,6 +65,11 @@ pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Whether an error is [`read_file`]'s "larger than the cap".
+pub(crate) fn is_too_large(error: &io::Error) -> bool {
+    error.get_ref().is_some_and(|inner| inner.is::<TooLarge>())
+}
+
 /// [`read_file`] as text; invalid UTF-8 is an `InvalidData` error.
 pub(crate) fn read_to_string(path: &Path) -> io::Result<String> {
     String::from_utf8(read_file(path)?)
@@ -81,6 +86,8 @@ mod tests {
         let error = read_capped(&b"abcde"[..], 4).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidData);
         assert!(error.to_string().contains("larger than 4 bytes"), "{error}");
+        assert!(is_too_large(&error));
+        assert!(!is_too_large(&io::Error::from(io::ErrorKind::InvalidData)));
         assert!(read_capped(io::repeat(0), 1 << 20).is_err());
     }
 }

@@ -293,7 +293,7 @@ fn gemini(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
             let records = if file.extension().is_some_and(|e| e == "jsonl") {
                 lines(&file)
             } else {
-                let Ok(text) = fs::read_to_string(&file) else {
+                let Ok(text) = crate::limits::read_to_string(&file) else {
                     continue;
                 };
                 let Ok(mut whole) = serde_json::from_str::<Value>(&text) else {
@@ -427,7 +427,7 @@ fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
 
 /// The JSON lines of a file; lines that are not JSON are skipped.
 fn lines(file: &Path) -> Vec<Value> {
-    let Ok(text) = fs::read_to_string(file) else {
+    let Ok(text) = crate::limits::read_to_string(file) else {
         return Vec::new();
     };
     text.lines()

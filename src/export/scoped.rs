@@ -202,7 +202,8 @@ fn existing_scoped_files(root: &Path, target: &Target) -> Vec<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| name.starts_with("autofix-") && name.ends_with(suffix))
         .filter(|name| {
-            fs::read_to_string(root.join(dir).join(name)).is_ok_and(|text| owned::is_stamped(&text))
+            crate::limits::read_to_string(&root.join(dir).join(name))
+                .is_ok_and(|text| owned::is_stamped(&text))
         })
         .map(|name| format!("{dir}{name}"))
         .collect();

@@ -549,7 +549,7 @@ pub(crate) fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
             crate::hook::Agent::Claude,
             local,
         ));
-        fs::read_to_string(settings)
+        crate::limits::read_to_string(&settings)
             .is_ok_and(|text| text.contains("autofix rules") && text.contains("--format hook"))
     });
     if hooked {
@@ -722,11 +722,18 @@ fn beside_peers(root: &Path, peers: &Peers) -> Vec<Selected> {
         .collect()
 }
 
+/// Whether any target's file holds something of ours: what `Targets::Exported` would select.
+pub(crate) fn any_exported(root: &Path) -> bool {
+    TARGETS.iter().any(|target| exported(root, target))
+}
+
 /// Whether the target's file holds something of ours: a marker (even a broken one, so it is
 /// reported) or a stamp.
 fn exported(root: &Path, target: &Target) -> bool {
-    let Ok(bytes) = fs::read(root.join(target.path)) else {
-        return false;
+    let bytes = match crate::limits::read_file(&root.join(target.path)) {
+        Ok(bytes) => bytes,
+        // Too large to tell: selected, so that exporting to it says so.
+        Err(error) => return crate::limits::is_too_large(&error),
     };
     let text = String::from_utf8_lossy(&bytes);
     match target.kind {
@@ -745,7 +752,7 @@ fn claude_reads_agents_md(root: &Path) -> bool {
     {
         return true;
     }
-    let Ok(bytes) = fs::read(&claude) else {
+    let Ok(bytes) = crate::limits::read_file(&claude) else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);

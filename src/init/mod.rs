@@ -287,7 +287,8 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
             if name == skill::NAME {
                 continue;
             }
-            let text = fs::read_to_string(entry.path().join("SKILL.md")).unwrap_or_default();
+            let text =
+                crate::limits::read_to_string(&entry.path().join("SKILL.md")).unwrap_or_default();
             if name == "self-repair" || (text.contains("autofix.json") && !skill::is_ours(&text)) {
                 found.push(format!("{folder}/{name}/"));
             }
@@ -514,7 +515,7 @@ impl Setup<'_> {
             Some(metadata) if !metadata.is_file() => {
                 return refused(None, "not a regular file".to_string());
             }
-            Some(_) => match fs::read(&real.path) {
+            Some(_) => match crate::limits::read_file(&real.path) {
                 Ok(bytes) => Some(bytes),
                 Err(error) => return refused(None, format!("cannot read it: {error}")),
             },

@@ -5,7 +5,6 @@
 //! recognised by `MERGE_MSG` ("Merge branch 'main' of …"). The index is not touched: the
 //! user reviews the result and runs `git add`.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::driver::{self, Decision, DriverError, Environment};
@@ -326,7 +325,7 @@ fn labels_from_markers(text: &str, size: usize) -> Labels {
 /// The first line of `MERGE_MSG` while a merge is in progress.
 fn merge_message(git: &Git) -> Option<String> {
     let path = git.git_path("MERGE_MSG").ok()?;
-    let text = fs::read_to_string(path).ok()?;
+    let text = crate::limits::read_to_string(&path).ok()?;
     text.lines().next().map(str::to_string)
 }
 

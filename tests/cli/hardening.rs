@@ -278,6 +278,27 @@ fn the_file_cap_is_configurable_and_covers_every_reader() {
 }
 
 #[test]
+fn an_exported_copy_over_the_cap_is_reported_by_learn_not_skipped() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    sandbox.run(&["export", "--target", "agents-md"]).expect(0);
+    let mut agents = sandbox.read("AGENTS.md");
+    agents.push_str(&"Notes the team keeps beside the rules.\n".repeat(200));
+    sandbox.write("AGENTS.md", &agents);
+    let mut command = sandbox.command(&["learn", "-c", "code", "-w", "w", "Never y"]);
+    command.env("AUTOFIX_MAX_FILE_BYTES", "4000");
+    let run = Run::from_command(&mut command).expect_noisy(0);
+    assert!(
+        run.stderr.contains("AGENTS.md") && run.stderr.contains("larger than 4000 bytes"),
+        "{}",
+        run.stderr
+    );
+    assert!(sandbox.read(RULES).contains("Never y"));
+}
+
+#[test]
 fn an_mcp_batch_is_answered_in_bounded_memory() {
     let sandbox = Sandbox::new();
     // About 60 KB of listing per `rules` reply, 400 replies in one batch.
