@@ -55,7 +55,7 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
             continue;
         };
         if holds_requirements {
-            draft.requirements = load::requirements(&root, true, diagnostics);
+            draft.requirements = load::requirements(&root, Form::Flat, diagnostics);
             draft.requirements_file = Some(root.doc.rel.clone());
         }
         for names in [

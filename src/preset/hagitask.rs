@@ -68,7 +68,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
             .and_then(|doc| doc.root("the task preset", diagnostics))
         {
             Some(root) => {
-                draft.requirements = load::requirements(&root, false, diagnostics);
+                draft.requirements = load::requirements(&root, Form::HagiTask, diagnostics);
                 task_preset::check(&root, diagnostics);
                 draft.requirements_file = Some(root.doc.rel.clone());
                 let bound = load::binding_inputs(&root, Presence::Required, diagnostics);

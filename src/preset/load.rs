@@ -327,7 +327,7 @@ fn template(
 /// (a skill requirement).
 pub(crate) fn requirements(
     root: &Obj<'_>,
-    flat: bool,
+    form: Form,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Requirement> {
     let Some(items) = root.array("requirements", Presence::Optional, diagnostics) else {
@@ -340,7 +340,7 @@ pub(crate) fn requirements(
         let Some(entry) = Obj::new(root.doc, item, pointer, what, diagnostics) else {
             continue;
         };
-        let parsed = if flat && entry.get("type").is_none() {
+        let parsed = if form == Form::Flat && entry.get("type").is_none() {
             flat_requirement(&entry, diagnostics)
         } else {
             typed_requirement(&entry, diagnostics)
