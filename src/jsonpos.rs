@@ -10,7 +10,7 @@ pub(crate) fn position(source: &str, offset: usize) -> Position {
     let before = &source[..offset];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     Position {
-        line: before.bytes().filter(|&b| b == b'\n').count() + 1,
+        line: memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1,
         column: before[line_start..].chars().count() + 1,
     }
 }
@@ -83,13 +83,7 @@ impl Locator {
         let offset = floor_char_boundary(source, offset.min(source.len()));
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(
-                    source
-                        .bytes()
-                        .enumerate()
-                        .filter(|&(_, b)| b == b'\n')
-                        .map(|(i, _)| i + 1),
-                )
+                .chain(memchr::memchr_iter(b'\n', source.as_bytes()).map(|i| i + 1))
                 .collect()
         });
         let line = starts.partition_point(|&start| start <= offset);

@@ -160,7 +160,7 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
                 (false, false) => Line::Complete,
             });
         }
-        let (chunk, found) = match buffer.iter().position(|&b| b == b'\n') {
+        let (chunk, found) = match memchr::memchr(b'\n', buffer) {
             Some(at) => (&buffer[..at], Some(at)),
             None => (buffer, None),
         };

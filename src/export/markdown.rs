@@ -155,11 +155,7 @@ pub(crate) fn with_eol(text: &str, eol: &str) -> String {
 pub(crate) fn decode(bytes: Vec<u8>) -> Result<String, usize> {
     String::from_utf8(bytes).map_err(|error| {
         let valid = error.utf8_error().valid_up_to();
-        error.as_bytes()[..valid]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
+        memchr::memchr_iter(b'\n', &error.as_bytes()[..valid]).count() + 1
     })
 }
 
