@@ -138,10 +138,10 @@ codes! {
         "An agent reads both as hard constraints; only the precedence sentence (the higher number wins) settles them, and a reader may not apply it.",
         "rule 4 \"Use Axios for HTTP requests.\" and rule 9 \"Use native fetch instead of Axios.\"";
     RulesOverBudget = "rules-over-budget", Warning,
-        "The active rules exceed the smallest context budget among the enabled export targets and hooks (Claude Code hook 10,000 characters, Codex 32 KiB of `AGENTS.md`, Windsurf 12,000 characters a rule file).",
+        "The active rules exceed the smallest context budget among the enabled export targets and hooks (the Claude Code hook's 9,000 characters, Codex 32 KiB of `AGENTS.md`, Windsurf 12,000 characters a rule file).",
         "Supersede rules that repeat or no longer hold, so that the rules every agent reads fit.",
         "An agent reads only what fits: the oldest rules are cut from the hook and the export, or the target is refused, and the agent works without them.",
-        "142 active rules take 14,210 characters; the Claude Code hook keeps 10,000";
+        "142 active rules take 14,210 characters; the session hook prints at most 9,000";
     MultipleSupersedes = "multiple-supersedes", Warning,
         "Two active rules supersede the same rule (often two branches replaced it independently).",
         "Keep one: learn a rule that supersedes both, or the one you do not want.",

@@ -7,8 +7,10 @@ use serde::Serialize;
 use crate::rules::budget;
 use crate::rules::listing::Listing;
 
-/// The most characters the printed JSON may have (Claude Code keeps 10,000).
-const CAP: usize = 9_000;
+/// The most characters the printed JSON may have: Claude Code keeps 10,000 of the context
+/// (<https://code.claude.com/docs/en/hooks>, "JSON output"), and the JSON around it and its
+/// escapes must fit too. `check` holds the rules to the same number.
+pub(crate) const CAP: usize = 9_000;
 
 /// The agents with a session-start hook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

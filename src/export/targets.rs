@@ -528,11 +528,11 @@ pub(crate) const IDS: &[&str] = &[
     "aider",
 ];
 
-/// What Claude Code keeps of a hook's `additionalContext`: 10,000 characters
-/// (<https://code.claude.com/docs/en/hooks>, "JSON output").
+/// What autofix's session hook prints at most (see [`crate::hook::CAP`]): a listing over it
+/// loses its oldest rules there.
 const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
-    10_000,
-    "Claude Code keeps 10,000 characters of a session hook's output",
+    crate::hook::CAP,
+    "the session hook prints at most 9,000 characters, so that Claude Code's 10,000 are never cut",
 );
 
 /// The budgets that apply to the always-loaded rules in this repository: those of the

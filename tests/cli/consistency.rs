@@ -616,6 +616,36 @@ fn the_hook_fits_a_budget_and_knows_the_rest_exist() {
 }
 
 #[test]
+fn check_warns_where_the_claude_hook_starts_leaving_rules_out() {
+    // Rules whose listing is just over 9,000 characters but under Claude Code's 10,000: the
+    // hook (capped at 9,000) leaves some out, so check must say so.
+    let mut n = 1;
+    let sandbox = loop {
+        let rules = many_rules(n);
+        let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
+        let sandbox = sandbox_with(&refs);
+        let listed = sandbox.run(&["rules"]).expect(0).stdout.chars().count();
+        if listed > 9_100 {
+            assert!(listed < 10_000, "{listed} characters for {n} rules");
+            break sandbox;
+        }
+        // Each rule lists in under 100 characters: never a step past the window.
+        n += (9_200 - listed) / 100 + 1;
+    };
+    sandbox.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+    );
+    let hook = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0)
+        .stdout;
+    assert!(hook.contains("older rules omitted"), "{hook}");
+    let check = sandbox.run(&["check"]).expect(0).stdout;
+    assert!(check.contains("warning[rules-over-budget]"), "{check}");
+}
+
+#[test]
 fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
     let rules = many_rules(160);
     let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
@@ -623,7 +653,7 @@ fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
     // Only AGENTS.md is a default target: 32 KiB, which 160 short rules fit.
     let run = sandbox.run(&["check"]).expect(0);
     assert!(!run.stdout.contains("rules-over-budget"), "{}", run.stdout);
-    // With the Claude Code hook installed, its 10,000 characters are the smallest budget.
+    // With the Claude Code hook installed, its 9,000 characters are the smallest budget.
     sandbox.write(
         ".claude/settings.json",
         r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
@@ -637,12 +667,12 @@ fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
     );
     assert!(
         run.stdout
-            .contains("`claude hook`: Claude Code keeps 10,000 characters"),
+            .contains("`claude hook`: the session hook prints at most 9,000 characters"),
         "{}",
         run.stdout
     );
     assert!(
-        run.stdout.contains("`autofix rules --budget 2500`"),
+        run.stdout.contains("`autofix rules --budget 2250`"),
         "{}",
         run.stdout
     );
