@@ -94,6 +94,15 @@ pub(crate) enum ExportError {
     UnknownTarget(String),
     #[error("cannot use {} as the workspace root: {error}", path.display())]
     Root { path: PathBuf, error: io::Error },
+    #[error(
+        "the targets `{file}` and `{folder}` cannot both be exported: `{file}` writes the file \
+         {path} and `{folder}` writes into the folder {path}/; choose one"
+    )]
+    FileAndFolder {
+        file: &'static str,
+        folder: &'static str,
+        path: &'static str,
+    },
 }
 
 /// What happened (or would happen) to one target.
@@ -299,6 +308,13 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
     let listing = listing::build(rules_shown.clone(), document.as_ref(), &query);
     let facts = Facts::of(&root);
     let selected = targets::select(&root, &request.targets, &facts);
+    if let Some((file, folder)) = targets::file_and_folder(&selected) {
+        return Err(ExportError::FileAndFolder {
+            file: file.id,
+            folder: folder.id,
+            path: file.path,
+        });
+    }
     let context = Context {
         request,
         root: root.clone(),

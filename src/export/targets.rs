@@ -722,6 +722,24 @@ fn beside_peers(root: &Path, peers: &Peers) -> Vec<Selected> {
         .collect()
 }
 
+/// Two selected targets of which one writes a file at the path the other needs as its
+/// folder (`cline`'s `.clinerules` and `cline-rules`' `.clinerules/autofix.md`): the file
+/// target, then the folder one.
+pub(crate) fn file_and_folder(selected: &[Selected]) -> Option<(&'static Target, &'static Target)> {
+    selected.iter().find_map(|file| {
+        selected
+            .iter()
+            .find(|folder| {
+                folder
+                    .target
+                    .path
+                    .strip_prefix(file.target.path)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .map(|folder| (file.target, folder.target))
+    })
+}
+
 /// Whether any target's file holds something of ours: what `Targets::Exported` would select.
 pub(crate) fn any_exported(root: &Path) -> bool {
     TARGETS.iter().any(|target| exported(root, target))
