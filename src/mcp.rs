@@ -530,13 +530,16 @@ fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let (categories, all) = (strings(arguments, "category")?, flag(arguments, "all")?);
+    let (budget, given) = (count(arguments, "budget")?, strings(arguments, "for")?);
+    let (workspace, cwd) = places(context)?;
+    let paths = workspace.paths_inside(&cwd, &given);
     let query = listing::Query {
-        categories: strings(arguments, "category")?,
-        all: flag(arguments, "all")?,
-        budget: count(arguments, "budget")?,
-        paths: cmd::rules::for_paths(context, &strings(arguments, "for")?).map_err(failure)?,
+        categories,
+        all,
+        budget,
+        paths: paths.map_err(|error| format!("`for` {error}"))?,
     };
-    let workspace = context.workspace().map_err(failure)?;
     let shown = cmd::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
         (listing.to_text(), serde_json::to_value(listing))

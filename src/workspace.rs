@@ -74,6 +74,15 @@ pub(crate) enum WorkspaceError {
     MissingParent { file: PathBuf, parent: PathBuf },
 }
 
+/// Why a path given for `rules --for` (or MCP's `for`) names nothing inside the workspace.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PathInsideError {
+    #[error("{path}: the path is outside the workspace ({})", root.display())]
+    Outside { path: String, root: PathBuf },
+    #[error("{path}: name a file or folder inside the workspace")]
+    IsTheRoot { path: String },
+}
+
 /// The resolved workspace: its root and its rules file.
 #[derive(Clone, Debug)]
 pub(crate) struct Workspace {
@@ -114,6 +123,38 @@ impl Workspace {
             }
         }
         Ok(())
+    }
+
+    /// `given` paths relative to the root and `/`-separated, as scopes are matched: a
+    /// relative path is read from `cwd`, as a shell user means it.
+    pub(crate) fn paths_inside(
+        &self,
+        cwd: &Path,
+        given: &[String],
+    ) -> Result<Vec<String>, PathInsideError> {
+        let root = lexical(&cwd.join(&self.root));
+        let real_root = fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        given
+            .iter()
+            .map(|path| {
+                let full = lexical(&cwd.join(path));
+                let inside = full
+                    .strip_prefix(&root)
+                    .or_else(|_| full.strip_prefix(&real_root))
+                    .map_err(|_| PathInsideError::Outside {
+                        path: path.clone(),
+                        root: self.root.clone(),
+                    })?;
+                let parts: Vec<String> = inside
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                if parts.is_empty() {
+                    return Err(PathInsideError::IsTheRoot { path: path.clone() });
+                }
+                Ok(parts.join("/"))
+            })
+            .collect()
     }
 
     /// The pure part of [`Workspace::discover`], for tests.

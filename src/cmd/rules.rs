@@ -119,39 +119,14 @@ pub(crate) fn with_listing<R>(
     )?)
 }
 
-/// The paths of `rules --for`, relative to the workspace root and `/`-separated: a relative
-/// path is read from the current directory, as a shell user means it.
-pub(crate) fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
+/// The paths of `rules --for`, relative to the workspace root and `/`-separated.
+fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
     if given.is_empty() {
         return Ok(Vec::new());
     }
-    let workspace = context.workspace()?;
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = crate::workspace::lexical(&cwd.join(&workspace.root));
-    let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
-    given
-        .iter()
-        .map(|path| {
-            let full = crate::workspace::lexical(&cwd.join(path));
-            let inside = full
-                .strip_prefix(&root)
-                .or_else(|_| full.strip_prefix(&real_root))
-                .map_err(|_| {
-                    anyhow::anyhow!(
-                        "--for {path}: the path is outside the workspace ({})",
-                        workspace.root.display()
-                    )
-                })?;
-            let parts: Vec<String> = inside
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.is_empty() {
-                anyhow::bail!("--for {path}: name a file or folder inside the workspace");
-            }
-            Ok(parts.join("/"))
-        })
-        .collect()
+    let paths = context.workspace()?.paths_inside(&cwd, given);
+    paths.map_err(|error| anyhow::anyhow!("--for {error}"))
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {

@@ -655,5 +655,14 @@ fn learn_takes_paths_and_rules_takes_for() {
         listed["structuredContent"]["rules"][0]["applies"],
         json!([{"path": "src/api/h.rs", "scope": "glob", "glob": "src/api/**"}])
     );
+    let outside = server.call(5, "rules", json!({"for": ["../elsewhere.rs"]}));
+    assert_eq!(outside["isError"], true, "{outside}");
+    assert!(
+        outside["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("`for` ../elsewhere.rs: the path is outside the workspace"),
+        "{outside}"
+    );
     server.finish();
 }
