@@ -1,11 +1,12 @@
 //! What the fuzz targets in `tests/fuzz` run, kept in the library so its modules stay
 //! private. Not an API: each function panics when an invariant breaks, never on bad input.
+//! It calls only what the commands call too, so its being public hides no dead code.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::preset::{self, render, report, requirements};
-use crate::rules::append::{StoredRule, append};
+use crate::rules::append::{StoredRule, splice};
 use crate::rules::{check, file, listing, supersede};
 
 /// The rules-file reader and everything downstream of it: precedence, the listing
@@ -21,7 +22,12 @@ pub fn rules_file(text: &str) {
     let _ = supersede::resolve(&document);
     let query = listing::Query::default();
     let shown = listing::build("autofix.json".into(), Some(&document), &query);
-    let _ = (shown.to_text(), shown.to_json(), shown.to_markdown());
+    let mut out = Vec::new();
+    let _ = (
+        shown.to_text(),
+        shown.write_json(&mut out),
+        shown.write_markdown(&mut out),
+    );
     let writable = document
         .rules
         .iter()
@@ -36,7 +42,7 @@ pub fn rules_file(text: &str) {
         why: "fuzzing".into(),
         paths: vec!["src/**".into()],
     };
-    let new_text = append(&document, &rule);
+    let new_text = splice(&document, &rule).to_text();
     let reread = file::parse(&new_text).expect("the appended text parses");
     assert_eq!(reread.rules.len(), document.rules.len() + 1);
     for (old, new) in document.rules.iter().zip(&reread.rules) {

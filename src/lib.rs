@@ -3,8 +3,8 @@
 //!
 //! This crate is the `autofix` binary's library. Its public surface is small on purpose:
 //! [`run`] (the whole command line), [`Code`] (the diagnostic codes, which the tests hold to
-//! their reference page) and [`docs`] (the reference pages). Everything else is private, so
-//! the compiler reports what nothing uses.
+//! their reference page) and [`docs`] (the reference pages); `fuzz`, hidden, holds what the
+//! fuzz targets run. Everything else is private, so the compiler reports what nothing uses.
 //!
 //! Inside, the layers are (see [`docs::architecture`] for who may call whom):
 //! - the front ends: `cli` (the clap surface), `cmd` (one file per command group: convert

@@ -66,11 +66,12 @@ impl Splice<'_> {
 }
 
 /// The new text of the file: `document.source` with `rule` added as the last element.
+#[cfg(test)]
 pub(crate) fn append(document: &Document<'_>, rule: &StoredRule) -> String {
     splice(document, rule).to_text()
 }
 
-/// [`append`], in pieces.
+/// The file with `rule` added as the last element, in pieces (the text is `to_text`).
 pub(crate) fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
     let Layout { unit, newline } = layout(document);
     splice_objects(document, &[render_object(rule, unit, newline)])

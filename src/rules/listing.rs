@@ -482,14 +482,6 @@ impl Listing<'_> {
     pub(crate) fn to_text(&self) -> String {
         to_string(|out| self.write_text(out))
     }
-
-    pub(crate) fn to_markdown(&self) -> String {
-        to_string(|out| self.write_markdown(out))
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        to_string(|out| self.write_json(out))
-    }
 }
 
 /// The heading a scoped rule is listed under in Markdown (`### Only for files matching
