@@ -95,8 +95,8 @@ pub(crate) enum ExportError {
     #[error("cannot use {} as the workspace root: {error}", path.display())]
     Root { path: PathBuf, error: io::Error },
     #[error(
-        "the targets `{file}` and `{folder}` cannot both be exported: `{file}` writes the file \
-         {path} and `{folder}` writes into the folder {path}/; choose one"
+        "the targets `{file}` and `{folder}` cannot be used together: `{file}` is the file \
+         {path} and `{folder}` a file in the folder {path}/; choose one"
     )]
     FileAndFolder {
         file: &'static str,

@@ -680,13 +680,13 @@ fn learn_keeps_a_truncated_copy_truncated() {
 fn a_file_target_and_a_folder_target_at_one_path_are_a_usage_error() {
     let sandbox = Sandbox::new();
     rules(&sandbox, &["Always x"]);
-    for extra in [&[][..], &["--check"]] {
+    for extra in [&[][..], &["--check"], &["--remove"]] {
         let mut args = vec!["--target", "cline", "--target", "cline-rules"];
         args.extend_from_slice(extra);
         let run = export(&sandbox, &args).expect_noisy(2);
         assert!(
             run.stderr.contains(
-                "the targets `cline` and `cline-rules` cannot both be exported: `cline` writes the file .clinerules and `cline-rules` writes into the folder .clinerules/; choose one"
+                "the targets `cline` and `cline-rules` cannot be used together: `cline` is the file .clinerules and `cline-rules` a file in the folder .clinerules/; choose one"
             ),
             "{}",
             run.stderr
