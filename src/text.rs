@@ -141,10 +141,10 @@ pub(crate) fn did_you_mean(suggestions: &[&str]) -> String {
 }
 
 /// Text on one line (runs of whitespace become one space) of at most `max` characters, the
-/// last of them `…` when it was cut.
-pub(crate) fn one_line(text: &str, max: usize) -> String {
+/// last of them `…` when it was cut (`max` is at least 1).
+pub(crate) fn clipped(text: &str, max: usize) -> String {
     let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(max.saturating_sub(1)) {
+    match line.char_indices().nth(max.max(1) - 1) {
         Some((at, _)) if line[at..].chars().nth(1).is_some() => format!("{}…", &line[..at]),
         _ => line,
     }
@@ -212,11 +212,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_line_cuts_only_what_is_over() {
-        assert_eq!(one_line("a\n  b\tc", 10), "a b c");
-        assert_eq!(one_line("abcde", 5), "abcde");
-        assert_eq!(one_line("abcdef", 5), "abcd…");
-        assert_eq!(one_line("ééééé ééééé", 4), "ééé…");
+    fn clipped_cuts_only_what_is_over() {
+        assert_eq!(clipped("a\n  b\tc", 10), "a b c");
+        assert_eq!(clipped("abcde", 5), "abcde");
+        assert_eq!(clipped("abcdef", 5), "abcd…");
+        assert_eq!(clipped("ééééé ééééé", 4), "ééé…");
     }
 
     #[test]

@@ -399,7 +399,7 @@ fn said(text: &str) -> String {
 
 /// One line of at most 160 characters.
 fn shorten(text: &str) -> String {
-    crate::text::one_line(text, 160)
+    crate::text::clipped(text, 160)
 }
 
 fn is_at_or_below(path: &str, root: &str) -> bool {

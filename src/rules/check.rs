@@ -348,7 +348,7 @@ impl<'d, 'a> Linter<'d, 'a> {
                 let message = format!(
                     "{}: \"{}\" does not read as an imperative",
                     rule_name(rule),
-                    text::one_line(instruction, 60)
+                    text::clipped(instruction, 60)
                 );
                 self.emit(rule, "Instruction", Code::NotImperative, message);
             }
@@ -434,8 +434,8 @@ fn lint_consistency(
                 code,
                 format!(
                     "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
-                    text::one_line(newer.instruction.display(), 60),
-                    text::one_line(older.instruction.display(), 60),
+                    text::clipped(newer.instruction.display(), 60),
+                    text::clipped(older.instruction.display(), 60),
                     pair.score
                 ),
             )
