@@ -746,12 +746,12 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 }
 
 /// Whether the target's file holds something of ours: a marker (even a broken one, so it is
-/// reported) or a stamp.
+/// reported) or a stamp. Only the file's first bytes up to the input cap are looked into: a
+/// copy of ours over the cap is still found (and refreshing it reports the cap), and a
+/// target linked to `/dev/zero` costs one bounded read.
 fn exported(root: &Path, target: &Target) -> bool {
-    let bytes = match crate::limits::read_file(&root.join(target.path)) {
-        Ok(bytes) => bytes,
-        // Too large to tell: selected, so that exporting to it says so.
-        Err(error) => return crate::limits::is_too_large(&error),
+    let Ok(bytes) = crate::limits::read_prefix(&root.join(target.path)) else {
+        return false;
     };
     let text = String::from_utf8_lossy(&bytes);
     match target.kind {

@@ -296,6 +296,12 @@ fn an_exported_copy_over_the_cap_is_reported_by_learn_not_skipped() {
         run.stderr
     );
     assert!(sandbox.read(RULES).contains("Never y"));
+    // A large file of the user's own, with no marker, is no export of ours.
+    sandbox.write("CONVENTIONS.md", "The team's own notes.\n".repeat(400));
+    let mut command = sandbox.command(&["export", "--check"]);
+    command.env("AUTOFIX_MAX_FILE_BYTES", "4000");
+    let run = Run::from_command(&mut command).expect_noisy(1);
+    assert!(!run.stdout.contains("aider"), "{}", run.stdout);
 }
 
 #[test]
