@@ -9,7 +9,7 @@ use crate::rules::listing::Listing;
 
 /// The most characters the printed JSON may have: Claude Code keeps 10,000 of the context
 /// (<https://code.claude.com/docs/en/hooks>, "JSON output"), and the JSON around it and its
-/// escapes must fit too. `check` holds the rules to the same number.
+/// escapes must fit too. `check` measures the rules the same way ([`full_size`]).
 pub(crate) const CAP: usize = 9_000;
 
 /// The agents with a session-start hook.
@@ -52,52 +52,83 @@ pub(crate) fn empty(agent: Agent) -> &'static str {
 /// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
 /// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
 pub(crate) fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
-    // Scoped rules stay out of the session's context: a line says they exist and how to see
-    // the ones for a file.
-    let lines: Vec<String> = listing
-        .rules
-        .iter()
-        .filter(|entry| entry.paths.is_empty())
-        .map(|entry| {
-            let mut line = Vec::new();
-            Listing::write_text_item(&mut line, &entry).expect("writing to memory cannot fail");
-            String::from_utf8(line).expect("renderers write UTF-8")
-        })
-        .collect();
-    let header = format!(
-        "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
-         higher-numbered rule wins):\n",
-        listing.path
-    );
-    let to_fit = match budget_tokens {
-        Some(tokens) => format!("{tokens} tokens"),
-        None => "the hook's size limit".to_string(),
-    };
-    let to_fit = to_fit.as_str();
-    let scoped = scoped_note(listing);
-    let render = |omitted: usize| {
-        let mut text = if lines.is_empty() && scoped.is_empty() {
-            format!("No project rules are recorded in {} yet.\n", listing.path)
-        } else {
-            header.clone()
-        };
-        if omitted > 0 {
-            text.push_str(&budget::omitted_note(omitted, to_fit));
-            text.push('\n');
-        }
-        for line in &lines[omitted..] {
-            text.push_str(line);
-        }
-        text.push_str(&scoped);
-        wrap(agent, text.trim_end())
-    };
+    let output = Output::new(agent, listing, budget_tokens);
     // The cap in characters, and a token budget if one was given (context the agent reads).
     let fits = |omitted: usize| {
-        let text = render(omitted);
-        text.chars().count() <= CAP
-            && budget_tokens.is_none_or(|b| budget::tokens(text.chars().count()) <= b)
+        let chars = output.text(omitted).chars().count();
+        chars <= CAP && budget_tokens.is_none_or(|b| budget::tokens(chars) <= b)
     };
-    render(budget::fit_newest(lines.len(), fits))
+    output.text(budget::fit_newest(output.lines.len(), fits))
+}
+
+/// How many characters Claude Code's hook would print with every unscoped rule: over
+/// [`CAP`], it leaves the oldest out. `check` measures the rules with it.
+pub(crate) fn full_size(listing: &Listing<'_>) -> usize {
+    Output::new(Agent::Claude, listing, None)
+        .text(0)
+        .chars()
+        .count()
+}
+
+/// The pieces of the hook's output, from which it is put together with the oldest rules
+/// left out.
+struct Output<'l> {
+    agent: Agent,
+    path: &'l str,
+    header: String,
+    lines: Vec<String>,
+    scoped: String,
+    to_fit: String,
+}
+
+impl<'l> Output<'l> {
+    fn new(agent: Agent, listing: &'l Listing<'_>, budget_tokens: Option<usize>) -> Self {
+        // Scoped rules stay out of the session's context: a line says they exist and how to
+        // see the ones for a file.
+        let lines = listing
+            .rules
+            .iter()
+            .filter(|entry| entry.paths.is_empty())
+            .map(|entry| {
+                let mut line = Vec::new();
+                Listing::write_text_item(&mut line, &entry).expect("writing to memory cannot fail");
+                String::from_utf8(line).expect("renderers write UTF-8")
+            })
+            .collect();
+        Output {
+            agent,
+            path: &listing.path,
+            header: format!(
+                "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
+                 higher-numbered rule wins):\n",
+                listing.path
+            ),
+            lines,
+            scoped: scoped_note(listing),
+            to_fit: match budget_tokens {
+                Some(tokens) => format!("{tokens} tokens"),
+                None => "the hook's size limit".to_string(),
+            },
+        }
+    }
+
+    /// The output with the `omitted` oldest rules left out.
+    fn text(&self, omitted: usize) -> String {
+        let mut text = if self.lines.is_empty() && self.scoped.is_empty() {
+            format!("No project rules are recorded in {} yet.\n", self.path)
+        } else {
+            self.header.clone()
+        };
+        if omitted > 0 {
+            text.push_str(&budget::omitted_note(omitted, &self.to_fit));
+            text.push('\n');
+        }
+        for line in &self.lines[omitted..] {
+            text.push_str(line);
+        }
+        text.push_str(&self.scoped);
+        wrap(self.agent, text.trim_end())
+    }
 }
 
 /// The line about scoped rules: how many, their globs, and the command that lists the rules

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::markdown::{self, Context};
 use super::peers::Peers;
 use super::{block, owned};
+use crate::rules::listing::Listing;
 use crate::text;
 
 /// How autofix writes a target.
@@ -35,13 +36,17 @@ pub(crate) enum Budget {
     Bytes(usize, &'static str),
     /// At most this many characters of the whole file.
     Chars(usize, &'static str),
+    /// At most this many characters of the session hook's output, as the hook renders it.
+    HookChars(usize, &'static str),
 }
 
 impl Budget {
     /// The limit, in the budget's unit.
     pub(crate) fn limit(self) -> usize {
         match self {
-            Budget::Bytes(limit, _) | Budget::Chars(limit, _) => limit,
+            Budget::Bytes(limit, _) | Budget::Chars(limit, _) | Budget::HookChars(limit, _) => {
+                limit
+            }
         }
     }
 
@@ -49,7 +54,16 @@ impl Budget {
     pub(crate) fn measure(self, text: &str) -> (usize, usize) {
         match self {
             Budget::Bytes(limit, _) => (text.len(), limit),
-            Budget::Chars(limit, _) => (text.chars().count(), limit),
+            Budget::Chars(limit, _) | Budget::HookChars(limit, _) => (text.chars().count(), limit),
+        }
+    }
+
+    /// What the active rules of `listing` take in the budget's unit, and the limit: as the
+    /// text listing prints them, or, for the hook, as the hook itself would print them all.
+    pub(crate) fn measure_rules(self, listing: &Listing<'_>) -> (usize, usize) {
+        match self {
+            Budget::HookChars(limit, _) => (crate::hook::full_size(listing), limit),
+            _ => self.measure(&listing.to_text()),
         }
     }
 
@@ -57,13 +71,13 @@ impl Budget {
     pub(crate) fn amount(self, size: usize) -> String {
         match self {
             Budget::Bytes(..) => crate::text::counted(size, "byte"),
-            Budget::Chars(..) => crate::text::counted(size, "character"),
+            Budget::Chars(..) | Budget::HookChars(..) => crate::text::counted(size, "character"),
         }
     }
 
     pub(crate) fn describe(self) -> &'static str {
         match self {
-            Budget::Bytes(_, text) | Budget::Chars(_, text) => text,
+            Budget::Bytes(_, text) | Budget::Chars(_, text) | Budget::HookChars(_, text) => text,
         }
     }
 }
@@ -530,7 +544,7 @@ pub(crate) const IDS: &[&str] = &[
 
 /// What autofix's session hook prints at most (see [`crate::hook::CAP`]): a listing over it
 /// loses its oldest rules there.
-const CLAUDE_HOOK_BUDGET: Budget = Budget::Chars(
+const CLAUDE_HOOK_BUDGET: Budget = Budget::HookChars(
     crate::hook::CAP,
     "the session hook prints at most 9,000 characters, so that Claude Code's 10,000 are never cut",
 );

@@ -379,18 +379,14 @@ fn over_budget(
     let (smallest, target) = budgets.iter().min_by_key(|(budget, _)| budget.limit())?;
     let query = listing::Query::default();
     let listing = listing::build(path.display().to_string(), Some(document), &query);
-    let text = listing.to_text();
-    let (size, limit) = smallest.measure(&text);
+    let (size, limit) = smallest.measure_rules(&listing);
     if size <= limit {
         return None;
     }
-    let unit = match smallest {
-        Budget::Bytes(..) => "bytes",
-        Budget::Chars(..) => "characters",
-    };
     let message = format!(
-        "the {} active rules take {size} {unit} (about {} tokens), more than the smallest budget of the enabled targets, `{target}`: {}",
+        "the {} active rules take {} (about {} tokens), more than the smallest budget of the enabled targets, `{target}`: {}",
         listing.counts.active,
+        smallest.amount(size),
         listing.tokens,
         smallest.describe()
     );

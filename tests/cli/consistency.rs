@@ -616,33 +616,47 @@ fn the_hook_fits_a_budget_and_knows_the_rest_exist() {
 }
 
 #[test]
-fn check_warns_where_the_claude_hook_starts_leaving_rules_out() {
-    // Rules whose listing is just over 9,000 characters but under Claude Code's 10,000: the
-    // hook (capped at 9,000) leaves some out, so check must say so.
-    let mut n = 1;
-    let sandbox = loop {
+fn check_warns_exactly_where_the_claude_hook_starts_leaving_rules_out() {
+    let hooked = |n: usize| {
         let rules = many_rules(n);
         let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
         let sandbox = sandbox_with(&refs);
-        let listed = sandbox.run(&["rules"]).expect(0).stdout.chars().count();
-        if listed > 9_100 {
-            assert!(listed < 10_000, "{listed} characters for {n} rules");
-            break sandbox;
-        }
-        // Each rule lists in under 100 characters: never a step past the window.
-        n += (9_200 - listed) / 100 + 1;
+        sandbox.write(
+            ".claude/settings.json",
+            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+        );
+        sandbox
     };
-    sandbox.write(
-        ".claude/settings.json",
-        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+    let omits = |n: usize| {
+        hooked(n)
+            .run(&["rules", "--format", "hook", "--agent", "claude"])
+            .expect(0)
+            .stdout
+            .contains("older rule")
+    };
+    // The fewest rules the hook cannot hold all of (about 9,000 characters of them).
+    let (mut fits, mut over) = (1, 400);
+    assert!(!omits(fits) && omits(over));
+    while over - fits > 1 {
+        let middle = (fits + over) / 2;
+        if omits(middle) {
+            over = middle;
+        } else {
+            fits = middle;
+        }
+    }
+    let warns = |n: usize| {
+        hooked(n)
+            .run(&["check"])
+            .expect(0)
+            .stdout
+            .contains("warning[rules-over-budget]")
+    };
+    assert!(!warns(fits), "{fits} rules fit the hook, yet check warns");
+    assert!(
+        warns(over),
+        "the hook leaves rules out of {over}, yet check is silent"
     );
-    let hook = sandbox
-        .run(&["rules", "--format", "hook", "--agent", "claude"])
-        .expect(0)
-        .stdout;
-    assert!(hook.contains("older rules omitted"), "{hook}");
-    let check = sandbox.run(&["check"]).expect(0).stdout;
-    assert!(check.contains("warning[rules-over-budget]"), "{check}");
 }
 
 #[test]
