@@ -240,10 +240,10 @@ impl Git {
         ])?;
         // path NUL attribute NUL value NUL
         let fields: Vec<&[u8]> = stdout.split(|&b| b == 0).collect();
-        Ok(fields
-            .get(2)
-            .map(|value| String::from_utf8_lossy(value).into_owned())
-            .unwrap_or_else(|| "unspecified".into()))
+        Ok(fields.get(2).map_or_else(
+            || "unspecified".into(),
+            |value| String::from_utf8_lossy(value).into_owned(),
+        ))
     }
 
     /// The index's conflict stages for `path` (relative to this directory): the blob id of

@@ -126,7 +126,7 @@ pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockEr
                 waited,
             });
         }
-        thread::sleep(pause.min(timeout - waited));
+        thread::sleep(pause.min(timeout.checked_sub(waited).unwrap()));
         pause = (pause * 2).min(Duration::from_millis(25));
     }
 }

@@ -36,7 +36,7 @@ impl Painter {
         Painter { enabled }
     }
 
-    fn style(&self, code: &str, text: &str) -> String {
+    fn style(self, code: &str, text: &str) -> String {
         if self.enabled {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
@@ -44,32 +44,32 @@ impl Painter {
         }
     }
 
-    pub(crate) fn error(&self, text: &str) -> String {
+    pub(crate) fn error(self, text: &str) -> String {
         self.style("1;31", text)
     }
 
-    pub(crate) fn warning(&self, text: &str) -> String {
+    pub(crate) fn warning(self, text: &str) -> String {
         self.style("1;33", text)
     }
 
-    pub(crate) fn good(&self, text: &str) -> String {
+    pub(crate) fn good(self, text: &str) -> String {
         self.style("32", text)
     }
 
-    pub(crate) fn bold(&self, text: &str) -> String {
+    pub(crate) fn bold(self, text: &str) -> String {
         self.style("1", text)
     }
 
-    pub(crate) fn dim(&self, text: &str) -> String {
+    pub(crate) fn dim(self, text: &str) -> String {
         self.style("2", text)
     }
 
     /// A rule's category: cyan, so the eye finds it in a long listing.
-    pub(crate) fn category(&self, text: &str) -> String {
+    pub(crate) fn category(self, text: &str) -> String {
         self.style("36", text)
     }
 
-    pub(crate) fn is_enabled(&self) -> bool {
+    pub(crate) fn is_enabled(self) -> bool {
         self.enabled
     }
 }

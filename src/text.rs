@@ -127,7 +127,7 @@ pub(crate) fn closest<'a>(
             (distance <= limit).then_some((distance, candidate))
         })
         .collect();
-    scored.sort();
+    scored.sort_unstable();
     scored.into_iter().take(3).map(|(_, c)| c).collect()
 }
 

@@ -337,7 +337,7 @@ fn normalize(prompt: &str) -> String {
                 push_token(&mut out, "|");
             }
             '.' | '!' | ';' | ':' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
-                push_token(&mut out, "|")
+                push_token(&mut out, "|");
             }
             c if c.is_alphanumeric() => {
                 for lower in c.to_lowercase() {

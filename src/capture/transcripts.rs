@@ -108,7 +108,7 @@ fn claude(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
     let mut messages = Vec::new();
     for (folder, exact) in folders {
         if exact {
-            searched.path = folder.clone();
+            searched.path.clone_from(&folder);
         }
         for file in files_in(&folder, "jsonl") {
             let lines = lines(&file);

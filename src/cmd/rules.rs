@@ -155,7 +155,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         match args.format {
             RulesFormat::Text if terminal => {
                 let width = crate::paint::terminal_width(&std::io::stdout());
-                listing.write_terminal(&mut out, painter, width)?
+                listing.write_terminal(&mut out, painter, width)?;
             }
             RulesFormat::Text => listing.write_text(&mut out)?,
             RulesFormat::Json => listing.write_json(&mut out)?,

@@ -62,7 +62,10 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
     let mut page = &root;
     for name in &args.command {
         page = page.find_subcommand(name).with_context(|| {
-            let known: Vec<&str> = page.get_subcommands().map(|c| c.get_name()).collect();
+            let known: Vec<&str> = page
+                .get_subcommands()
+                .map(clap::Command::get_name)
+                .collect();
             format!(
                 "no man page for `{}`: `{}` has no command `{name}` (it has {})",
                 args.command.join(" "),

@@ -153,7 +153,7 @@ impl Report {
             } else {
                 painter.dim(&padded)
             };
-            let mut location = outcome.path.to_string();
+            let mut location = outcome.path.clone();
             if let Some(line) = outcome.line {
                 let _ = write!(location, ":{line}");
             }

@@ -368,13 +368,10 @@ fn text_merge(request: &Request) -> Result<(Status, String), DriverError> {
         request.theirs.as_os_str(),
     ];
     let output = git.output(&args)?;
-    let conflicts = match output.status.code() {
-        Some(code @ 0..=127) => code,
-        _ => {
-            return Err(DriverError::MergeFile(
-                String::from_utf8_lossy(&output.stderr).trim().to_string(),
-            ));
-        }
+    let Some(conflicts @ 0..=127) = output.status.code() else {
+        return Err(DriverError::MergeFile(
+            String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        ));
     };
     atomic::resolve(&request.ours)?.write(&output.stdout)?;
     Ok(match conflicts {

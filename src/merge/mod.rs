@@ -388,7 +388,7 @@ fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
     for b in by_number(base) {
         let rule = &base.rules[b];
         let key = content(rule, &|n| map.get(&n).copied());
-        let candidates = by_content.get(&key).map(Vec::as_slice).unwrap_or(&[]);
+        let candidates = by_content.get(&key).map_or(&[][..], Vec::as_slice);
         let free = || candidates.iter().copied().filter(|&s| claimed[s].is_none());
         let found = free()
             .find(|&s| number(&side.rules[s]) == number(rule))
@@ -410,10 +410,7 @@ fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
     }
     for b in unmatched {
         let rule = &base.rules[b];
-        let same_number = by_number
-            .get(&number(rule))
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let same_number = by_number.get(&number(rule)).map_or(&[][..], Vec::as_slice);
         let edited = same_number
             .iter()
             .copied()

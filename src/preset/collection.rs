@@ -149,9 +149,8 @@ pub(crate) fn find(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, Co
         return Ok(preset.to_path_buf());
     }
     let mut components = preset.components();
-    let name = match (components.next(), components.next()) {
-        (Some(Component::Normal(name)), None) => name,
-        _ => return Err(CollectionError::NotFound(preset.to_path_buf())),
+    let (Some(Component::Normal(name)), None) = (components.next(), components.next()) else {
+        return Err(CollectionError::NotFound(preset.to_path_buf()));
     };
     let searched: Vec<PathBuf> = DEFAULT_DIRS
         .iter()

@@ -156,7 +156,10 @@ fn check_localization(
         diagnostics,
     );
     let listed = localization.strings("supportedLocales", Presence::Optional, diagnostics)?;
-    let supported: BTreeSet<String> = listed.iter().map(|l| l.to_string()).collect();
+    let supported: BTreeSet<String> = listed
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     if supported.is_empty() {
         diagnostics.push(localization.doc.diagnostic(
             Code::InvalidField,
@@ -193,7 +196,7 @@ fn check_localization(
             let pointer = bundles.pointer_of(locale);
             match path {
                 Value::String(path) => {
-                    dir.check_declared(bundles.doc, &pointer, Path::new(""), path, diagnostics)
+                    dir.check_declared(bundles.doc, &pointer, Path::new(""), path, diagnostics);
                 }
                 other => diagnostics.push(bundles.doc.diagnostic(
                     Code::InvalidField,

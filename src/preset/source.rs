@@ -157,14 +157,11 @@ impl Dir {
                 why: NOT_FOUND,
             };
         }
-        let real = match fs::canonicalize(&joined) {
-            Ok(real) => real,
-            Err(_) => {
-                return Resolved::Missing {
-                    rel,
-                    why: "is a dangling link",
-                };
-            }
+        let Ok(real) = fs::canonicalize(&joined) else {
+            return Resolved::Missing {
+                rel,
+                why: "is a dangling link",
+            };
         };
         if !real.starts_with(&self.real) {
             return Resolved::Escapes;

@@ -253,7 +253,7 @@ mod tests {
             .paths
             .globs()
             .iter()
-            .map(|g| g.as_ref())
+            .map(std::convert::AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "my \"docs\"/"]);
     }

@@ -392,7 +392,7 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
     }
 }
 
-impl<'a> Document<'a> {
+impl Document<'_> {
     /// The highest valid `Rule_number`, or 0 for an empty file.
     pub(crate) fn max_number(&self) -> u64 {
         self.rules
@@ -476,7 +476,7 @@ mod tests {
             .paths
             .globs()
             .iter()
-            .map(|g| g.as_ref())
+            .map(std::convert::AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "a\\b"]);
         assert_eq!(document.rules[1].paths, Paths::Invalid("\"x\""));

@@ -100,7 +100,7 @@ pub(crate) struct Entries<'a> {
     applies: Vec<Vec<Applies<'a>>>,
 }
 
-impl<'a> Entries<'a> {
+impl Entries<'_> {
     pub(crate) fn len(&self) -> usize {
         self.selected.len()
     }
@@ -248,7 +248,7 @@ fn applying<'a>(rule: &'a super::file::Rule<'a>, paths: &'a [String]) -> Vec<App
                     glob: None,
                 });
             }
-            let glob = super::scope::matching(globs.iter().map(|g| g.as_ref()), path)?;
+            let glob = super::scope::matching(globs.iter().map(std::convert::AsRef::as_ref), path)?;
             Some(Applies {
                 path,
                 scope: "glob",

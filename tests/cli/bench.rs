@@ -1,7 +1,7 @@
 //! The side-by-side benchmark (ignored by default; figures, never assertions):
 //!
 //! ```sh
-//! cargo test --release --test cli bench -- --ignored --nocapture
+//! cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1
 //! ```
 //!
 //! It generates its data, runs each pair of commands alternately after a warm-up, and
@@ -9,7 +9,7 @@
 //! peer (`jq`, `/usr/bin/time`) is not installed is skipped with a message.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -176,47 +176,94 @@ fn noop() {}
 /// One side of a comparison: its name, how to make its command, its untimed set-up.
 type Side<'a> = (&'a str, &'a mut dyn FnMut() -> Command, &'a mut dyn FnMut());
 
-#[test]
-#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture"]
-fn bench() {
-    let sandbox = Sandbox::new();
-    let jq = installed("jq");
-    if !jq {
-        println!("skipped: every jq comparison (jq is not installed)");
+/// What the comparisons share: the generated rules files and the working copy a command
+/// runs on (restored from a base before each run).
+struct Fixture {
+    sandbox: Sandbox,
+    jq: bool,
+    base: Vec<(usize, PathBuf)>,
+    work: PathBuf,
+    temp: PathBuf,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let sandbox = Sandbox::new();
+        let jq = installed("jq");
+        if !jq {
+            println!("skipped: every jq comparison (jq is not installed)");
+        }
+        let base = [1_000, 10_000, 100_000]
+            .into_iter()
+            .map(|n| (n, sandbox.write(format!("base-{n}.json"), rules_file(n))))
+            .collect();
+        let (work, temp) = (sandbox.join("work.json"), sandbox.join("work.tmp"));
+        Fixture {
+            sandbox,
+            jq,
+            base,
+            work,
+            temp,
+        }
     }
-    let base: Vec<(usize, std::path::PathBuf)> = [1_000, 10_000, 100_000]
-        .into_iter()
-        .map(|n| (n, sandbox.write(format!("base-{n}.json"), rules_file(n))))
-        .collect();
-    let work = sandbox.join("work.json");
-    let temp = sandbox.join("work.tmp");
-    let (work_s, temp_s) = (work.display().to_string(), temp.display().to_string());
-    let autofix = |args: &[&str]| {
-        let mut command = sandbox.command(args);
-        command.env("AUTOFIX_FILE", &work);
+
+    /// `autofix ARGS` on the working copy.
+    fn autofix(&self, args: &[&str]) -> Command {
+        let mut command = self.sandbox.command(args);
+        command.env("AUTOFIX_FILE", &self.work);
         command
-    };
-    let restore = |n: usize| {
-        let from = base.iter().find(|(m, _)| *m == n).unwrap().1.clone();
-        let to = work.clone();
+    }
+
+    /// The set-up that puts the base of `n` rules in place of the working copy.
+    fn restore(&self, n: usize) -> impl FnMut() + use<> {
+        let from = self.base.iter().find(|(m, _)| *m == n).unwrap().1.clone();
+        let to = self.work.clone();
         move || {
             fs::copy(&from, &to).unwrap();
         }
-    };
+    }
 
-    // learn on 10k rules.
+    fn work(&self) -> String {
+        self.work.display().to_string()
+    }
+}
+
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
+fn bench() {
+    let fixture = Fixture::new();
+    learn_beside_jq_and_the_floor(&fixture);
+    if fixture.jq {
+        rules_beside_jq(&fixture);
+    }
+    check_beside_rules(&fixture);
+    if fixture.jq {
+        preset_validate_beside_jq(&fixture);
+    }
+    start_up();
+    scaling(&fixture);
+    peak_memory(&fixture);
+}
+
+const LEARN_ARGS: [&str; 6] = ["learn", "-c", "code", "-w", "bench", "Always bench"];
+
+fn learn_beside_jq_and_the_floor(fixture: &Fixture) {
+    let (work, temp) = (fixture.work(), fixture.temp.display().to_string());
     let jq_append = format!(
-        "jq --arg i 'Always bench' '. + [{{Rule_number: ((map(.Rule_number) | max) + 1), Category: \"CODE\", Instruction: $i, Why: \"bench\"}}]' {work_s} > {temp_s} && mv {temp_s} {work_s}"
+        "jq --arg i 'Always bench' '. + [{{Rule_number: ((map(.Rule_number) | max) + 1), Category: \"CODE\", Instruction: $i, Why: \"bench\"}}]' {work} > {temp} && mv {temp} {work}"
     );
-    let floor = format!("cp {work_s} {temp_s} && mv {temp_s} {work_s}");
-    let learn_args = ["learn", "-c", "code", "-w", "bench", "Always bench"];
-    let (mut r1, mut r2, mut r3) = (restore(10_000), restore(10_000), restore(10_000));
+    let floor = format!("cp {work} {temp} && mv {temp} {work}");
+    let (mut r1, mut r2, mut r3) = (
+        fixture.restore(10_000),
+        fixture.restore(10_000),
+        fixture.restore(10_000),
+    );
     let mut sides: Vec<Side<'_>> = Vec::new();
-    let mut make_learn = || autofix(&learn_args);
+    let mut make_learn = || fixture.autofix(&LEARN_ARGS);
     let mut make_jq = || sh(&jq_append);
     let mut make_floor = || sh(&floor);
     sides.push(("autofix learn", &mut make_learn, &mut r1));
-    if jq {
+    if fixture.jq {
         sides.push(("jq append (max+1, temp, rename)", &mut make_jq, &mut r2));
     }
     sides.push((
@@ -229,29 +276,30 @@ fn bench() {
         "<= 0.15 x jq, <= 3 x floor",
         &mut sides,
     );
+}
 
-    // rules on 100k rules.
-    if jq {
-        let (mut s1, mut s2) = (restore(100_000), restore(100_000));
-        let mut make_rules = || autofix(&["rules"]);
-        let jq_list = format!("jq -r '.[].Instruction' {work_s}");
-        let mut make_jq = || sh(&jq_list);
-        compare(
-            "rules on 100k rules",
-            "<= 0.3 x jq",
-            &mut [
-                ("autofix rules", &mut make_rules, &mut s1),
-                ("jq -r '.[].Instruction'", &mut make_jq, &mut s2),
-            ],
-        );
-    }
+fn rules_beside_jq(fixture: &Fixture) {
+    let (mut s1, mut s2) = (fixture.restore(100_000), fixture.restore(100_000));
+    let mut make_rules = || fixture.autofix(&["rules"]);
+    let jq_list = format!("jq -r '.[].Instruction' {}", fixture.work());
+    let mut make_jq = || sh(&jq_list);
+    compare(
+        "rules on 100k rules",
+        "<= 0.3 x jq",
+        &mut [
+            ("autofix rules", &mut make_rules, &mut s1),
+            ("jq -r '.[].Instruction'", &mut make_jq, &mut s2),
+        ],
+    );
+}
 
-    // check beside rules: the consistency checks index the rules' words instead of
-    // comparing every pair, so check stays a small multiple of rules.
+/// The consistency checks index the rules' words instead of comparing every pair, so check
+/// stays a small multiple of rules.
+fn check_beside_rules(fixture: &Fixture) {
     for n in [10_000, 100_000] {
-        let (mut c1, mut c2) = (restore(n), restore(n));
-        let mut make_check = || autofix(&["check"]);
-        let mut make_rules = || autofix(&["rules"]);
+        let (mut c1, mut c2) = (fixture.restore(n), fixture.restore(n));
+        let mut make_check = || fixture.autofix(&["check"]);
+        let mut make_rules = || fixture.autofix(&["rules"]);
         compare(
             &format!("check beside rules on {}k rules", n / 1000),
             "a small multiple of rules",
@@ -261,62 +309,59 @@ fn bench() {
             ],
         );
     }
+}
 
-    // preset validate on 1000 presets.
-    let presets = sandbox.join("presets");
+fn preset_validate_beside_jq(fixture: &Fixture) {
+    let presets = fixture.sandbox.join("presets");
     for i in 0..1000 {
         write_preset(&presets.join(format!("p{i:04}")), &format!("p{i:04}"), 20);
     }
-    if jq {
-        let presets_s = presets.display().to_string();
-        let mut make_validate = || sandbox.command(&["preset", "validate", &presets_s]);
-        let jq_empty = format!("find {presets_s} -name '*.json' -exec jq empty {{}} +");
-        let mut make_jq = || sh(&jq_empty);
-        let (mut n1, mut n2) = (noop, noop);
-        compare(
-            "preset validate on 1000 presets (20 commands each)",
-            "<= 1.0 x jq",
-            &mut [
-                ("autofix preset validate", &mut make_validate, &mut n1),
-                ("jq empty over the same files", &mut make_jq, &mut n2),
-            ],
-        );
-    }
+    let presets_s = presets.display().to_string();
+    let mut make_validate = || fixture.sandbox.command(&["preset", "validate", &presets_s]);
+    let jq_empty = format!("find {presets_s} -name '*.json' -exec jq empty {{}} +");
+    let mut make_jq = || sh(&jq_empty);
+    let (mut n1, mut n2) = (noop, noop);
+    compare(
+        "preset validate on 1000 presets (20 commands each)",
+        "<= 1.0 x jq",
+        &mut [
+            ("autofix preset validate", &mut make_validate, &mut n1),
+            ("jq empty over the same files", &mut make_jq, &mut n2),
+        ],
+    );
+}
 
-    // Start-up.
-    {
-        let mut make_version = || {
-            let mut command = Command::new(BIN);
-            command.arg("--version");
-            command
-        };
-        let mut make_true = || Command::new("/bin/true");
-        let (mut n1, mut n2) = (noop, noop);
-        compare(
-            "start-up",
-            "<= 3 x /bin/true",
-            &mut [
-                ("autofix --version", &mut make_version, &mut n1),
-                ("/bin/true", &mut make_true, &mut n2),
-            ],
-        );
-    }
+fn start_up() {
+    let mut make_version = || {
+        let mut command = Command::new(BIN);
+        command.arg("--version");
+        command
+    };
+    let mut make_true = || Command::new("/bin/true");
+    let (mut n1, mut n2) = (noop, noop);
+    compare(
+        "start-up",
+        "<= 3 x /bin/true",
+        &mut [
+            ("autofix --version", &mut make_version, &mut n1),
+            ("/bin/true", &mut make_true, &mut n2),
+        ],
+    );
+}
 
-    // Scaling from 1k to 100k rules.
+/// `learn` and `rules` from 1k to 100k rules.
+fn scaling(fixture: &Fixture) {
     println!("\nscaling (medians; should grow linearly with the file)");
-    for (n, _) in &base {
-        let setup_learn = restore(*n);
-        let setup_rules = restore(*n);
+    for (n, path) in &fixture.base {
+        let mut setup = fixture.restore(*n);
         let (mut learn_samples, mut rules_samples) = (Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
-            setup_learn();
-            learn_samples.push(time(&mut autofix(&learn_args)));
-            setup_rules();
-            rules_samples.push(time(&mut autofix(&["rules"])));
+            setup();
+            learn_samples.push(time(&mut fixture.autofix(&LEARN_ARGS)));
+            setup();
+            rules_samples.push(time(&mut fixture.autofix(&["rules"])));
         }
-        let size = fs::metadata(sandbox.join(format!("base-{n}.json")))
-            .unwrap()
-            .len();
+        let size = fs::metadata(path).unwrap().len();
         println!(
             "  {n:>7} rules ({:>6.1} MB): learn {:>10}, rules {:>10}",
             size as f64 / 1e6,
@@ -324,35 +369,36 @@ fn bench() {
             ms(median(rules_samples))
         );
     }
+}
 
-    // Peak memory.
-    if Path::new("/usr/bin/time").exists() {
-        restore(100_000)();
-        let output = Command::new("/usr/bin/time")
-            .args(["-v", BIN, "--file", &work_s, "rules"])
-            .env("AUTOFIX_CEILING_DIRECTORIES", sandbox.path())
-            .stdout(Stdio::null())
-            .output()
-            .unwrap();
-        let report = String::from_utf8_lossy(&output.stderr);
-        let peak_kb: u64 = report
-            .lines()
-            .find_map(|l| {
-                l.trim()
-                    .strip_prefix("Maximum resident set size (kbytes): ")
-            })
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0);
-        let size = fs::metadata(&work).unwrap().len();
-        println!(
-            "\npeak memory, rules on 100k rules  (target: <= 3 x file size)\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
-            (peak_kb * 1024) as f64 / 1e6,
-            size as f64 / 1e6,
-            (peak_kb * 1024) as f64 / size as f64
-        );
-    } else {
+fn peak_memory(fixture: &Fixture) {
+    if !Path::new("/usr/bin/time").exists() {
         println!("skipped: peak memory (/usr/bin/time is not installed)");
+        return;
     }
+    fixture.restore(100_000)();
+    let output = Command::new("/usr/bin/time")
+        .args(["-v", BIN, "--file", &fixture.work(), "rules"])
+        .env("AUTOFIX_CEILING_DIRECTORIES", fixture.sandbox.path())
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stderr);
+    let peak_kb: u64 = report
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let size = fs::metadata(&fixture.work).unwrap().len();
+    println!(
+        "\npeak memory, rules on 100k rules  (target: <= 3 x file size)\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
+        (peak_kb * 1024) as f64 / 1e6,
+        size as f64 / 1e6,
+        (peak_kb * 1024) as f64 / size as f64
+    );
 }
 
 /// The median of `rounds` runs of `make()`, each after `setup()` (untimed).
@@ -399,7 +445,7 @@ fn merge_versions(dir: &Path, n: usize) -> [std::path::PathBuf; 3] {
 /// validate` on one preset of 10k and 100k commands, the merge driver with 10k and 100k new
 /// rules a side (beside `git merge-file` on the same files, which merges text only).
 #[test]
-#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture"]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
 fn bench_sizes() {
     const FEW: usize = 5;
     let sandbox = Sandbox::new();

@@ -638,7 +638,7 @@ fn check_warns_exactly_where_the_claude_hook_starts_leaving_rules_out() {
     let (mut fits, mut over) = (1, 400);
     assert!(!omits(fits) && omits(over));
     while over - fits > 1 {
-        let middle = (fits + over) / 2;
+        let middle = usize::midpoint(fits, over);
         if omits(middle) {
             over = middle;
         } else {
