@@ -126,7 +126,7 @@ pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockEr
                 waited,
             });
         }
-        thread::sleep(pause.min(timeout.checked_sub(waited).unwrap()));
+        thread::sleep(pause.min(timeout.saturating_sub(waited)));
         pause = (pause * 2).min(Duration::from_millis(25));
     }
 }

@@ -148,11 +148,7 @@ fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
     for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {
         let heading = listing::scope_heading(&entry);
         if seen.insert(heading.clone()) {
-            let globs = entry
-                .paths
-                .iter()
-                .map(std::string::ToString::to_string)
-                .collect();
+            let globs = entry.paths.iter().map(ToString::to_string).collect();
             scopes.push((heading, globs));
         }
     }

@@ -156,10 +156,7 @@ fn check_localization(
         diagnostics,
     );
     let listed = localization.strings("supportedLocales", Presence::Optional, diagnostics)?;
-    let supported: BTreeSet<String> = listed
-        .iter()
-        .map(std::string::ToString::to_string)
-        .collect();
+    let supported: BTreeSet<String> = listed.iter().map(ToString::to_string).collect();
     if supported.is_empty() {
         diagnostics.push(localization.doc.diagnostic(
             Code::InvalidField,

@@ -253,7 +253,7 @@ mod tests {
             .paths
             .globs()
             .iter()
-            .map(std::convert::AsRef::as_ref)
+            .map(AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "my \"docs\"/"]);
     }

@@ -476,7 +476,7 @@ mod tests {
             .paths
             .globs()
             .iter()
-            .map(std::convert::AsRef::as_ref)
+            .map(AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "a\\b"]);
         assert_eq!(document.rules[1].paths, Paths::Invalid("\"x\""));

@@ -259,7 +259,7 @@ fn plan<'a>(
                     .paths
                     .globs()
                     .iter()
-                    .map(std::string::ToString::to_string)
+                    .map(ToString::to_string)
                     .collect(),
             },
             matches: Vec::new(),
@@ -379,11 +379,7 @@ fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
 
 /// The same scope: the same globs, in any order (a rule without `Paths` is unscoped).
 fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
-    let mut old: Vec<&str> = existing
-        .globs()
-        .iter()
-        .map(std::convert::AsRef::as_ref)
-        .collect();
+    let mut old: Vec<&str> = existing.globs().iter().map(AsRef::as_ref).collect();
     let mut new: Vec<&str> = new.iter().map(String::as_str).collect();
     old.sort_unstable();
     old.dedup();

@@ -248,7 +248,7 @@ fn applying<'a>(rule: &'a super::file::Rule<'a>, paths: &'a [String]) -> Vec<App
                     glob: None,
                 });
             }
-            let glob = super::scope::matching(globs.iter().map(std::convert::AsRef::as_ref), path)?;
+            let glob = super::scope::matching(globs.iter().map(AsRef::as_ref), path)?;
             Some(Applies {
                 path,
                 scope: "glob",

@@ -515,7 +515,7 @@ fn needles(shape: &Shape) -> Vec<String> {
             needles.push(part.to_string());
             for (canonical, spellings) in SYNONYMS {
                 if stem(canonical) == part {
-                    needles.extend(spellings.iter().map(std::string::ToString::to_string));
+                    needles.extend(spellings.iter().map(ToString::to_string));
                 }
             }
         }
