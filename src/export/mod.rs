@@ -339,7 +339,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     if !context.remove {
-        warnings.extend(duplicate_readers(&outcomes, &context.facts));
+        warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
     }
     Ok(Report {
@@ -812,7 +812,7 @@ pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> Strin
 }
 
 /// One warning for each agent that would read the rules from two targets.
-fn duplicate_readers(outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
+fn duplicate_readers(root: &Path, outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
     let mut agents: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
     for outcome in outcomes {
         if matches!(
@@ -824,7 +824,7 @@ fn duplicate_readers(outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
         let Some(target) = targets::by_id(outcome.id) else {
             continue;
         };
-        for agent in targets::readers(target, facts) {
+        for agent in targets::readers(root, target, facts) {
             match agents.iter_mut().find(|(a, _)| *a == agent) {
                 Some((_, ids)) if ids.contains(&target.id) => {}
                 Some((_, ids)) => ids.push(target.id),
@@ -836,11 +836,18 @@ fn duplicate_readers(outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
         .into_iter()
         .filter(|(_, ids)| ids.len() > 1)
         .map(|(agent, ids)| {
+            // Beside a rule-sync tool, its source is the copy to keep.
+            let is_source =
+                |id: &&str| facts.peers.tools().iter().any(|t| t.source_target() == *id);
+            let remove = ids
+                .iter()
+                .rev()
+                .find(|id| !is_source(id))
+                .unwrap_or(&ids[0]);
             format!(
                 "{agent} reads the rules twice: from targets {}; keep one (e.g. `autofix \
-                 export --remove --target {}`)",
+                 export --remove --target {remove}`)",
                 ids.join(" and "),
-                ids[ids.len() - 1]
             )
         })
         .collect()

@@ -658,10 +658,30 @@ impl Facts {
 }
 
 /// The agents that read `target` in this repository.
-pub(crate) fn readers(target: &Target, facts: &Facts) -> Vec<&'static str> {
+pub(crate) fn readers(root: &Path, target: &Target, facts: &Facts) -> Vec<&'static str> {
     let mut readers = target.readers.to_vec();
     if target.id == "agents-md" && facts.claude_reads_agents_md {
         readers.push("Claude Code");
+    }
+    // A rule-sync tool's source reaches the agents of every file the tool generates here.
+    let peer = facts
+        .peers
+        .tools()
+        .into_iter()
+        .find(|tool| tool.source_target() == target.id);
+    if let Some(tool) = peer {
+        for generated in TARGETS.iter().filter(|t| {
+            facts
+                .peers
+                .owner(root, t.path)
+                .is_some_and(|o| o.tool == tool)
+        }) {
+            for &agent in generated.readers {
+                if !readers.contains(&agent) {
+                    readers.push(agent);
+                }
+            }
+        }
     }
     readers
 }

@@ -336,8 +336,15 @@ fn ruler_adopted_after_autofix() {
     world.ruler_init();
     world.ruler_apply();
     // Ruler generates CLAUDE.md and .clinerules now (its .gitignore block lists them):
-    // autofix writes its source and leaves them alone.
-    let run = world.autofix(&["export"]).expect(0);
+    // autofix writes its source and leaves them alone. Claude Code reads the rules in
+    // Ruler's CLAUDE.md and in the copy exported before to .claude/rules/: said.
+    let run = world.autofix(&["export"]).expect_noisy(0);
+    assert!(
+        run.stderr
+            .contains("Claude Code reads the rules twice: from targets claude and ruler"),
+        "{}",
+        run.stderr
+    );
     for path in ["CLAUDE.md", ".clinerules", "AGENTS.md"] {
         assert!(
             squash(&run.stdout).contains(&format!("skipped {path} (Ruler generates this path")),
@@ -345,6 +352,10 @@ fn ruler_adopted_after_autofix() {
             run.stdout
         );
     }
+    // The advice taken: Ruler's CLAUDE.md is the one copy Claude Code reads.
+    world
+        .autofix(&["export", "--remove", "--target", "claude"])
+        .expect(0);
     world.ruler_apply();
     // Ruler took in the root AGENTS.md autofix had written once; its next run drops it.
     world.ruler_apply();
@@ -438,8 +449,14 @@ fn rulers_documented_ci_check_with_committed_outputs() {
     git(&["commit", "-qm", "rules"]);
     world.peer(&apply).expect_noisy(0);
     assert_eq!(git(&["status", "--porcelain"]), "");
-    world.autofix(&["export", "--check"]).expect(0);
-    world.autofix(&["init", "--export"]).expect(0);
+    // In sync, and the copy exported before Ruler came doubles what Ruler's CLAUDE.md says.
+    let check = world.autofix(&["export", "--check"]).expect_noisy(0);
+    assert!(
+        check.stderr.contains("Claude Code reads the rules twice"),
+        "{}",
+        check.stderr
+    );
+    world.autofix(&["init", "--export"]).expect_noisy(0);
     assert_eq!(git(&["status", "--porcelain"]), "");
     assert!(world.read("CLAUDE.md").contains("Always use pnpm"));
 }

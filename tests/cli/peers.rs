@@ -155,7 +155,16 @@ fn copies_exported_before_a_peer_arrived_are_left_alone() {
     sandbox
         .run(&["learn", "-c", "code", "-w", "w", "Never use npm"])
         .expect(0);
-    let run = sandbox.run(&["export"]).expect(0);
+    // Ruler's CLAUDE.md carries .ruler/autofix.md to Claude Code, which also reads the copy
+    // exported before to .claude/rules/: said, with the copy to drop.
+    let run = sandbox.run(&["export"]).expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "Claude Code reads the rules twice: from targets claude and ruler; keep one (e.g. `autofix export --remove --target claude`)"
+        ),
+        "{}",
+        run.stderr
+    );
     says(&run, "ruler (.ruler/ exists)");
     says(&run, "created .ruler/autofix.md");
     says(
@@ -179,6 +188,11 @@ fn copies_exported_before_a_peer_arrived_are_left_alone() {
             .contains("Never use npm")
     );
     assert!(sandbox.read(".ruler/autofix.md").contains("Never use npm"));
+    sandbox.run(&["export", "--check"]).expect_noisy(0);
+    // Taking the advice ends the double reading.
+    sandbox
+        .run(&["export", "--remove", "--target", "claude"])
+        .expect(0);
     sandbox.run(&["export", "--check"]).expect(0);
 }
 
