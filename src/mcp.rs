@@ -530,8 +530,11 @@ fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    let (categories, all) = (strings(arguments, "category")?, flag(arguments, "all")?);
-    let (budget, given) = (count(arguments, "budget")?, strings(arguments, "for")?);
+    // The arguments are checked before the workspace is looked for.
+    let categories = strings(arguments, "category")?;
+    let all = flag(arguments, "all")?;
+    let budget = count(arguments, "budget")?;
+    let given = strings(arguments, "for")?;
     let (workspace, cwd) = places(context)?;
     let paths = workspace.paths_inside(&cwd, &given);
     let query = listing::Query {
