@@ -9,7 +9,7 @@ use crate::rules::{self, listing};
 use anyhow::Context as _;
 
 use crate::cli::{HookCommand, PromptAgent, ReflectArgs, TextOrJson};
-use crate::cmd::{Context, print};
+use crate::cmd::{Context, eprint, print};
 
 fn agent(agent: PromptAgent) -> Agent {
     match agent {
@@ -19,16 +19,25 @@ fn agent(agent: PromptAgent) -> Agent {
     }
 }
 
-/// A hook never blocks the prompt: whatever happens, exit 0; unreadable input is no
-/// correction.
+/// The most bytes of hook input read: a prompt longer than this is pasted data, not a
+/// correction, and classifying it must end well within the 10 s `init` gives the hook.
+const PROMPT_CAP: u64 = 1024 * 1024;
+
+/// A hook never blocks the prompt: whatever happens, exit 0; unreadable or oversized
+/// input is no correction (said in one line on stderr).
 pub(crate) fn hook(command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
-            let cap = crate::limits::DEFAULT_MAX_FILE_BYTES;
-            if let Ok(input) = crate::limits::read_capped(std::io::stdin().lock(), cap)
-                && let Some(output) = prompt::respond(agent(args.agent), &input)
-            {
-                let _ = print(&output);
+            match crate::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
+                Ok(input) => {
+                    if let Some(output) = prompt::respond(agent(args.agent), &input) {
+                        let _ = print(&output);
+                    }
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+                    eprint("autofix: prompt not classified: the hook's input is over 1 MiB\n");
+                }
+                Err(error) => eprint(&format!("autofix: prompt not classified: {error}\n")),
             }
             ExitCode::SUCCESS
         }
