@@ -1,0 +1,501 @@
+//! Delivery, measured where it counts: the real Claude Code, Codex and Gemini CLI run in a
+//! repository set up by `autofix init --hook … --export`, against a stub model
+//! (`tests/clients/stub_model.py`) that logs every request. The assertions are on those
+//! requests — what the model is shown — not on files.
+//!
+//! Each run gets a fresh HOME and repository and runs inside a network namespace that has
+//! only loopback (`unshare -n`), killed after a bound. The clients come from
+//! `AUTOFIX_CLAUDE`, `AUTOFIX_CODEX` and `AUTOFIX_GEMINI` (set by `.ci/run`, which installs
+//! them from npm at pinned versions) and Node from `AUTOFIX_NODE`; a missing one is a
+//! recorded skip.
+
+use std::fs;
+use std::path::PathBuf;
+
+use crate::support::{BIN, Run, Sandbox, skip};
+
+const STUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/stub_model.py");
+
+/// The three unscoped rules and the scoped one every repository holds.
+const UNSCOPED: [&str; 3] = [
+    "Always use named exports - because tree shaking works better.",
+    "Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.",
+    "Never log secrets - because logs are shared.",
+];
+const SCOPED: &str =
+    "Always validate request bodies with zod in API handlers - because input is untrusted.";
+
+/// Words of the prompt hook's reminder, the line it adds when a prompt reads like a
+/// correction.
+const REMINDER: &str = "looks like a correction";
+
+#[derive(Clone, Copy, Debug)]
+enum Client {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+impl Client {
+    fn variable(self) -> &'static str {
+        match self {
+            Client::Claude => "AUTOFIX_CLAUDE",
+            Client::Codex => "AUTOFIX_CODEX",
+            Client::Gemini => "AUTOFIX_GEMINI",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Client::Claude => "claude-code",
+            Client::Codex => "codex",
+            Client::Gemini => "gemini-cli",
+        }
+    }
+}
+
+/// A repository set up as a user would, with the client's own configuration in its HOME.
+struct Repo {
+    sandbox: Sandbox,
+    program: PathBuf,
+    /// The folder put first on PATH: `autofix` and `node`.
+    bin: PathBuf,
+}
+
+impl Repo {
+    /// `None` (with the skip recorded) when the client, Node or a loopback-only network
+    /// namespace is not available.
+    fn new(client: Client) -> Option<Repo> {
+        let Some(program) = std::env::var_os(client.variable()).map(PathBuf::from) else {
+            skip(
+                client.name(),
+                &format!(
+                    "{} is not set (.ci/run installs the client)",
+                    client.variable()
+                ),
+            );
+            return None;
+        };
+        let Some(node) = std::env::var_os("AUTOFIX_NODE").map(PathBuf::from) else {
+            skip(client.name(), "AUTOFIX_NODE is not set");
+            return None;
+        };
+        let sandbox = Sandbox::new();
+        if !sandbox
+            .program("unshare", &["-n", "sh", "-c", "ip link set lo up"])
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            skip(
+                client.name(),
+                "`unshare -n` with `ip` (a loopback-only network) is not available",
+            );
+            return None;
+        }
+        let bin = sandbox.join("bin");
+        fs::create_dir_all(&bin).unwrap();
+        std::os::unix::fs::symlink(BIN, bin.join("autofix")).unwrap();
+        std::os::unix::fs::symlink(&node, bin.join("node")).unwrap();
+        let repo = Repo {
+            sandbox,
+            program,
+            bin,
+        };
+        repo.set_up();
+        Some(repo)
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.sandbox.join("repo")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.sandbox.join("home")
+    }
+
+    fn path_variable(&self) -> String {
+        format!("{}:/usr/local/bin:/usr/bin:/bin", self.bin.display())
+    }
+
+    fn autofix(&self, args: &[&str]) -> Run {
+        let mut command = self.sandbox.command_in("repo", args);
+        command.env("PATH", self.path_variable());
+        Run::from_command(&mut command)
+    }
+
+    fn git(&self, args: &[&str]) {
+        let status = self
+            .sandbox
+            .program("git", args)
+            .current_dir(self.dir())
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    fn set_up(&self) {
+        self.sandbox
+            .write("repo/src/api/users.ts", "export const users = [];\n");
+        self.sandbox
+            .write("repo/src/web/app.ts", "export const app = 1;\n");
+        self.git(&["init", "-q"]);
+        self.autofix(&["init", "--hook", "claude,codex,gemini", "--export"])
+            .expect(0);
+        for (category, rule) in [
+            ("style", UNSCOPED[0]),
+            ("tool", UNSCOPED[1]),
+            ("code", UNSCOPED[2]),
+        ] {
+            self.autofix(&["learn", "-c", category, "-w", "team", rule])
+                .expect(0);
+        }
+        self.autofix(&[
+            "learn",
+            "-c",
+            "arch",
+            "-w",
+            "review",
+            "--path",
+            "src/api/**",
+            SCOPED,
+        ])
+        .expect(0);
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-qm", "set up"]);
+        self.configure_home();
+    }
+
+    /// The client's own setup in HOME: the stub as its model, the repository trusted.
+    fn configure_home(&self) {
+        let repo = self.dir();
+        let repo = repo.display();
+        // https://developers.openai.com/codex/config-reference (model_providers, projects)
+        self.sandbox.write(
+            "home/.codex/config.toml",
+            format!(
+                "model = \"gpt-stub\"\nmodel_provider = \"stub\"\n\n[model_providers.stub]\nname = \"stub\"\nbase_url = \"http://127.0.0.1:PORT/v1\"\nwire_api = \"responses\"\nenv_key = \"STUB_API_KEY\"\n\n[projects.\"{repo}\"]\ntrust_level = \"trusted\"\n"
+            ),
+        );
+        // https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/trusted-folders.md
+        self.sandbox.write(
+            "home/.gemini/trustedFolders.json",
+            format!("{{\"{repo}\": \"TRUST_FOLDER\"}}"),
+        );
+        self.sandbox.write(
+            "home/.gemini/settings.json",
+            r#"{"security":{"auth":{"selectedType":"gemini-api-key"}}}"#,
+        );
+    }
+
+    /// Runs the client on `prompt` against the stub and returns the model requests it
+    /// made, in order. With `read`, the stub's first answer to Claude Code is a `Read`
+    /// tool call for that file of the repository.
+    fn ask(&self, client: Client, prompt: &str, read: Option<&str>) -> Vec<Request> {
+        let log = self.sandbox.join("requests.jsonl");
+        let _ = fs::remove_file(&log);
+        let program = self.program.display().to_string();
+        let mut stub: Vec<String> = vec![
+            STUB.into(),
+            "--log".into(),
+            log.display().to_string(),
+            "--timeout".into(),
+            "120".into(),
+        ];
+        if let Some(file) = read {
+            stub.push("--read".into());
+            stub.push(self.dir().join(file).display().to_string());
+        }
+        let client_args: Vec<String> = match client {
+            Client::Claude => {
+                stub.extend(["--env-with-port".into(), "ANTHROPIC_BASE_URL".into()]);
+                vec![
+                    program,
+                    "-p".into(),
+                    prompt.into(),
+                    "--output-format".into(),
+                    "json".into(),
+                ]
+            }
+            Client::Codex => {
+                // The port is only known inside the namespace: the wrapper writes it into
+                // the provider's base_url before Codex starts.
+                let config = self.home().join(".codex/config.toml");
+                vec![
+                    "sh".into(),
+                    "-c".into(),
+                    format!(
+                        "sed -i 's/127.0.0.1:[A-Z0-9]*/127.0.0.1:{{port}}/' '{}' && exec \"$0\" \"$@\"",
+                        config.display()
+                    ),
+                    program,
+                    "exec".into(),
+                    // Project hooks run only once reviewed ("Trust all" in the TUI); this
+                    // flag is the headless form of that review.
+                    "--dangerously-bypass-hook-trust".into(),
+                    "--skip-git-repo-check".into(),
+                    prompt.into(),
+                ]
+            }
+            Client::Gemini => {
+                stub.extend(["--env-with-port".into(), "GOOGLE_GEMINI_BASE_URL".into()]);
+                vec![program, "-p".into(), prompt.into()]
+            }
+        };
+        stub.push("--".into());
+        stub.extend(client_args);
+        let script = "ip link set lo up && exec python3 \"$@\"";
+        let mut args: Vec<&str> = vec!["-n", "sh", "-c", script, "sh"];
+        args.extend(stub.iter().map(String::as_str));
+        let mut command = self.sandbox.program("unshare", &args);
+        command
+            .current_dir(self.dir())
+            .env("PATH", self.path_variable())
+            .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:{port}")
+            .env("ANTHROPIC_API_KEY", "sk-stub")
+            .env("STUB_API_KEY", "stub")
+            .env("GEMINI_API_KEY", "stub")
+            .env("GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:{port}")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env_remove("CI");
+        let run = Run::from_command(&mut command);
+        assert_eq!(
+            run.code, 0,
+            "{client:?} failed\n--- stdout\n{}\n--- stderr\n{}",
+            run.stdout, run.stderr
+        );
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        text.lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .filter(|entry| client.is_turn(entry))
+            .map(|entry| Request::of(&entry["body"]))
+            .collect()
+    }
+}
+
+impl Client {
+    /// Whether a logged request is a turn of the agent's main loop (not a helper call
+    /// such as Gemini CLI's model router).
+    fn is_turn(self, entry: &serde_json::Value) -> bool {
+        let path = entry["path"].as_str().unwrap_or("");
+        match self {
+            Client::Claude => {
+                path.starts_with("/v1/messages?") && entry["body"]["tools"].is_array()
+            }
+            Client::Codex => path.ends_with("/responses"),
+            Client::Gemini => path.contains(":streamGenerateContent"),
+        }
+    }
+}
+
+/// One request as the model reads it: every string in its body, joined.
+struct Request {
+    text: String,
+}
+
+impl Request {
+    fn of(body: &serde_json::Value) -> Request {
+        fn strings(value: &serde_json::Value, out: &mut String) {
+            match value {
+                serde_json::Value::String(s) => {
+                    out.push_str(s);
+                    out.push('\n');
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+                serde_json::Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+                _ => {}
+            }
+        }
+        let mut text = String::new();
+        strings(body, &mut text);
+        Request { text }
+    }
+
+    fn count(&self, needle: &str) -> usize {
+        self.text.matches(needle).count()
+    }
+
+    /// Whether `needle` is inside a `<hook_context>` block (Gemini CLI's frame for hook
+    /// output, which its system prompt tells the model to treat as data).
+    fn in_hook_context(&self, needle: &str) -> bool {
+        self.text.split("<hook_context>").skip(1).any(|block| {
+            block
+                .split("</hook_context>")
+                .next()
+                .is_some_and(|inside| inside.contains(needle))
+        })
+    }
+
+    /// Asserts each unscoped rule is in the request exactly once.
+    #[track_caller]
+    fn has_each_rule_once(&self) {
+        for rule in UNSCOPED {
+            assert_eq!(self.count(rule), 1, "{rule:?} in\n{}", self.text);
+        }
+    }
+}
+
+fn requests(client: Client, prompt: &str, read: Option<&str>) -> Option<Vec<Request>> {
+    let repo = Repo::new(client)?;
+    let requests = repo.ask(client, prompt, read);
+    assert!(!requests.is_empty(), "{client:?} sent no model request");
+    Some(requests)
+}
+
+#[test]
+fn claude_code_sees_each_rule_once_and_the_scoped_rule_after_a_matching_read() {
+    let Some(requests) = requests(
+        Client::Claude,
+        "Add a users endpoint",
+        Some("src/api/users.ts"),
+    ) else {
+        return;
+    };
+    assert_eq!(requests.len(), 2, "a tool call, then the answer");
+    for request in &requests {
+        request.has_each_rule_once();
+        assert_eq!(request.count("BEGIN:autofix"), 0);
+        assert_eq!(request.count("autofix:owned"), 0);
+    }
+    assert_eq!(
+        requests[0].count(SCOPED),
+        0,
+        "before the read:\n{}",
+        requests[0].text
+    );
+    assert_eq!(
+        requests[1].count(SCOPED),
+        1,
+        "after the read:\n{}",
+        requests[1].text
+    );
+}
+
+#[test]
+fn claude_code_never_sees_the_scoped_rule_after_another_read() {
+    let Some(requests) = requests(Client::Claude, "Tidy the app", Some("src/web/app.ts")) else {
+        return;
+    };
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        request.has_each_rule_once();
+        assert_eq!(request.count(SCOPED), 0, "{}", request.text);
+    }
+}
+
+#[test]
+fn claude_code_is_reminded_on_a_correction_only() {
+    let Some(repo) = Repo::new(Client::Claude) else {
+        return;
+    };
+    let neutral = repo.ask(Client::Claude, "Add a users endpoint", None);
+    assert_eq!(neutral.last().unwrap().count(REMINDER), 0);
+    let correction = repo.ask(
+        Client::Claude,
+        "No, don't use default exports anymore, we use named ones here",
+        None,
+    );
+    assert_eq!(correction.last().unwrap().count(REMINDER), 1);
+}
+
+#[test]
+fn claude_code_expands_learn() {
+    let Some(requests) = requests(
+        Client::Claude,
+        "/learn Always use tabs - because the linter wants them.",
+        None,
+    ) else {
+        return;
+    };
+    let last = requests.last().unwrap();
+    assert_eq!(
+        last.count("Turn it into one imperative rule"),
+        1,
+        "{}",
+        last.text
+    );
+    assert_eq!(last.count("autofix:owned"), 0, "{}", last.text);
+}
+
+#[test]
+fn codex_sees_each_rule_once_and_the_scoped_rule_with_its_scope() {
+    let Some(requests) = requests(Client::Codex, "Add a users endpoint", None) else {
+        return;
+    };
+    let request = &requests[0];
+    request.has_each_rule_once();
+    assert_eq!(request.count(SCOPED), 1, "{}", request.text);
+    assert!(request.text.contains("src/api/**"));
+}
+
+#[test]
+fn codex_is_reminded_on_a_correction_only() {
+    let Some(repo) = Repo::new(Client::Codex) else {
+        return;
+    };
+    let neutral = repo.ask(Client::Codex, "Add a users endpoint", None);
+    assert_eq!(neutral[0].count(REMINDER), 0);
+    let correction = repo.ask(
+        Client::Codex,
+        "No, don't use default exports anymore, we use named ones here",
+        None,
+    );
+    assert_eq!(correction[0].count(REMINDER), 1);
+}
+
+#[test]
+fn gemini_cli_sees_each_rule_once_as_instructions() {
+    let Some(requests) = requests(Client::Gemini, "Add a users endpoint", None) else {
+        return;
+    };
+    let request = &requests[0];
+    request.has_each_rule_once();
+    assert_eq!(request.count(SCOPED), 1, "{}", request.text);
+    // Hook output reaches Gemini's model as data (`<hook_context>`); the rules must come
+    // from a context file, which Gemini CLI puts in its system instruction.
+    for rule in UNSCOPED.iter().chain([&SCOPED]) {
+        assert!(
+            !request.in_hook_context(rule),
+            "{rule:?} in\n{}",
+            request.text
+        );
+    }
+}
+
+#[test]
+fn gemini_cli_is_reminded_on_a_correction_only() {
+    let Some(repo) = Repo::new(Client::Gemini) else {
+        return;
+    };
+    let neutral = repo.ask(Client::Gemini, "Add a users endpoint", None);
+    assert_eq!(neutral[0].count(REMINDER), 0, "{}", neutral[0].text);
+    let correction = repo.ask(
+        Client::Gemini,
+        "No, don't use default exports anymore, we use named ones here",
+        None,
+    );
+    assert_eq!(correction[0].count(REMINDER), 1, "{}", correction[0].text);
+}
+
+#[test]
+fn gemini_cli_expands_learn() {
+    let Some(requests) = requests(
+        Client::Gemini,
+        "/learn Always use tabs - because the linter wants them.",
+        None,
+    ) else {
+        return;
+    };
+    let last = requests.last().unwrap();
+    assert_eq!(
+        last.count("Turn it into one imperative rule"),
+        1,
+        "{}",
+        last.text
+    );
+}
