@@ -145,3 +145,59 @@ fn the_session_hook_is_silent_where_an_instructions_file_carries_the_rules() {
         .expect(0);
     assert!(run.stdout.contains("Always use pnpm"), "{}", run.stdout);
 }
+
+#[test]
+fn init_says_what_each_agent_needs_trusted_and_doctor_looks() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,gemini"])
+        .expect(0);
+    for agent in [
+        "Claude Code: accept",
+        "Codex: trust the project",
+        "Gemini CLI: trust the folder",
+    ] {
+        assert!(run.stdout.contains(agent), "{agent}\n{}", run.stdout);
+    }
+    let doctor = |sandbox: &Sandbox| {
+        let run = sandbox.run(&["doctor", "--format", "json"]);
+        let json = run.json();
+        let checks = json["checks"].as_array().unwrap().clone();
+        checks
+            .into_iter()
+            .filter(|c| c["name"].as_str().unwrap().starts_with("trust "))
+            .map(|c| (c["name"].as_str().unwrap().to_string(), c["ok"] == true))
+            .collect::<Vec<_>>()
+    };
+    let untrusted = doctor(&sandbox);
+    assert_eq!(
+        untrusted,
+        [
+            ("trust claude".to_string(), false),
+            ("trust codex".to_string(), false),
+            ("trust gemini".to_string(), false)
+        ]
+    );
+    let root = std::fs::canonicalize(sandbox.path()).unwrap();
+    let root = root.display();
+    sandbox.write(
+        "home/.claude.json",
+        format!(r#"{{"projects":{{"{root}":{{"hasTrustDialogAccepted":true}}}}}}"#),
+    );
+    sandbox.write(
+        "home/.codex/config.toml",
+        format!("[projects.\"{root}\"]\ntrust_level = \"trusted\"\n"),
+    );
+    // TRUST_PARENT on a folder inside trusts the folder above it: the repository.
+    sandbox.write(
+        "home/.gemini/trustedFolders.json",
+        format!(r#"{{"{root}/src": "TRUST_PARENT"}}"#),
+    );
+    assert!(
+        doctor(&sandbox).iter().all(|(_, ok)| *ok),
+        "{:?}",
+        doctor(&sandbox)
+    );
+}
