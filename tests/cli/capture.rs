@@ -160,7 +160,11 @@ fn the_hook_exits_0_in_silence_on_garbage() {
     let run = sandbox
         .run_with_stdin(&["hook", "user-prompt", "--agent", "cursor"], "{}")
         .expect_noisy(0);
-    assert!(run.stderr.starts_with("autofix: hook not run: "), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("autofix: hook not run: "),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A sandbox that `init` accepts as a repository.
@@ -276,7 +280,7 @@ fn the_skill_explains_the_reminder() {
     sandbox.run(&["init"]).expect(0);
     let skill = sandbox.read(".agents/skills/autofix/SKILL.md");
     assert!(skill.contains("autofix hook user-prompt"), "{skill}");
-    assert!(skill.contains("It is\na reminder, not an order"), "{skill}");
+    assert!(skill.contains("reminder, not an order"), "{skill}");
 }
 
 /// A sandbox whose home holds one hand-written transcript of each agent (and one of
