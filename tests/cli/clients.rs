@@ -195,6 +195,25 @@ impl Repo {
     /// made, in order. With `read`, the stub's first answer to Claude Code is a `Read`
     /// tool call for that file of the repository.
     fn ask(&self, client: Client, prompt: &str, read: Option<&str>) -> Vec<Request> {
+        let args: &[&str] = match client {
+            Client::Claude => &["-p", prompt],
+            // Project hooks run only once reviewed ("Trust all" in the TUI); this flag is
+            // the headless form of that review.
+            Client::Codex => &[
+                "exec",
+                "--dangerously-bypass-hook-trust",
+                "--skip-git-repo-check",
+                prompt,
+            ],
+            Client::Gemini => &["-p", prompt],
+        };
+        let (requests, _) = self.run(client, args, read);
+        requests.into_iter().filter(|r| r.turn).collect()
+    }
+
+    /// Runs the client with `args` against the stub: every model request, and what it
+    /// printed.
+    fn run(&self, client: Client, args: &[&str], read: Option<&str>) -> (Vec<Request>, String) {
         let log = self.sandbox.join("requests.jsonl");
         let _ = fs::remove_file(&log);
         let program = self.program.display().to_string();
@@ -209,16 +228,10 @@ impl Repo {
             stub.push("--read".into());
             stub.push(self.dir().join(file).display().to_string());
         }
-        let client_args: Vec<String> = match client {
+        let mut command_line: Vec<String> = match client {
             Client::Claude => {
                 stub.extend(["--env-with-port".into(), "ANTHROPIC_BASE_URL".into()]);
-                vec![
-                    program,
-                    "-p".into(),
-                    prompt.into(),
-                    "--output-format".into(),
-                    "json".into(),
-                ]
+                vec![program, "--output-format".into(), "json".into()]
             }
             Client::Codex => {
                 // The port is only known inside the namespace: the wrapper writes it into
@@ -232,21 +245,16 @@ impl Repo {
                         config.display()
                     ),
                     program,
-                    "exec".into(),
-                    // Project hooks run only once reviewed ("Trust all" in the TUI); this
-                    // flag is the headless form of that review.
-                    "--dangerously-bypass-hook-trust".into(),
-                    "--skip-git-repo-check".into(),
-                    prompt.into(),
                 ]
             }
             Client::Gemini => {
                 stub.extend(["--env-with-port".into(), "GOOGLE_GEMINI_BASE_URL".into()]);
-                vec![program, "-p".into(), prompt.into()]
+                vec![program]
             }
         };
+        command_line.extend(args.iter().map(ToString::to_string));
         stub.push("--".into());
-        stub.extend(client_args);
+        stub.extend(command_line);
         let script = "ip link set lo up && exec python3 \"$@\"";
         let mut args: Vec<&str> = vec!["-n", "sh", "-c", script, "sh"];
         args.extend(stub.iter().map(String::as_str));
@@ -270,11 +278,12 @@ impl Repo {
             run.stdout, run.stderr
         );
         let text = fs::read_to_string(&log).unwrap_or_default();
-        text.lines()
+        let requests = text
+            .lines()
             .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
-            .filter(|entry| client.is_turn(entry))
-            .map(|entry| Request::of(&entry["body"]))
-            .collect()
+            .map(|entry| Request::of(&entry["body"], client.is_turn(&entry)))
+            .collect();
+        (requests, run.stdout)
     }
 }
 
@@ -296,10 +305,12 @@ impl Client {
 /// One request as the model reads it: every string in its body, joined.
 struct Request {
     text: String,
+    /// A turn of the agent's main loop, not a helper call (title, router, summary).
+    turn: bool,
 }
 
 impl Request {
-    fn of(body: &serde_json::Value) -> Request {
+    fn of(body: &serde_json::Value, turn: bool) -> Request {
         fn strings(value: &serde_json::Value, out: &mut String) {
             match value {
                 serde_json::Value::String(s) => {
@@ -313,7 +324,7 @@ impl Request {
         }
         let mut text = String::new();
         strings(body, &mut text);
-        Request { text }
+        Request { text, turn }
     }
 
     fn count(&self, needle: &str) -> usize {
@@ -423,6 +434,37 @@ fn claude_code_expands_learn() {
 }
 
 #[test]
+fn claude_code_has_the_rules_back_after_compaction() {
+    let Some(repo) = Repo::new(Client::Claude) else {
+        return;
+    };
+    let (_, printed) = repo.run(Client::Claude, &["-p", "Add a users endpoint"], None);
+    let session: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    let session = session["session_id"].as_str().unwrap().to_string();
+    repo.run(
+        Client::Claude,
+        &["-p", "--resume", &session, "/compact"],
+        None,
+    );
+    let (after, _) = repo.run(
+        Client::Claude,
+        &["-p", "--resume", &session, "Now add tests"],
+        None,
+    );
+    let last = after
+        .iter()
+        .rfind(|r| r.turn)
+        .expect("a turn after the compaction");
+    assert_eq!(
+        last.count("continued from a previous conversation"),
+        1,
+        "{}",
+        last.text
+    );
+    last.has_each_rule_once();
+}
+
+#[test]
 fn codex_sees_each_rule_once_and_the_scoped_rule_with_its_scope() {
     let Some(requests) = requests(Client::Codex, "Add a users endpoint", None) else {
         return;
@@ -431,6 +473,37 @@ fn codex_sees_each_rule_once_and_the_scoped_rule_with_its_scope() {
     request.has_each_rule_once();
     assert_eq!(request.count(SCOPED), 1, "{}", request.text);
     assert!(request.text.contains("src/api/**"));
+}
+
+#[test]
+fn codex_has_the_rules_back_after_compaction() {
+    let Some(repo) = Repo::new(Client::Codex) else {
+        return;
+    };
+    // Compact before every turn once the history holds more than 5 tokens.
+    let config = repo.home().join(".codex/config.toml");
+    let text = fs::read_to_string(&config).unwrap();
+    fs::write(
+        &config,
+        format!("model_auto_compact_token_limit = 5\n{text}"),
+    )
+    .unwrap();
+    repo.ask(Client::Codex, "Add a users endpoint", None);
+    let exec = [
+        "exec",
+        "--dangerously-bypass-hook-trust",
+        "--skip-git-repo-check",
+    ];
+    let resume = [&exec[..], &["resume", "--last", "Now add tests"]].concat();
+    let (after, _) = repo.run(Client::Codex, &resume, None);
+    let after: Vec<Request> = after.into_iter().filter(|r| r.turn).collect();
+    let compacted = after
+        .iter()
+        .any(|r| r.count("CONTEXT CHECKPOINT COMPACTION") == 1);
+    assert!(compacted, "Codex did not compact");
+    let last = after.last().expect("a turn after the compaction");
+    last.has_each_rule_once();
+    assert_eq!(last.count(SCOPED), 1);
 }
 
 #[test]
@@ -465,6 +538,34 @@ fn gemini_cli_sees_each_rule_once_as_instructions() {
             request.text
         );
     }
+}
+
+#[test]
+fn gemini_cli_has_the_rules_back_after_compression() {
+    let Some(repo) = Repo::new(Client::Gemini) else {
+        return;
+    };
+    // Compress the history as soon as it holds anything.
+    repo.sandbox.write(
+        "home/.gemini/settings.json",
+        r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"model":{"compressionThreshold":0.000001}}"#,
+    );
+    repo.ask(Client::Gemini, "Add a users endpoint", None);
+    let (after, _) = repo.run(
+        Client::Gemini,
+        &["--resume", "latest", "-p", "Now add tests"],
+        None,
+    );
+    // Gemini CLI's compression asks for a `<state_snapshot>` of the history.
+    let compressed = after
+        .iter()
+        .any(|r| !r.turn && r.count("state_snapshot") > 0);
+    assert!(compressed, "Gemini CLI did not compress");
+    let last = after
+        .iter()
+        .rfind(|r| r.turn)
+        .expect("a turn after the compression");
+    last.has_each_rule_once();
 }
 
 #[test]
