@@ -331,12 +331,13 @@ impl Request {
         self.text.matches(needle).count()
     }
 
-    /// Whether `needle` is inside a `<hook_context>` block (Gemini CLI's frame for hook
-    /// output, which its system prompt tells the model to treat as data).
-    fn in_hook_context(&self, needle: &str) -> bool {
-        self.text.split("<hook_context>").skip(1).any(|block| {
+    /// Whether `needle` is inside a block from `open` to `close` (Gemini CLI frames hook
+    /// output as `<hook_context>`, which its system prompt says is data, and context files
+    /// as `<project_context>`).
+    fn within(&self, open: &str, close: &str, needle: &str) -> bool {
+        self.text.split(open).skip(1).any(|block| {
             block
-                .split("</hook_context>")
+                .split(close)
                 .next()
                 .is_some_and(|inside| inside.contains(needle))
         })
@@ -530,13 +531,14 @@ fn gemini_cli_sees_each_rule_once_as_instructions() {
     request.has_each_rule_once();
     assert_eq!(request.count(SCOPED), 1, "{}", request.text);
     // Hook output reaches Gemini's model as data (`<hook_context>`); the rules must come
-    // from a context file, which Gemini CLI puts in its system instruction.
+    // from a context file, which Gemini CLI sends as `<project_context>` and its system
+    // prompt calls "foundational mandates".
+    let mandates = "Instructions found in `GEMINI.md` files are foundational mandates";
+    assert_eq!(request.count(mandates), 1);
     for rule in UNSCOPED.iter().chain([&SCOPED]) {
-        assert!(
-            !request.in_hook_context(rule),
-            "{rule:?} in\n{}",
-            request.text
-        );
+        let data = request.within("<hook_context>", "</hook_context>", rule);
+        let context = request.within("<project_context>", "</project_context>", rule);
+        assert!(!data && context, "{rule:?} in\n{}", request.text);
     }
 }
 
