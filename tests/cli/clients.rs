@@ -465,6 +465,158 @@ fn claude_code_has_the_rules_back_after_compaction() {
     last.has_each_rule_once();
 }
 
+/// Claude Code's interactive session, driven through tmux as a person types: a neutral
+/// prompt, a correction, then `/learn`.
+#[test]
+fn claude_code_interactive_reminds_on_a_correction_and_expands_learn() {
+    let Some(repo) = Repo::new(Client::Claude) else {
+        return;
+    };
+    if !repo
+        .sandbox
+        .program("tmux", &["-V"])
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        skip(
+            "tmux",
+            "an interactive Claude Code session needs a terminal",
+        );
+        return;
+    }
+    // What a person answers once: onboarding done, this folder trusted, the key approved.
+    let dir = repo.dir();
+    repo.sandbox.write(
+        "home/.claude.json",
+        serde_json::json!({
+            "hasCompletedOnboarding": true,
+            "theme": "dark",
+            "customApiKeyResponses": {"approved": ["sk-stub"], "rejected": []},
+            "projects": {dir.display().to_string(): {"hasTrustDialogAccepted": true}},
+        })
+        .to_string(),
+    );
+    let session = Tmux::start(&repo);
+    session.wait_for("❯", 0);
+    let prompts = [
+        "Add a users endpoint",
+        "No, don't use default exports anymore, we use named ones here",
+        "/learn Always use tabs - because the linter wants them.",
+    ];
+    for (at, prompt) in prompts.iter().enumerate() {
+        session.type_line(prompt);
+        session.wait_for("", at + 1);
+    }
+    let turns: Vec<Request> = session.requests().into_iter().filter(|r| r.turn).collect();
+    assert_eq!(turns.len(), 3, "one turn a prompt");
+    for turn in &turns {
+        turn.has_each_rule_once();
+    }
+    assert_eq!(turns[0].count(REMINDER), 0, "{}", turns[0].text);
+    assert_eq!(turns[1].count(REMINDER), 1, "{}", turns[1].text);
+    assert_eq!(
+        turns[2].count("Turn it into one imperative rule"),
+        1,
+        "{}",
+        turns[2].text
+    );
+}
+
+/// A client running in a tmux session inside the loopback-only namespace.
+struct Tmux<'r> {
+    repo: &'r Repo,
+    name: String,
+    log: PathBuf,
+}
+
+impl<'r> Tmux<'r> {
+    fn start(repo: &'r Repo) -> Tmux<'r> {
+        let log = repo.sandbox.join("interactive.jsonl");
+        let name = format!("autofix-{}", std::process::id());
+        let script = repo.sandbox.write(
+            "interactive.sh",
+            format!(
+                "cd '{dir}' && exec unshare -n sh -c 'ip link set lo up && exec python3 \"$@\"' sh \
+                 '{STUB}' --log '{log}' --timeout 120 --interactive --env-with-port ANTHROPIC_BASE_URL \
+                 -- '{program}'\n",
+                dir = repo.dir().display(),
+                log = log.display(),
+                program = repo.program.display(),
+            ),
+        );
+        // A server of its own (`-L`), which takes this command's environment.
+        let mut command = repo.sandbox.program(
+            "tmux",
+            &[
+                "-L",
+                &name,
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "150",
+                "-y",
+                "40",
+            ],
+        );
+        command
+            .arg(format!("sh '{}'", script.display()))
+            .env("PATH", repo.path_variable())
+            .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:{port}")
+            .env("ANTHROPIC_API_KEY", "sk-stub")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        assert!(command.status().unwrap().success(), "tmux new-session");
+        Tmux { repo, name, log }
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let args = [&["-L", self.name.as_str()], args].concat();
+        let output = self.repo.sandbox.program("tmux", &args).output().unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    fn type_line(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", &self.name, "-l", text]);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        self.tmux(&["send-keys", "-t", &self.name, "Enter"]);
+    }
+
+    /// Waits (60 s at most) until the screen shows `text` and the stub has logged `turns`
+    /// turns.
+    fn wait_for(&self, text: &str, turns: usize) {
+        for _ in 0..600 {
+            let screen = self.tmux(&["capture-pane", "-p", "-t", &self.name]);
+            let logged = self.requests().iter().filter(|r| r.turn).count();
+            if screen.contains(text) && logged >= turns {
+                // Let the client settle before the next keystrokes.
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let screen = self.tmux(&["capture-pane", "-p", "-t", &self.name]);
+        panic!("waited for {text:?} and {turns} turns; the screen:\n{screen}");
+    }
+
+    fn requests(&self) -> Vec<Request> {
+        fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .map(|entry| Request::of(&entry["body"], Client::Claude.is_turn(&entry)))
+            .collect()
+    }
+}
+
+impl Drop for Tmux<'_> {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
 #[test]
 fn codex_sees_each_rule_once_and_the_scoped_rule_with_its_scope() {
     let Some(requests) = requests(Client::Codex, "Add a users endpoint", None) else {

@@ -3,7 +3,7 @@
 Messages, OpenAI Responses and Gemini generateContent APIs (streaming and not) to finish
 an agent's turn, and logs every request body so a test can assert on what the model saw.
 
-    stub_model.py --log LOG [--read FILE] [--timeout S] -- COMMAND...
+    stub_model.py --log LOG [--read FILE] [--timeout S] [--interactive] -- COMMAND...
 
 Starts the server on an ephemeral loopback port, runs COMMAND with `{port}` replaced in
 its arguments and in the variables named by --env-with-port, waits for it (killed after
@@ -209,6 +209,7 @@ def main():
     parser.add_argument("--read")
     parser.add_argument("--timeout", type=float, default=90)
     parser.add_argument("--env-with-port", action="append", default=[])
+    parser.add_argument("--interactive", action="store_true", help="keep the terminal")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -225,11 +226,19 @@ def main():
     for name in args.env_with_port:
         env[name] = env.get(name, "").replace("{port}", port)
     command = [part.replace("{port}", port) for part in command]
-    child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+    # A headless client gets no input and its own process group (killed whole on time-out);
+    # an interactive one keeps the terminal.
+    if args.interactive:
+        child = subprocess.Popen(command, env=env)
+    else:
+        child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         code = child.wait(timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, 9)
+        if args.interactive:
+            child.kill()
+        else:
+            os.killpg(child.pid, 9)
         child.wait()
         print(f"stub_model: {command[0]} did not finish in {args.timeout} s", file=sys.stderr)
         code = 124
