@@ -328,8 +328,9 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
     };
     // The claude target's guard matters only where our AGENTS.md block would reach Claude
     // Code; beside rulesync or Ruler, what Claude Code reads is theirs.
-    let guard =
-        context.facts.peers.is_empty() && selected.iter().any(|s| s.target.id == "agents-md");
+    let guard = context.facts.peers.is_empty()
+        && (selected.iter().any(|s| s.target.id == "agents-md")
+            || targets::agents_md_exported(&context.root));
     let jobs: Vec<scoped::Job> = selected
         .iter()
         .flat_map(|selected| {

@@ -825,8 +825,8 @@ fn exported(root: &Path, target: &Target) -> bool {
 pub(crate) const CLAUDE_FILES: [&str; 3] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
 
 /// Where the claude target keeps Claude Code from loading `AGENTS.md` as well: a stamped
-/// file with no text the model sees (Claude Code strips HTML comments), whose presence
-/// alone makes the project a CLAUDE.md project.
+/// file whose one line of text (Claude Code strips the HTML comments, and a file of nothing
+/// but comments does not count) makes the project a CLAUDE.md project.
 pub(crate) const CLAUDE_GUARD: &str = ".claude/CLAUDE.md";
 
 /// Whether Claude Code loads the root `AGENTS.md`: `CLAUDE.md` links to it or imports it;
@@ -843,6 +843,11 @@ fn claude_reads_agents_md(root: &Path) -> bool {
             && !(*name == CLAUDE_GUARD && super::scoped::guard_exists(root))
     });
     !claude_project && agents_md_has_own_text(root)
+}
+
+/// `AGENTS.md` holds autofix's block (or a broken marker of it).
+pub(crate) fn agents_md_exported(root: &Path) -> bool {
+    by_id("agents-md").is_some_and(|target| exported(root, target))
 }
 
 /// `AGENTS.md` holds something besides autofix's block.

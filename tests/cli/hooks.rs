@@ -201,3 +201,50 @@ fn init_says_what_each_agent_needs_trusted_and_doctor_looks() {
         doctor(&sandbox)
     );
 }
+
+#[test]
+fn claude_code_reads_claude_rules_alone_while_agents_md_is_autofixs() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".claude")).unwrap();
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout.contains("created  .claude/CLAUDE.md"),
+        "{}",
+        run.stdout
+    );
+    let guard = sandbox.read(".claude/CLAUDE.md");
+    assert!(guard.starts_with("<!-- autofix:owned"), "{guard}");
+    assert!(
+        guard.ends_with("The project's rules are in .claude/rules/.\n"),
+        "{guard}"
+    );
+    // Exporting one target keeps it, and so does a second run.
+    sandbox.run(&["export", "--target", "claude"]).expect(0);
+    assert!(sandbox.join(".claude/CLAUDE.md").exists());
+    // A CLAUDE.md of the user's makes it unneeded: the next export removes ours.
+    sandbox.write("CLAUDE.md", "# Ours\n");
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(run.stdout.contains(".claude/CLAUDE.md"), "{}", run.stdout);
+    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(sandbox.join(".claude/rules/autofix.md").exists());
+}
+
+#[test]
+fn agents_md_with_the_users_text_stays_claude_codes_instructions() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".claude")).unwrap();
+    sandbox.write("AGENTS.md", "# Our agents\n\nBe kind.\n");
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout.contains("to: agents-md (default)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+    // Claude Code reads the rules in AGENTS.md: the session hook stays silent.
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0);
+    assert_eq!(run.stdout, "");
+}
