@@ -1,16 +1,18 @@
-//! The correction classifier: decides, without a model and in time linear in the prompt's
-//! length, whether a prompt corrects the agent or states a project convention ("no, use
-//! pnpm not npm", "from now on…", "on utilise des tabs ici"). English and French.
+//! The correction classifier: decides, deterministically and in time linear in the
+//! prompt's length, whether a prompt corrects the agent or states a project convention
+//! ("no, use pnpm not npm", "I prefer early returns", "retiens : les migrations doivent
+//! toujours être réversibles"). English and French.
 //!
 //! The prompt is reduced to lower-case, accent-free tokens with sentence breaks, quoted and
-//! fenced text dropped (a quoted error message is not the user speaking). Each sentence is
-//! scored against fixed cue phrases: a *strong* cue (2 points) is enough on its own, a
-//! *weak* one (1 point) needs a second. A question that starts with a question word
-//! ("How do I never lose data?") keeps only the cues addressed to the agent ("I told
-//! you"). False alarms cost attention on every prompt, so the cues are narrow on purpose.
+//! fenced text dropped (a quoted error message is not the user speaking) and autofix's own
+//! injected text dropped before that. Each sentence, and each pair of adjacent sentences,
+//! becomes a set of features: its words, pairs of words, first words, letter groups (so a
+//! typo still matches), whether it is a question, and which hand-written cue phrases it
+//! holds (the lists below). A linear model (`model.rs`, trained by `train.rs` on the
+//! labelled corpus) scores each unit; the prompt is a correction when its best unit
+//! reaches the threshold, so a correction buried in a long request still counts.
 
-/// Points a prompt needs to count as a correction.
-const THRESHOLD: u32 = 2;
+use super::model;
 
 /// Cues worth 2 points anywhere in a sentence, even in a question: the user addresses a
 /// mistake of the agent's.
@@ -239,36 +241,139 @@ const QUESTION_WORDS: &[&str] = &[
     "combien",
 ];
 
-/// Whether `prompt` is a correction or a convention worth recording as a rule.
+/// Whether `prompt` is a correction or a convention worth recording as a rule: the best
+/// score of its sentences (alone or with the next one) reaches the model's threshold.
 pub(crate) fn is_correction(prompt: &str) -> bool {
-    score(prompt) >= THRESHOLD
+    score(prompt) >= model::THRESHOLD
 }
 
-/// The prompt's points: the sum over its sentences.
-fn score(prompt: &str) -> u32 {
-    let text = normalize(prompt);
-    text.split('|')
-        .map(|sentence| score_sentence(&format!("| {} |", sentence.trim())))
-        .sum()
+/// The prompt's score: the model's logit of its most correction-like unit (a sentence, or
+/// two adjacent ones), after autofix's own injected text is dropped.
+pub(crate) fn score(prompt: &str) -> f32 {
+    prompt_units(prompt)
+        .iter()
+        .map(|features| unit_score(features))
+        .fold(f32::NEG_INFINITY, f32::max)
 }
 
-fn score_sentence(sentence: &str) -> u32 {
-    if sentence == "|  |" {
-        return 0;
+fn unit_score(features: &[String]) -> f32 {
+    model::BIAS
+        + features
+            .iter()
+            .filter_map(|f| model::weight(f))
+            .sum::<f32>()
+}
+
+/// The units of `prompt` as the model scores them, autofix's injected text dropped.
+pub(crate) fn prompt_units(prompt: &str) -> Vec<Vec<String>> {
+    units(&normalize(&super::injected::strip(prompt)))
+}
+
+/// The feature sets the model scores, one per unit: each sentence, and each sentence with
+/// the next (a correction may span "ugh, not again. tabs, not spaces"). Sorted, without
+/// repeats.
+fn units(text: &str) -> Vec<Vec<String>> {
+    let sentences: Vec<Vec<String>> = text
+        .split('|')
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "," && *s != "?")
+        .map(sentence_features)
+        .collect();
+    if sentences.is_empty() {
+        return vec![vec!["empty".to_string()]];
     }
-    let count = |cues: &[&str]| cues.iter().filter(|cue| has_cue(sentence, cue)).count() as u32;
-    let personal = 2 * count(PERSONAL);
-    let excused = EXCUSES.iter().any(|cue| sentence.starts_with(cue));
+    let mut units: Vec<Vec<String>> = Vec::with_capacity(sentences.len() * 2);
+    for (at, sentence) in sentences.iter().enumerate() {
+        units.push(sentence.clone());
+        if let Some(next) = sentences.get(at + 1) {
+            let mut pair = sentence.clone();
+            pair.extend(next.iter().cloned());
+            pair.sort_unstable();
+            pair.dedup();
+            units.push(pair);
+        }
+    }
+    units
+}
+
+/// The features of one normalised sentence (`sentence` without its `|` marks): words,
+/// adjacent pairs of words, its first words, letter groups (for typos), whether it is a
+/// question, and the cue phrases it holds.
+fn sentence_features(sentence: &str) -> Vec<String> {
+    let tokens: Vec<&str> = sentence.split(' ').filter(|t| !t.is_empty()).collect();
+    let question = tokens.last() == Some(&"?");
+    let words: Vec<&str> = tokens.iter().copied().filter(|t| *t != "?").collect();
+    let mut features = Vec::with_capacity(words.len() * 8 + 8);
+    let marked = format!("| {} |", words.join(" "));
+    if let Some(first) = words.first() {
+        features.push(format!("^ {first}"));
+        if let Some(second) = words.get(1) {
+            features.push(format!("^^ {first} {second}"));
+        }
+    }
+    let mut previous = "^";
+    for &word in &words {
+        if word != "," {
+            features.push(format!("w {word}"));
+            if question {
+                features.push(format!("?w {word}"));
+            }
+            if word.chars().count() >= 4 {
+                let letters: Vec<char> = format!("<{word}>").chars().collect();
+                for gram in letters.windows(4) {
+                    features.push(format!("c {}", gram.iter().collect::<String>()));
+                }
+            }
+        }
+        features.push(format!("b {previous} {word}"));
+        previous = word;
+    }
+    if question {
+        features.push("?".to_string());
+        if let Some(first) = words.first() {
+            features.push(format!("?^ {first}"));
+        }
+    }
+    features.push(
+        match words.len() {
+            0..=3 => "n short",
+            4..=9 => "n medium",
+            10..=24 => "n long",
+            _ => "n very long",
+        }
+        .to_string(),
+    );
+    cue_features(&marked, question, &mut features);
+    features.sort_unstable();
+    features.dedup();
+    features
+}
+
+/// The hand-written cue phrases as features: which kinds a sentence holds.
+fn cue_features(sentence: &str, question: bool, features: &mut Vec<String>) {
+    let count = |cues: &[&str]| cues.iter().filter(|cue| has_cue(sentence, cue)).count();
+    let mut push = |name: &str, n: usize| {
+        if n > 0 {
+            features.push(format!("k {name}"));
+        }
+        if n > 1 {
+            features.push(format!("k {name} 2"));
+        }
+    };
+    push("personal", count(PERSONAL));
+    push("strong", count(STRONG));
+    push("opener", count(STRONG_OPENERS));
+    push("weak", count(WEAK));
+    push("ne jamais", usize::from(french_never(sentence)));
+    push(
+        "excuse",
+        usize::from(EXCUSES.iter().any(|cue| sentence.starts_with(cue))),
+    );
     let first_word = sentence[2..].split(' ').next().unwrap_or("");
-    let asks = sentence.contains(" ?") && QUESTION_WORDS.contains(&first_word);
-    if excused || asks {
-        return personal + u32::from(asks && has_cue(sentence, "why did you"));
-    }
-    personal
-        + 2 * count(STRONG)
-        + 2 * count(STRONG_OPENERS)
-        + 2 * u32::from(french_never(sentence))
-        + count(WEAK)
+    push(
+        "asks",
+        usize::from(question && QUESTION_WORDS.contains(&first_word)),
+    );
 }
 
 /// French "ne … jamais" around any verb ("ne supprime jamais", "n'ajoute jamais").
@@ -332,11 +437,14 @@ fn normalize(prompt: &str) -> String {
             '\'' | '\u{2019}' | '\u{2018}' => out.push('\''),
             '-' if !out.ends_with(' ') && !out.is_empty() => out.push('-'),
             ',' => push_token(&mut out, ","),
+            // A colon or semicolon joins clauses of one thought ("I told you: never…",
+            // "You used X; does it stream?"): a token, not a sentence end.
+            ':' | ';' => push_token(&mut out, ":"),
             '?' => {
                 push_token(&mut out, "?");
                 push_token(&mut out, "|");
             }
-            '.' | '!' | ';' | ':' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
+            '.' | '!' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
                 push_token(&mut out, "|");
             }
             c if c.is_alphanumeric() => {
@@ -375,7 +483,7 @@ mod tests {
     fn normalizes_to_tokens_and_sentences() {
         assert_eq!(
             normalize("No, use `npm ci`. Désormais: tabs!"),
-            "no , use | desormais | tabs | "
+            "no , use | desormais : tabs | "
         );
         assert_eq!(normalize("I said \"never\" here?"), "i said here ? | ");
         assert_eq!(normalize("C’est faux"), "c'est faux");

@@ -33,8 +33,33 @@ impl Measure {
     }
 }
 
-/// Runs every prompt of a `LABEL<TAB>PROMPT` fixture through `hook user-prompt`.
-fn measure(fixture: &str) -> Measure {
+impl Measure {
+    fn false_alarm_rate(&self, negatives: u32) -> f64 {
+        f64::from(self.false_positives) / f64::from(negatives)
+    }
+}
+
+/// The `(is_correction, prompt)` rows of a `LABEL<TAB>PROMPT` fixture: labels
+/// `correction`/`1` and `other`/`0`, `\n` in a prompt a line break, `#` lines comments.
+fn labelled(fixture: &str) -> Vec<(bool, String)> {
+    fixture
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let (label, prompt) = line.split_once('\t').expect("LABEL<TAB>PROMPT");
+            let positive = match label.trim() {
+                "correction" | "1" => true,
+                "other" | "0" => false,
+                other => panic!("unknown label {other:?} in {line}"),
+            };
+            (positive, prompt.replace("\\n", "\n"))
+        })
+        .collect()
+}
+
+/// Runs every prompt of a labelled fixture through `hook user-prompt`, one process each;
+/// returns the counts and the number of negatives.
+fn measure(fixture: &str) -> (Measure, u32) {
     let sandbox = Sandbox::new();
     let mut measure = Measure {
         true_positives: 0,
@@ -42,53 +67,90 @@ fn measure(fixture: &str) -> Measure {
         false_negatives: 0,
         misses: Vec::new(),
     };
-    let mut labels = 0;
-    for line in fixture
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let (label, prompt) = line.split_once('\t').expect("LABEL<TAB>PROMPT");
-        assert!(label == "correction" || label == "other", "{line}");
-        labels += 1;
+    let rows = labelled(fixture);
+    assert!(!rows.is_empty());
+    let mut negatives = 0;
+    for (positive, prompt) in rows {
         let run = sandbox
             .run_with_stdin(
                 &["hook", "user-prompt", "--agent", "claude"],
-                &prompt_input(prompt),
+                &prompt_input(&prompt),
             )
             .expect(0);
         let flagged = !run.stdout.is_empty();
-        match (label == "correction", flagged) {
+        negatives += u32::from(!positive);
+        match (positive, flagged) {
             (true, true) => measure.true_positives += 1,
             (false, true) => measure.false_positives += 1,
             (true, false) => measure.false_negatives += 1,
             (false, false) => {}
         }
-        if flagged != (label == "correction") {
+        if flagged != positive {
+            let label = if positive { "missed" } else { "false alarm" };
             measure.misses.push(format!("{label}: {prompt}"));
         }
     }
-    assert!(labels > 0);
-    measure
+    (measure, negatives)
+}
+
+/// Asserts recall and false-alarm floors on one fixture, naming what it got wrong.
+fn assert_floors(name: &str, fixture: &str, min_recall: f64, max_false_alarms: f64) {
+    let (measure, negatives) = measure(fixture);
+    let false_alarms = measure.false_alarm_rate(negatives);
+    assert!(
+        measure.recall() >= min_recall && false_alarms <= max_false_alarms,
+        "{name}: recall {:.3} (floor {min_recall}), false alarms {false_alarms:.3} (ceiling \
+         {max_false_alarms}), precision {:.3}\n{}",
+        measure.recall(),
+        measure.precision(),
+        measure.misses.join("\n")
+    );
+}
+
+// Floors a little below the figures measured (see src/docs/capture.md). The training sets
+// are fitted, so their floors are high; the development sets held phrasings the model
+// never saw.
+#[test]
+fn the_hook_over_the_training_sets() {
+    assert_floors(
+        "prompts.tsv",
+        include_str!("../fixtures/prompts.tsv"),
+        0.98,
+        0.02,
+    );
+    assert_floors(
+        "prompts-train-en.tsv",
+        include_str!("../fixtures/prompts-train-en.tsv"),
+        0.98,
+        0.02,
+    );
+    assert_floors(
+        "prompts-train-fr.tsv",
+        include_str!("../fixtures/prompts-train-fr.tsv"),
+        0.98,
+        0.02,
+    );
 }
 
 #[test]
-fn the_hook_over_the_labelled_corpus_keeps_precision_and_recall() {
-    let corpus = measure(include_str!("../fixtures/prompts.tsv"));
-    let held_out = measure(include_str!("../fixtures/prompts-holdout.tsv"));
-    // Floors a little below the measured figures (see src/docs/capture.md).
-    assert!(
-        corpus.precision() >= 0.96 && corpus.recall() >= 0.97,
-        "corpus: precision {:.3}, recall {:.3}\n{}",
-        corpus.precision(),
-        corpus.recall(),
-        corpus.misses.join("\n")
+fn the_hook_over_the_development_sets() {
+    assert_floors(
+        "prompts-holdout.tsv",
+        include_str!("../fixtures/prompts-holdout.tsv"),
+        0.93,
+        0.07,
     );
-    assert!(
-        held_out.precision() >= 0.9 && held_out.recall() >= 0.85,
-        "held out: precision {:.3}, recall {:.3}\n{}",
-        held_out.precision(),
-        held_out.recall(),
-        held_out.misses.join("\n")
+    assert_floors(
+        "prompts-dev-en.tsv",
+        include_str!("../fixtures/prompts-dev-en.tsv"),
+        0.92,
+        0.10,
+    );
+    assert_floors(
+        "prompts-dev-fr.tsv",
+        include_str!("../fixtures/prompts-dev-fr.tsv"),
+        0.95,
+        0.14,
     );
 }
 
