@@ -11,6 +11,7 @@ mod injected;
 mod model;
 pub(crate) mod prompt;
 pub(crate) mod reflect;
+pub(crate) mod repeats;
 pub(crate) mod sha256;
 #[cfg(test)]
 mod train;
