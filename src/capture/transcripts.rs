@@ -602,17 +602,26 @@ fn legacy_chat(file: &Path, session: &mut GeminiSession, hashes: &[String], keep
     chat.session.inside = Some(inside);
 }
 
-/// The text of a string, a `{"type": "text", "text"}` block, or a list of blocks/parts.
+/// Block types that hold text: Claude Code's and Gemini CLI's `text` (or none), Codex's
+/// `input_text`/`output_text` (response items) and `Text` (`AgentMessage` items).
+fn is_text_block(block: &Value) -> bool {
+    block["type"].is_null()
+        || ["text", "input_text", "output_text", "Text"]
+            .iter()
+            .any(|kind| block["type"] == *kind)
+}
+
+/// The text of a string, a text block, or a list of blocks/parts.
 fn text_of(value: &Value) -> Option<String> {
     let text = match value {
         Value::String(text) => text.clone(),
         Value::Array(blocks) => blocks
             .iter()
-            .filter(|b| b["type"].is_null() || b["type"] == "text")
+            .filter(|b| is_text_block(b))
             .filter_map(|b| b["text"].as_str())
             .collect::<Vec<_>>()
             .join("\n"),
-        Value::Object(_) if value["type"] == "text" => value["text"].as_str()?.to_string(),
+        Value::Object(_) if is_text_block(value) => value["text"].as_str()?.to_string(),
         _ => return None,
     };
     (!text.trim().is_empty()).then_some(text)

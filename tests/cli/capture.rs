@@ -613,3 +613,316 @@ fn reflect_text_output_and_missing_folders() {
     assert_eq!(report["candidates"], serde_json::json!([]));
     assert_eq!(report["searched"][0]["exists"], false);
 }
+
+/// The SHA-256 of the sandbox's path, as Gemini CLI names a project (computed by
+/// `sha256sum`, not by autofix).
+fn project_hash(sandbox: &Sandbox) -> String {
+    let root = sandbox.path().to_str().unwrap().to_string();
+    sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(root.as_bytes())?;
+            child.wait_with_output()
+        })
+        .map(|output| String::from_utf8(output.stdout).unwrap()[..64].to_string())
+        .expect("sha256sum (coreutils) is installed")
+}
+
+/// The folder Claude Code keeps the sandbox's sessions in, below `home/`.
+fn claude_folder(sandbox: &Sandbox) -> String {
+    let root = sandbox.path().to_str().unwrap();
+    let name: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("home/.claude/projects/{name}")
+}
+
+const THREE_RULES: &str = r#"[
+  {"Rule_number": 1, "Category": "TOOL", "Instruction": "Always run cargo fmt before committing.", "Why": "CI checks it"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Always use named exports", "Why": "tree shaking"},
+  {"Rule_number": 3, "Category": "PROCESS", "Instruction": "Never push directly to main", "Why": "reviews"}
+]"#;
+
+/// A sandbox holding one transcript of each agent in the format its current version
+/// writes (Codex 0.169 with `item_completed` items and no `user_message` events, Gemini
+/// CLI JSONL with the session hook's `<hook_context>` prepended to a prompt, Claude Code
+/// 2.1 with attachments and a compaction summary), and three rules.
+fn current_sessions() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    let hash = project_hash(&sandbox);
+    let fill = |text: &str| {
+        text.replace("{ROOT}", &root)
+            .replace("{PROJECT_HASH}", &hash)
+    };
+    sandbox.write(
+        format!("{}/claude-current.jsonl", claude_folder(&sandbox)),
+        fill(include_str!("../fixtures/transcripts/claude-current.jsonl")),
+    );
+    sandbox.write(
+        "home/.codex/sessions/2026/11/28/rollout-2026-11-28T10-00-00-codex-0169.jsonl",
+        fill(include_str!("../fixtures/transcripts/codex-0169.jsonl")),
+    );
+    sandbox.write(
+        "home/.gemini/tmp/shop/chats/session-2026-11-29T09-00-gemini-c.jsonl",
+        fill(include_str!("../fixtures/transcripts/gemini-current.jsonl")),
+    );
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    sandbox
+}
+
+#[test]
+fn reflect_reads_the_current_formats_and_lists_only_the_unlearned_corrections() {
+    let sandbox = current_sessions();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    // The neutral prompt behind Gemini's <hook_context> (which lists rules), the slash
+    // command, the question, Codex's injected AGENTS.md and environment, tool output,
+    // Claude's attachment, shell-mode input and compaction summary: none is listed.
+    assert_eq!(
+        texts(&report),
+        [
+            "Évite les abréviations dans les noms de variables. @src/user.ts",
+            "You used axios again even though we agreed on fetch.",
+            "ugh, not again. tabs, not spaces",
+        ]
+    );
+    let repeats: Vec<(&str, u64)> = report["repeats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["text"].as_str().unwrap(), r["rule"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        repeats,
+        [
+            ("Never push directly to main, I told you.", 3),
+            ("No, always use named exports", 2)
+        ]
+    );
+    let searched: Vec<u64> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(searched, [1, 1, 1]);
+    let candidates = report["candidates"].as_array().unwrap();
+    assert_eq!(
+        candidates[1]["context"],
+        "said: Switched to a named export."
+    );
+    assert_eq!(candidates[0]["context"], "ran write_file: src/health.ts");
+
+    let text = sandbox.run(&["reflect"]).expect(0).stdout;
+    assert!(
+        text.contains("3 corrections not yet learned, newest first:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 corrections repeating a rule already recorded"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "repeats rule #2: Always use named exports\n  > No, always use named exports\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("hook_context"), "{text}");
+    assert!(!text.contains("health check"), "{text}");
+}
+
+/// The hook's `additionalContext` for `prompt` typed in the sandbox.
+fn reminder_in(sandbox: &Sandbox, prompt: &str) -> Option<String> {
+    let input = serde_json::json!({
+        "session_id": "s1",
+        "cwd": sandbox.path().to_str().unwrap(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string();
+    let run = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &input)
+        .expect(0);
+    (!run.stdout.is_empty()).then(|| {
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn the_hook_names_the_rule_a_correction_repeats() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let repeat = reminder_in(&sandbox, "No, always use named exports").unwrap();
+    assert!(
+        repeat.contains("rule #2 already says this (\"Always use named exports\"): follow it"),
+        "{repeat}"
+    );
+    assert!(!repeat.contains("autofix learn"), "{repeat}");
+    // Buried in a longer prompt, it is still the rule's repeat.
+    let buried = reminder_in(
+        &sandbox,
+        "Fix the failing import in the header. I told you: never push directly to main.",
+    )
+    .unwrap();
+    assert!(buried.contains("rule #3 already says this"), "{buried}");
+    // A new correction gets the plain reminder to learn it.
+    let new = reminder_in(&sandbox, "I prefer early returns over nested ifs.").unwrap();
+    assert!(
+        new.contains("record it as one imperative rule: autofix learn"),
+        "{new}"
+    );
+    assert!(!new.contains("rule #"), "{new}");
+    // One that goes against a rule asks whether it replaces it.
+    let against = reminder_in(&sandbox, "No, never use named exports.").unwrap();
+    assert!(
+        against.contains("goes against rule #2") && against.contains("--supersedes 2"),
+        "{against}"
+    );
+    // Without rules, the plain reminder.
+    let empty = Sandbox::new();
+    let plain = reminder_in(&empty, "No, always use named exports").unwrap();
+    assert!(plain.contains("autofix learn"), "{plain}");
+}
+
+#[test]
+fn the_hook_ignores_the_session_context_gemini_prepends() {
+    let sandbox = Sandbox::new();
+    let context = "<hook_context>Project rules recorded in .agents/autofix.json (newer rules \
+                   supersede older ones; on conflict the higher-numbered rule wins):\n\
+                   2 [CODE] Always use named exports\n3 [PROCESS] Never push directly to \
+                   main</hook_context>\n\n";
+    assert_eq!(
+        reminder_in(&sandbox, &format!("{context}Add a health check endpoint")),
+        None
+    );
+    assert!(reminder_in(&sandbox, &format!("{context}No, use pnpm not npm")).is_some());
+    // Our own reminder pasted back is not the user speaking either.
+    assert_eq!(
+        reminder_in(
+            &sandbox,
+            "autofix: this prompt looks like a correction or a project convention.\nShow the diff"
+        ),
+        None
+    );
+}
+
+#[test]
+fn reflect_follows_no_link_out_of_the_agents_folders_nor_into_a_loop() {
+    let sandbox = current_sessions();
+    // 40 links to their own folder below ~/.codex/sessions: walking them would visit
+    // 40^4 folders.
+    let sessions = sandbox.join("home/.codex/sessions");
+    for n in 0..40 {
+        std::os::unix::fs::symlink(".", sessions.join(format!("l{n}"))).unwrap();
+    }
+    // A project folder, a chats folder and a transcript that are links to files outside
+    // HOME, each holding a correction of this repository.
+    let outside = tempfile::tempdir().unwrap();
+    let root = sandbox.path().to_str().unwrap();
+    let line = format!(
+        r#"{{"type":"user","cwd":"{root}","sessionId":"outside","timestamp":"2026-11-30T00:00:00.000Z","message":{{"role":"user","content":"Never use semicolons, I told you."}}}}"#
+    );
+    std::fs::write(outside.path().join("outside.jsonl"), &line).unwrap();
+    let claude = sandbox.join(claude_folder(&sandbox));
+    std::os::unix::fs::symlink(outside.path(), format!("{}-web", claude.display())).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("outside.jsonl"),
+        claude.join("linked.jsonl"),
+    )
+    .unwrap();
+    let gemini = sandbox.join("home/.gemini/tmp/elsewhere");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::os::unix::fs::symlink(outside.path(), gemini.join("chats")).unwrap();
+    // A transcript that is a pipe nobody writes to would block a reader forever.
+    let fifo = sandbox.join("home/.codex/sessions/2026/11/28/rollout-fifo.jsonl");
+    let made = sandbox
+        .program("mkfifo", &[fifo.to_str().unwrap()])
+        .status()
+        .is_ok_and(|s| s.success());
+
+    let started = std::time::Instant::now();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    assert!(made, "mkfifo failed");
+    assert_eq!(
+        texts(&report),
+        [
+            "Évite les abréviations dans les noms de variables. @src/user.ts",
+            "You used axios again even though we agreed on fetch.",
+            "ugh, not again. tabs, not spaces",
+        ]
+    );
+    let searched: Vec<u64> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(searched, [1, 1, 1]);
+}
+
+/// A Claude Code transcript of `megabytes` MB: tool results of 1 MB each between a few
+/// typed prompts, the last one a correction.
+fn big_transcript(root: &str, megabytes: usize) -> String {
+    let mut text = String::with_capacity(megabytes * 1_100_000);
+    let blob = "x".repeat(1_000_000);
+    for n in 0..megabytes {
+        text.push_str(&format!(
+            r#"{{"type":"user","cwd":"{root}","sessionId":"big","timestamp":"2026-11-30T00:00:{:02}.000Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":"{blob}"}}]}}}}"#,
+            n % 60
+        ));
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        r#"{{"type":"user","cwd":"{root}","sessionId":"big","timestamp":"2026-11-30T01:00:00.000Z","message":{{"role":"user","content":"From now on, keep the fixtures small."}}}}"#
+    ));
+    text.push('\n');
+    text
+}
+
+#[test]
+fn reflect_reads_a_large_transcript_in_memory_bounded_by_one_message() {
+    use std::os::unix::process::CommandExt;
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    sandbox.write(
+        format!("{}/big.jsonl", claude_folder(&sandbox)),
+        big_transcript(&root, 60),
+    );
+    let mut command = sandbox.command(&["reflect", "--format", "json"]);
+    // 200 MB of address space: the whole 60 MB file parsed at once takes several times
+    // that; one line at a time takes a few MB.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 200 << 20,
+                rlim_max: 200 << 20,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let run = crate::support::Run::from_command(&mut command).expect(0);
+    assert_eq!(
+        texts(&run.json()),
+        ["From now on, keep the fixtures small."]
+    );
+}
