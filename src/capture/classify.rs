@@ -355,6 +355,10 @@ fn cue_features(sentence: &str, question: bool, features: &mut Vec<String>) {
     let mut push = |name: &str, n: usize| {
         if n > 0 {
             features.push(format!("k {name}"));
+            // A cue in a question ("Should we always…?") weighs otherwise.
+            if question {
+                features.push(format!("k {name} ?"));
+            }
         }
         if n > 1 {
             features.push(format!("k {name} 2"));

@@ -458,6 +458,179 @@ Encore une petite chose : ajoute un test pour le cas vide.
 """.strip().splitlines()
 
 
+EN_POS_LIT += r"""
+Keep imports sorted alphabetically, like the rest of the codebase.
+Keep the README in sync with the CLI flags, always.
+Switch to ruff and stick with it, no more flake8.
+Make it a habit to run the type checker before you push.
+Third time now: the env file must not be committed.
+The style guide says no more than three arguments per function.
+Hold on, we don't put business logic in the controllers. Move it to a service.
+Please, for the love of god, stop renaming my variables.
+Don't touch the CI config unless I ask.
+You changed the public API without telling me. Never do that.
+Eh, that's not our style. We write small pure functions.
+that's wrong: prices are integers in cents, never floats
+no! the tests go in the tests folder
+Did you forget that we use pnpm? Don't run npm install.
+You again added a dependency for a one-liner. We avoid that.
+Quick note for the future: the docs are built with mkdocs, not sphinx.
+Important for later: every migration needs a down step.
+We agreed to write commit messages in English, please stick to that.
+I've asked twice already: no inline styles.
+Dude, the linter config is there for a reason. Don't disable rules inline.
+Can you stop putting everything in one giant file? One module per concern.
+Always double-check the migration against a copy of prod data before running it.
+Never log the request body, it contains personal data.
+Remember we support Python 3.8, so no walrus operator.
+Just a reminder that the API is versioned, never break v1.
+Use the shared Button component, don't create a new one each time.
+Sorry to insist, but it's tabs in this repo.
+Let me be clear: no force pushes, ever.
+Going forward, put the ticket number in every commit message.
+You're using print again, use the logger.
+Yet again you skipped the tests. Run them before saying it's done.
+I don't like abbreviations in function names. Spell them out.
+Please follow the existing naming: services end with Service.
+We write tests with pytest fixtures, not setUp methods.
+For this project, all times are stored in UTC.
+Stop committing directly, open a pull request.
+Never ever call the payment API from the tests.
+Next time, ask me before you delete anything.
+Every new endpoint needs an integration test, that's the rule here.
+No more TODO comments please, open an issue instead.
+""".strip().splitlines()
+
+EN_NEG_LIT += r"""
+Remember the bug from last week? Can you check if it's fixed?
+Do you remember which file had the rate limiter?
+Should the cache always be invalidated on write? What do you think?
+Would it be a good idea to never retry on 500 errors?
+Is it true that Rust never frees memory in a leak?
+What happens if the queue is never drained?
+Why would anyone always use a mutex here?
+Is tabs or spaces the better default for a new project?
+Do you prefer React or Vue for this kind of dashboard?
+Which do you prefer for the API, REST or GraphQL?
+Keep the modal open until the user clicks outside.
+Keep the old endpoint for now, we remove it next release.
+Switch the chart to a bar chart.
+Make the retry logic never give up on network errors, with a max delay of 30 seconds.
+The validator should always reject empty emails; add a test for that.
+The service must never return a 500 for bad input; return 400 instead.
+Ensure the job always runs at midnight UTC.
+Add a comment explaining why we never close this connection.
+Going forward with the migration, what's the next step?
+Note that the tests are slow on my machine, so be patient.
+I prefer to review the plan first, so write it down before coding.
+I told my manager it would be done today, so let's focus.
+You used the right approach, thanks. Now add pagination.
+You did a great job on the parser.
+Again, the build is red on main. Can you check what broke?
+Never mind the warning, it's harmless.
+Always the same question: how do I run only one test?
+Don't change the API yet, first write the RFC.
+Don't delete the branch, I still need it.
+Stop the benchmark after 10 iterations.
+Stop the worker if the queue is empty for 5 minutes; implement that.
+Instead of two queries, can you use a join?
+Rather than a new service, extend the existing one for this feature.
+No, not yet. Wait until the review is done.
+Wrong number of arguments error on line 12, can you fix it?
+That's wrong output for the second test case, debug it.
+The test is wrong, the expected value should be 42. Fix the test.
+This is the third run that failed, look at the logs.
+How many times does this loop run?
+How many times do we call the API per request?
+""".strip().splitlines()
+
+FR_POS_LIT += r"""
+Garde les imports triés par ordre alphabétique, comme dans le reste du code.
+Passe à ruff et tiens-t'y, plus de flake8.
+Prends l'habitude de lancer le typage avant de pousser.
+Troisième fois : le fichier .env ne doit pas être commité.
+Attends, on ne met pas de logique métier dans les contrôleurs. Mets-la dans un service.
+S'il te plaît, arrête de renommer mes variables.
+Ne touche pas à la config de la CI sauf si je te le demande.
+Tu as changé l'API publique sans me prévenir. Ne fais jamais ça.
+Bof, ce n'est pas notre style. On écrit des petites fonctions pures.
+c'est faux : les prix sont des entiers en centimes, jamais des flottants
+non ! les tests vont dans le dossier tests
+Tu as oublié qu'on utilise pnpm ? Ne lance pas npm install.
+Tu as encore ajouté une dépendance pour une ligne de code. On évite ça.
+Note pour plus tard : la doc est générée avec mkdocs, pas sphinx.
+Important pour la suite : chaque migration a besoin d'une étape down.
+On s'était mis d'accord pour écrire les commits en anglais, tiens-t'y.
+Je l'ai demandé deux fois : pas de styles en ligne.
+La config du linter est là pour une raison. Ne désactive pas les règles en ligne.
+Tu peux arrêter de tout mettre dans un seul fichier ? Un module par sujet.
+Ne logge jamais le corps des requêtes, il contient des données personnelles.
+Rappelle-toi qu'on supporte Python 3.8, donc pas d'opérateur morse.
+Petit rappel : l'API est versionnée, ne casse jamais la v1.
+Utilise le composant Button partagé, n'en crée pas un nouveau à chaque fois.
+Désolé d'insister, mais c'est des tabulations dans ce dépôt.
+Soyons clairs : pas de force push, jamais.
+Tu remets des print, utilise le logger.
+Encore une fois tu as sauté les tests. Lance-les avant de dire que c'est fini.
+Je n'aime pas les abréviations dans les noms de fonctions. Écris-les en entier.
+Respecte le nommage existant : les services finissent par Service.
+On écrit les tests avec des fixtures pytest, pas des setUp.
+Pour ce projet, toutes les heures sont stockées en UTC.
+Arrête de commiter directement, ouvre une pull request.
+N'appelle jamais l'API de paiement depuis les tests.
+La prochaine fois, demande-moi avant de supprimer quoi que ce soit.
+Chaque nouvel endpoint a besoin d'un test d'intégration, c'est la règle ici.
+Plus de commentaires TODO, ouvre plutôt un ticket.
+Garde les PR petites, c'est la règle de l'équipe.
+On préfère les fonctions aux classes dans ce code.
+Je veux que tu écrives les tests d'abord, à chaque fois.
+T'as encore mis des points-virgules, on n'en met pas ici.
+""".strip().splitlines()
+
+FR_NEG_LIT += r"""
+Tu te souviens du bug de la semaine dernière ? Tu peux vérifier s'il est corrigé ?
+Tu te rappelles quel fichier contient le limiteur de débit ?
+Le cache doit-il toujours être invalidé à l'écriture ? Tu en penses quoi ?
+Ce serait une bonne idée de ne jamais réessayer sur une erreur 500 ?
+Que se passe-t-il si la file n'est jamais vidée ?
+Tabulations ou espaces, c'est quoi le meilleur choix pour un nouveau projet ?
+Tu préfères React ou Vue pour ce genre de tableau de bord ?
+Garde la fenêtre modale ouverte jusqu'à ce que l'utilisateur clique à côté.
+Garde l'ancien endpoint pour l'instant, on le supprime à la prochaine version.
+Passe le graphique en barres.
+Fais en sorte que la relance n'abandonne jamais sur une erreur réseau, avec un délai max de 30 secondes.
+Le validateur doit toujours rejeter les e-mails vides ; ajoute un test pour ça.
+Le service ne doit jamais renvoyer une 500 sur une entrée invalide ; renvoie une 400.
+Assure-toi que le job tourne toujours à minuit UTC.
+Ajoute un commentaire qui explique pourquoi on ne ferme jamais cette connexion.
+Note que les tests sont lents sur ma machine, sois patient.
+Je préfère relire le plan d'abord, donc écris-le avant de coder.
+J'ai dit à mon chef que ce serait fini aujourd'hui, concentrons-nous.
+Tu as utilisé la bonne approche, merci. Ajoute la pagination maintenant.
+Encore une fois, le build est rouge sur main. Tu peux regarder ce qui a cassé ?
+Laisse tomber l'avertissement, il est sans danger.
+Ne change pas encore l'API, écris d'abord la RFC.
+Ne supprime pas la branche, j'en ai encore besoin.
+Arrête le benchmark après 10 itérations.
+Au lieu de deux requêtes, tu peux faire une jointure ?
+Plutôt qu'un nouveau service, étends l'existant pour cette fonctionnalité.
+Non, pas encore. Attends la fin de la relecture.
+Le test est faux, la valeur attendue devrait être 42. Corrige le test.
+C'est la troisième exécution qui échoue, regarde les logs.
+Combien de fois cette boucle tourne ?
+Désormais, quelle est la prochaine étape de la migration ?
+À partir de maintenant, qu'est-ce qui reste à faire ?
+Il faut toujours combien de temps pour lancer la CI ?
+On ne peut jamais se connecter à la base de staging, tu sais pourquoi ?
+Je n'arrive jamais à lancer les tests e2e, tu peux m'aider ?
+Toujours pas de réponse du serveur, relance-le.
+Jamais deux sans trois, le build a encore cassé. Regarde.
+Retiens ton souffle, le déploiement est long. Surveille les logs.
+Utilise toujours le même jeu de données pour ce benchmark, sinon les chiffres ne sont pas comparables.
+Évite de bloquer l'interface pendant le chargement dans ce composant.
+""".strip().splitlines()
+
+
 # --- templates: (label, text); {a}/{b} a tool pair, {never}, {always}, {fact}, {task}, {thing}
 
 EN_POS = [
@@ -740,10 +913,10 @@ def main():
     literal = lambda lines: [line.replace("{", "{{").replace("}", "}}") for line in lines]
     for templates, label, lang, n in [(EN_POS, "correction", "en", 6), (EN_NEG, "other", "en", 8),
                                       (FR_POS, "correction", "fr", 6), (FR_NEG, "other", "fr", 8),
-                                      (literal(EN_POS_LIT), "correction", "en", 2),
-                                      (literal(EN_NEG_LIT), "other", "en", 2),
-                                      (literal(FR_POS_LIT), "correction", "fr", 2),
-                                      (literal(FR_NEG_LIT), "other", "fr", 2)]:
+                                      (literal(EN_POS_LIT), "correction", "en", 3),
+                                      (literal(EN_NEG_LIT), "other", "en", 3),
+                                      (literal(FR_POS_LIT), "correction", "fr", 3),
+                                      (literal(FR_NEG_LIT), "other", "fr", 3)]:
         train, dev = split(templates)
         files.setdefault(f"prompts-train-{lang}.tsv", []).extend(generate(train, label, lang == "fr", n))
         files.setdefault(f"prompts-dev-{lang}.tsv", []).extend(generate(dev, label, lang == "fr", n))
