@@ -97,6 +97,15 @@ fn measure(fixture: &str) -> (Measure, u32) {
 fn assert_floors(name: &str, fixture: &str, min_recall: f64, max_false_alarms: f64) {
     let (measure, negatives) = measure(fixture);
     let false_alarms = measure.false_alarm_rate(negatives);
+    eprintln!(
+        "{name}: {} corrections, {negatives} others: recall {}/{} = {:.3}, false alarms \
+         {}/{negatives} = {false_alarms:.3}",
+        measure.true_positives + measure.false_negatives,
+        measure.true_positives,
+        measure.true_positives + measure.false_negatives,
+        measure.recall(),
+        measure.false_positives,
+    );
     assert!(
         measure.recall() >= min_recall && false_alarms <= max_false_alarms,
         "{name}: recall {:.3} (floor {min_recall}), false alarms {false_alarms:.3} (ceiling \
@@ -924,5 +933,25 @@ fn reflect_reads_a_large_transcript_in_memory_bounded_by_one_message() {
     assert_eq!(
         texts(&run.json()),
         ["From now on, keep the fixtures small."]
+    );
+}
+
+/// The frozen held-out sets: written separately from the corpus and the model, added to
+/// the repository unchanged once the model was final, never used to tune it. Their figures
+/// are the ones src/docs/capture.md reports. The targets of the issue: in each language,
+/// recall at least 0.90 and false alarms at most 10% of the ordinary prompts.
+#[test]
+fn the_hook_over_the_frozen_held_out_sets_meets_the_targets() {
+    assert_floors(
+        "prompts-heldout-en.tsv",
+        include_str!("../fixtures/prompts-heldout-en.tsv"),
+        0.90,
+        0.10,
+    );
+    assert_floors(
+        "prompts-heldout-fr.tsv",
+        include_str!("../fixtures/prompts-heldout-fr.tsv"),
+        0.90,
+        0.10,
     );
 }
