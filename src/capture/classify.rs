@@ -242,43 +242,86 @@ const QUESTION_WORDS: &[&str] = &[
 ];
 
 /// Whether `prompt` is a correction or a convention worth recording as a rule: the best
-/// score of its sentences (alone or with the next one) reaches the model's threshold.
+/// score of its sentences (alone or with the next one) reaches the model's threshold. It
+/// stops at the first unit that does.
 pub(crate) fn is_correction(prompt: &str) -> bool {
-    score(prompt) >= model::THRESHOLD
+    best_unit(prompt, Some(model::THRESHOLD)) >= model::THRESHOLD
 }
 
 /// The prompt's score: the model's logit of its most correction-like unit (a sentence, or
-/// two adjacent ones), after autofix's own injected text is dropped.
+/// two adjacent ones), after autofix's injected text is dropped.
+#[cfg(test)]
 pub(crate) fn score(prompt: &str) -> f32 {
-    prompt_units(prompt)
-        .iter()
-        .map(|features| unit_score(features))
-        .fold(f32::NEG_INFINITY, f32::max)
+    best_unit(prompt, None)
 }
 
-fn unit_score(features: &[String]) -> f32 {
-    model::BIAS
-        + features
-            .iter()
-            .filter_map(|f| model::weight(f))
-            .sum::<f32>()
+/// The best unit's score, scoring one sentence at a time (memory follows the longest
+/// sentence, not the prompt); with `stop_at`, the first score reaching it is returned.
+/// The same units, features and order of addition as [`prompt_units`], which training
+/// scores.
+fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
+    let text = normalize(&super::injected::strip(prompt));
+    let mut best = f32::NEG_INFINITY;
+    let mut previous: Option<Vec<(String, f32)>> = None;
+    for sentence in sentences(&text) {
+        let weighted: Vec<(String, f32)> = sentence
+            .into_iter()
+            .map(|feature| {
+                let weight = model::weight(&feature).unwrap_or(0.0);
+                (feature, weight)
+            })
+            .collect();
+        let alone = model::BIAS + weighted.iter().map(|(_, w)| w).sum::<f32>();
+        best = best.max(alone);
+        if let Some(previous) = &previous {
+            best = best.max(model::BIAS + union_sum(previous, &weighted));
+        }
+        if stop_at.is_some_and(|at| best >= at) {
+            return best;
+        }
+        previous = Some(weighted);
+    }
+    if best == f32::NEG_INFINITY {
+        // No sentence at all: the one unit `empty`.
+        return model::BIAS + model::weight("empty").unwrap_or(0.0);
+    }
+    best
 }
 
-/// The units of `prompt` as the model scores them, autofix's injected text dropped.
-pub(crate) fn prompt_units(prompt: &str) -> Vec<Vec<String>> {
-    units(&normalize(&super::injected::strip(prompt)))
+/// The sum of the weights of the union of two sorted feature lists, in sorted order.
+fn union_sum(a: &[(String, f32)], b: &[(String, f32)]) -> f32 {
+    let (mut i, mut j, mut sum) = (0, 0, 0f32);
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        if take_a {
+            if j < b.len() && a[i].0 == b[j].0 {
+                j += 1;
+            }
+            sum += a[i].1;
+            i += 1;
+        } else {
+            sum += b[j].1;
+            j += 1;
+        }
+    }
+    sum
 }
 
-/// The feature sets the model scores, one per unit: each sentence, and each sentence with
-/// the next (a correction may span "ugh, not again. tabs, not spaces"). Sorted, without
-/// repeats.
-fn units(text: &str) -> Vec<Vec<String>> {
-    let sentences: Vec<Vec<String>> = text
-        .split('|')
+/// The feature sets of the sentences of a normalised text, in order.
+fn sentences(text: &str) -> impl Iterator<Item = Vec<String>> + '_ {
+    text.split('|')
         .map(str::trim)
         .filter(|s| !s.is_empty() && *s != "," && *s != "?")
         .map(sentence_features)
-        .collect();
+}
+
+/// The units of `prompt` as the model scores them, autofix's injected text dropped: each
+/// sentence, and each sentence with the next (a correction may span "ugh, not again.
+/// tabs, not spaces"). Sorted, without repeats. Training scores these.
+#[cfg(test)]
+pub(crate) fn prompt_units(prompt: &str) -> Vec<Vec<String>> {
+    let text = normalize(&super::injected::strip(prompt));
+    let sentences: Vec<Vec<String>> = sentences(&text).collect();
     if sentences.is_empty() {
         return vec![vec!["empty".to_string()]];
     }
@@ -497,6 +540,33 @@ mod tests {
         );
     }
 
+    /// The score as training computes it: every unit whole.
+    fn reference_score(prompt: &str) -> f32 {
+        prompt_units(prompt)
+            .iter()
+            .map(|unit| {
+                model::BIAS
+                    + unit
+                        .iter()
+                        .map(|f| model::weight(f).unwrap_or(0.0))
+                        .sum::<f32>()
+            })
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    #[test]
+    fn scoring_one_sentence_at_a_time_is_scoring_every_unit() {
+        for prompt in [
+            "",
+            "ugh, not again. tabs, not spaces",
+            "Fix the parser. Then the lexer. No, use pnpm not npm! Thanks",
+            "Pourquoi ? Parce que. Retiens : les migrations doivent toujours être réversibles.",
+            "a a a. a a. b",
+        ] {
+            assert_eq!(score(prompt), reference_score(prompt), "{prompt}");
+        }
+    }
+
     #[test]
     fn the_examples_of_the_issue() {
         for prompt in [
@@ -508,6 +578,7 @@ mod tests {
             "you forgot the changelog again",
         ] {
             assert!(is_correction(prompt), "{prompt}: {}", score(prompt));
+            assert_eq!(score(prompt), reference_score(prompt), "{prompt}");
         }
         for prompt in [
             "How do I never lose data?",
