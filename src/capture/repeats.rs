@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::injected;
+use super::{classify, injected};
 use crate::rules::similar::{self, Kind};
 
 /// An active rule, as the hook and `reflect` compare corrections with it.
@@ -24,9 +24,12 @@ pub(crate) struct Known {
     pub instruction: String,
 }
 
-/// At most this many sentences of a prompt are compared with the rules: a correction is
-/// said in a few sentences, and a pasted log must not cost one comparison per line.
+/// At most this many sentences of a prompt are compared with the rules, the ones the
+/// classifier reads as corrections: a correction is said in a few sentences, and a pasted
+/// log must not cost one comparison per line.
 const MAX_SENTENCES: usize = 40;
+/// The whole prompt is compared too when it is at most this long.
+const MAX_WHOLE: usize = 4_000;
 
 /// The rule `prompt` repeats (preferred) or contradicts, if any; `prompt` as the user
 /// typed it, autofix's injected text is dropped here.
@@ -35,11 +38,15 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
         return None;
     }
     let text = injected::strip(prompt);
-    let mut pieces: Vec<&str> = vec![text.trim()];
+    let mut pieces: Vec<&str> = Vec::new();
+    if text.len() <= MAX_WHOLE {
+        pieces.push(text.trim());
+    }
     for sentence in text
         .split(['.', '!', '?', '\n', ';'])
         .map(str::trim)
         .filter(|s| s.split_whitespace().count() >= 2)
+        .filter(|s| text.len() <= MAX_WHOLE || classify::is_correction(s))
         .take(MAX_SENTENCES)
     {
         pieces.push(sentence);
@@ -101,6 +108,12 @@ mod tests {
         );
         assert_eq!(buried.map(|k| k.rule), Some(2));
         assert_eq!(find("Use tabs, not spaces", &rules()), None);
+        // Deep in a long prompt, the sentence that is a correction is still compared.
+        let long = format!(
+            "{}No, always use named exports.",
+            "Please refactor the upload handler and keep the tests green. ".repeat(2_000)
+        );
+        assert_eq!(find(&long, &rules()).map(|k| k.rule), Some(2));
         assert_eq!(find("No, always use named exports", &[]), None);
     }
 }
