@@ -814,6 +814,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lines_are_read_one_at_a_time_and_long_ones_skipped() {
+        let text = b"{\"a\":1}\n0123456789abcdef\n\n{\"b\":2}";
+        let mut seen = Vec::new();
+        // A buffer smaller than a line, so lines arrive in pieces.
+        let reader = BufReader::with_capacity(4, &text[..]);
+        for_each_line(reader, 10, |line| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            true
+        });
+        assert_eq!(seen, ["{\"a\":1}", "", "{\"b\":2}"]);
+        let mut first = Vec::new();
+        for_each_line(&text[..], 100, |line| {
+            first.push(line.len());
+            false
+        });
+        assert_eq!(first, [7]);
+    }
+
+    #[test]
     fn tool_actions_and_shortening() {
         let input = serde_json::json!({"command": ["npm", "install"]});
         assert_eq!(

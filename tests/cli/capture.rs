@@ -955,3 +955,41 @@ fn the_hook_over_the_frozen_held_out_sets_meets_the_targets() {
         0.10,
     );
 }
+
+/// The median wall time of `runs` runs of the binary with `input` on stdin.
+fn median_run(sandbox: &Sandbox, args: &[&str], input: &str, runs: usize) -> std::time::Duration {
+    let mut times: Vec<std::time::Duration> = (0..runs)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            sandbox.run_with_stdin(args, input).expect(0);
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+#[test]
+fn the_hook_takes_less_than_three_times_the_process_start_up() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let start_up = median_run(&sandbox, &["--version"], "", 21);
+    let ordinary = prompt_input(
+        "Why is the build slow on CI? Check the logs of the last three runs, tell me what you \
+         find, then fix it and add a test for the cache key.",
+    );
+    let hook = &["hook", "user-prompt", "--agent", "claude"];
+    let quiet = median_run(&sandbox, hook, &ordinary, 21);
+    let repeat = median_run(
+        &sandbox,
+        hook,
+        &prompt_input("No, always use named exports"),
+        21,
+    );
+    for (what, took) in [("ordinary prompt", quiet), ("repeated rule", repeat)] {
+        assert!(
+            took < start_up * 3,
+            "{what}: {took:?} against a start-up of {start_up:?}"
+        );
+    }
+}
