@@ -14,8 +14,8 @@
 
 use super::model;
 
-/// Cues worth 2 points anywhere in a sentence, even in a question: the user addresses a
-/// mistake of the agent's.
+/// Personal cues (the feature `k personal`): the user addresses a mistake of the agent's.
+/// Hand-written before the model; the model weighs them with the rest.
 const PERSONAL: &[&str] = &[
     "i told you",
     "i already told you",
@@ -62,7 +62,7 @@ const PERSONAL: &[&str] = &[
     "c'est pas ce que",
 ];
 
-/// Cues worth 2 points, except in a question that starts with a question word.
+/// Lasting-rule cues (`k strong`): "from now on", "désormais".
 const STRONG: &[&str] = &[
     "from now on",
     "going forward",
@@ -132,7 +132,7 @@ const STRONG: &[&str] = &[
     "n'utilisez jamais",
 ];
 
-/// Cues worth 2 points at the start of a sentence (after `|`), except in a question.
+/// Openers (`k opener`), matched at the start of a sentence (after `|`).
 const STRONG_OPENERS: &[&str] = &[
     "| no ,",
     "| no |",
@@ -155,7 +155,8 @@ const STRONG_OPENERS: &[&str] = &[
     "| ne touche jamais",
 ];
 
-/// Cues worth 1 point; two of them make a correction.
+/// Weak cues (`k weak`, and `k weak 2` for two or more): common in corrections and in
+/// ordinary prompts alike.
 const WEAK: &[&str] = &[
     "instead",
     "rather than",
@@ -198,7 +199,7 @@ const WEAK: &[&str] = &[
     "only use",
 ];
 
-/// Phrases that look like cues but are not ("never mind", "no problem").
+/// Phrases that look like cues but are not ("never mind", "no problem"): `k excuse`.
 const EXCUSES: &[&str] = &[
     "| never mind",
     "| nevermind",
@@ -211,7 +212,8 @@ const EXCUSES: &[&str] = &[
     "| always-on",
 ];
 
-/// Words that open a question that asks for information rather than correcting.
+/// Words that open a question that asks for information rather than correcting: a
+/// question that starts with one is `k asks`.
 const QUESTION_WORDS: &[&str] = &[
     "how",
     "what",
@@ -446,8 +448,8 @@ fn has_cue(sentence: &str, cue: &str) -> bool {
     })
 }
 
-/// Lower-case, accent-free tokens separated by single spaces; commas and question marks
-/// kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
+/// Lower-case, accent-free tokens separated by single spaces; commas, colons (`:` for `:`
+/// and `;`) and question marks kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
 /// code blocks and `>` quoted lines dropped.
 fn normalize(prompt: &str) -> String {
     let mut out = String::with_capacity(prompt.len() + 8);
