@@ -182,6 +182,33 @@ fn file_for(target: &Target, globs: &[String]) -> String {
     }
 }
 
+/// The export driver's cover for `target`: its file and, when it has scoped files, every
+/// `autofix-*<ext>` beside it (learned later, on any branch).
+pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::git::Exported> {
+    let mut covered = vec![crate::git::Exported::File(root.join(target.path))];
+    if matches!(target.scoping, Scoping::Files { .. }) {
+        let (dir, suffix) = split(target);
+        covered.push(crate::git::Exported::Scoped {
+            dir: root.join(dir.trim_end_matches('/')),
+            name: format!("autofix-*{suffix}"),
+        });
+    }
+    covered
+}
+
+/// Every file of `target` that holds something of ours: its own (when `exported`) and
+/// its stamped scoped files.
+pub(super) fn files_of(root: &Path, target: &Target, exported: bool) -> Vec<String> {
+    let mut files = Vec::new();
+    if exported {
+        files.push(target.path.to_string());
+    }
+    if matches!(target.scoping, Scoping::Files { .. }) {
+        files.extend(existing_scoped_files(root, target));
+    }
+    files
+}
+
 /// The target's folder (with its `/`) and what follows `autofix` in its file name.
 fn split(target: &Target) -> (&'static str, &'static str) {
     let (dir, file) = match target.path.rfind('/') {

@@ -304,7 +304,7 @@ const fn owned(
 
 /// Every target, in the order they are processed and listed. Each row names the page that
 /// documents the file; where the agent has a scoped form, the same page documents it.
-const TARGETS: &[Target] = &[
+pub(crate) const TARGETS: &[Target] = &[
     Target {
         budget: Some(CODEX_BUDGET),
         ..block(
@@ -783,7 +783,7 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 /// reported) or a stamp. Only the file's first bytes up to the input cap are looked into: a
 /// copy of ours over the cap is still found (and refreshing it reports the cap), and a
 /// target linked to `/dev/zero` costs one bounded read.
-fn exported(root: &Path, target: &Target) -> bool {
+pub(crate) fn exported(root: &Path, target: &Target) -> bool {
     let Ok(bytes) = crate::limits::read_prefix(&root.join(target.path)) else {
         return false;
     };
