@@ -534,10 +534,7 @@ impl Context<'_> {
             let mut members: std::collections::HashMap<String, Vec<usize>> = Default::default();
             for (at, entry) in rules.iter().enumerate() {
                 if !entry.paths.is_empty() {
-                    members
-                        .entry(listing::scope_heading(&entry))
-                        .or_default()
-                        .push(at);
+                    members.entry(scoped::key(&entry)).or_default().push(at);
                 }
             }
             members

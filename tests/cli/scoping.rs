@@ -576,3 +576,43 @@ fn a_glob_with_many_stars_is_matched_without_blowing_up() {
         .expect(0);
     assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
 }
+
+/// Two scopes whose globs share a file name and the first 8 hex digits of their SHA-256
+/// (`df98ecd6`, a pair found in half a second) each keep their file, and two globs that
+/// read alike (`::x` and `\u{3a}:x`) stay two scopes.
+#[test]
+fn scopes_never_share_a_scoped_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    let pairs = [
+        (
+            "src/components/generated/widgets/49020/**",
+            "src/components/generated/widgets/134174/**",
+        ),
+        ("::x", "\\u{3a}:x"),
+    ];
+    for (first, second) in pairs {
+        learn(&sandbox, &format!("Always check {first}"), &[first]).expect(0);
+        learn(&sandbox, &format!("Always check {second}"), &[second]).expect(0);
+    }
+    sandbox.run(&["export"]).expect(0);
+    let scoped: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.starts_with(".claude/rules/autofix-"))
+        .collect();
+    assert_eq!(scoped.len(), 4, "{scoped:#?}");
+    let frontmatter = |file: &str| sandbox.read(file).split("---").nth(1).unwrap().to_string();
+    for (first, second) in pairs {
+        let holding = |glob: &str| -> Vec<String> {
+            scoped
+                .iter()
+                .filter(|f| sandbox.read(f).contains(&format!("Always check {glob}")))
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (holding(first), holding(second));
+        assert!(a.len() == 1 && b.len() == 1 && a != b, "{a:?} {b:?}");
+        assert_ne!(frontmatter(&a[0]), frontmatter(&b[0]));
+    }
+    sandbox.run(&["export", "--check"]).expect(0);
+}
