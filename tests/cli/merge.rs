@@ -1207,3 +1207,35 @@ fn a_target_exported_later_is_covered_by_the_export_driver() {
     bare.autofix(&["export", "--target", "gemini-md"]).expect(0);
     assert!(!bare.path().join(".gitattributes").exists());
 }
+
+/// People's text that holds the line the export driver sets the block aside with is
+/// theirs: the merge keeps one block, and `export` accepts the file after it.
+#[test]
+fn the_drivers_placeholder_in_peoples_text_stays_text() {
+    let repo = Repo::new(false);
+    let placeholder = "<!-- autofix-rules: set aside for the merge -->";
+    repo.sandbox.write(
+        "AGENTS.md",
+        format!("# Agents\n\n{placeholder}\n\nBe kind.\n"),
+    );
+    repo.autofix(&["export"]).expect(0);
+    repo.autofix(&["merge-driver", "--install"]).expect(0);
+    repo.git(&["add", "-A"]).expect(0);
+    repo.git(&["commit", "-q", "-m", "export"]).expect(0);
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    repo.commit_rule("Always write tests first", None);
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    repo.commit_rule("Never use default exports", None);
+    let run = repo.git(&["merge", "--no-edit", "feature"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let agents = repo.sandbox.read("AGENTS.md");
+    assert_eq!(
+        agents.matches("<!-- BEGIN:autofix-rules -->").count(),
+        1,
+        "{agents}"
+    );
+    assert_eq!(agents.matches(placeholder).count(), 1, "{agents}");
+    repo.autofix(&["export"]).expect(0);
+    let agents = repo.sandbox.read("AGENTS.md");
+    assert!(agents.contains("Always write tests first"), "{agents}");
+}
