@@ -29,7 +29,7 @@ const DRIVER_NAME: &str = "autofix rules-file merge (renumbers new rules, keeps 
 pub(crate) const EXPORT_DRIVER: &str = "autofix-export";
 
 /// `merge.autofix-export.driver`.
-const EXPORT_DRIVER_COMMAND: &str = "autofix merge-driver --exported --marker-size %L --base-label %S --ours-label %X --theirs-label %Y %O %A %B %P";
+pub(crate) const EXPORT_DRIVER_COMMAND: &str = "autofix merge-driver --exported --marker-size %L --base-label %S --ours-label %X --theirs-label %Y %O %A %B %P";
 
 /// `merge.autofix-export.name`.
 const EXPORT_DRIVER_NAME: &str =

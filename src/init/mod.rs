@@ -187,6 +187,22 @@ pub(crate) fn run(request: &Request) -> Result<Report, export::ExportError> {
 /// lock every writer of the rules file takes, and only if it is still absent there, so a
 /// `learn` running meanwhile keeps its rules.
 fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for name in ["autofix.json", ".rules/autofix.json"] {
+        let other = setup.root.join(name);
+        if other != *setup.request.rules_file && crate::workspace::is_foreign(&other) {
+            steps.push(
+                Step::new("rules file", Some(name), Action::Note).with_message(
+                    "not an autofix rules file (a JSON object, another program's): left alone",
+                ),
+            );
+        }
+    }
+    steps.extend(create_rules_file(setup));
+    steps
+}
+
+fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let path = &setup.request.rules_file;
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
@@ -415,7 +431,16 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         let attributed = git
             .attribute("merge", &rules_file)
             .is_ok_and(|value| value == "autofix");
-        return if configured && attributed {
+        let exports_configured = git
+            .config_get(Some(Scope::Local), "merge.autofix-export.driver")
+            .ok()
+            .flatten()
+            .is_some_and(|driver| driver == git::EXPORT_DRIVER_COMMAND);
+        let exports_attributed = export::exported_files(&setup.root).iter().all(|path| {
+            git.attribute("merge", &setup.root.join(path))
+                .is_ok_and(|value| value == git::EXPORT_DRIVER)
+        });
+        return if configured && attributed && exports_configured && exports_attributed {
             step(Action::Unchanged, "installed".to_string())
         } else {
             step(
@@ -440,7 +465,14 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             })
             .collect(),
         // Not a repository git can work in (or no git): nothing to install; say why.
-        Err(error) => step(Action::Skipped, error.to_string()),
+        Err(error @ (git::GitError::Spawn { .. } | git::GitError::NotARepository { .. })) => {
+            step(Action::Skipped, error.to_string())
+        }
+        // A write or a git command that failed is a failure (exit 2), never a skip.
+        Err(error) => vec![
+            Step::new("merge driver", Some(".gitattributes"), Action::Failed)
+                .with_message(setup.clean(&error.to_string())),
+        ],
     }
 }
 
