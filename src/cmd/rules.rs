@@ -149,7 +149,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
-    with_listing(context, &query, |listing| {
+    let warning = with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {
@@ -163,8 +163,13 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
             // Handled above (clap requires --agent with it).
             RulesFormat::Hook => {}
         }
-        out.flush()
+        out.flush().map(|()| listing.unreadable_warning())
     })??;
+    if let Some(warning) = warning {
+        let painter = context.stderr_painter();
+        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -203,6 +203,8 @@ pub(crate) struct Report {
     pub warnings: Vec<String>,
     /// Other changes the run made (a `.gitattributes` line for the merge driver).
     pub notes: Vec<String>,
+    /// Some active rules cannot be read as written (a warning says which): exit 1.
+    pub unreadable_rules: bool,
 }
 
 impl Report {
@@ -213,6 +215,7 @@ impl Report {
             2
         } else if any(&|o| o.status == Status::Refused)
             || (self.mode == Mode::Check && any(&|o| o.status.is_change()))
+            || self.unreadable_rules
         {
             1
         } else {
@@ -392,6 +395,12 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
     let mut notes = Vec::new();
+    let unreadable = if context.remove {
+        None
+    } else {
+        context.listing.unreadable_warning()
+    };
+    warnings.extend(unreadable.clone());
     if !context.remove {
         warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
@@ -410,6 +419,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         outcomes,
         warnings,
         notes,
+        unreadable_rules: unreadable.is_some(),
     })
 }
 

@@ -1385,3 +1385,51 @@ fn the_first_locale_variable_set_decides_and_lang_overrides_it() {
     let run = sandbox.run(&["learn", "--lang", "de", "-c", "code", "-w", "w", "Always z"]);
     run.expect(2);
 }
+
+/// Rules an agent would get broken — lower-case field names, a number written as a
+/// string — are said out loud by `rules` and `export` (exit 1), never listed as blank
+/// lines or exported as empty bullets.
+#[test]
+fn unreadable_rules_are_flagged_by_rules_and_export() {
+    let sandbox = Sandbox::new();
+    let mut rules = vec![
+        r#"{"Rule_number": 1, "Category": "CODE", "Instruction": "Always log errors", "Why": "ops"}"#
+            .to_string(),
+        r#"{"Rule_number": "2", "Category": "CODE", "Instruction": "Never panic", "Why": "ops"}"#
+            .to_string(),
+    ];
+    for n in 3..=13 {
+        rules.push(format!(
+            r#"{{"rule_number": {n}, "category": "CODE", "instruction": "Rule {n}", "why": "x"}}"#
+        ));
+    }
+    sandbox.write(RULES, format!("[\n{}\n]\n", rules.join(",\n")));
+    let run = sandbox.run(&["rules"]).expect_noisy(1);
+    assert!(run.stdout.contains(": 2 active,"), "{}", run.stdout);
+    assert!(run.stdout.contains("Always log errors"), "{}", run.stdout);
+    assert!(run.stdout.contains("Never panic"), "{}", run.stdout);
+    assert!(!run.stdout.contains("\n\n"), "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    for needle in [
+        "12 active rules in .agents/autofix.json cannot be read",
+        "entry 2 of the file: `Rule_number` is \"2\", not a whole number",
+        "entry 3 of the file: no `Rule_number`, no `Instruction` (field names are case-sensitive: `category` for `Category`, `instruction` for `Instruction`",
+        "and 9 more",
+    ] {
+        assert!(run.stderr.contains(needle), "{needle}\n{}", run.stderr);
+    }
+    let json = sandbox
+        .run(&["rules", "--format", "json"])
+        .expect_noisy(1)
+        .json();
+    assert_eq!(json["unreadable"].as_array().unwrap().len(), 12, "{json}");
+    let export = sandbox.run(&["export"]).expect_noisy(1);
+    assert!(
+        export.stderr.contains("cannot be read as written"),
+        "{}",
+        export.stderr
+    );
+    let agents = sandbox.read("AGENTS.md");
+    assert!(!agents.contains("- **?** [] —"), "{agents}");
+    assert_eq!(agents.matches("\n- ").count(), 2, "{agents}");
+}
