@@ -1433,3 +1433,30 @@ fn unreadable_rules_are_flagged_by_rules_and_export() {
     assert!(!agents.contains("- **?** [] —"), "{agents}");
     assert_eq!(agents.matches("\n- ").count(), 2, "{agents}");
 }
+
+/// `learn --json` refuses a key it does not know, naming the closest, instead of saving
+/// the rule without it.
+#[test]
+fn learn_json_refuses_an_unknown_key() {
+    let sandbox = Sandbox::new();
+    let run = sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            r#"{"Category": "code", "Instruction": "Always validate input", "Why": "safety", "path": ["src/api/**"]}"#,
+        )
+        .expect_noisy(2);
+    assert!(
+        run.stderr
+            .contains("unknown key `path`; did you mean `Paths`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
+    sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            r#"{"category": "code", "instruction": "Always validate input", "why": "safety", "paths": ["src/api/**"]}"#,
+        )
+        .expect(0);
+    assert!(sandbox.read(RULES).contains("src/api/**"));
+}
