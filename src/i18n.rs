@@ -116,6 +116,7 @@ pub(crate) enum Message {
     GlobUnclosed,
     GlobBackwardRange,
     GlobOnlyExcludes,
+    GlobInvisible,
     /// After the acknowledgement of a scoped rule.
     AppliesTo,
 }
@@ -221,6 +222,7 @@ impl Message {
             | Message::GlobUnclosed
             | Message::GlobBackwardRange
             | Message::GlobOnlyExcludes
+            | Message::GlobInvisible
             | Message::AppliesTo => return None,
         })
     }
@@ -260,6 +262,10 @@ impl Message {
             Message::GlobOnlyExcludes => [
                 "only excludes; a scope needs a glob that includes paths",
                 "ne fait qu'exclure ; une portée a besoin d'un motif qui inclut des chemins",
+            ],
+            Message::GlobInvisible => [
+                "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)",
+                "contient un caractère invisible (espace sans chasse, gluon de mots, trait d'union conditionnel ou indicateur d'ordre des octets)",
             ],
             Message::AppliesTo => ["  applies to {globs}", "  s'applique à {globs}"],
             _ => unreachable!("`learn_texts` has the other rows"),
@@ -368,6 +374,7 @@ fn glob_problem(problem: GlobProblem) -> Message {
         GlobProblem::Unclosed => Message::GlobUnclosed,
         GlobProblem::BackwardRange => Message::GlobBackwardRange,
         GlobProblem::OnlyExcludes => Message::GlobOnlyExcludes,
+        GlobProblem::Invisible => Message::GlobInvisible,
     }
 }
 

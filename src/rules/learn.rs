@@ -140,6 +140,10 @@ impl Validated {
     }
 }
 
+/// The most characters an instruction or a why may hold: a rule is one instruction an
+/// agent loads every session (a 7 MiB one made the file unreadable for every command).
+pub(crate) const MAX_FIELD_CHARS: usize = 2000;
+
 fn validate(request: &Request) -> Result<Validated, RulesError> {
     let category =
         Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
@@ -165,6 +169,20 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     for (field, text) in [("instruction", instruction), ("why", why)] {
         if text.chars().any(crate::text::is_hidden) {
             return Err(RulesError::ControlCharacter { field });
+        }
+        if let Some(c) = text.chars().find(|&c| crate::text::is_invisible(c)) {
+            return Err(RulesError::InvisibleCharacter {
+                field,
+                code: u32::from(c),
+            });
+        }
+        let length = text.chars().count();
+        if length > MAX_FIELD_CHARS {
+            return Err(RulesError::TooLong {
+                field,
+                length,
+                max: MAX_FIELD_CHARS,
+            });
         }
     }
     let paths = validate_paths(&request.paths)?;

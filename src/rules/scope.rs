@@ -58,11 +58,12 @@ pub(crate) enum GlobProblem {
     Unclosed,
     BackwardRange,
     OnlyExcludes,
+    Invisible,
 }
 
 impl GlobProblem {
     #[cfg(test)]
-    pub(crate) const ALL: [GlobProblem; 9] = [
+    pub(crate) const ALL: [GlobProblem; 10] = [
         GlobProblem::Control,
         GlobProblem::Empty,
         GlobProblem::Spaces,
@@ -72,6 +73,7 @@ impl GlobProblem {
         GlobProblem::Unclosed,
         GlobProblem::BackwardRange,
         GlobProblem::OnlyExcludes,
+        GlobProblem::Invisible,
     ];
 
     /// The problem as the end of a sentence that starts "it".
@@ -86,6 +88,9 @@ impl GlobProblem {
             GlobProblem::Unclosed => "has a `[` class without its `]`",
             GlobProblem::BackwardRange => "has a class range whose end comes before its start",
             GlobProblem::OnlyExcludes => "only excludes; a scope needs a glob that includes paths",
+            GlobProblem::Invisible => {
+                "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)"
+            }
         }
     }
 }
@@ -111,6 +116,9 @@ impl Glob {
         };
         if text.chars().any(crate::text::is_hidden) {
             return Err(error(GlobProblem::Control));
+        }
+        if text.chars().any(crate::text::is_invisible) {
+            return Err(error(GlobProblem::Invisible));
         }
         let (negated, body) = match text.strip_prefix('!') {
             Some(rest) => (true, rest),

@@ -1460,3 +1460,87 @@ fn learn_json_refuses_an_unknown_key() {
         .expect(0);
     assert!(sandbox.read(RULES).contains("src/api/**"));
 }
+
+/// Invisible characters no text needs (U+200B, U+2060, U+FEFF, U+00AD) are refused in an
+/// instruction, a why and a glob; the zero-width joiner of an emoji is kept.
+#[test]
+fn learn_refuses_invisible_characters() {
+    let sandbox = Sandbox::new();
+    for (c, code) in [
+        ('\u{200b}', "U+200B"),
+        ('\u{2060}', "U+2060"),
+        ('\u{feff}', "U+FEFF"),
+        ('\u{ad}', "U+00AD"),
+    ] {
+        let run = learn(&sandbox, "code", "why", &format!("Always use{c} tabs")).expect_noisy(2);
+        assert!(
+            run.stderr.contains(&format!("invisible character, {code}")),
+            "{}",
+            run.stderr
+        );
+        let run = learn(&sandbox, "code", &format!("wh{c}y"), "Always use tabs").expect_noisy(2);
+        assert!(
+            run.stderr.contains("the why contains an invisible"),
+            "{}",
+            run.stderr
+        );
+        let glob = format!("src/{c}api/**");
+        let run = sandbox
+            .run(&[
+                "learn",
+                "-c",
+                "code",
+                "-w",
+                "why",
+                "--path",
+                &glob,
+                "Always use tabs",
+            ])
+            .expect_noisy(2);
+        assert!(
+            run.stderr.contains("contains an invisible character"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!sandbox.join(RULES).exists());
+    learn(
+        &sandbox,
+        "code",
+        "why",
+        "Always credit 👩\u{200d}💻 authors",
+    )
+    .expect(0);
+}
+
+/// A rule's instruction and why hold at most 2000 characters each: a 7 MiB instruction
+/// (eight of them made a file every command refused) is refused at learn time.
+#[test]
+fn learn_caps_the_size_of_a_rule() {
+    let sandbox = Sandbox::new();
+    let long = format!("Always {}", "x".repeat(2000 - 7));
+    assert_eq!(long.chars().count(), 2000);
+    learn(&sandbox, "code", "why", &long).expect(0);
+    let huge = "Always ".to_string() + &"y".repeat(7 * 1024 * 1024);
+    let run = sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            &serde_json::json!({"Category": "code", "Instruction": huge, "Why": "w"}).to_string(),
+        )
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains(&format!(
+            "the instruction is {} characters long, more than the 2000 a rule may hold",
+            huge.chars().count()
+        )),
+        "{}",
+        run.stderr
+    );
+    let run = learn(&sandbox, "code", &"w".repeat(2001), "Never x").expect_noisy(2);
+    assert!(
+        run.stderr.contains("the why is 2001 characters long"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(numbers(&sandbox, RULES), [1]);
+}
