@@ -401,6 +401,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         context.listing.unreadable_warning()
     };
     warnings.extend(unreadable.clone());
+    warnings.extend(context.facts.peers.problems().iter().cloned());
     if !context.remove {
         warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
