@@ -117,6 +117,8 @@ pub(crate) enum Message {
     GlobBackwardRange,
     GlobOnlyExcludes,
     GlobInvisible,
+    GlobComma,
+    GlobTooManyAlternatives,
     /// After the acknowledgement of a scoped rule.
     AppliesTo,
 }
@@ -223,6 +225,8 @@ impl Message {
             | Message::GlobBackwardRange
             | Message::GlobOnlyExcludes
             | Message::GlobInvisible
+            | Message::GlobComma
+            | Message::GlobTooManyAlternatives
             | Message::AppliesTo => return None,
         })
     }
@@ -262,6 +266,14 @@ impl Message {
             Message::GlobOnlyExcludes => [
                 "only excludes; a scope needs a glob that includes paths",
                 "ne fait qu'exclure ; une portée a besoin d'un motif qui inclut des chemins",
+            ],
+            Message::GlobComma => [
+                "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`",
+                "contient une `,` hors de `{}` : Cursor, Windsurf et Copilot y voient la fin d'un motif ; écrivez deux motifs, ou `{a,b}`",
+            ],
+            Message::GlobTooManyAlternatives => [
+                "has braces that expand to more than 64 globs",
+                "a des accolades qui donnent plus de 64 motifs",
             ],
             Message::GlobInvisible => [
                 "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)",
@@ -375,6 +387,8 @@ fn glob_problem(problem: GlobProblem) -> Message {
         GlobProblem::BackwardRange => Message::GlobBackwardRange,
         GlobProblem::OnlyExcludes => Message::GlobOnlyExcludes,
         GlobProblem::Invisible => Message::GlobInvisible,
+        GlobProblem::Comma => Message::GlobComma,
+        GlobProblem::TooManyAlternatives => Message::GlobTooManyAlternatives,
     }
 }
 

@@ -616,3 +616,46 @@ fn scopes_never_share_a_scoped_file() {
     }
     sandbox.run(&["export", "--check"]).expect(0);
 }
+
+/// Braces expand as Claude Code, Copilot, Kiro, Continue and Cline expand them:
+/// `*.{ts,tsx}` applies to a `.tsx` file, matches tracked files, and reaches the
+/// comma-joined `globs:` of Cursor as two globs; a comma outside braces is refused.
+#[test]
+fn braces_match_the_way_the_agents_match() {
+    let Some(sandbox) = tracked_repo(&["src/web/app.tsx", "src/web/util.ts"]) else {
+        return;
+    };
+    learn(&sandbox, "Always type props", &["*.{ts,tsx}"]).expect(0);
+    let run = sandbox
+        .run(&["rules", "--for", "src/web/app.tsx"])
+        .expect(0);
+    assert!(run.stdout.contains("Always type props"), "{}", run.stdout);
+    let run = sandbox.run(&["rules", "--for", "src/web/app.js"]).expect(0);
+    assert!(!run.stdout.contains("Always type props"), "{}", run.stdout);
+    sandbox.run(&["check"]).expect(0);
+    sandbox
+        .run(&["export", "--target", "cursor,copilot,windsurf"])
+        .expect(0);
+    let scoped = |dir: &str| {
+        crate::support::files_below(sandbox.path())
+            .into_iter()
+            .find(|f| f.starts_with(dir) && f.contains("/autofix-"))
+            .map(|f| sandbox.read(f))
+            .unwrap()
+    };
+    let cursor = scoped(".cursor/rules/");
+    assert!(cursor.contains("\nglobs: **/*.ts,**/*.tsx\n"), "{cursor}");
+    let copilot = scoped(".github/instructions/");
+    assert!(
+        copilot.contains("applyTo: \"**/*.ts,**/*.tsx\""),
+        "{copilot}"
+    );
+    let windsurf = scoped(".windsurf/rules/");
+    assert!(windsurf.contains("globs: **/*.ts,**/*.tsx"), "{windsurf}");
+    let run = learn(&sandbox, "Never commit secrets", &["config/a,b.env"]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("has a `,` outside `{}`"),
+        "{}",
+        run.stderr
+    );
+}
