@@ -217,10 +217,16 @@ fn claude_paths(scope: &Native) -> String {
     format!("---\n{}---\n", yaml_list("paths", &scope.include))
 }
 
+/// Cursor's frontmatter is YAML (<https://cursor.com/docs/rules>): the description is a
+/// double-quoted string, so a glob holding `: ` or `#` cannot break it; `globs:` stays the
+/// bare comma-joined list Cursor reads.
 fn cursor_globs(scope: &Native) -> String {
     format!(
-        "---\ndescription: Project rules recorded with autofix for files matching {}\nglobs: {}\nalwaysApply: false\n---\n",
-        text::shown(&scope.include.join(", ")),
+        "---\ndescription: {}\nglobs: {}\nalwaysApply: false\n---\n",
+        json_string(&format!(
+            "Project rules recorded with autofix for files matching {}",
+            text::shown(&scope.include.join(", "))
+        )),
         text::shown(&scope.include.join(","))
     )
 }

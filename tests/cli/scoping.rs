@@ -659,3 +659,27 @@ fn braces_match_the_way_the_agents_match() {
         run.stderr
     );
 }
+
+/// Cursor's `description:` is a quoted YAML string, so a glob holding `: ` or ` #` does
+/// not end it early or make it a mapping.
+#[test]
+fn the_cursor_description_is_quoted_yaml() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Keep drafts short", &["notes: draft #1/**"]).expect(0);
+    sandbox.run(&["export", "--target", "cursor"]).expect(0);
+    let file = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .find(|f| f.starts_with(".cursor/rules/autofix-"))
+        .unwrap();
+    let text = sandbox.read(&file);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("description:"))
+        .unwrap();
+    let value = line.strip_prefix("description: ").unwrap();
+    let decoded: String = serde_json::from_str(value).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(
+        decoded,
+        "Project rules recorded with autofix for files matching notes: draft #1/**"
+    );
+}
