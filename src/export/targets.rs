@@ -371,6 +371,9 @@ pub(crate) const TARGETS: &[Target] = &[
         Detect::Asked,
         "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide",
     ),
+    // Windsurf is now Devin Desktop; its agents still read `.windsurf/rules/*.md` with
+    // the same `trigger:` frontmatter (<https://cli.devin.ai/docs/extensibility/rules>), so
+    // the target stays there: `.devin/rules/` has no documented format to write yet.
     Target {
         budget: Some(WINDSURF_BUDGET),
         ..owned(
