@@ -120,6 +120,23 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {
+            let silent: Vec<String> = rendered
+                .iter()
+                .filter(|r| r.line.is_none())
+                .map(|r| format!("`{}`", crate::text::shown(&r.id)))
+                .collect();
+            if !silent.is_empty() {
+                let painter = context.stderr_painter();
+                let (count, they) = match silent.len() {
+                    1 => ("1 command has".to_string(), "it has"),
+                    n => (format!("{n} commands have"), "they have"),
+                };
+                eprint(&format!(
+                    "{} {count} no line, left out: {they} neither a skill nor a prelude ({})\n",
+                    painter.warning("note:"),
+                    silent.join(", ")
+                ));
+            }
             if !missing.is_empty() {
                 let painter = context.stderr_painter();
                 eprint(&format!(

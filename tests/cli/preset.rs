@@ -1415,9 +1415,10 @@ fn the_manifest_keeps_to_its_schema() {
 
 #[test]
 fn what_the_schemas_allow_passes() {
-    // `hagitask/good/<case>` laid over atlas: host-provided strings without bundles, a
-    // declarative execution with `agent: any`, a prompt package with `locales` only.
-    for case in ["host-strings", "declarative", "locales-only"] {
+    // `hagitask/good/<case>` laid over atlas: a declarative execution with `agent: any`,
+    // a prompt package with `locales` only. (Host-provided strings without bundles are
+    // reported: HagiCode's validator asks for a bundle per locale whatever the strategy.)
+    for case in ["declarative", "locales-only"] {
         let sandbox = Sandbox::new();
         atlas(&sandbox, None);
         fixture(&sandbox, &format!("hagitask/good/{case}"), "p/atlas");
@@ -1457,4 +1458,126 @@ fn render_without_a_value_says_what_was_left_as_written() {
         ])
         .expect(0);
     assert_eq!(run.stderr, "");
+}
+
+/// The studio package with `edit` applied to one of its files (relative to the package).
+fn studio_with(file: &str, edit: impl Fn(String) -> String) -> Sandbox {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let path = format!("studio/{file}");
+    sandbox.write(&path, edit(sandbox.read(&path)));
+    sandbox
+}
+
+/// A command member the commands schema does not allow (`skills`, `prelude`) is an error
+/// naming the member meant: dropped, the binding's checks would never run.
+#[test]
+fn an_unknown_command_member_is_refused_with_the_member_meant() {
+    let sandbox = studio_with("frontend/commands.json", |text| {
+        text.replace(r#""skill": "studio-audit""#, r#""skills": "studio-audit""#)
+            .replace(
+                r#""preludeTemplate": "Write notes"#,
+                r#""prelude": "Write notes"#,
+            )
+    });
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    let unknown: Vec<(&str, &str, &str)> = found
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("unknown member"))
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["help"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(unknown.len(), 2, "{found:#?}");
+    assert_eq!(unknown[0].0, "/commands/2/skills");
+    assert_eq!(unknown[0].1, "invalid-field");
+    assert!(
+        unknown[0].2.starts_with("did you mean `skill`?"),
+        "{}",
+        unknown[0].2
+    );
+    assert_eq!(unknown[1].0, "/commands/3/prelude");
+    assert!(
+        unknown[1].2.starts_with("did you mean `preludeTemplate`?"),
+        "{}",
+        unknown[1].2
+    );
+}
+
+/// With `host-i18n-bridge` and no `bundles`, each supported locale is reported, as
+/// HagiCode's package validator reports it.
+#[test]
+fn host_i18n_bridge_without_bundles_reports_each_locale() {
+    let sandbox = studio_with("manifest.json", |text| {
+        text.replace(
+            r#""strategy": "plugin-bundles""#,
+            r#""strategy": "host-i18n-bridge""#,
+        )
+        .replace(r#", "bundles": {"en-US": "./locales/en-US.json"}"#, "")
+    });
+    assert!(!sandbox.read("studio/manifest.json").contains("bundles"));
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["code"], "missing-locale-bundle");
+    assert_eq!(found[0]["pointer"], "/localization");
+    assert!(found[0]["message"].as_str().unwrap().contains("`en-US`"));
+}
+
+/// With `variants`, the validator ignores `locales`: a missing `locales` template is then
+/// not reported, a missing variant template still is.
+#[test]
+fn locales_templates_are_ignored_beside_variants() {
+    let variants = r#""variants": {"selectors": ["locale"], "entries": [{"when": {"locale": "en-US"}, "systemTemplate": "./templates/system.md", "userTemplate": "./templates/user.hbs"}], "fallback": {"systemTemplate": "./templates/system.md", "userTemplate": "./templates/user.hbs"}},"#;
+    let sandbox = studio_with("backend/prompts.json", |text| {
+        text.replace("./templates/system.md\"", "./templates/gone.md\"")
+            .replace(r#""version""#, &format!("{variants} \"version\""))
+    });
+    sandbox.run(&["preset", "validate", "studio"]).expect(0);
+    let sandbox = studio_with("backend/prompts.json", |text| {
+        text.replace(
+            r#""version""#,
+            &format!(
+                "{} \"version\"",
+                variants.replace(
+                    "fallback\": {\"systemTemplate\": \"./templates/system.md",
+                    "fallback\": {\"systemTemplate\": \"./templates/lost.md"
+                )
+            ),
+        )
+    });
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["code"], "missing-file");
+    assert_eq!(found[0]["pointer"], "/variants/fallback/systemTemplate");
+}
+
+/// `render` says which commands have no line instead of dropping them silently.
+#[test]
+fn render_names_the_commands_it_leaves_out() {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrief=b"])
+        .expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "note: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("tidy"), "{}", run.stdout);
 }
