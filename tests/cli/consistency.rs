@@ -706,3 +706,43 @@ fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
         "rules-over-budget"
     );
 }
+
+/// A rule said through a word's opposite is the same rule ("named exports" and "no
+/// default exports"), and single against double quotes contradict, in English and French:
+/// `check` says so and `learn` refuses the second of each pair.
+#[test]
+fn opposite_words_make_the_same_rule_or_a_contradiction() {
+    let sandbox = sandbox_with(&[
+        "Always use named exports",
+        "Never use default exports",
+        "Use single quotes for strings",
+        "Use double quotes for strings",
+        "Utilisez des guillemets simples",
+        "Utilisez des guillemets doubles",
+    ]);
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    for needle in [
+        "warning[similar-rules]: rule 2 \"Never use default exports\" says the same as rule 1",
+        "warning[conflicting-rules]: rule 4 \"Use double quotes for strings\" contradicts rule 3",
+        "warning[conflicting-rules]: rule 6 \"Utilisez des guillemets doubles\" contradicts rule 5",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    let fresh = sandbox_with(&["Always use named exports"]);
+    let run = fresh
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "style",
+            "Never use default exports",
+        ])
+        .expect_noisy(1);
+    assert!(
+        run.stderr
+            .contains("same rule as rule #1: Always use named exports"),
+        "{}",
+        run.stderr
+    );
+}

@@ -57,7 +57,7 @@ fn learn_creates_the_file_and_acknowledges() {
         &sandbox,
         "Style",
         "codebase pattern",
-        "Never use default exports",
+        "Never commit generated files",
     )
     .expect(0);
     assert_eq!(numbers(&sandbox, RULES), [1, 2]);
