@@ -127,7 +127,10 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
             found,
         } => Diagnostic::new(
             Code::NotAnArray,
-            format!("element {index} is {found}, not a rule object"),
+            format!(
+                "element {} of the array is {found}, not a rule object",
+                index + 1
+            ),
         )
         .in_file(path)
         .at(format!("/{index}"), Some(jsonpos::position(source, offset))),
@@ -454,12 +457,12 @@ fn instruction_key(instruction: &str) -> String {
     }
 }
 
-/// "rule 12", or "the rule at index 3" for one without a valid number: how every check
-/// names a rule.
+/// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
+/// without a valid number: how every check names a rule.
 pub(super) fn rule_name(rule: &Rule<'_>) -> String {
     match rule.number {
         Number::Valid(n) => format!("rule {n}"),
-        _ => format!("the rule at index {}", rule.index),
+        _ => format!("the rule at position {}", rule.index + 1),
     }
 }
 

@@ -291,7 +291,7 @@ const FIELDS: [&str; 6] = [
     "Paths",
 ];
 
-/// What an agent would get broken of `rule`, in words ("entry 3 (1-based): no
+/// What an agent would get broken of `rule`, in words ("the rule at position 3: no
 /// `Instruction` (`instruction` is not a field name; did you mean `Instruction`?)"), or
 /// `None` when its number and instruction read as written.
 fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
@@ -337,7 +337,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
         format!(" (field names are case-sensitive: {})", near.join(", "))
     };
     Some(format!(
-        "entry {} of the file: {}{hint}",
+        "the rule at position {}: {}{hint}",
         rule.index + 1,
         problems.join(", ")
     ))

@@ -1412,8 +1412,8 @@ fn unreadable_rules_are_flagged_by_rules_and_export() {
     assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
     for needle in [
         "12 active rules in .agents/autofix.json cannot be read",
-        "entry 2 of the file: `Rule_number` is \"2\", not a whole number",
-        "entry 3 of the file: no `Rule_number`, no `Instruction` (field names are case-sensitive: `category` for `Category`, `instruction` for `Instruction`",
+        "the rule at position 2: `Rule_number` is \"2\", not a whole number",
+        "the rule at position 3: no `Rule_number`, no `Instruction` (field names are case-sensitive: `category` for `Category`, `instruction` for `Instruction`",
         "and 9 more",
     ] {
         assert!(run.stderr.contains(needle), "{needle}\n{}", run.stderr);
@@ -1543,4 +1543,68 @@ fn learn_caps_the_size_of_a_rule() {
         run.stderr
     );
     assert_eq!(numbers(&sandbox, RULES), [1]);
+}
+
+/// A trailing comma is called one, at the comma, in an object and in the array (serde
+/// says "key must be a string", or points at the next line's `]`).
+#[test]
+fn a_trailing_comma_is_named_at_the_comma() {
+    let sandbox = Sandbox::new();
+    let rule = r#"{"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y""#;
+    for (text, closes, column) in [
+        (format!("[\n  {rule},}}\n]\n"), "object", rule.len() + 3),
+        (format!("[\n  {rule}}},\n]\n"), "array", rule.len() + 4),
+    ] {
+        sandbox.write(RULES, &text);
+        let run = sandbox.run(&["check"]).expect(1);
+        let expected = format!(
+            "error[invalid-json]: trailing comma: JSON allows no comma after the last member of an {closes}; remove it\n  --> .agents/autofix.json:2:{column}\n"
+        );
+        assert!(run.stdout.contains(&expected), "{expected}\n{}", run.stdout);
+        let run = sandbox.run(&["rules"]).expect_noisy(2);
+        assert!(
+            run.stderr.contains(&format!(
+                ".agents/autofix.json:2:{column}: invalid JSON: trailing comma"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// `check` counts rules from 1, as every other message does.
+#[test]
+fn check_names_an_unnumbered_rule_by_its_position_from_one() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": "two", "Category": "CODE", "Instruction": "Never y", "Why": "y"},
+  3
+]
+"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("element 3 of the array is a number, not a rule object"),
+        "{}",
+        run.stdout
+    );
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": "two", "Category": "CODE", "Instruction": "Never y", "Why": "y"}
+]
+"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout.contains("the rule at position 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("index 1"), "{}", run.stdout);
 }
