@@ -117,6 +117,17 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         strict: args.strict,
     };
     let rendered = render::render(&preset, &request)?;
+    for (name, near) in render::unused_values(&preset, &request) {
+        let painter = context.stderr_painter();
+        let near: Vec<&str> = near.iter().map(String::as_str).collect();
+        eprint(&format!(
+            "{} --set {}: no rendered command has the placeholder {{{}}}, so the value is unused{}\n",
+            painter.warning("warning:"),
+            crate::text::shown(&name),
+            crate::text::shown(&name),
+            crate::text::did_you_mean(&near)
+        ));
+    }
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {

@@ -1581,3 +1581,25 @@ fn render_names_the_commands_it_leaves_out() {
     );
     assert!(!run.stdout.contains("tidy"), "{}", run.stdout);
 }
+
+/// A `--set` name that no rendered command uses (`studioBrif`) is said, with the name
+/// meant, instead of being ignored.
+#[test]
+fn render_warns_about_a_value_nothing_uses() {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrif=b"])
+        .expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "warning: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrief=b"])
+        .expect_noisy(0);
+    assert!(!run.stderr.contains("unused"), "{}", run.stderr);
+}
