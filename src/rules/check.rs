@@ -548,11 +548,15 @@ impl Report {
         out
     }
 
+    /// One workflow command per diagnostic, then the summary as a plain log line (as
+    /// `preset validate --format github` ends).
     pub(crate) fn to_github(&self) -> String {
         let mut out = String::new();
         for diagnostic in &self.diagnostics {
             diagnostics::render_github(&mut out, diagnostic);
         }
+        out.push_str(&crate::text::shown(&self.summary()));
+        out.push('\n');
         out
     }
 

@@ -63,7 +63,7 @@ fn a_hagitask_package_validates_clean() {
         .expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     assert_eq!(run.stderr, "");
 }
@@ -224,7 +224,7 @@ fn code_command_skill_not_in_requirements_disables_the_preset() {
          --> presets/gated/frontend/commands.json:6:70 (/commands/1/skill)\n  \
          = help: add {\"type\": \"skills\", \"name\": \"runner-review\"} to backend/task-preset.json\n\
          \n\
-         checked 1 preset: 0 enabled, 1 disabled (1 error, 0 warnings)\n\
+         Checked 1 preset: 0 enabled, 1 disabled (1 error, 0 warnings)\n\
          disabled: presets/gated\n"
     );
     // The whole preset is off: even the command whose skill is declared renders nothing.
@@ -790,7 +790,7 @@ fn without_a_path_the_workspace_presets_are_used() {
         .collect();
     assert_eq!(ids, ["studio", "flat-research"]);
     let run = sandbox.run(&["preset", "validate"]).expect(0);
-    assert!(run.stdout.starts_with("checked 2 presets: 2 enabled"));
+    assert!(run.stdout.starts_with("Checked 2 presets: 2 enabled"));
 }
 
 #[test]
@@ -799,7 +799,7 @@ fn an_empty_workspace_has_no_presets() {
     let run = sandbox.run(&["preset", "validate"]).expect_noisy(0);
     assert_eq!(
         run.stdout,
-        "checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     assert!(run.stderr.contains("no presets found"));
 }
@@ -1063,7 +1063,7 @@ fn a_complete_package_passes_every_package_check() {
         .expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
 }
 
@@ -1345,7 +1345,7 @@ fn a_package_repository_is_its_data_folder() {
     let run = sandbox.run(&["preset", "validate", "repo"]).expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     let run = sandbox.run(&["preset", "list", "repo"]).expect(0);
     assert_eq!(lines(&run.stdout).len(), 1, "{}", run.stdout);

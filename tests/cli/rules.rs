@@ -1608,3 +1608,21 @@ fn check_names_an_unnumbered_rule_by_its_position_from_one() {
     );
     assert!(!run.stdout.contains("index 1"), "{}", run.stdout);
 }
+
+/// `check --format github` ends with the same summary as the text form (a plain log
+/// line, never a workflow command), spelled as `preset validate` spells its own.
+#[test]
+fn check_github_ends_with_the_summary() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 2);
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(0)
+        .stdout;
+    assert_eq!(
+        github,
+        "Checked 2 rules in .agents/autofix.json: 0 errors, 0 warnings.\n"
+    );
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    assert_eq!(text, github);
+}
