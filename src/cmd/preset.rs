@@ -166,7 +166,10 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
 }
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {
-    let preset = load_one(context, &args.preset)?;
+    let preset = match &args.preset {
+        Some(path) => load_one(context, path)?,
+        None => only_preset(context)?,
+    };
     let (workspace, cwd) = places(context)?;
     let root = workspace.root;
     // Skills installed in the workspace are shown relative to it when it is here.
@@ -191,6 +194,32 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
         .iter()
         .any(|s| matches!(s.status, Status::Missing { .. }));
     Ok(status(missing || !preset.enabled()))
+}
+
+/// The workspace's one preset (in `.agents/presets` or `presets`), for a command given
+/// none; several or none is an error that names them or the folders.
+fn only_preset(context: &Context) -> anyhow::Result<Preset> {
+    let (workspace, cwd) = places(context)?;
+    let mut found = service::load_presets(&workspace, &cwd, &[])?.presets;
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => anyhow::bail!(
+            "no preset in `{}` or `{}`: name one, e.g. `autofix preset requirements path/to/preset`",
+            collection::DEFAULT_DIRS[0],
+            collection::DEFAULT_DIRS[1]
+        ),
+        _ => {
+            let names: Vec<String> = found
+                .iter()
+                .map(|p| format!("`{}`", crate::text::shown(&p.id)))
+                .collect();
+            anyhow::bail!(
+                "{} presets here ({}): name the one to check",
+                found.len(),
+                names.join(", ")
+            )
+        }
+    }
 }
 
 fn home_dir() -> Option<PathBuf> {

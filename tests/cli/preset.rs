@@ -1603,3 +1603,27 @@ fn render_warns_about_a_value_nothing_uses() {
         .expect_noisy(0);
     assert!(!run.stderr.contains("unused"), "{}", run.stderr);
 }
+
+/// `preset requirements` without a preset checks the workspace's only one, and names them
+/// when there are several.
+#[test]
+fn requirements_default_to_the_only_preset() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["preset", "requirements"]).expect(2);
+    assert!(run.stderr.contains("no preset in `"), "{}", run.stderr);
+    fixture(&sandbox, "good/flat-research", "presets/flat-research");
+    let named = sandbox
+        .run(&["preset", "requirements", "flat-research"])
+        .expect(1)
+        .stdout;
+    let run = sandbox.run(&["preset", "requirements"]).expect(1);
+    assert_eq!(run.stdout, named);
+    fixture(&sandbox, "good/studio", "presets/studio");
+    let run = sandbox.run(&["preset", "requirements"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("2 presets here (`flat-research`, `studio`): name the one to check"),
+        "{}",
+        run.stderr
+    );
+}
