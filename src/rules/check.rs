@@ -137,6 +137,25 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
     }
 }
 
+/// The field that holds `rule`'s reference to `number`: the element of `Supersedes`,
+/// else `Why` or `Instruction` where a marker names it; "" (the whole rule) otherwise.
+fn reference_field(rule: &Rule<'_>, number: u64) -> String {
+    if let Supersedes::Numbers(numbers) = &rule.supersedes
+        && let Some(at) = numbers.iter().position(|&n| n == number)
+    {
+        return format!("Supersedes/{at}");
+    }
+    for (field, text) in [("Why", &rule.why), ("Instruction", &rule.instruction)] {
+        if text
+            .as_str()
+            .is_some_and(|text| super::supersede::markers(text).contains(&number))
+        {
+            return field.to_string();
+        }
+    }
+    String::new()
+}
+
 /// Where `field` of `rule` is, as a pointer and a position.
 fn field_at(
     document: &Document<'_>,
@@ -302,7 +321,8 @@ impl<'d, 'a> Linter<'d, 'a> {
                 rule_name(rule),
                 found.reference
             );
-            self.emit(rule, "", Code::DanglingSupersedes, message);
+            let field = reference_field(rule, found.reference);
+            self.emit(rule, &field, Code::DanglingSupersedes, message);
         }
         self.resolution.dangling = dangling;
         // The rules holding each number, found once (not a scan per reference).

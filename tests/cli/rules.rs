@@ -1626,3 +1626,41 @@ fn check_github_ends_with_the_summary() {
     let text = sandbox.run(&["check"]).expect(0).stdout;
     assert_eq!(text, github);
 }
+
+/// `dangling-supersedes` points at the reference itself: the element of `Supersedes`, or
+/// the field whose marker names the missing rule.
+#[test]
+fn a_dangling_reference_is_pointed_at_where_it_is_written() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Never y", "Why": "z",
+   "Supersedes": [1, 7]},
+  {"Rule_number": 3, "Category": "CODE", "Instruction": "Never z", "Why": "w (supersedes rule 9)"}
+]
+"#,
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(1).json();
+    let found: Vec<(String, u64, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "dangling-supersedes")
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/1/Supersedes/1".to_string(), 4, 22),
+            ("/2/Why".to_string(), 5, 75)
+        ]
+    );
+}
