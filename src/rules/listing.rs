@@ -429,6 +429,14 @@ impl Listing<'_> {
     /// The note that says how many rules the budget left out, if any.
     fn omitted_line(&self) -> Option<String> {
         let limit = self.budget?;
+        if self.omitted > 0 && self.rules.is_empty() {
+            // Not "older": every rule was left out, the newest too.
+            return Some(format!(
+                "(No rule fits in {limit} tokens, not even the newest: all {} left out; raise \
+                 --budget, or `autofix rules` lists them all.)",
+                self.omitted
+            ));
+        }
         (self.omitted > 0).then(|| budget::omitted_note(self.omitted, &format!("{limit} tokens")))
     }
 }
