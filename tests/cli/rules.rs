@@ -1664,3 +1664,28 @@ fn a_dangling_reference_is_pointed_at_where_it_is_written() {
         ]
     );
 }
+
+/// An instruction the shell split into words gets a hint to quote it, after clap's
+/// "unexpected argument".
+#[test]
+fn an_unquoted_instruction_gets_a_hint_to_quote_it() {
+    let sandbox = Sandbox::new();
+    let run = sandbox
+        .run(&[
+            "learn", "-c", "code", "-w", "pref", "--format", "text", "Always", "use", "tabs",
+        ])
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains("unexpected argument 'use'"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.ends_with(
+            "hint: the shell passed the instruction as 3 words; quote it to pass one: autofix learn … \"Always use tabs\"\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
+}
