@@ -602,6 +602,16 @@ impl Setup<'_> {
     }
 }
 
+/// Whether some agent's settings (shared or local) already run our session hook.
+fn any_hook_installed(root: &Path) -> bool {
+    Agent::ALL.iter().any(|&agent| {
+        [false, true].iter().any(|&local| {
+            crate::limits::read_to_string(&root.join(settings::path(agent, local)))
+                .is_ok_and(|text| settings::merge(agent, Some(&text)) == Ok(None))
+        })
+    })
+}
+
 fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     let mut steps = Vec::new();
     let mut changed: Vec<&str> = report
@@ -621,13 +631,20 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     }
     if !changed.is_empty() {
         let local = settings::path(Agent::Claude, true);
-        let paths: Vec<&str> = changed.into_iter().filter(|p| *p != local).collect();
+        let mut paths: Vec<&str> = Vec::new();
+        // Each file once: several steps change `.gitattributes`.
+        for path in changed.into_iter().filter(|p| *p != local) {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
         if !paths.is_empty() {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
     let peers = Peers::detect(&request.root).tools();
-    if !request.export && peers.is_empty() {
+    // Only where nothing is exported yet: a repository already set up needs no reminder.
+    if !request.export && peers.is_empty() && !export::targets::any_exported(&request.root) {
         steps.push(
             "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
              agents you use)."
@@ -659,7 +676,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
          stale."
             .to_string(),
     );
-    if request.hooks.is_empty() {
+    if request.hooks.is_empty() && !any_hook_installed(&request.root) {
         steps.push(
             "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \
              start of every agent session, and reminds the agent to record corrections."

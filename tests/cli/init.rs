@@ -571,3 +571,57 @@ fn a_failed_gitattributes_write_is_a_failure_not_a_skip() {
         check.stdout
     );
 }
+
+/// The summary and next steps say what is true: each file once in the `git add` hint,
+/// no "Done." after a refusal, and no reminder of what the repository already has.
+#[test]
+fn init_messages_say_what_is_true() {
+    if !git_installed() {
+        crate::support::skip("git", "init's next steps");
+        return;
+    }
+    let sandbox = repo();
+    let run = sandbox
+        .run(&["init", "--export", "--hook", "claude"])
+        .expect(0);
+    let add = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("git add"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert_eq!(add.matches(".gitattributes").count(), 1, "{add}");
+    let again = sandbox.run(&["init"]).expect(0);
+    assert!(
+        !again.stdout.contains("Run `autofix export`"),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        !again.stdout.contains("autofix init --hook"),
+        "{}",
+        again.stdout
+    );
+    let fresh = repo();
+    let first = fresh.run(&["init"]).expect(0);
+    assert!(
+        first.stdout.contains("Run `autofix export`"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("autofix init --hook"),
+        "{}",
+        first.stdout
+    );
+
+    let refused = repo();
+    refused.write(".cursor/hooks.json", "[]");
+    let run = refused.run(&["init", "--hook", "cursor"]).expect(1);
+    assert!(!run.stdout.contains("\nDone.\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Done, except what was refused above (left unchanged); fix it and run `autofix init` again."),
+        "{}",
+        run.stdout
+    );
+}
