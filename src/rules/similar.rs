@@ -85,6 +85,9 @@ struct Shape {
 
 impl Shape {
     fn of(instruction: &str) -> Shape {
+        // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
+        // statement, and reading all of it into words took 27 times the file in memory.
+        let instruction = clip(instruction, crate::rules::learn::MAX_FIELD_CHARS);
         let folded = fold(instruction);
         let directive = directive(&folded);
         let (main_text, replaced_text) = split_replacement(directive);
@@ -251,6 +254,13 @@ fn narrows(a: &Clause, b: &Clause) -> Option<(Kind, f64)> {
     let same_action = a.verb.is_some() && a.verb == b.verb && a.object == b.object;
     (a.negative != b.negative && same_action && !a.object.is_empty() && a.scoped != b.scoped)
         .then(|| (Kind::Contradiction, jaccard(a, b)))
+}
+
+/// The first `max` characters of `text`.
+fn clip(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at])
 }
 
 /// Lower case, accents removed (French "dépôt" and "depot" are one word).
@@ -649,7 +659,7 @@ pub(crate) fn matches<'a>(
         .collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, text)| {
-            let folded = fold(text);
+            let folded = fold(clip(text, crate::rules::learn::MAX_FIELD_CHARS));
             if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
                 return None;
             }
