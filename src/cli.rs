@@ -856,9 +856,10 @@ pub(crate) struct PresetRequirementsArgs {
     #[command(flatten)]
     pub(crate) root: RootArgs,
 
-    /// The preset directory, or the name of a preset in .agents/presets or presets.
+    /// The preset directory, or the name of a preset in .agents/presets or presets
+    /// (default: the only preset there).
     #[arg(value_name = "PRESET")]
-    pub(crate) preset: PathBuf,
+    pub(crate) preset: Option<PathBuf>,
 
     /// Another directory holding installed skills (`<dir>/<skill>/SKILL.md`; repeatable).
     #[arg(long = "skills-dir", value_name = "DIR")]

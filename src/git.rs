@@ -29,7 +29,7 @@ const DRIVER_NAME: &str = "autofix rules-file merge (renumbers new rules, keeps 
 pub(crate) const EXPORT_DRIVER: &str = "autofix-export";
 
 /// `merge.autofix-export.driver`.
-const EXPORT_DRIVER_COMMAND: &str = "autofix merge-driver --exported --marker-size %L --base-label %S --ours-label %X --theirs-label %Y %O %A %B %P";
+pub(crate) const EXPORT_DRIVER_COMMAND: &str = "autofix merge-driver --exported --marker-size %L --base-label %S --ours-label %X --theirs-label %Y %O %A %B %P";
 
 /// `merge.autofix-export.name`.
 const EXPORT_DRIVER_NAME: &str =
@@ -379,6 +379,35 @@ impl Setup {
     }
 }
 
+/// What the export driver must cover: one exported file, or every scoped file of a target
+/// (`autofix-*.md` beside `.claude/rules/autofix.md`), so that a scope learned on any
+/// branch later is covered by the line written once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Exported {
+    File(PathBuf),
+    Scoped { dir: PathBuf, name: String },
+}
+
+impl Exported {
+    /// The `.gitattributes` pattern, relative to `top`; `None` outside it.
+    fn pattern(&self, top: &Path) -> Option<String> {
+        match self {
+            Exported::File(path) => pattern_for(top, path),
+            Exported::Scoped { dir, name } => {
+                let dir = escape_glob(&relative_text(top, dir)?);
+                Some(quote_pattern(format!("{dir}/{name}")))
+            }
+        }
+    }
+
+    fn shown(&self) -> String {
+        match self {
+            Exported::File(path) => path.display().to_string(),
+            Exported::Scoped { dir, name } => dir.join(name).display().to_string(),
+        }
+    }
+}
+
 /// Installs the drivers: `merge.autofix.*` and `merge.autofix-export.*` in the `scope`
 /// config, the `merge=autofix` attribute for `rules_file` and `merge=autofix-export` for
 /// each of `exported` in the work tree's top `.gitattributes` (when `cwd` is in a work
@@ -386,7 +415,7 @@ impl Setup {
 pub(crate) fn install(
     cwd: &Path,
     rules_file: &Path,
-    exported: &[PathBuf],
+    exported: &[Exported],
     scope: Scope,
 ) -> Result<Setup, GitError> {
     let git = Git::new(cwd);
@@ -418,11 +447,57 @@ pub(crate) fn install(
         }
     }
     if let Some(top) = top {
-        attribute_step(&top, rules_file, DRIVER, &mut setup, add_attribute)?;
+        let file = Exported::File(rules_file.to_path_buf());
+        attribute_step(&top, rules_file, &file, DRIVER, &mut setup, add_attribute)?;
         for path in exported {
-            attribute_step(&top, path, EXPORT_DRIVER, &mut setup, add_attribute)?;
+            attribute_step(
+                &top,
+                rules_file,
+                path,
+                EXPORT_DRIVER,
+                &mut setup,
+                add_attribute,
+            )?;
         }
     }
+    Ok(setup)
+}
+
+/// Adds `merge=autofix-export` for each of `exported` that lacks it, when the top
+/// `.gitattributes` of the work tree at `top` already routes some file to that driver (the
+/// team set the drivers up): what `export` runs after writing a target, so that a target
+/// exported later, or a scope's file, never stops a merge. Nothing happens otherwise.
+pub(crate) fn cover_exports(
+    top: &Path,
+    rules_file: &Path,
+    exported: &[Exported],
+) -> Result<Setup, GitError> {
+    let mut setup = Setup::default();
+    let path = top.join(".gitattributes");
+    let Ok(text) = crate::limits::read_to_string(&path) else {
+        return Ok(setup);
+    };
+    let marker = format!("merge={EXPORT_DRIVER}");
+    let installed = text.lines().any(|line| {
+        !line.trim_start().starts_with('#')
+            && split_pattern(line)
+                .1
+                .split_whitespace()
+                .any(|w| w == marker)
+    });
+    if installed {
+        for path in exported {
+            attribute_step(
+                top,
+                rules_file,
+                path,
+                EXPORT_DRIVER,
+                &mut setup,
+                add_attribute,
+            )?;
+        }
+    }
+    setup.steps.retain(|step| step.changed);
     Ok(setup)
 }
 
@@ -432,7 +507,7 @@ pub(crate) fn install(
 pub(crate) fn uninstall(
     cwd: &Path,
     rules_file: &Path,
-    exported: &[PathBuf],
+    exported: &[Exported],
     scope: Scope,
 ) -> Result<Setup, GitError> {
     let git = Git::new(cwd);
@@ -464,10 +539,11 @@ pub(crate) fn uninstall(
     }
     if let Some(top) = top {
         let remove = |text: &str, _: &str, driver: &str| remove_attribute(text, driver);
-        attribute_step(&top, rules_file, DRIVER, &mut setup, remove)?;
+        let file = Exported::File(rules_file.to_path_buf());
+        attribute_step(&top, rules_file, &file, DRIVER, &mut setup, remove)?;
         // Every `merge=autofix-export` line goes, whichever file it names.
         if let Some(first) = exported.first() {
-            attribute_step(&top, first, EXPORT_DRIVER, &mut setup, remove)?;
+            attribute_step(&top, rules_file, first, EXPORT_DRIVER, &mut setup, remove)?;
         }
     }
     Ok(setup)
@@ -476,16 +552,17 @@ pub(crate) fn uninstall(
 fn attribute_step(
     top: &Path,
     rules_file: &Path,
+    file: &Exported,
     driver: &str,
     setup: &mut Setup,
     edit: fn(&str, &str, &str) -> Option<String>,
 ) -> Result<(), GitError> {
-    let Some(pattern) = pattern_for(top, rules_file) else {
+    let Some(pattern) = file.pattern(top) else {
         setup.step(
             false,
             format!(
                 "{} is outside the work tree {}; no attribute written",
-                rules_file.display(),
+                file.shown(),
                 top.display()
             ),
         );
@@ -529,14 +606,27 @@ fn attribute_step(
 /// The `.gitattributes` pattern for `rules_file` at the top `top`: its path from the top,
 /// anchored (`/autofix.json`) when it has no directory part. `None` when outside.
 fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
-    let relative = relative_to_top(top, rules_file)?;
-    let text = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/");
-    // Glob characters match themselves when escaped; whitespace and quotes need git's
-    // C-style quoting of the whole pattern.
+    let mut escaped = escape_glob(&relative_text(top, rules_file)?);
+    if !escaped.contains('/') {
+        escaped.insert(0, '/');
+    }
+    Some(quote_pattern(escaped))
+}
+
+/// `path` relative to `top`, `/`-separated.
+fn relative_text(top: &Path, path: &Path) -> Option<String> {
+    let relative = relative_to_top(top, path)?;
+    Some(
+        relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// Glob characters match themselves when escaped.
+fn escape_glob(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len() + 2);
     for c in text.chars() {
         if matches!(c, '*' | '?' | '[' | '\\') {
@@ -544,17 +634,17 @@ fn pattern_for(top: &Path, rules_file: &Path) -> Option<String> {
         }
         escaped.push(c);
     }
-    if !escaped.contains('/') {
-        escaped.insert(0, '/');
+    escaped
+}
+
+/// Whitespace and quotes need git's C-style quoting of the whole pattern.
+fn quote_pattern(escaped: String) -> String {
+    if escaped.contains(|c: char| c.is_whitespace() || c.is_control() || c == '"') {
+        let quoted = escaped.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("\"{}\"", quote_controls(&quoted))
+    } else {
+        escaped
     }
-    Some(
-        if escaped.contains(|c: char| c.is_whitespace() || c.is_control() || c == '"') {
-            let quoted = escaped.replace('\\', "\\\\").replace('"', "\\\"");
-            format!("\"{}\"", quote_controls(&quoted))
-        } else {
-            escaped
-        },
-    )
 }
 
 /// Control characters in git's C-style quoting (`\n`, `\t`, octal for the rest), so that a

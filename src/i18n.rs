@@ -116,6 +116,9 @@ pub(crate) enum Message {
     GlobUnclosed,
     GlobBackwardRange,
     GlobOnlyExcludes,
+    GlobInvisible,
+    GlobComma,
+    GlobTooManyAlternatives,
     /// After the acknowledgement of a scoped rule.
     AppliesTo,
 }
@@ -221,6 +224,9 @@ impl Message {
             | Message::GlobUnclosed
             | Message::GlobBackwardRange
             | Message::GlobOnlyExcludes
+            | Message::GlobInvisible
+            | Message::GlobComma
+            | Message::GlobTooManyAlternatives
             | Message::AppliesTo => return None,
         })
     }
@@ -260,6 +266,18 @@ impl Message {
             Message::GlobOnlyExcludes => [
                 "only excludes; a scope needs a glob that includes paths",
                 "ne fait qu'exclure ; une portée a besoin d'un motif qui inclut des chemins",
+            ],
+            Message::GlobComma => [
+                "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`",
+                "contient une `,` hors de `{}` : Cursor, Windsurf et Copilot y voient la fin d'un motif ; écrivez deux motifs, ou `{a,b}`",
+            ],
+            Message::GlobTooManyAlternatives => [
+                "has braces that expand to more than 64 globs",
+                "a des accolades qui donnent plus de 64 motifs",
+            ],
+            Message::GlobInvisible => [
+                "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)",
+                "contient un caractère invisible (espace sans chasse, gluon de mots, trait d'union conditionnel ou indicateur d'ordre des octets)",
             ],
             Message::AppliesTo => ["  applies to {globs}", "  s'applique à {globs}"],
             _ => unreachable!("`learn_texts` has the other rows"),
@@ -368,6 +386,9 @@ fn glob_problem(problem: GlobProblem) -> Message {
         GlobProblem::Unclosed => Message::GlobUnclosed,
         GlobProblem::BackwardRange => Message::GlobBackwardRange,
         GlobProblem::OnlyExcludes => Message::GlobOnlyExcludes,
+        GlobProblem::Invisible => Message::GlobInvisible,
+        GlobProblem::Comma => Message::GlobComma,
+        GlobProblem::TooManyAlternatives => Message::GlobTooManyAlternatives,
     }
 }
 

@@ -428,6 +428,13 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
         Some(Value::Object(arguments)) => arguments,
         Some(_) => return Err(Fault::new(INVALID_PARAMS, "`arguments` must be an object")),
     };
+    if let Some(message) = unknown_argument(name, arguments) {
+        return Ok(json!({
+            "content": [{"type": "text", "text": message}],
+            "structuredContent": {"version": 1, "error": message},
+            "isError": true,
+        }));
+    }
     let answer = match name {
         "rules" => rules(context, arguments),
         "learn" => learn_tool(context, arguments),
@@ -453,6 +460,37 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
             "isError": true,
         }),
     })
+}
+
+/// An argument the tool's input schema does not name (`path` for `paths`), said with the
+/// closest names: dropping it would record a rule unscoped and report success.
+fn unknown_argument(tool: &str, arguments: &Map<String, Value>) -> Option<String> {
+    let tools = tools();
+    let properties = tools
+        .as_array()?
+        .iter()
+        .find(|t| t["name"] == tool)?
+        .pointer("/inputSchema/properties")?
+        .as_object()?
+        .clone();
+    let known: Vec<&str> = properties.keys().map(String::as_str).collect();
+    let unknown = arguments
+        .keys()
+        .find(|key| !properties.contains_key(*key))?;
+    let near = crate::text::closest(unknown, known.iter().copied());
+    let named = if near.is_empty() {
+        format!(
+            "; the arguments are {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        crate::text::did_you_mean(&near)
+    };
+    Some(format!("unknown argument `{unknown}` for `{tool}`{named}"))
 }
 
 /// Argument readers: a wrong type is the tool's input error (`isError`), not a protocol one.

@@ -50,6 +50,18 @@ pub(crate) fn is_hidden(c: char) -> bool {
     is_unsafe(c).is_some()
 }
 
+/// An invisible character that no text needs and a model still reads: a soft hyphen
+/// (U+00AD), the Mongolian vowel separator (U+180E), a zero-width space (U+200B), a word
+/// joiner or an invisible operator (U+2060-U+2064), a byte order mark inside text (U+FEFF).
+/// The zero-width joiner and non-joiner (U+200C, U+200D), which emoji and some scripts
+/// need, are not among them. `learn` refuses these in a new rule and its globs.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}' | '\u{180e}' | '\u{200b}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+    )
+}
+
 /// `Some(true)` for a line break or tab (shown as a space), `Some(false)` for another
 /// control or a bidirectional control (shown escaped), `None` for a character shown as is.
 fn is_unsafe(c: char) -> Option<bool> {

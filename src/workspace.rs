@@ -189,7 +189,12 @@ impl Workspace {
             };
         }
         let candidates: Vec<PathBuf> = CANDIDATES.iter().map(|c| root.join(c)).collect();
-        let (rules_file, source) = match candidates.iter().find(|c| exists_or_link(c)) {
+        let (rules_file, source) = match candidates
+            .iter()
+            .enumerate()
+            .find(|(at, c)| exists_or_link(c) && !(*at > 0 && is_foreign(c)))
+            .map(|(_, c)| c)
+        {
             Some(found) => (found.clone(), Source::Candidate),
             None => (root.join(DEFAULT_CANDIDATE), Source::Default),
         };
@@ -216,6 +221,23 @@ impl Workspace {
 
 fn exists_or_link(path: &Path) -> bool {
     path.symlink_metadata().is_ok()
+}
+
+/// Whether `path` is another program's file that only shares the name: a JSON object (a
+/// Scoop manifest is a root `autofix.json`), where a rules file is an array. Only the
+/// names other tools use too are judged so (never `.agents/autofix.json`), and a file
+/// that merely does not parse is still the rules file, for `check` to report.
+pub(crate) fn is_foreign(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    let read = fs::File::open(path).and_then(|file| file.take(4096).read_to_end(&mut bytes));
+    if read.is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    text.trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
 }
 
 /// The nearest ancestor holding a rules file candidate, else the nearest holding `.git`,

@@ -30,6 +30,51 @@ fn is_hook(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
         .any(|arg| arg == "hook" || arg == "--format=hook")
 }
 
+/// A hint after clap's own message where it says too little: `learn` given an instruction
+/// of several unquoted words gets "unexpected argument 'use'", which the shell, not the
+/// user, split.
+fn usage_hint(error: &clap::Error) -> Option<String> {
+    if error.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let learn = args.iter().position(|a| a == "learn")?;
+    // The words after `learn` that are no option nor an option's value.
+    let mut words = Vec::new();
+    let mut skip_value = false;
+    for arg in &args[learn + 1..] {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if arg.starts_with('-') {
+            skip_value = matches!(
+                arg.as_str(),
+                "-c" | "--category"
+                    | "-w"
+                    | "--why"
+                    | "-s"
+                    | "--supersedes"
+                    | "--path"
+                    | "--lang"
+                    | "--format"
+                    | "-C"
+                    | "--root"
+                    | "--file"
+            );
+            continue;
+        }
+        words.push(arg.as_str());
+    }
+    (words.len() > 1).then(|| {
+        format!(
+            "hint: the shell passed the instruction as {} words; quote it to pass one: \
+             autofix learn … \"{}\"\n",
+            words.len(),
+            crate::text::shown(&words.join(" "))
+        )
+    })
+}
+
 /// Runs the command line of this process: what `main` does. This is the only place that
 /// prints errors.
 pub(crate) fn run() -> ExitCode {
@@ -51,6 +96,9 @@ pub(crate) fn run() -> ExitCode {
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr.
             let _ = error.print();
+            if let Some(hint) = usage_hint(&error) {
+                eprint(&hint);
+            }
             return if error.use_stderr() {
                 ExitCode::from(2)
             } else {

@@ -117,9 +117,37 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         strict: args.strict,
     };
     let rendered = render::render(&preset, &request)?;
+    for (name, near) in render::unused_values(&preset, &request) {
+        let painter = context.stderr_painter();
+        let near: Vec<&str> = near.iter().map(String::as_str).collect();
+        eprint(&format!(
+            "{} --set {}: no rendered command has the placeholder {{{}}}, so the value is unused{}\n",
+            painter.warning("warning:"),
+            crate::text::shown(&name),
+            crate::text::shown(&name),
+            crate::text::did_you_mean(&near)
+        ));
+    }
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {
+            let silent: Vec<String> = rendered
+                .iter()
+                .filter(|r| r.line.is_none())
+                .map(|r| format!("`{}`", crate::text::shown(&r.id)))
+                .collect();
+            if !silent.is_empty() {
+                let painter = context.stderr_painter();
+                let (count, they) = match silent.len() {
+                    1 => ("1 command has".to_string(), "it has"),
+                    n => (format!("{n} commands have"), "they have"),
+                };
+                eprint(&format!(
+                    "{} {count} no line, left out: {they} neither a skill nor a prelude ({})\n",
+                    painter.warning("note:"),
+                    silent.join(", ")
+                ));
+            }
             if !missing.is_empty() {
                 let painter = context.stderr_painter();
                 eprint(&format!(
@@ -138,7 +166,10 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
 }
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {
-    let preset = load_one(context, &args.preset)?;
+    let preset = match &args.preset {
+        Some(path) => load_one(context, path)?,
+        None => only_preset(context)?,
+    };
     let (workspace, cwd) = places(context)?;
     let root = workspace.root;
     // Skills installed in the workspace are shown relative to it when it is here.
@@ -163,6 +194,32 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
         .iter()
         .any(|s| matches!(s.status, Status::Missing { .. }));
     Ok(status(missing || !preset.enabled()))
+}
+
+/// The workspace's one preset (in `.agents/presets` or `presets`), for a command given
+/// none; several or none is an error that names them or the folders.
+fn only_preset(context: &Context) -> anyhow::Result<Preset> {
+    let (workspace, cwd) = places(context)?;
+    let mut found = service::load_presets(&workspace, &cwd, &[])?.presets;
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => anyhow::bail!(
+            "no preset in `{}` or `{}`: name one, e.g. `autofix preset requirements path/to/preset`",
+            collection::DEFAULT_DIRS[0],
+            collection::DEFAULT_DIRS[1]
+        ),
+        _ => {
+            let names: Vec<String> = found
+                .iter()
+                .map(|p| format!("`{}`", crate::text::shown(&p.id)))
+                .collect();
+            anyhow::bail!(
+                "{} presets here ({}): name the one to check",
+                found.len(),
+                names.join(", ")
+            )
+        }
+    }
 }
 
 fn home_dir() -> Option<PathBuf> {

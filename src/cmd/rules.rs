@@ -47,6 +47,12 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         let input = crate::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Message::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
+        if let Ok(object) =
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&input)
+            && let Some(unknown) = learn::unknown_key(&object)
+        {
+            anyhow::bail!("{}: {unknown}", Message::StdinNotARule.fill(lang, &[]));
+        }
         let mut request = serde_json::from_str::<learn::Request>(&input)
             .context(Message::StdinNotARule.fill(lang, &[]))?;
         request.force |= args.force;
@@ -149,7 +155,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
-    with_listing(context, &query, |listing| {
+    let warning = with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {
@@ -163,8 +169,13 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
             // Handled above (clap requires --agent with it).
             RulesFormat::Hook => {}
         }
-        out.flush()
+        out.flush().map(|()| listing.unreadable_warning())
     })??;
+    if let Some(warning) = warning {
+        let painter = context.stderr_painter();
+        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -201,6 +201,10 @@ pub(crate) struct Report {
     pub active_rules: usize,
     pub outcomes: Vec<Outcome>,
     pub warnings: Vec<String>,
+    /// Other changes the run made (a `.gitattributes` line for the merge driver).
+    pub notes: Vec<String>,
+    /// Some active rules cannot be read as written (a warning says which): exit 1.
+    pub unreadable_rules: bool,
 }
 
 impl Report {
@@ -211,6 +215,7 @@ impl Report {
             2
         } else if any(&|o| o.status == Status::Refused)
             || (self.mode == Mode::Check && any(&|o| o.status.is_change()))
+            || self.unreadable_rules
         {
             1
         } else {
@@ -278,13 +283,64 @@ struct Context<'a> {
 /// The files `export` writes by default in the repository at `root` (the defaults and
 /// every target exported before, less what rulesync or Ruler generate): those the merge
 /// driver for exported copies must cover.
-pub(crate) fn default_paths(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn default_paths(root: &Path) -> Vec<crate::git::Exported> {
     let facts = Facts::of(root);
     targets::select(root, &Targets::Defaults, &facts)
         .iter()
         .filter(|selected| facts.peers.owner(root, selected.target.path).is_none())
-        .map(|selected| root.join(selected.target.path))
+        .flat_map(|selected| scoped::covered(root, selected.target))
         .collect()
+}
+
+/// Every file in the repository at `root` that holds an export of ours (a target's file
+/// with our block or stamp, and every stamped scoped file), relative to `root`: what
+/// `doctor` checks the export driver covers.
+pub(crate) fn exported_files(root: &Path) -> Vec<String> {
+    targets::TARGETS
+        .iter()
+        .flat_map(|target| scoped::files_of(root, target, targets::exported(root, target)))
+        .collect()
+}
+
+/// After a write: the files written, each covered by the export merge driver when the
+/// repository routes exported copies to it (a target exported later, a new scope's
+/// file). What changed in `.gitattributes`, as notes; a failure is a warning.
+fn cover_written(
+    root: &Path,
+    rules_file: &Path,
+    outcomes: &[Outcome],
+) -> (Vec<String>, Vec<String>) {
+    let Some(top) = crate::git::walk_to_top(root, &[]) else {
+        return Default::default();
+    };
+    let mut covered = Vec::new();
+    for outcome in outcomes.iter().filter(|o| {
+        matches!(
+            o.status,
+            Status::Created | Status::Updated | Status::Unchanged
+        )
+    }) {
+        if let Some(target) = targets::by_id(outcome.id) {
+            for entry in scoped::covered(root, target) {
+                if !covered.contains(&entry) {
+                    covered.push(entry);
+                }
+            }
+        }
+    }
+    match crate::git::cover_exports(&top, rules_file, &covered) {
+        Ok(setup) => (
+            setup.steps.into_iter().map(|step| step.message).collect(),
+            Vec::new(),
+        ),
+        Err(error) => (
+            Vec::new(),
+            vec![format!(
+                "the exported copies are not all covered by the merge driver: {error}; run \
+                 `autofix merge-driver --install`"
+            )],
+        ),
+    }
 }
 
 /// Runs `export` (or its check, dry run or removal).
@@ -349,9 +405,22 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         .iter()
         .map(|job| context.process(job, &mut seen, &mut warnings))
         .collect();
+    let mut notes = Vec::new();
+    let unreadable = if context.remove {
+        None
+    } else {
+        context.listing.unreadable_warning()
+    };
+    warnings.extend(unreadable.clone());
+    warnings.extend(context.facts.peers.problems().iter().cloned());
     if !context.remove {
         warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
+        if request.mode == Mode::Write {
+            let (added, failed) = cover_written(&context.root, &request.rules_file, &outcomes);
+            notes = added;
+            warnings.extend(failed);
+        }
     }
     Ok(Report {
         mode: request.mode,
@@ -361,6 +430,8 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         active_rules: context.listing.counts.active,
         outcomes,
         warnings,
+        notes,
+        unreadable_rules: unreadable.is_some(),
     })
 }
 
@@ -485,10 +556,7 @@ impl Context<'_> {
             let mut members: std::collections::HashMap<String, Vec<usize>> = Default::default();
             for (at, entry) in rules.iter().enumerate() {
                 if !entry.paths.is_empty() {
-                    members
-                        .entry(listing::scope_heading(&entry))
-                        .or_default()
-                        .push(at);
+                    members.entry(scoped::key(&entry)).or_default().push(at);
                 }
             }
             members

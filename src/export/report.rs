@@ -22,6 +22,7 @@ pub(crate) struct ReportJson<'a> {
     active_rules: usize,
     targets: Vec<TargetJson<'a>>,
     warnings: &'a [String],
+    notes: &'a [String],
 }
 
 /// One target in [`ReportJson`].
@@ -173,6 +174,9 @@ impl Report {
                 out.push_str(diff);
             }
         }
+        for note in &self.notes {
+            let _ = writeln!(out, "  {note}");
+        }
         let _ = writeln!(out, "{}", self.summary());
         out
     }
@@ -217,6 +221,7 @@ impl Report {
                 })
                 .collect(),
             warnings: &self.warnings,
+            notes: &self.notes,
         }
     }
 

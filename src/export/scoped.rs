@@ -21,7 +21,8 @@ pub(super) enum Part {
     All,
     /// Only the unscoped rules (the target's own file when scopes have files).
     Unscoped,
-    /// The rules of one scope, named by its heading.
+    /// The rules of one scope, named by its [`key`] (its globs as written: two scopes
+    /// whose headings read alike, `::x` and `\u{3a}:x`, stay two).
     Scope(String),
     /// A scoped file of ours that no scope needs: to be removed.
     Orphan,
@@ -35,7 +36,7 @@ impl Part {
         match self {
             Part::All => true,
             Part::Unscoped => entry.paths.is_empty(),
-            Part::Scope(heading) => *heading == listing::scope_heading(entry),
+            Part::Scope(scope) => *scope == key(entry),
             Part::Orphan | Part::Guard => false,
         }
     }
@@ -105,15 +106,20 @@ pub(super) fn jobs(
         Part::Unscoped,
     )];
     let scopes = if remove { Vec::new() } else { scopes(rules) };
-    for (heading, globs) in &scopes {
+    let mut wanted: std::collections::HashSet<String> =
+        jobs.iter().map(|j| j.path.clone()).collect();
+    for (scope, globs) in &scopes {
         let native = scope::native(globs.iter().map(String::as_str));
+        // Two scopes whose names and short hashes agree: the later one takes the whole
+        // hash, so no scope's file is ever another's.
+        let mut path = file_for(target, globs, SHORT_HASH);
+        if !wanted.insert(path.clone()) {
+            path = file_for(target, globs, 64);
+            wanted.insert(path.clone());
+        }
         jobs.push(Job {
             scope_note: scope_note(globs),
-            ..job(
-                file_for(target, globs),
-                frontmatter(&native),
-                Part::Scope(heading.clone()),
-            )
+            ..job(path, frontmatter(&native), Part::Scope(scope.clone()))
         });
     }
     if target.id == "claude" {
@@ -123,7 +129,6 @@ pub(super) fn jobs(
             (false, false) => {}
         }
     }
-    let wanted: std::collections::HashSet<String> = jobs.iter().map(|j| j.path.clone()).collect();
     for path in existing_scoped_files(root, target) {
         if !wanted.contains(&path) {
             jobs.push(job(path, String::new(), Part::Orphan));
@@ -172,13 +177,28 @@ fn scope_note(globs: &[String]) -> String {
     note
 }
 
-/// Each distinct scope of the listed rules, in the order it first appears: its heading
-/// and its globs.
+/// What tells one scope from another: its globs as written, one a line (no glob holds a
+/// line break).
+pub(super) fn key(entry: &Entry<'_>) -> String {
+    entry
+        .paths
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Hex digits of the globs' SHA-256 in a scoped file's name: 64 bits, so that finding two
+/// scopes with one name takes billions of tries (8 digits took half a second).
+const SHORT_HASH: usize = 16;
+
+/// Each distinct scope of the listed rules, in the order it first appears: its key and
+/// its globs.
 fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
     let mut scopes: Vec<(String, Vec<String>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {
-        let heading = listing::scope_heading(&entry);
+        let heading = key(&entry);
         if seen.insert(heading.clone()) {
             let globs = entry.paths.iter().map(ToString::to_string).collect();
             scopes.push((heading, globs));
@@ -189,7 +209,7 @@ fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
 
 /// `dir/autofix-<name>-<hash><ext>` beside the target's `dir/autofix<ext>`: readable, and
 /// the same for the same globs on every machine.
-fn file_for(target: &Target, globs: &[String]) -> String {
+fn file_for(target: &Target, globs: &[String], digits: usize) -> String {
     let (dir, suffix) = split(target);
     let first = globs
         .iter()
@@ -206,12 +226,39 @@ fn file_for(target: &Target, globs: &[String]) -> String {
     let name: String = name.trim_end_matches('-').chars().take(32).collect();
     let name = name.trim_end_matches('-');
     let hash = crate::capture::sha256::hex(globs.join("\n").as_bytes());
-    let hash = &hash[..8];
+    let hash = &hash[..digits];
     if name.is_empty() {
         format!("{dir}autofix-{hash}{suffix}")
     } else {
         format!("{dir}autofix-{name}-{hash}{suffix}")
     }
+}
+
+/// The export driver's cover for `target`: its file and, when it has scoped files, every
+/// `autofix-*<ext>` beside it (learned later, on any branch).
+pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::git::Exported> {
+    let mut covered = vec![crate::git::Exported::File(root.join(target.path))];
+    if matches!(target.scoping, Scoping::Files { .. }) {
+        let (dir, suffix) = split(target);
+        covered.push(crate::git::Exported::Scoped {
+            dir: root.join(dir.trim_end_matches('/')),
+            name: format!("autofix-*{suffix}"),
+        });
+    }
+    covered
+}
+
+/// Every file of `target` that holds something of ours: its own (when `exported`) and
+/// its stamped scoped files.
+pub(super) fn files_of(root: &Path, target: &Target, exported: bool) -> Vec<String> {
+    let mut files = Vec::new();
+    if exported {
+        files.push(target.path.to_string());
+    }
+    if matches!(target.scoping, Scoping::Files { .. }) {
+        files.extend(existing_scoped_files(root, target));
+    }
+    files
 }
 
 /// The target's folder (with its `/`) and what follows `autofix` in its file name.
@@ -251,22 +298,22 @@ mod tests {
     #[test]
     fn scoped_files_sit_beside_the_target_with_its_extension() {
         let globs = vec!["src/api/**".to_string(), "!src/api/gen/**".to_string()];
-        let cursor = file_for(by_id("cursor").unwrap(), &globs);
+        let cursor = file_for(by_id("cursor").unwrap(), &globs, SHORT_HASH);
         assert!(
             cursor.starts_with(".cursor/rules/autofix-src-api-"),
             "{cursor}"
         );
         assert!(cursor.ends_with(".mdc"));
-        let copilot = file_for(by_id("copilot").unwrap(), &globs);
+        let copilot = file_for(by_id("copilot").unwrap(), &globs, SHORT_HASH);
         assert!(copilot.starts_with(".github/instructions/autofix-src-api-"));
         assert!(copilot.ends_with(".instructions.md"));
         assert_ne!(
-            file_for(by_id("claude").unwrap(), &globs),
-            file_for(by_id("claude").unwrap(), &globs[..1])
+            file_for(by_id("claude").unwrap(), &globs, SHORT_HASH),
+            file_for(by_id("claude").unwrap(), &globs[..1], SHORT_HASH)
         );
-        let odd = file_for(by_id("claude").unwrap(), &["**".to_string()]);
+        let odd = file_for(by_id("claude").unwrap(), &["**".to_string()], SHORT_HASH);
         assert!(
-            odd.starts_with(".claude/rules/autofix-") && odd.len() == 33,
+            odd.starts_with(".claude/rules/autofix-") && odd.len() == 41,
             "{odd}"
         );
     }

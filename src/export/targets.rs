@@ -217,10 +217,16 @@ fn claude_paths(scope: &Native) -> String {
     format!("---\n{}---\n", yaml_list("paths", &scope.include))
 }
 
+/// Cursor's frontmatter is YAML (<https://cursor.com/docs/rules>): the description is a
+/// double-quoted string, so a glob holding `: ` or `#` cannot break it; `globs:` stays the
+/// bare comma-joined list Cursor reads.
 fn cursor_globs(scope: &Native) -> String {
     format!(
-        "---\ndescription: Project rules recorded with autofix for files matching {}\nglobs: {}\nalwaysApply: false\n---\n",
-        text::shown(&scope.include.join(", ")),
+        "---\ndescription: {}\nglobs: {}\nalwaysApply: false\n---\n",
+        json_string(&format!(
+            "Project rules recorded with autofix for files matching {}",
+            text::shown(&scope.include.join(", "))
+        )),
         text::shown(&scope.include.join(","))
     )
 }
@@ -304,7 +310,7 @@ const fn owned(
 
 /// Every target, in the order they are processed and listed. Each row names the page that
 /// documents the file; where the agent has a scoped form, the same page documents it.
-const TARGETS: &[Target] = &[
+pub(crate) const TARGETS: &[Target] = &[
     Target {
         budget: Some(CODEX_BUDGET),
         ..block(
@@ -365,6 +371,9 @@ const TARGETS: &[Target] = &[
         Detect::Asked,
         "https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide",
     ),
+    // Windsurf is now Devin Desktop; its agents still read `.windsurf/rules/*.md` with
+    // the same `trigger:` frontmatter (<https://cli.devin.ai/docs/extensibility/rules>), so
+    // the target stays there: `.devin/rules/` has no documented format to write yet.
     Target {
         budget: Some(WINDSURF_BUDGET),
         ..owned(
@@ -807,7 +816,7 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 /// reported) or a stamp. Only the file's first bytes up to the input cap are looked into: a
 /// copy of ours over the cap is still found (and refreshing it reports the cap), and a
 /// target linked to `/dev/zero` costs one bounded read.
-fn exported(root: &Path, target: &Target) -> bool {
+pub(crate) fn exported(root: &Path, target: &Target) -> bool {
     let Ok(bytes) = crate::limits::read_prefix(&root.join(target.path)) else {
         return false;
     };

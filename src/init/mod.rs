@@ -188,6 +188,22 @@ pub(crate) fn run(request: &Request) -> Result<Report, export::ExportError> {
 /// lock every writer of the rules file takes, and only if it is still absent there, so a
 /// `learn` running meanwhile keeps its rules.
 fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for name in ["autofix.json", ".rules/autofix.json"] {
+        let other = setup.root.join(name);
+        if other != *setup.request.rules_file && crate::workspace::is_foreign(&other) {
+            steps.push(
+                Step::new("rules file", Some(name), Action::Note).with_message(
+                    "not an autofix rules file (a JSON object, another program's): left alone",
+                ),
+            );
+        }
+    }
+    steps.extend(create_rules_file(setup));
+    steps
+}
+
+fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let path = &setup.request.rules_file;
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
@@ -416,7 +432,16 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         let attributed = git
             .attribute("merge", &rules_file)
             .is_ok_and(|value| value == "autofix");
-        return if configured && attributed {
+        let exports_configured = git
+            .config_get(Some(Scope::Local), "merge.autofix-export.driver")
+            .ok()
+            .flatten()
+            .is_some_and(|driver| driver == git::EXPORT_DRIVER_COMMAND);
+        let exports_attributed = export::exported_files(&setup.root).iter().all(|path| {
+            git.attribute("merge", &setup.root.join(path))
+                .is_ok_and(|value| value == git::EXPORT_DRIVER)
+        });
+        return if configured && attributed && exports_configured && exports_attributed {
             step(Action::Unchanged, "installed".to_string())
         } else {
             step(
@@ -441,7 +466,14 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             })
             .collect(),
         // Not a repository git can work in (or no git): nothing to install; say why.
-        Err(error) => step(Action::Skipped, error.to_string()),
+        Err(error @ (git::GitError::Spawn { .. } | git::GitError::NotARepository { .. })) => {
+            step(Action::Skipped, error.to_string())
+        }
+        // A write or a git command that failed is a failure (exit 2), never a skip.
+        Err(error) => vec![
+            Step::new("merge driver", Some(".gitattributes"), Action::Failed)
+                .with_message(setup.clean(&error.to_string())),
+        ],
     }
 }
 
@@ -571,6 +603,16 @@ impl Setup<'_> {
     }
 }
 
+/// Whether some agent's settings (shared or local) already run our session hook.
+fn any_hook_installed(root: &Path) -> bool {
+    Agent::ALL.iter().any(|&agent| {
+        [false, true].iter().any(|&local| {
+            crate::limits::read_to_string(&root.join(settings::path(agent, local)))
+                .is_ok_and(|text| settings::merge(agent, Some(&text)) == Ok(None))
+        })
+    })
+}
+
 fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     let mut steps = Vec::new();
     let mut changed: Vec<&str> = report
@@ -590,13 +632,20 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     }
     if !changed.is_empty() {
         let local = settings::path(Agent::Claude, true);
-        let paths: Vec<&str> = changed.into_iter().filter(|p| *p != local).collect();
+        let mut paths: Vec<&str> = Vec::new();
+        // Each file once: several steps change `.gitattributes`.
+        for path in changed.into_iter().filter(|p| *p != local) {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
         if !paths.is_empty() {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
     let peers = Peers::detect(&request.root).tools();
-    if !request.export && peers.is_empty() {
+    // Only where nothing is exported yet: a repository already set up needs no reminder.
+    if !request.export && peers.is_empty() && !export::targets::any_exported(&request.root) {
         steps.push(
             "Run `autofix export` to put the rules in AGENTS.md (and the rule folders of the \
              agents you use)."
@@ -636,7 +685,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
             "Trust the repository, or its hooks do not run: {how}."
         ));
     }
-    if request.hooks.is_empty() {
+    if request.hooks.is_empty() && !any_hook_installed(&request.root) {
         steps.push(
             "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \
              start of every agent session, and reminds the agent to record corrections."

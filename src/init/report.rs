@@ -49,6 +49,10 @@ impl Report {
         }
         let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
             "Not set up: `autofix init` would change the files above."
+        } else if self.mode == Mode::Write && self.exit_code() == 2 {
+            "Not done: a write failed above; fix it and run `autofix init` again."
+        } else if self.mode == Mode::Write && self.exit_code() == 1 {
+            "Done, except what was refused above (left unchanged); fix it and run `autofix init` again."
         } else if self.is_noop() {
             "Nothing to change: the repository is already set up."
         } else if self.mode == Mode::Write {

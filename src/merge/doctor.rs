@@ -222,9 +222,9 @@ fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
 /// never conflict in them.
 fn check_exports(report: &mut Report, top: &Path, root: &Path) {
     let git = Git::new(top);
-    let exported: Vec<PathBuf> = crate::export::default_paths(root)
+    let exported: Vec<PathBuf> = crate::export::exported_files(root)
         .into_iter()
-        .filter(|path| path.exists())
+        .map(|path| root.join(path))
         .collect();
     if exported.is_empty() {
         report.push("exports", true, "nothing exported yet".into(), None);

@@ -48,7 +48,20 @@ pub(crate) fn merge(
             conflicts: 0,
         });
     }
-    let sides = [base, ours, theirs].map(set_aside);
+    // The people's text may hold the placeholder line itself: then another one is used,
+    // one that no side holds, so only our block is put back where it stood.
+    let placeholder = (0..)
+        .map(|n| match n {
+            0 => PLACEHOLDER.to_string(),
+            n => PLACEHOLDER.replace(" -->", &format!(" ({n}) -->")),
+        })
+        .find(|p| {
+            ![base, ours, theirs]
+                .iter()
+                .any(|side| side.contains(p.as_str()))
+        })
+        .expect("some numbered placeholder is in no side");
+    let sides = [base, ours, theirs].map(|side| set_aside(side, &placeholder));
     if sides.iter().any(Option::is_none) {
         return merge_file(dir, [base, ours, theirs], labels, marker_size);
     }
@@ -62,7 +75,7 @@ pub(crate) fn merge(
     )?;
     if let Some(block) = ours_block {
         // Twice only inside a conflict (both sides added a block): each gets the block.
-        merged.text = merged.text.replace(PLACEHOLDER, &block);
+        merged.text = merged.text.replace(&placeholder, &block);
     }
     Ok(merged)
 }
@@ -74,10 +87,10 @@ struct SetAside {
     block: Option<String>,
 }
 
-fn set_aside(source: &str) -> Option<SetAside> {
+fn set_aside(source: &str, placeholder: &str) -> Option<SetAside> {
     match block::find(source).ok()? {
         Some(found) => Some(SetAside {
-            text: [&source[..found.start], PLACEHOLDER, &source[found.end..]].concat(),
+            text: [&source[..found.start], placeholder, &source[found.end..]].concat(),
             block: Some(source[found.start..found.end].to_string()),
         }),
         None => Some(SetAside {

@@ -111,7 +111,14 @@ fn check_templates(dir: &Dir, root: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>)
     let doc = root.doc;
     let base = doc.rel.parent().unwrap_or(Path::new(""));
     let mut paths: Vec<(String, &str)> = Vec::new();
-    if let Some(Value::Object(locales)) = root.get("locales") {
+    // With `variants.entries` the package validator reads only the variants: `locales` is
+    // then ignored, and so are its templates
+    // (<https://github.com/HagiCode-org/hagitask-community-packages/blob/main/scripts/validate-community-packages.mjs>).
+    let variants_used = root
+        .get("variants")
+        .and_then(|v| v.get("entries"))
+        .is_some_and(Value::is_array);
+    if !variants_used && let Some(Value::Object(locales)) = root.get("locales") {
         for (locale, entry) in locales {
             let pointer = child(&root.pointer_of("locales"), locale);
             collect_templates(entry, &pointer, &mut paths);

@@ -262,6 +262,9 @@ pub(crate) fn commands(doc: &Doc, form: Form, diagnostics: &mut Vec<Diagnostic>)
             );
         }
         command.string("label", hagitask, diagnostics);
+        if form == Form::HagiTask {
+            unknown_command_members(&command, diagnostics);
+        }
         let skill = skill(&command, diagnostics);
         let (template, template_field) = template(&command, diagnostics);
         if let Some(id) = id.filter(|id| !id.trim().is_empty()) {
@@ -276,6 +279,54 @@ pub(crate) fn commands(doc: &Doc, form: Form, diagnostics: &mut Vec<Diagnostic>)
         }
     }
     commands
+}
+
+/// The members of a HagiTask command: the published commands schema has
+/// `additionalProperties: false`
+/// (<https://github.com/HagiCode-org/hagitask/blob/main/schemas/task-preset-plugin/commands.schema.json>).
+const COMMAND_MEMBERS: [&str; 7] = [
+    "id",
+    "groupId",
+    "label",
+    "skill",
+    "description",
+    "docsSlug",
+    "preludeTemplate",
+];
+
+/// A member the schema does not allow (`skills` for `skill`, `prelude` for
+/// `preludeTemplate`) is an error naming the closest member: ignored, it would drop the
+/// command's binding, and the checks that need it would never run.
+fn unknown_command_members(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    for key in command
+        .map
+        .keys()
+        .filter(|k| !COMMAND_MEMBERS.contains(&k.as_str()))
+    {
+        let near = crate::text::closest(key, COMMAND_MEMBERS);
+        let help = if near.is_empty() {
+            format!(
+                "the members of a command are {}",
+                super::package::quoted(&COMMAND_MEMBERS)
+            )
+        } else {
+            format!(
+                "did you mean {}? The members of a command are {}",
+                super::package::quoted(&near),
+                super::package::quoted(&COMMAND_MEMBERS)
+            )
+        };
+        diagnostics.push(
+            command
+                .doc
+                .diagnostic(
+                    Code::InvalidField,
+                    format!("{} has an unknown member `{key}`", command.what),
+                    &command.pointer_of(key),
+                )
+                .with_help(help),
+        );
+    }
 }
 
 /// A missing, `null`, empty or whitespace `skill` is no skill; otherwise it is

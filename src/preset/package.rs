@@ -181,14 +181,18 @@ fn check_localization(
                 )),
         );
     }
-    // Bundles are required only for the `plugin-bundles` strategy (the manifest schema).
+    // The manifest schema requires `bundles` only for `plugin-bundles`.
     let bundled = if localization.get("strategy") == Some(&Value::from("plugin-bundles")) {
         Presence::Required
     } else {
         Presence::Optional
     };
     let what = "`localization.bundles`";
-    if let Some(bundles) = localization.object("bundles", what, bundled, diagnostics) {
+    let bundles = localization.object("bundles", what, bundled, diagnostics);
+    if bundles.is_none() && bundled == Presence::Optional {
+        no_bundles(&localization, &supported, diagnostics);
+    }
+    if let Some(bundles) = bundles {
         for (locale, path) in bundles.map {
             let pointer = bundles.pointer_of(locale);
             match path {
@@ -221,6 +225,30 @@ fn check_localization(
         }
     }
     Some(supported)
+}
+
+/// Every supported locale reported: `localization` has no `bundles`.
+fn no_bundles(
+    localization: &Obj<'_>,
+    supported: &BTreeSet<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    // The package validator reports every supported locale without a bundle, whatever
+    // the strategy (<https://github.com/HagiCode-org/hagitask-community-packages/blob/main/scripts/validate-community-packages.mjs>).
+    for locale in supported {
+        diagnostics.push(
+            localization
+                .doc
+                .diagnostic(
+                    Code::MissingLocaleBundle,
+                    format!("supported locale `{locale}` has no bundle"),
+                    &localization.pointer,
+                )
+                .with_help(format!(
+                    "add \"bundles\": {{\"{locale}\": \"./locales/{locale}.json\"}} to `localization` and create the file (HagiCode's validator asks for it even with `host-i18n-bridge`)"
+                )),
+        );
+    }
 }
 
 /// `site.storePage` must be a directory inside the package with one `index.<locale>.md`

@@ -90,6 +90,37 @@ pub(crate) fn render(preset: &Preset, request: &Request) -> Result<Vec<Rendered>
     Ok(rendered)
 }
 
+/// Each `--set` name no placeholder of the selected commands uses (`fiel` for `field`),
+/// with the closest names that are used: a typo would otherwise be silently ignored.
+pub(crate) fn unused_values(preset: &Preset, request: &Request) -> Vec<(String, Vec<String>)> {
+    let mut used: Vec<&str> = vec![COMMAND_ID];
+    for command in preset
+        .commands
+        .iter()
+        .filter(|c| request.commands.is_empty() || request.commands.contains(&c.id))
+    {
+        for name in command
+            .template
+            .as_deref()
+            .map(placeholders)
+            .unwrap_or_default()
+        {
+            if !used.contains(&name) {
+                used.push(name);
+            }
+        }
+    }
+    request
+        .values
+        .keys()
+        .filter(|name| !used.contains(&name.as_str()))
+        .map(|name| {
+            let near = crate::text::closest(name, used.iter().copied());
+            (name.clone(), near.into_iter().map(str::to_string).collect())
+        })
+        .collect()
+}
+
 /// The placeholders left as written, each once in order of first use, with its commands.
 pub(crate) fn missing_values(rendered: &[Rendered]) -> Vec<(String, Vec<String>)> {
     let mut missing: Vec<(String, Vec<String>)> = Vec::new();

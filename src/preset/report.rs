@@ -142,7 +142,7 @@ impl Totals {
 /// does not count it.
 fn summary_line(presets: &[Preset], totals: Totals) -> String {
     let mut line = format!(
-        "checked {}: {} enabled, {} disabled ({}, {})\n",
+        "Checked {}: {} enabled, {} disabled ({}, {})\n",
         counted(totals.presets, "preset"),
         totals.enabled,
         totals.disabled(),

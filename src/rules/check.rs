@@ -127,11 +127,33 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
             found,
         } => Diagnostic::new(
             Code::NotAnArray,
-            format!("element {index} is {found}, not a rule object"),
+            format!(
+                "element {} of the array is {found}, not a rule object",
+                index + 1
+            ),
         )
         .in_file(path)
         .at(format!("/{index}"), Some(jsonpos::position(source, offset))),
     }
+}
+
+/// The field that holds `rule`'s reference to `number`: the element of `Supersedes`,
+/// else `Why` or `Instruction` where a marker names it; "" (the whole rule) otherwise.
+fn reference_field(rule: &Rule<'_>, number: u64) -> String {
+    if let Supersedes::Numbers(numbers) = &rule.supersedes
+        && let Some(at) = numbers.iter().position(|&n| n == number)
+    {
+        return format!("Supersedes/{at}");
+    }
+    for (field, text) in [("Why", &rule.why), ("Instruction", &rule.instruction)] {
+        if text
+            .as_str()
+            .is_some_and(|text| super::supersede::markers(text).contains(&number))
+        {
+            return field.to_string();
+        }
+    }
+    String::new()
 }
 
 /// Where `field` of `rule` is, as a pointer and a position.
@@ -299,7 +321,8 @@ impl<'d, 'a> Linter<'d, 'a> {
                 rule_name(rule),
                 found.reference
             );
-            self.emit(rule, "", Code::DanglingSupersedes, message);
+            let field = reference_field(rule, found.reference);
+            self.emit(rule, &field, Code::DanglingSupersedes, message);
         }
         self.resolution.dangling = dangling;
         // The rules holding each number, found once (not a scan per reference).
@@ -454,12 +477,12 @@ fn instruction_key(instruction: &str) -> String {
     }
 }
 
-/// "rule 12", or "the rule at index 3" for one without a valid number: how every check
-/// names a rule.
+/// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
+/// without a valid number: how every check names a rule.
 pub(super) fn rule_name(rule: &Rule<'_>) -> String {
     match rule.number {
         Number::Valid(n) => format!("rule {n}"),
-        _ => format!("the rule at index {}", rule.index),
+        _ => format!("the rule at position {}", rule.index + 1),
     }
 }
 
@@ -545,11 +568,15 @@ impl Report {
         out
     }
 
+    /// One workflow command per diagnostic, then the summary as a plain log line (as
+    /// `preset validate --format github` ends).
     pub(crate) fn to_github(&self) -> String {
         let mut out = String::new();
         for diagnostic in &self.diagnostics {
             diagnostics::render_github(&mut out, diagnostic);
         }
+        out.push_str(&crate::text::shown(&self.summary()));
+        out.push('\n');
         out
     }
 

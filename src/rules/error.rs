@@ -72,6 +72,18 @@ pub(crate) enum RulesError {
         "the {field} contains a line break, a line separator or another control character (bidirectional controls and invisible tag characters included); write it on one line, in plain text"
     )]
     ControlCharacter { field: &'static str },
+    #[error(
+        "the {field} contains an invisible character, U+{code:04X}: an agent reads it, nobody sees it; remove it"
+    )]
+    InvisibleCharacter { field: &'static str, code: u32 },
+    #[error(
+        "the {field} is {length} characters long, more than the {max} a rule may hold: a rule is one instruction an agent loads every session; say it shorter, or keep the detail in a document the rule names"
+    )]
+    TooLong {
+        field: &'static str,
+        length: usize,
+        max: usize,
+    },
     #[error("invalid glob `{glob}` for --path: it {problem}")]
     InvalidGlob {
         glob: String,

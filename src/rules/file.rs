@@ -385,11 +385,43 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
             };
         }
     }
+    if let Some(found) = trailing_comma(body, error) {
+        return found;
+    }
     ParseError::Syntax {
         line: error.line(),
         column: crate::jsonpos::char_column(body, error.line(), error.column()),
         message: crate::jsonpos::message_without_position(&error.to_string()),
     }
+}
+
+/// A comma before `}` or `]`, which serde reports as "key must be a string" or "trailing
+/// comma" at the bracket (often a line later): said as what it is, at the comma.
+fn trailing_comma(body: &str, error: &serde_json::Error) -> Option<ParseError> {
+    let line_start: usize = body
+        .split_inclusive('\n')
+        .take(error.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let at = (line_start + error.column().saturating_sub(1)).min(body.len());
+    let bytes = body.as_bytes();
+    let close = *bytes.get(at).filter(|b| matches!(b, b'}' | b']'))?;
+    let before = body[..at].trim_end_matches([' ', '\t', '\n', '\r']);
+    if !before.ends_with(',') {
+        return None;
+    }
+    let comma = before.len() - 1;
+    let line = body[..comma].matches('\n').count() + 1;
+    let line_begin = body[..comma].rfind('\n').map_or(0, |i| i + 1);
+    let column = body[line_begin..comma].chars().count() + 1;
+    let closes = if close == b'}' { "object" } else { "array" };
+    Some(ParseError::Syntax {
+        line,
+        column,
+        message: format!(
+            "trailing comma: JSON allows no comma after the last member of an {closes}; remove it"
+        ),
+    })
 }
 
 impl Document<'_> {

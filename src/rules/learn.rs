@@ -36,6 +36,36 @@ pub(crate) struct Request {
     pub paths: Vec<String>,
 }
 
+/// The keys a `learn --json` object may hold, as the format spells them (each also in
+/// lower case).
+const REQUEST_KEYS: [&str; 6] = [
+    "Category",
+    "Instruction",
+    "Why",
+    "Supersedes",
+    "Force",
+    "Paths",
+];
+
+/// A `learn --json` object's key that is none of [`REQUEST_KEYS`] (`path` for `Paths`), in
+/// words with the closest names: serde would drop it, saving the rule unscoped.
+pub(crate) fn unknown_key(object: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+    let known = |key: &str| {
+        REQUEST_KEYS
+            .iter()
+            .any(|k| *k == key || k.to_ascii_lowercase() == key)
+    };
+    let unknown = object.keys().find(|key| !known(key))?;
+    let near = crate::text::closest(unknown, REQUEST_KEYS);
+    let named = if near.is_empty() {
+        let all: Vec<String> = REQUEST_KEYS.iter().map(|k| format!("`{k}`")).collect();
+        format!("; the keys are {}", all.join(", "))
+    } else {
+        crate::text::did_you_mean(&near)
+    };
+    Some(format!("unknown key `{unknown}`{named}"))
+}
+
 /// How to learn it.
 #[derive(Clone, Debug)]
 pub(crate) struct Options {
@@ -110,6 +140,10 @@ impl Validated {
     }
 }
 
+/// The most characters an instruction or a why may hold: a rule is one instruction an
+/// agent loads every session (a 7 MiB one made the file unreadable for every command).
+pub(crate) const MAX_FIELD_CHARS: usize = 2000;
+
 fn validate(request: &Request) -> Result<Validated, RulesError> {
     let category =
         Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
@@ -135,6 +169,20 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     for (field, text) in [("instruction", instruction), ("why", why)] {
         if text.chars().any(crate::text::is_hidden) {
             return Err(RulesError::ControlCharacter { field });
+        }
+        if let Some(c) = text.chars().find(|&c| crate::text::is_invisible(c)) {
+            return Err(RulesError::InvisibleCharacter {
+                field,
+                code: u32::from(c),
+            });
+        }
+        let length = text.chars().count();
+        if length > MAX_FIELD_CHARS {
+            return Err(RulesError::TooLong {
+                field,
+                length,
+                max: MAX_FIELD_CHARS,
+            });
         }
     }
     let paths = validate_paths(&request.paths)?;

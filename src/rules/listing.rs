@@ -87,6 +87,11 @@ pub(crate) struct Listing<'a> {
     /// The budget the listing was cut to.
     #[serde(skip)]
     budget: Option<usize>,
+    /// Active rules agents would get broken (no readable `Instruction`, a `Rule_number`
+    /// that is not a number), each said in words: the front ends warn and exit 1. Those
+    /// without an instruction are left out of the listing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 /// The listed rules, made on demand from the document: a listing of 100k rules holds
@@ -192,18 +197,34 @@ pub(crate) fn build<'a>(
         omitted: 0,
         tokens: 0,
         budget: query.budget,
+        unreadable: Vec::new(),
     };
     let Some(document) = document else {
         listing.tokens = budget::tokens(listing.headline().chars().count() + 1);
         return listing;
     };
     let resolution: Resolution = supersede::resolve(document);
+    let mut left_out = vec![false; document.rules.len()];
+    for (index, rule) in document.rules.iter().enumerate() {
+        if !resolution.is_active(index) {
+            continue;
+        }
+        if let Some(problem) = unreadable(rule) {
+            left_out[index] = rule
+                .instruction
+                .as_str()
+                .is_none_or(|i| i.trim().is_empty());
+            listing.unreadable.push(problem);
+        }
+    }
+    let left = left_out.iter().filter(|&&out| out).count();
     listing.counts = Counts {
         total: document.rules.len(),
-        active: resolution.active_count(),
+        active: resolution.active_count() - left,
         superseded: document.rules.len() - resolution.active_count(),
     };
     let mut selected: Vec<usize> = (0..document.rules.len())
+        .filter(|&index| !left_out[index])
         .filter(|&index| query.all || resolution.is_active(index))
         .filter(|&index| {
             listing.categories.is_empty()
@@ -232,6 +253,94 @@ pub(crate) fn build<'a>(
     };
     listing.fit_budget();
     listing
+}
+
+impl Listing<'_> {
+    /// The warning for [`Listing::unreadable`], or `None` when every active rule reads.
+    pub(crate) fn unreadable_warning(&self) -> Option<String> {
+        if self.unreadable.is_empty() {
+            return None;
+        }
+        let shown: Vec<&str> = self.unreadable.iter().take(3).map(String::as_str).collect();
+        let more = match self.unreadable.len().saturating_sub(3) {
+            0 => String::new(),
+            n => format!("; and {n} more"),
+        };
+        Some(format!(
+            "{} in {} cannot be read as written, so agents would get {} broken (rules \
+             without an instruction are left out; `autofix check` says more): {}{more}",
+            crate::text::counted(self.unreadable.len(), "active rule"),
+            self.path,
+            if self.unreadable.len() == 1 {
+                "it"
+            } else {
+                "them"
+            },
+            shown.join("; ")
+        ))
+    }
+}
+
+/// The field names a rule object has, as written in the format.
+const FIELDS: [&str; 6] = [
+    "Rule_number",
+    "Category",
+    "Instruction",
+    "Why",
+    "Supersedes",
+    "Paths",
+];
+
+/// What an agent would get broken of `rule`, in words ("the rule at position 3: no
+/// `Instruction` (`instruction` is not a field name; did you mean `Instruction`?)"), or
+/// `None` when its number and instruction read as written.
+fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
+    use super::file::{Number, Text};
+    let mut problems = Vec::new();
+    match rule.number {
+        Number::Valid(_) => {}
+        Number::Missing => problems.push("no `Rule_number`".to_string()),
+        Number::Invalid(raw) => problems.push(format!(
+            "`Rule_number` is {}, not a whole number",
+            crate::text::shown(raw)
+        )),
+    }
+    match &rule.instruction {
+        Text::Str(text) if !text.trim().is_empty() => {}
+        Text::Str(_) => problems.push("an empty `Instruction`".to_string()),
+        Text::Other(raw) => problems.push(format!(
+            "`Instruction` is {}, not a string",
+            crate::text::shown(raw)
+        )),
+        Text::Missing => problems.push("no `Instruction`".to_string()),
+    }
+    if problems.is_empty() {
+        return None;
+    }
+    // Keys that are no field name but look like one: lower-case `instruction`, `rule_number`.
+    let keys: Vec<String> =
+        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(rule.raw)
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default();
+    let near: Vec<String> = keys
+        .iter()
+        .filter(|k| !FIELDS.contains(&k.as_str()))
+        .filter_map(|key| {
+            let near = closest(key, FIELDS);
+            let near: Vec<String> = near.iter().map(|n| code_span(n)).collect();
+            (!near.is_empty()).then(|| format!("{} for {}", code_span(key), near.join(" or ")))
+        })
+        .collect();
+    let hint = if near.is_empty() {
+        String::new()
+    } else {
+        format!(" (field names are case-sensitive: {})", near.join(", "))
+    };
+    Some(format!(
+        "the rule at position {}: {}{hint}",
+        rule.index + 1,
+        problems.join(", ")
+    ))
 }
 
 /// Why `rule` applies to each of `paths`: everywhere when unscoped (or when its `Paths`
@@ -320,6 +429,14 @@ impl Listing<'_> {
     /// The note that says how many rules the budget left out, if any.
     fn omitted_line(&self) -> Option<String> {
         let limit = self.budget?;
+        if self.omitted > 0 && self.rules.is_empty() {
+            // Not "older": every rule was left out, the newest too.
+            return Some(format!(
+                "(No rule fits in {limit} tokens, not even the newest: all {} left out; raise \
+                 --budget, or `autofix rules` lists them all.)",
+                self.omitted
+            ));
+        }
         (self.omitted > 0).then(|| budget::omitted_note(self.omitted, &format!("{limit} tokens")))
     }
 }

@@ -5,19 +5,37 @@
 //! depth, a leading `/` anchors, a trailing `/` matches only a directory, and a pattern
 //! that matches a directory covers everything below it. In a list, the last glob that
 //! matches decides, so `!` excludes what an earlier glob included.
+//!
+//! Braces are expanded first, as the agents that read the exported globs expand them
+//! (`*.{ts,tsx}` is `*.ts` and `*.tsx`): Claude Code's `paths:`
+//! (<https://code.claude.com/docs/en/memory#path-specific-rules>), Copilot's `applyTo`
+//! (<https://docs.github.com/en/copilot/how-tos/configure-custom-instructions-in-your-ide/add-repository-instructions-in-your-ide>),
+//! Kiro, Continue and Cline match with minimatch-style globs. A group without a comma
+//! (`{name}`) stays literal, as there. A comma outside braces is refused: Cursor's and
+//! Windsurf's `globs:` and Copilot's `applyTo` are comma-joined lists, so it would split
+//! the glob in two.
 
 use std::fmt;
 
-/// One glob of a scope, parsed.
+/// One glob of a scope, parsed: its brace alternatives, each a gitignore-style pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Glob {
     /// As written, `!` included.
     text: String,
     negated: bool,
+    alternatives: Vec<Pattern>,
+}
+
+/// One alternative of a glob, without braces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pattern {
     /// Only a directory (the pattern ended in `/`): matches the folders a path lies in.
     dir_only: bool,
     segments: Vec<Segment>,
 }
+
+/// The most alternatives a glob's braces may expand to.
+pub(crate) const MAX_ALTERNATIVES: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Segment {
@@ -58,11 +76,14 @@ pub(crate) enum GlobProblem {
     Unclosed,
     BackwardRange,
     OnlyExcludes,
+    Invisible,
+    Comma,
+    TooManyAlternatives,
 }
 
 impl GlobProblem {
     #[cfg(test)]
-    pub(crate) const ALL: [GlobProblem; 9] = [
+    pub(crate) const ALL: [GlobProblem; 12] = [
         GlobProblem::Control,
         GlobProblem::Empty,
         GlobProblem::Spaces,
@@ -72,6 +93,9 @@ impl GlobProblem {
         GlobProblem::Unclosed,
         GlobProblem::BackwardRange,
         GlobProblem::OnlyExcludes,
+        GlobProblem::Invisible,
+        GlobProblem::Comma,
+        GlobProblem::TooManyAlternatives,
     ];
 
     /// The problem as the end of a sentence that starts "it".
@@ -86,6 +110,13 @@ impl GlobProblem {
             GlobProblem::Unclosed => "has a `[` class without its `]`",
             GlobProblem::BackwardRange => "has a class range whose end comes before its start",
             GlobProblem::OnlyExcludes => "only excludes; a scope needs a glob that includes paths",
+            GlobProblem::Invisible => {
+                "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)"
+            }
+            GlobProblem::Comma => {
+                "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`"
+            }
+            GlobProblem::TooManyAlternatives => "has braces that expand to more than 64 globs",
         }
     }
 }
@@ -112,45 +143,25 @@ impl Glob {
         if text.chars().any(crate::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
+        if text.chars().any(crate::text::is_invisible) {
+            return Err(error(GlobProblem::Invisible));
+        }
         let (negated, body) = match text.strip_prefix('!') {
             Some(rest) => (true, rest),
             None => (false, text),
         };
-        if body.trim().is_empty() {
-            return Err(error(GlobProblem::Empty));
+        if has_bare_comma(body) {
+            return Err(error(GlobProblem::Comma));
         }
-        if body.trim() != body {
-            return Err(error(GlobProblem::Spaces));
-        }
-        let dir_only = body.ends_with('/') && !body.ends_with("\\/");
-        let body = body.strip_suffix('/').filter(|_| dir_only).unwrap_or(body);
-        // A `/` at the start or in the middle anchors the glob at the workspace root.
-        let anchored = body.contains('/');
-        let body = body.strip_prefix('/').unwrap_or(body);
-        if body.is_empty() || body.contains("//") {
-            return Err(error(GlobProblem::EmptySegment));
-        }
-        let mut segments = Vec::new();
-        if !anchored {
-            segments.push(Segment::AnyDepth);
-        }
-        for part in body.split('/') {
-            if matches!(part, "." | "..") {
-                return Err(error(GlobProblem::Dots));
-            }
-            if part == "**" {
-                if segments.last() != Some(&Segment::AnyDepth) {
-                    segments.push(Segment::AnyDepth);
-                }
-                continue;
-            }
-            segments.push(Segment::Part(tokens(part).map_err(error)?));
-        }
+        let alternatives = expand_braces(body)
+            .ok_or_else(|| error(GlobProblem::TooManyAlternatives))?
+            .iter()
+            .map(|alternative| Pattern::parse(alternative).map_err(error))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Glob {
             text: text.to_string(),
             negated,
-            dir_only,
-            segments,
+            alternatives,
         })
     }
 
@@ -166,6 +177,49 @@ impl Glob {
     /// or one of the directories it lies in.
     pub(crate) fn matches(&self, path: &str) -> bool {
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        self.alternatives
+            .iter()
+            .any(|pattern| pattern.matches(&parts))
+    }
+}
+
+impl Pattern {
+    /// One alternative (no braces left), as `.gitignore` reads it.
+    fn parse(body: &str) -> Result<Pattern, GlobProblem> {
+        if body.trim().is_empty() {
+            return Err(GlobProblem::Empty);
+        }
+        if body.trim() != body {
+            return Err(GlobProblem::Spaces);
+        }
+        let dir_only = body.ends_with('/') && !body.ends_with("\\/");
+        let body = body.strip_suffix('/').filter(|_| dir_only).unwrap_or(body);
+        // A `/` at the start or in the middle anchors the glob at the workspace root.
+        let anchored = body.contains('/');
+        let body = body.strip_prefix('/').unwrap_or(body);
+        if body.is_empty() || body.contains("//") {
+            return Err(GlobProblem::EmptySegment);
+        }
+        let mut segments = Vec::new();
+        if !anchored {
+            segments.push(Segment::AnyDepth);
+        }
+        for part in body.split('/') {
+            if matches!(part, "." | "..") {
+                return Err(GlobProblem::Dots);
+            }
+            if part == "**" {
+                if segments.last() != Some(&Segment::AnyDepth) {
+                    segments.push(Segment::AnyDepth);
+                }
+                continue;
+            }
+            segments.push(Segment::Part(tokens(part)?));
+        }
+        Ok(Pattern { dir_only, segments })
+    }
+
+    fn matches(&self, parts: &[&str]) -> bool {
         let last = if self.dir_only {
             parts.len().saturating_sub(1)
         } else {
@@ -173,6 +227,126 @@ impl Glob {
         };
         (1..=last).any(|end| match_segments(&self.segments, &parts[..end]))
     }
+}
+
+/// Whether `body` has a `,` outside braces (and not escaped, not in a class).
+fn has_bare_comma(body: &str) -> bool {
+    let mut depth = 0usize;
+    let mut chars = body.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The alternatives of `body`'s braces, outermost first: `a{b,c{d,e}}` is `ab`, `acd` and
+/// `ace`. A group without a comma at its own level, or without its `}`, is literal (as in
+/// minimatch); `\{` is a literal brace. `None` past [`MAX_ALTERNATIVES`].
+pub(crate) fn expand_braces(body: &str) -> Option<Vec<String>> {
+    let Some((open, close, commas)) = first_group(body) else {
+        return Some(vec![body.to_string()]);
+    };
+    let (head, tail) = (&body[..open], &body[close + 1..]);
+    let mut bounds = vec![open];
+    bounds.extend(&commas);
+    bounds.push(close);
+    let mut out: Vec<String> = Vec::new();
+    for pair in bounds.windows(2) {
+        let choice = &body[pair[0] + 1..pair[1]];
+        for expanded in expand_braces(&format!("{head}{choice}{tail}"))? {
+            if !out.contains(&expanded) {
+                out.push(expanded);
+            }
+            if out.len() > MAX_ALTERNATIVES {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The first brace group of `body` that has a comma at its own level: its `{`, its `}`
+/// and those commas (byte offsets).
+fn first_group(body: &str) -> Option<(usize, usize, Vec<usize>)> {
+    let bytes = body.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'[' => at = class_end(bytes, at),
+            b'{' => {
+                if let Some((close, commas)) = group_end(bytes, at)
+                    && !commas.is_empty()
+                {
+                    return Some((at, close, commas));
+                }
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// The `}` closing the `{` at `open`, and the commas at its own level.
+fn group_end(bytes: &[u8], open: usize) -> Option<(usize, Vec<usize>)> {
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    let mut at = open;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => {
+                at += 2;
+                continue;
+            }
+            b'[' => {
+                at = class_end(bytes, at);
+                continue;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((at, commas));
+                }
+            }
+            b',' if depth == 1 => commas.push(at),
+            _ => {}
+        }
+        at += 1;
+    }
+    None
+}
+
+/// Past the `]` of the class at `open` (or past the `[` alone when it has none).
+fn class_end(bytes: &[u8], open: usize) -> usize {
+    let mut at = open + 1;
+    if matches!(bytes.get(at), Some(b'!' | b'^')) {
+        at += 1;
+    }
+    if bytes.get(at) == Some(&b']') {
+        at += 1;
+    }
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b']' => return at + 1,
+            _ => at += 1,
+        }
+    }
+    open + 1
 }
 
 /// The tokens of one segment.
@@ -367,7 +541,10 @@ pub(crate) fn native<'g>(globs: impl IntoIterator<Item = &'g str>) -> Native {
             Some(rest) => (&mut out.exclude, rest, true),
             None => (&mut out.include, glob, false),
         };
-        for variant in anchored(body) {
+        // Braces expanded, so that no comma of a group is left for a comma-joined list
+        // (Cursor's and Windsurf's `globs:`, Copilot's `applyTo`) to split at.
+        let alternatives = expand_braces(body).unwrap_or_else(|| vec![body.to_string()]);
+        for variant in alternatives.iter().flat_map(|a| anchored(a)) {
             if listed.insert((excluded, variant.clone())) {
                 list.push(variant);
             }
@@ -497,6 +674,28 @@ mod tests {
                     .any(|g| Glob::parse(&format!("/{g}")).unwrap().matches(path))
             );
         }
+    }
+
+    #[test]
+    fn braces_expand_as_the_agents_expand_them() {
+        assert!(m("*.{ts,tsx}", "src/web/app.tsx") && m("*.{ts,tsx}", "a.ts"));
+        assert!(!m("*.{ts,tsx}", "a.js") && !m("*.{ts,tsx}", "a.{ts,tsx}"));
+        assert!(m("{src,lib}/**/*.rs", "lib/a/b.rs") && !m("{src,lib}/**/*.rs", "x/lib/b.rs"));
+        assert!(m("a{b,c{d,e}}", "ace") && m("a{b,c{d,e}}", "ab") && !m("a{b,c{d,e}}", "ac"));
+        // No comma, no group; an escaped brace is a brace.
+        assert!(m("{name}.md", "{name}.md") && m("\\{a}", "{a}"));
+        assert!(m("x{", "x{") && m("[{]a", "{a"));
+        assert_eq!(native(["*.{ts,tsx}"]).include, ["**/*.ts", "**/*.tsx"]);
+        let many = "{a,b}".repeat(7);
+        assert_eq!(
+            Glob::parse(&many).unwrap_err().problem,
+            GlobProblem::TooManyAlternatives
+        );
+        assert_eq!(
+            Glob::parse("a,b.md").unwrap_err().problem,
+            GlobProblem::Comma
+        );
+        assert!(Glob::parse("[,]x").is_ok() && Glob::parse("a\\,b").is_ok());
     }
 
     #[test]

@@ -78,10 +78,16 @@ struct Clause {
 struct Shape {
     main: Clause,
     replaced: Option<Clause>,
+    /// The main statement said the other way round, through a word with one opposite
+    /// ("named exports" is "no default exports", "single quotes" is "no double quotes").
+    flipped: Option<Clause>,
 }
 
 impl Shape {
     fn of(instruction: &str) -> Shape {
+        // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
+        // statement, and reading all of it into words took 27 times the file in memory.
+        let instruction = clip(instruction, crate::rules::learn::MAX_FIELD_CHARS);
         let folded = fold(instruction);
         let directive = directive(&folded);
         let (main_text, replaced_text) = split_replacement(directive);
@@ -92,7 +98,12 @@ impl Shape {
             replaced.negative = !main.negative;
             replaced
         });
-        Shape { main, replaced }
+        let flipped = flip(&main);
+        Shape {
+            main,
+            replaced,
+            flipped,
+        }
     }
 
     fn meaningful(&self) -> impl Iterator<Item = &Word> {
@@ -121,6 +132,18 @@ fn relate(new: &Shape, old: &Shape) -> Option<(Kind, f64)> {
     consider(narrows(&new.main, &old.main));
     if let Some(replaced) = &new.replaced {
         consider(replaces(replaced, &new.main, &old.main));
+    }
+    for (flipped, other) in [(&new.flipped, &old.main), (&old.flipped, &new.main)] {
+        if let Some(flipped) = flipped
+            && let Some(score) = same_statement(flipped, other)
+        {
+            let kind = if flipped.negative == other.negative {
+                Kind::Duplicate
+            } else {
+                Kind::Contradiction
+            };
+            consider(Some((kind, score)));
+        }
     }
     if let Some(replaced) = &old.replaced {
         consider(replaces(replaced, &old.main, &new.main));
@@ -163,6 +186,49 @@ fn jaccard(a: &Clause, b: &Clause) -> f64 {
     if union == 0.0 { 0.0 } else { shared / union }
 }
 
+/// Words with one opposite in the statements rules make: to use one is not to use the
+/// other (English and French; compared as stems).
+const OPPOSITES: &[(&str, &str)] = &[("named", "default"), ("single", "double")];
+
+/// `clause` said through its word's opposite, with the other polarity: "Always use named
+/// exports" is "Never use default exports". `None` when it has no such word.
+fn flip(clause: &Clause) -> Option<Clause> {
+    static STEMS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+        OPPOSITES
+            .iter()
+            .flat_map(|(a, b)| [(stem(a), stem(b)), (stem(b), stem(a))])
+            .collect()
+    });
+    let opposite = |word: &Word| {
+        STEMS
+            .iter()
+            .find(|(from, _)| *from == word.stem)
+            .map(|(_, to)| Word {
+                stem: to.clone(),
+                generic: false,
+            })
+    };
+    if !clause.words.iter().any(|w| opposite(w).is_some()) {
+        return None;
+    }
+    let swap = |words: &[Word]| -> Vec<Word> {
+        let mut out: Vec<Word> = words
+            .iter()
+            .map(|w| opposite(w).unwrap_or_else(|| w.clone()))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    };
+    Some(Clause {
+        negative: !clause.negative,
+        words: swap(&clause.words),
+        verb: clause.verb.clone(),
+        object: swap(&clause.object),
+        scoped: clause.scoped,
+    })
+}
+
 /// "Use fetch instead of Axios" (`replaced` = "Axios", negative) against "Use Axios for
 /// HTTP requests": a contradiction when the other rule's object is exactly what is
 /// replaced, with the opposite polarity ("Use npm scripts" is not "use npm"), and it does
@@ -188,6 +254,13 @@ fn narrows(a: &Clause, b: &Clause) -> Option<(Kind, f64)> {
     let same_action = a.verb.is_some() && a.verb == b.verb && a.object == b.object;
     (a.negative != b.negative && same_action && !a.object.is_empty() && a.scoped != b.scoped)
         .then(|| (Kind::Contradiction, jaccard(a, b)))
+}
+
+/// The first `max` characters of `text`.
+fn clip(text: &str, max: usize) -> &str {
+    text.char_indices()
+        .nth(max)
+        .map_or(text, |(at, _)| &text[..at])
 }
 
 /// Lower case, accents removed (French "dépôt" and "depot" are one word).
@@ -416,8 +489,7 @@ const ENGLISH_STOPWORDS: &[&str] = &[
     "a", "an", "the", "to", "in", "into", "of", "for", "on", "at", "by", "with", "from", "every",
     "each", "all", "any", "your", "our", "my", "this", "that", "these", "those", "it", "its", "be",
     "is", "are", "was", "as", "and", "or", "when", "while", "so", "if", "then", "only", "also",
-    "just", "ever", "we", "you", "i", "t", "s", "there", "here", "make", "via", "per", "single",
-    "whole",
+    "just", "ever", "we", "you", "i", "t", "s", "there", "here", "make", "via", "per", "whole",
 ];
 
 const FRENCH_STOPWORDS: &[&str] = &[
@@ -503,14 +575,22 @@ const SYNONYMS: &[(&str, &[&str])] = &[
         &["committer", "commitez", "committez", "commiter"],
     ),
     ("test", &["tests", "testing"]),
+    // French "guillemets simples" are single quotes (never "simple" in English rules'
+    // sense of easy, which a quote preference does not use).
+    ("single", &["simple", "simples"]),
+    ("quote", &["quotes", "guillemet", "guillemets"]),
 ];
 
 /// Text that any rule sharing a meaningful word with `shape` contains once folded: each
 /// word's stem (a prefix of the word as written) and its other spellings.
 fn needles(shape: &Shape) -> Vec<String> {
     let replaced = shape.replaced.iter().flat_map(|r| r.object.iter());
+    let flipped = shape
+        .flipped
+        .iter()
+        .flat_map(|f| f.words.iter().filter(|w| !w.generic));
     let mut needles: Vec<String> = Vec::new();
-    for word in shape.meaningful().chain(replaced) {
+    for word in shape.meaningful().chain(replaced).chain(flipped) {
         for part in word.stem.split('-').filter(|p| !p.is_empty()) {
             needles.push(part.to_string());
             for (canonical, spellings) in SYNONYMS {
@@ -579,7 +659,7 @@ pub(crate) fn matches<'a>(
         .collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, text)| {
-            let folded = fold(text);
+            let folded = fold(clip(text, crate::rules::learn::MAX_FIELD_CHARS));
             if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
                 return None;
             }
@@ -642,6 +722,9 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         if let Some(replaced) = &shape.replaced {
             keys.extend(rarest(&mut replaced.object.iter()));
         }
+        if let Some(flipped) = &shape.flipped {
+            keys.extend(rarest(&mut flipped.words.iter().filter(|w| !w.generic)));
+        }
         for postings in keys {
             for &j in postings.iter().take(MAX_CANDIDATES) {
                 if j == i {
@@ -689,6 +772,18 @@ mod tests {
                 "Always use named exports."
             ),
             dup
+        );
+        assert_eq!(
+            kind("Always use named exports", "Never use default exports"),
+            dup
+        );
+        assert_eq!(kind("Use single quotes", "Use double quotes"), contra);
+        assert_eq!(
+            kind(
+                "Utilisez des guillemets simples",
+                "Utilisez des guillemets doubles"
+            ),
+            contra
         );
         assert_eq!(
             kind(

@@ -346,7 +346,7 @@ fn the_mcp_learn_tool_carries_the_match() {
         .unwrap()
         .to_string();
     assert!(
-        text.contains("(2 older rules omitted to fit 40 tokens;"),
+        text.contains("(No rule fits in 40 tokens, not even the newest: all 2 left out;"),
         "{text}"
     );
     let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
@@ -576,7 +576,7 @@ fn a_budget_keeps_the_newest_rules_and_says_what_is_left_out() {
     // A budget too small for any rule still says they exist.
     let none = sandbox.run(&["rules", "--budget", "1"]).expect(0).stdout;
     assert!(
-        none.contains("(100 older rules omitted to fit 1 tokens;"),
+        none.contains("(No rule fits in 1 tokens, not even the newest: all 100 left out;"),
         "{none}"
     );
     sandbox
@@ -705,4 +705,64 @@ fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
         sarif["runs"][0]["results"][0]["ruleId"],
         "rules-over-budget"
     );
+}
+
+/// A rule said through a word's opposite is the same rule ("named exports" and "no
+/// default exports"), and single against double quotes contradict, in English and French:
+/// `check` says so and `learn` refuses the second of each pair.
+#[test]
+fn opposite_words_make_the_same_rule_or_a_contradiction() {
+    let sandbox = sandbox_with(&[
+        "Always use named exports",
+        "Never use default exports",
+        "Use single quotes for strings",
+        "Use double quotes for strings",
+        "Utilisez des guillemets simples",
+        "Utilisez des guillemets doubles",
+    ]);
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    for needle in [
+        "warning[similar-rules]: rule 2 \"Never use default exports\" says the same as rule 1",
+        "warning[conflicting-rules]: rule 4 \"Use double quotes for strings\" contradicts rule 3",
+        "warning[conflicting-rules]: rule 6 \"Utilisez des guillemets doubles\" contradicts rule 5",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    let fresh = sandbox_with(&["Always use named exports"]);
+    let run = fresh
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "style",
+            "Never use default exports",
+        ])
+        .expect_noisy(1);
+    assert!(
+        run.stderr
+            .contains("same rule as rule #1: Always use named exports"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A budget too small for even the newest rule says so, instead of calling every rule
+/// "older" and printing none.
+#[test]
+fn a_budget_that_fits_no_rule_says_so() {
+    let rules: Vec<String> = (1..=6)
+        .map(|i| format!("Always do the thing number {i} in every module"))
+        .collect();
+    let refs: Vec<&str> = rules.iter().map(String::as_str).collect();
+    let sandbox = sandbox_with(&refs);
+    let run = sandbox.run(&["rules", "--budget", "40"]).expect(0);
+    assert!(
+        run.stdout.contains(
+            "(No rule fits in 40 tokens, not even the newest: all 6 left out; raise --budget, or `autofix rules` lists them all.)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("older"), "{}", run.stdout);
 }

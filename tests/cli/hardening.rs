@@ -397,3 +397,40 @@ fn scoped_exports_write_globs_safely() {
         );
     }
 }
+
+/// `check` on a file of a few huge rules (instructions far past what `learn` accepts)
+/// stays within a few times the file in memory: only what `learn` accepts of an
+/// instruction is compared for similarity (reading all of it into words took 13 to 27
+/// times the file).
+#[test]
+fn check_on_huge_rules_stays_within_a_few_times_the_file() {
+    if !std::path::Path::new("/usr/bin/time").exists() {
+        crate::support::skip("time", "check's peak memory on huge rules");
+        return;
+    }
+    let sandbox = crate::support::Sandbox::new();
+    let rules: Vec<serde_json::Value> = (1..=4)
+        .map(|i| {
+            serde_json::json!({"Rule_number": i, "Category": "CODE",
+                "Instruction": format!("Always {}", format!("word{i} ").repeat(700_000)),
+                "Why": "w"})
+        })
+        .collect();
+    let text = serde_json::to_string(&rules).unwrap();
+    sandbox.write(".agents/autofix.json", &text);
+    let run = crate::support::Run::from_command(
+        &mut sandbox.program("/usr/bin/time", &["-v", crate::support::BIN, "check"]),
+    );
+    let peak_kb: u64 = run
+        .stderr
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let ratio = (peak_kb * 1024) as f64 / text.len() as f64;
+    assert!(ratio < 5.0, "{ratio:.1} x a {} byte file", text.len());
+    assert!(run.stdout.contains("Checked 4 rules"), "{}", run.stdout);
+}

@@ -514,3 +514,114 @@ fn a_users_own_learn_command_is_kept_and_refused() {
     // The rest of the setup went on.
     assert!(sandbox.join(SKILLS[1]).exists());
 }
+
+/// A root `autofix.json` that is another program's (a Scoop manifest, a JSON object) is
+/// left alone: `init` creates `.agents/autofix.json`, says so, and the merge driver is
+/// registered for the rules file, never for the manifest.
+#[test]
+fn init_beside_a_foreign_autofix_json_creates_the_rules_file() {
+    if !git_installed() {
+        crate::support::skip("git", "init beside a foreign autofix.json");
+        return;
+    }
+    let sandbox = repo();
+    let manifest =
+        "{\n    \"version\": \"1.2.0\",\n    \"url\": \"https://example.com/autofix.zip\"\n}\n";
+    sandbox.write("autofix.json", manifest);
+    let run = sandbox.run(&["init"]).expect(0);
+    let out = squash(&run.stdout);
+    assert!(
+        out.contains("note autofix.json (rules file): not an autofix rules file"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(".agents/autofix.json"), "[]\n");
+    assert_eq!(sandbox.read("autofix.json"), manifest);
+    let attributes = sandbox.read(".gitattributes");
+    assert!(
+        attributes
+            .lines()
+            .any(|l| l == ".agents/autofix.json merge=autofix")
+            && !attributes.lines().any(|l| l.starts_with("/autofix.json")),
+        "{attributes}"
+    );
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "pref", "Always write tests"])
+        .expect(0);
+    assert_eq!(sandbox.read("autofix.json"), manifest);
+}
+
+/// A `.gitattributes` that cannot be written is a failure (exit 2), and `init --check`
+/// still sees the step left.
+#[test]
+fn a_failed_gitattributes_write_is_a_failure_not_a_skip() {
+    if !git_installed() {
+        crate::support::skip("git", "a failed .gitattributes write");
+        return;
+    }
+    let sandbox = repo();
+    fs::create_dir(sandbox.join(".gitattributes")).unwrap();
+    let run = sandbox.run(&["init"]).expect_noisy(2);
+    let out = squash(&run.stdout);
+    assert!(out.contains("failed .gitattributes"), "{}", run.stdout);
+    let check = sandbox.run(&["init", "--check"]).expect_noisy(1);
+    assert!(
+        !check.stdout.contains("Nothing to change"),
+        "{}",
+        check.stdout
+    );
+}
+
+/// The summary and next steps say what is true: each file once in the `git add` hint,
+/// no "Done." after a refusal, and no reminder of what the repository already has.
+#[test]
+fn init_messages_say_what_is_true() {
+    if !git_installed() {
+        crate::support::skip("git", "init's next steps");
+        return;
+    }
+    let sandbox = repo();
+    let run = sandbox
+        .run(&["init", "--export", "--hook", "claude"])
+        .expect(0);
+    let add = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("git add"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert_eq!(add.matches(".gitattributes").count(), 1, "{add}");
+    let again = sandbox.run(&["init"]).expect(0);
+    assert!(
+        !again.stdout.contains("Run `autofix export`"),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        !again.stdout.contains("autofix init --hook"),
+        "{}",
+        again.stdout
+    );
+    let fresh = repo();
+    let first = fresh.run(&["init"]).expect(0);
+    assert!(
+        first.stdout.contains("Run `autofix export`"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("autofix init --hook"),
+        "{}",
+        first.stdout
+    );
+
+    let refused = repo();
+    refused.write(".cursor/hooks.json", "[]");
+    let run = refused.run(&["init", "--hook", "cursor"]).expect(1);
+    assert!(!run.stdout.contains("\nDone.\n"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Done, except what was refused above (left unchanged); fix it and run `autofix init` again."),
+        "{}",
+        run.stdout
+    );
+}

@@ -666,3 +666,26 @@ fn learn_takes_paths_and_rules_takes_for() {
     );
     server.finish();
 }
+
+/// An argument the tool does not know (`path` for `paths`) is refused and named with the
+/// closest one: dropped, it would save the rule unscoped and report success.
+#[test]
+fn an_unknown_argument_is_refused_with_the_closest_name() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start(&sandbox);
+    let result = server.call(
+        1,
+        "learn",
+        json!({"category": "code", "instruction": "Always validate input", "why": "safety", "path": ["src/api/**"]}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        text,
+        "unknown argument `path` for `learn`; did you mean `paths`?"
+    );
+    assert!(!sandbox.join(".agents/autofix.json").exists());
+    let result = server.call(2, "rules", json!({"categroy": "CODE"}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(server.finish(), 0);
+}

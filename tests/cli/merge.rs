@@ -1101,3 +1101,142 @@ fn resolve_then_learn_then_resolve_keeps_the_learned_rule() {
         .expect(0);
     assert!(!repo.text().contains("Always learned after the merge"));
 }
+
+/// Two branches that each learn a rule for the same new scope create the same scoped
+/// file on both sides: the merge stops nowhere, because the driver's line covers every
+/// scoped file of the target, and `doctor` checks each exported file.
+#[test]
+fn scoped_files_learned_on_two_branches_never_stop_a_merge() {
+    let repo = Repo::new(false);
+    repo.sandbox.write(".claude/settings.json", "{}\n");
+    repo.autofix(&["export"]).expect(0);
+    repo.autofix(&["merge-driver", "--install"]).expect(0);
+    let attributes = repo.sandbox.read(".gitattributes");
+    assert!(
+        attributes.contains(".claude/rules/autofix-*.md merge=autofix-export"),
+        "{attributes}"
+    );
+    repo.git(&["add", "-A"]).expect(0);
+    repo.git(&["commit", "-q", "-m", "export"]).expect(0);
+    let learn_scoped = |instruction: &str| {
+        repo.autofix(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "pref",
+            "--path",
+            "src/api/**",
+            instruction,
+        ])
+        .expect(0);
+        repo.git(&["add", "-A"]).expect(0);
+        repo.git(&["commit", "-q", "-m", instruction]).expect(0);
+    };
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    learn_scoped("Always validate request bodies");
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    learn_scoped("Never log request secrets");
+    let scoped: Vec<String> = crate::support::files_below(&repo.path())
+        .into_iter()
+        .filter(|f| f.starts_with(".claude/rules/autofix-src-api-"))
+        .collect();
+    assert_eq!(scoped.len(), 1, "{scoped:?}");
+    let doctor = repo.autofix(&["doctor"]).expect(0);
+    assert!(
+        doctor.stdout.contains("ok    exports     3 exported files"),
+        "{}",
+        doctor.stdout
+    );
+
+    let run = repo.git(&["merge", "--no-edit", "feature"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("CONFLICT"), "{}", run.stdout);
+    repo.autofix(&["export"]).expect(0);
+    let text = repo.sandbox.read(&scoped[0]);
+    assert!(
+        text.contains("Always validate request bodies")
+            && text.contains("Never log request secrets"),
+        "{text}"
+    );
+
+    // An install from before the scoped line: doctor names the scoped file, and the
+    // install adds the line.
+    repo.sandbox.write(
+        ".gitattributes",
+        format!(
+            "{RULES} merge=autofix\n/AGENTS.md merge=autofix-export\n.claude/rules/autofix.md merge=autofix-export\n"
+        ),
+    );
+    repo.git(&["commit", "-q", "-am", "old attributes"])
+        .expect(0);
+    let doctor = repo.autofix(&["doctor"]).expect(1);
+    assert!(
+        doctor.stdout.contains("FAIL  exports")
+            && doctor.stdout.contains(&format!(
+                "no merge=autofix-export attribute on {}",
+                scoped[0]
+            )),
+        "{}",
+        doctor.stdout
+    );
+    repo.autofix(&["merge-driver", "--install"]).expect(0);
+    repo.autofix(&["doctor"]).expect(0);
+}
+
+/// A target exported after the drivers were installed gets its line at once.
+#[test]
+fn a_target_exported_later_is_covered_by_the_export_driver() {
+    let repo = Repo::new(false);
+    repo.autofix(&["export"]).expect(0);
+    repo.autofix(&["merge-driver", "--install"]).expect(0);
+    assert!(!repo.sandbox.read(".gitattributes").contains("GEMINI.md"));
+    let run = repo.autofix(&["export", "--target", "gemini-md"]).expect(0);
+    assert!(
+        run.stdout
+            .contains("added `/GEMINI.md merge=autofix-export` to .gitattributes"),
+        "{}",
+        run.stdout
+    );
+    let check = repo
+        .git(&["check-attr", "merge", "--", "GEMINI.md"])
+        .expect(0);
+    assert_eq!(check.stdout, "GEMINI.md: merge: autofix-export\n");
+    repo.autofix(&["doctor"]).expect(0);
+    // Without the drivers set up, export leaves `.gitattributes` alone.
+    let bare = Repo::new(false);
+    bare.autofix(&["export", "--target", "gemini-md"]).expect(0);
+    assert!(!bare.path().join(".gitattributes").exists());
+}
+
+/// People's text that holds the line the export driver sets the block aside with is
+/// theirs: the merge keeps one block, and `export` accepts the file after it.
+#[test]
+fn the_drivers_placeholder_in_peoples_text_stays_text() {
+    let repo = Repo::new(false);
+    let placeholder = "<!-- autofix-rules: set aside for the merge -->";
+    repo.sandbox.write(
+        "AGENTS.md",
+        format!("# Agents\n\n{placeholder}\n\nBe kind.\n"),
+    );
+    repo.autofix(&["export"]).expect(0);
+    repo.autofix(&["merge-driver", "--install"]).expect(0);
+    repo.git(&["add", "-A"]).expect(0);
+    repo.git(&["commit", "-q", "-m", "export"]).expect(0);
+    repo.git(&["checkout", "-q", "-b", "feature"]).expect(0);
+    repo.commit_rule("Always write tests first", None);
+    repo.git(&["checkout", "-q", "main"]).expect(0);
+    repo.commit_rule("Never use default exports", None);
+    let run = repo.git(&["merge", "--no-edit", "feature"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let agents = repo.sandbox.read("AGENTS.md");
+    assert_eq!(
+        agents.matches("<!-- BEGIN:autofix-rules -->").count(),
+        1,
+        "{agents}"
+    );
+    assert_eq!(agents.matches(placeholder).count(), 1, "{agents}");
+    repo.autofix(&["export"]).expect(0);
+    let agents = repo.sandbox.read("AGENTS.md");
+    assert!(agents.contains("Always write tests first"), "{agents}");
+}

@@ -347,3 +347,25 @@ fn rulesync_hooks_feature_owns_the_agents_hook_files() {
         .expect(0);
     says(&run, "created .claude/settings.local.json (hook claude)");
 }
+
+/// A `rulesync.jsonc` that does not parse is said out loud: autofix then guesses
+/// rulesync's paths from its defaults, and rulesync itself would refuse the file.
+#[test]
+fn a_malformed_rulesync_config_is_a_warning() {
+    let sandbox = with_rule();
+    sandbox.write(".rulesync/rules/overview.md", "# Overview\n");
+    sandbox.write(
+        "rulesync.jsonc",
+        "{\n  // targets\n  \"targets\": [\"claudecode\" \"cursor\"],\n}\n",
+    );
+    let run = sandbox.run(&["export"]).expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "warning: rulesync.jsonc is not valid JSON with comments (expected `,` or `]` at line 3"
+        ),
+        "{}",
+        run.stderr
+    );
+    sandbox.write("rulesync.jsonc", "{\"targets\": [\"claudecode\"],}\n");
+    sandbox.run(&["export"]).expect(0);
+}

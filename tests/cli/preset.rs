@@ -63,7 +63,7 @@ fn a_hagitask_package_validates_clean() {
         .expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     assert_eq!(run.stderr, "");
 }
@@ -224,7 +224,7 @@ fn code_command_skill_not_in_requirements_disables_the_preset() {
          --> presets/gated/frontend/commands.json:6:70 (/commands/1/skill)\n  \
          = help: add {\"type\": \"skills\", \"name\": \"runner-review\"} to backend/task-preset.json\n\
          \n\
-         checked 1 preset: 0 enabled, 1 disabled (1 error, 0 warnings)\n\
+         Checked 1 preset: 0 enabled, 1 disabled (1 error, 0 warnings)\n\
          disabled: presets/gated\n"
     );
     // The whole preset is off: even the command whose skill is declared renders nothing.
@@ -790,7 +790,7 @@ fn without_a_path_the_workspace_presets_are_used() {
         .collect();
     assert_eq!(ids, ["studio", "flat-research"]);
     let run = sandbox.run(&["preset", "validate"]).expect(0);
-    assert!(run.stdout.starts_with("checked 2 presets: 2 enabled"));
+    assert!(run.stdout.starts_with("Checked 2 presets: 2 enabled"));
 }
 
 #[test]
@@ -799,7 +799,7 @@ fn an_empty_workspace_has_no_presets() {
     let run = sandbox.run(&["preset", "validate"]).expect_noisy(0);
     assert_eq!(
         run.stdout,
-        "checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     assert!(run.stderr.contains("no presets found"));
 }
@@ -1063,7 +1063,7 @@ fn a_complete_package_passes_every_package_check() {
         .expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
 }
 
@@ -1345,7 +1345,7 @@ fn a_package_repository_is_its_data_folder() {
     let run = sandbox.run(&["preset", "validate", "repo"]).expect(0);
     assert_eq!(
         run.stdout,
-        "checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
     let run = sandbox.run(&["preset", "list", "repo"]).expect(0);
     assert_eq!(lines(&run.stdout).len(), 1, "{}", run.stdout);
@@ -1415,9 +1415,10 @@ fn the_manifest_keeps_to_its_schema() {
 
 #[test]
 fn what_the_schemas_allow_passes() {
-    // `hagitask/good/<case>` laid over atlas: host-provided strings without bundles, a
-    // declarative execution with `agent: any`, a prompt package with `locales` only.
-    for case in ["host-strings", "declarative", "locales-only"] {
+    // `hagitask/good/<case>` laid over atlas: a declarative execution with `agent: any`,
+    // a prompt package with `locales` only. (Host-provided strings without bundles are
+    // reported: HagiCode's validator asks for a bundle per locale whatever the strategy.)
+    for case in ["declarative", "locales-only"] {
         let sandbox = Sandbox::new();
         atlas(&sandbox, None);
         fixture(&sandbox, &format!("hagitask/good/{case}"), "p/atlas");
@@ -1457,4 +1458,172 @@ fn render_without_a_value_says_what_was_left_as_written() {
         ])
         .expect(0);
     assert_eq!(run.stderr, "");
+}
+
+/// The studio package with `edit` applied to one of its files (relative to the package).
+fn studio_with(file: &str, edit: impl Fn(String) -> String) -> Sandbox {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let path = format!("studio/{file}");
+    sandbox.write(&path, edit(sandbox.read(&path)));
+    sandbox
+}
+
+/// A command member the commands schema does not allow (`skills`, `prelude`) is an error
+/// naming the member meant: dropped, the binding's checks would never run.
+#[test]
+fn an_unknown_command_member_is_refused_with_the_member_meant() {
+    let sandbox = studio_with("frontend/commands.json", |text| {
+        text.replace(r#""skill": "studio-audit""#, r#""skills": "studio-audit""#)
+            .replace(
+                r#""preludeTemplate": "Write notes"#,
+                r#""prelude": "Write notes"#,
+            )
+    });
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    let unknown: Vec<(&str, &str, &str)> = found
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("unknown member"))
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["help"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(unknown.len(), 2, "{found:#?}");
+    assert_eq!(unknown[0].0, "/commands/2/skills");
+    assert_eq!(unknown[0].1, "invalid-field");
+    assert!(
+        unknown[0].2.starts_with("did you mean `skill`?"),
+        "{}",
+        unknown[0].2
+    );
+    assert_eq!(unknown[1].0, "/commands/3/prelude");
+    assert!(
+        unknown[1].2.starts_with("did you mean `preludeTemplate`?"),
+        "{}",
+        unknown[1].2
+    );
+}
+
+/// With `host-i18n-bridge` and no `bundles`, each supported locale is reported, as
+/// HagiCode's package validator reports it.
+#[test]
+fn host_i18n_bridge_without_bundles_reports_each_locale() {
+    let sandbox = studio_with("manifest.json", |text| {
+        text.replace(
+            r#""strategy": "plugin-bundles""#,
+            r#""strategy": "host-i18n-bridge""#,
+        )
+        .replace(r#", "bundles": {"en-US": "./locales/en-US.json"}"#, "")
+    });
+    assert!(!sandbox.read("studio/manifest.json").contains("bundles"));
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["code"], "missing-locale-bundle");
+    assert_eq!(found[0]["pointer"], "/localization");
+    assert!(found[0]["message"].as_str().unwrap().contains("`en-US`"));
+}
+
+/// With `variants`, the validator ignores `locales`: a missing `locales` template is then
+/// not reported, a missing variant template still is.
+#[test]
+fn locales_templates_are_ignored_beside_variants() {
+    let variants = r#""variants": {"selectors": ["locale"], "entries": [{"when": {"locale": "en-US"}, "systemTemplate": "./templates/system.md", "userTemplate": "./templates/user.hbs"}], "fallback": {"systemTemplate": "./templates/system.md", "userTemplate": "./templates/user.hbs"}},"#;
+    let sandbox = studio_with("backend/prompts.json", |text| {
+        text.replace("./templates/system.md\"", "./templates/gone.md\"")
+            .replace(r#""version""#, &format!("{variants} \"version\""))
+    });
+    sandbox.run(&["preset", "validate", "studio"]).expect(0);
+    let sandbox = studio_with("backend/prompts.json", |text| {
+        text.replace(
+            r#""version""#,
+            &format!(
+                "{} \"version\"",
+                variants.replace(
+                    "fallback\": {\"systemTemplate\": \"./templates/system.md",
+                    "fallback\": {\"systemTemplate\": \"./templates/lost.md"
+                )
+            ),
+        )
+    });
+    let run = sandbox
+        .run(&["preset", "validate", "studio", "--format", "json"])
+        .expect(1);
+    let found = diagnostics(&run);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["code"], "missing-file");
+    assert_eq!(found[0]["pointer"], "/variants/fallback/systemTemplate");
+}
+
+/// `render` says which commands have no line instead of dropping them silently.
+#[test]
+fn render_names_the_commands_it_leaves_out() {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrief=b"])
+        .expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "note: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("tidy"), "{}", run.stdout);
+}
+
+/// A `--set` name that no rendered command uses (`studioBrif`) is said, with the name
+/// meant, instead of being ignored.
+#[test]
+fn render_warns_about_a_value_nothing_uses() {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "studio");
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrif=b"])
+        .expect_noisy(0);
+    assert!(
+        run.stderr.contains(
+            "warning: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = sandbox
+        .run(&["preset", "render", "studio", "--set", "studioBrief=b"])
+        .expect_noisy(0);
+    assert!(!run.stderr.contains("unused"), "{}", run.stderr);
+}
+
+/// `preset requirements` without a preset checks the workspace's only one, and names them
+/// when there are several.
+#[test]
+fn requirements_default_to_the_only_preset() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["preset", "requirements"]).expect(2);
+    assert!(run.stderr.contains("no preset in `"), "{}", run.stderr);
+    fixture(&sandbox, "good/flat-research", "presets/flat-research");
+    let named = sandbox
+        .run(&["preset", "requirements", "flat-research"])
+        .expect(1)
+        .stdout;
+    let run = sandbox.run(&["preset", "requirements"]).expect(1);
+    assert_eq!(run.stdout, named);
+    fixture(&sandbox, "good/studio", "presets/studio");
+    let run = sandbox.run(&["preset", "requirements"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("2 presets here (`flat-research`, `studio`): name the one to check"),
+        "{}",
+        run.stderr
+    );
 }

@@ -57,7 +57,7 @@ fn learn_creates_the_file_and_acknowledges() {
         &sandbox,
         "Style",
         "codebase pattern",
-        "Never use default exports",
+        "Never commit generated files",
     )
     .expect(0);
     assert_eq!(numbers(&sandbox, RULES), [1, 2]);
@@ -1384,4 +1384,308 @@ fn the_first_locale_variable_set_decides_and_lang_overrides_it() {
     );
     let run = sandbox.run(&["learn", "--lang", "de", "-c", "code", "-w", "w", "Always z"]);
     run.expect(2);
+}
+
+/// Rules an agent would get broken — lower-case field names, a number written as a
+/// string — are said out loud by `rules` and `export` (exit 1), never listed as blank
+/// lines or exported as empty bullets.
+#[test]
+fn unreadable_rules_are_flagged_by_rules_and_export() {
+    let sandbox = Sandbox::new();
+    let mut rules = vec![
+        r#"{"Rule_number": 1, "Category": "CODE", "Instruction": "Always log errors", "Why": "ops"}"#
+            .to_string(),
+        r#"{"Rule_number": "2", "Category": "CODE", "Instruction": "Never panic", "Why": "ops"}"#
+            .to_string(),
+    ];
+    for n in 3..=13 {
+        rules.push(format!(
+            r#"{{"rule_number": {n}, "category": "CODE", "instruction": "Rule {n}", "why": "x"}}"#
+        ));
+    }
+    sandbox.write(RULES, format!("[\n{}\n]\n", rules.join(",\n")));
+    let run = sandbox.run(&["rules"]).expect_noisy(1);
+    assert!(run.stdout.contains(": 2 active,"), "{}", run.stdout);
+    assert!(run.stdout.contains("Always log errors"), "{}", run.stdout);
+    assert!(run.stdout.contains("Never panic"), "{}", run.stdout);
+    assert!(!run.stdout.contains("\n\n"), "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    for needle in [
+        "12 active rules in .agents/autofix.json cannot be read",
+        "the rule at position 2: `Rule_number` is \"2\", not a whole number",
+        "the rule at position 3: no `Rule_number`, no `Instruction` (field names are case-sensitive: `category` for `Category`, `instruction` for `Instruction`",
+        "and 9 more",
+    ] {
+        assert!(run.stderr.contains(needle), "{needle}\n{}", run.stderr);
+    }
+    let json = sandbox
+        .run(&["rules", "--format", "json"])
+        .expect_noisy(1)
+        .json();
+    assert_eq!(json["unreadable"].as_array().unwrap().len(), 12, "{json}");
+    let export = sandbox.run(&["export"]).expect_noisy(1);
+    assert!(
+        export.stderr.contains("cannot be read as written"),
+        "{}",
+        export.stderr
+    );
+    let agents = sandbox.read("AGENTS.md");
+    assert!(!agents.contains("- **?** [] —"), "{agents}");
+    assert_eq!(agents.matches("\n- ").count(), 2, "{agents}");
+}
+
+/// `learn --json` refuses a key it does not know, naming the closest, instead of saving
+/// the rule without it.
+#[test]
+fn learn_json_refuses_an_unknown_key() {
+    let sandbox = Sandbox::new();
+    let run = sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            r#"{"Category": "code", "Instruction": "Always validate input", "Why": "safety", "path": ["src/api/**"]}"#,
+        )
+        .expect_noisy(2);
+    assert!(
+        run.stderr
+            .contains("unknown key `path`; did you mean `Paths`?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
+    sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            r#"{"category": "code", "instruction": "Always validate input", "why": "safety", "paths": ["src/api/**"]}"#,
+        )
+        .expect(0);
+    assert!(sandbox.read(RULES).contains("src/api/**"));
+}
+
+/// Invisible characters no text needs (U+200B, U+2060, U+FEFF, U+00AD) are refused in an
+/// instruction, a why and a glob; the zero-width joiner of an emoji is kept.
+#[test]
+fn learn_refuses_invisible_characters() {
+    let sandbox = Sandbox::new();
+    for (c, code) in [
+        ('\u{200b}', "U+200B"),
+        ('\u{2060}', "U+2060"),
+        ('\u{feff}', "U+FEFF"),
+        ('\u{ad}', "U+00AD"),
+    ] {
+        let run = learn(&sandbox, "code", "why", &format!("Always use{c} tabs")).expect_noisy(2);
+        assert!(
+            run.stderr.contains(&format!("invisible character, {code}")),
+            "{}",
+            run.stderr
+        );
+        let run = learn(&sandbox, "code", &format!("wh{c}y"), "Always use tabs").expect_noisy(2);
+        assert!(
+            run.stderr.contains("the why contains an invisible"),
+            "{}",
+            run.stderr
+        );
+        let glob = format!("src/{c}api/**");
+        let run = sandbox
+            .run(&[
+                "learn",
+                "-c",
+                "code",
+                "-w",
+                "why",
+                "--path",
+                &glob,
+                "Always use tabs",
+            ])
+            .expect_noisy(2);
+        assert!(
+            run.stderr.contains("contains an invisible character"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert!(!sandbox.join(RULES).exists());
+    learn(
+        &sandbox,
+        "code",
+        "why",
+        "Always credit 👩\u{200d}💻 authors",
+    )
+    .expect(0);
+}
+
+/// A rule's instruction and why hold at most 2000 characters each: a 7 MiB instruction
+/// (eight of them made a file every command refused) is refused at learn time.
+#[test]
+fn learn_caps_the_size_of_a_rule() {
+    let sandbox = Sandbox::new();
+    let long = format!("Always {}", "x".repeat(2000 - 7));
+    assert_eq!(long.chars().count(), 2000);
+    learn(&sandbox, "code", "why", &long).expect(0);
+    let huge = "Always ".to_string() + &"y".repeat(7 * 1024 * 1024);
+    let run = sandbox
+        .run_with_stdin(
+            &["learn", "--json"],
+            &serde_json::json!({"Category": "code", "Instruction": huge, "Why": "w"}).to_string(),
+        )
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains(&format!(
+            "the instruction is {} characters long, more than the 2000 a rule may hold",
+            huge.chars().count()
+        )),
+        "{}",
+        run.stderr
+    );
+    let run = learn(&sandbox, "code", &"w".repeat(2001), "Never x").expect_noisy(2);
+    assert!(
+        run.stderr.contains("the why is 2001 characters long"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(numbers(&sandbox, RULES), [1]);
+}
+
+/// A trailing comma is called one, at the comma, in an object and in the array (serde
+/// says "key must be a string", or points at the next line's `]`).
+#[test]
+fn a_trailing_comma_is_named_at_the_comma() {
+    let sandbox = Sandbox::new();
+    let rule = r#"{"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y""#;
+    for (text, closes, column) in [
+        (format!("[\n  {rule},}}\n]\n"), "object", rule.len() + 3),
+        (format!("[\n  {rule}}},\n]\n"), "array", rule.len() + 4),
+    ] {
+        sandbox.write(RULES, &text);
+        let run = sandbox.run(&["check"]).expect(1);
+        let expected = format!(
+            "error[invalid-json]: trailing comma: JSON allows no comma after the last member of an {closes}; remove it\n  --> .agents/autofix.json:2:{column}\n"
+        );
+        assert!(run.stdout.contains(&expected), "{expected}\n{}", run.stdout);
+        let run = sandbox.run(&["rules"]).expect_noisy(2);
+        assert!(
+            run.stderr.contains(&format!(
+                ".agents/autofix.json:2:{column}: invalid JSON: trailing comma"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// `check` counts rules from 1, as every other message does.
+#[test]
+fn check_names_an_unnumbered_rule_by_its_position_from_one() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": "two", "Category": "CODE", "Instruction": "Never y", "Why": "y"},
+  3
+]
+"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("element 3 of the array is a number, not a rule object"),
+        "{}",
+        run.stdout
+    );
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": "two", "Category": "CODE", "Instruction": "Never y", "Why": "y"}
+]
+"#,
+    );
+    let run = sandbox.run(&["check"]).expect(1);
+    assert!(
+        run.stdout.contains("the rule at position 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("index 1"), "{}", run.stdout);
+}
+
+/// `check --format github` ends with the same summary as the text form (a plain log
+/// line, never a workflow command), spelled as `preset validate` spells its own.
+#[test]
+fn check_github_ends_with_the_summary() {
+    let sandbox = Sandbox::new();
+    tool_written(&sandbox, 2);
+    let github = sandbox
+        .run(&["check", "--format", "github"])
+        .expect(0)
+        .stdout;
+    assert_eq!(
+        github,
+        "Checked 2 rules in .agents/autofix.json: 0 errors, 0 warnings.\n"
+    );
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    assert_eq!(text, github);
+}
+
+/// `dangling-supersedes` points at the reference itself: the element of `Supersedes`, or
+/// the field whose marker names the missing rule.
+#[test]
+fn a_dangling_reference_is_pointed_at_where_it_is_written() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        RULES,
+        r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Always x", "Why": "y"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Never y", "Why": "z",
+   "Supersedes": [1, 7]},
+  {"Rule_number": 3, "Category": "CODE", "Instruction": "Never z", "Why": "w (supersedes rule 9)"}
+]
+"#,
+    );
+    let json = sandbox.run(&["check", "--format", "json"]).expect(1).json();
+    let found: Vec<(String, u64, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "dangling-supersedes")
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/1/Supersedes/1".to_string(), 4, 22),
+            ("/2/Why".to_string(), 5, 75)
+        ]
+    );
+}
+
+/// An instruction the shell split into words gets a hint to quote it, after clap's
+/// "unexpected argument".
+#[test]
+fn an_unquoted_instruction_gets_a_hint_to_quote_it() {
+    let sandbox = Sandbox::new();
+    let run = sandbox
+        .run(&[
+            "learn", "-c", "code", "-w", "pref", "--format", "text", "Always", "use", "tabs",
+        ])
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains("unexpected argument 'use'"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.ends_with(
+            "hint: the shell passed the instruction as 3 words; quote it to pass one: autofix learn … \"Always use tabs\"\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(RULES).exists());
 }

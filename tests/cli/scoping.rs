@@ -576,3 +576,110 @@ fn a_glob_with_many_stars_is_matched_without_blowing_up() {
         .expect(0);
     assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
 }
+
+/// Two scopes whose globs share a file name and the first 8 hex digits of their SHA-256
+/// (`df98ecd6`, a pair found in half a second) each keep their file, and two globs that
+/// read alike (`::x` and `\u{3a}:x`) stay two scopes.
+#[test]
+fn scopes_never_share_a_scoped_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    let pairs = [
+        (
+            "src/components/generated/widgets/49020/**",
+            "src/components/generated/widgets/134174/**",
+        ),
+        ("::x", "\\u{3a}:x"),
+    ];
+    for (first, second) in pairs {
+        learn(&sandbox, &format!("Always check {first}"), &[first]).expect(0);
+        learn(&sandbox, &format!("Always check {second}"), &[second]).expect(0);
+    }
+    sandbox.run(&["export"]).expect(0);
+    let scoped: Vec<String> = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .filter(|f| f.starts_with(".claude/rules/autofix-"))
+        .collect();
+    assert_eq!(scoped.len(), 4, "{scoped:#?}");
+    let frontmatter = |file: &str| sandbox.read(file).split("---").nth(1).unwrap().to_string();
+    for (first, second) in pairs {
+        let holding = |glob: &str| -> Vec<String> {
+            scoped
+                .iter()
+                .filter(|f| sandbox.read(f).contains(&format!("Always check {glob}")))
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (holding(first), holding(second));
+        assert!(a.len() == 1 && b.len() == 1 && a != b, "{a:?} {b:?}");
+        assert_ne!(frontmatter(&a[0]), frontmatter(&b[0]));
+    }
+    sandbox.run(&["export", "--check"]).expect(0);
+}
+
+/// Braces expand as Claude Code, Copilot, Kiro, Continue and Cline expand them:
+/// `*.{ts,tsx}` applies to a `.tsx` file, matches tracked files, and reaches the
+/// comma-joined `globs:` of Cursor as two globs; a comma outside braces is refused.
+#[test]
+fn braces_match_the_way_the_agents_match() {
+    let Some(sandbox) = tracked_repo(&["src/web/app.tsx", "src/web/util.ts"]) else {
+        return;
+    };
+    learn(&sandbox, "Always type props", &["*.{ts,tsx}"]).expect(0);
+    let run = sandbox
+        .run(&["rules", "--for", "src/web/app.tsx"])
+        .expect(0);
+    assert!(run.stdout.contains("Always type props"), "{}", run.stdout);
+    let run = sandbox.run(&["rules", "--for", "src/web/app.js"]).expect(0);
+    assert!(!run.stdout.contains("Always type props"), "{}", run.stdout);
+    sandbox.run(&["check"]).expect(0);
+    sandbox
+        .run(&["export", "--target", "cursor,copilot,windsurf"])
+        .expect(0);
+    let scoped = |dir: &str| {
+        crate::support::files_below(sandbox.path())
+            .into_iter()
+            .find(|f| f.starts_with(dir) && f.contains("/autofix-"))
+            .map(|f| sandbox.read(f))
+            .unwrap()
+    };
+    let cursor = scoped(".cursor/rules/");
+    assert!(cursor.contains("\nglobs: **/*.ts,**/*.tsx\n"), "{cursor}");
+    let copilot = scoped(".github/instructions/");
+    assert!(
+        copilot.contains("applyTo: \"**/*.ts,**/*.tsx\""),
+        "{copilot}"
+    );
+    let windsurf = scoped(".windsurf/rules/");
+    assert!(windsurf.contains("globs: **/*.ts,**/*.tsx"), "{windsurf}");
+    let run = learn(&sandbox, "Never commit secrets", &["config/a,b.env"]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("has a `,` outside `{}`"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Cursor's `description:` is a quoted YAML string, so a glob holding `: ` or ` #` does
+/// not end it early or make it a mapping.
+#[test]
+fn the_cursor_description_is_quoted_yaml() {
+    let sandbox = Sandbox::new();
+    learn(&sandbox, "Keep drafts short", &["notes: draft #1/**"]).expect(0);
+    sandbox.run(&["export", "--target", "cursor"]).expect(0);
+    let file = crate::support::files_below(sandbox.path())
+        .into_iter()
+        .find(|f| f.starts_with(".cursor/rules/autofix-"))
+        .unwrap();
+    let text = sandbox.read(&file);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("description:"))
+        .unwrap();
+    let value = line.strip_prefix("description: ").unwrap();
+    let decoded: String = serde_json::from_str(value).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(
+        decoded,
+        "Project rules recorded with autofix for files matching notes: draft #1/**"
+    );
+}

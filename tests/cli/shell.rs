@@ -471,3 +471,59 @@ fn version_is_printed() {
         format!("autofix {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+/// The README's install block (completions and man pages) runs as written on a fresh
+/// HOME, where none of its folders exist yet.
+#[test]
+fn the_readme_install_lines_run_on_a_fresh_home() {
+    let readme = include_str!("../../README.md");
+    let start = readme.find("Shell completion and man pages").unwrap();
+    let block = &readme[start..];
+    let block = &block[block.find("```sh\n").unwrap() + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    let sandbox = Sandbox::new();
+    let bin_dir = std::path::Path::new(crate::support::BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        // The man line ends with a pipe into `man`, which a test machine may lack.
+        let line = line.split(" | ").next().unwrap();
+        let line = line.split("  #").next().unwrap().trim();
+        let line = line.split(';').next().unwrap();
+        let run = crate::support::Run::from_command(
+            sandbox.program("sh", &["-c", line]).env("PATH", &path),
+        );
+        assert_eq!(run.code, 0, "{line}: {}", run.stderr);
+    }
+    let script = sandbox.read("home/.local/share/bash-completion/completions/autofix");
+    assert!(script.contains("_autofix"));
+    assert!(
+        sandbox
+            .join("home/.local/share/man/man1/autofix.1")
+            .exists()
+    );
+}
+
+/// Every `autofix … --format F` the README names is a format that command accepts.
+#[test]
+fn the_readme_names_only_formats_the_commands_have() {
+    let readme = include_str!("../../README.md");
+    let sandbox = crate::support::example_workspace();
+    let mut seen = 0;
+    for span in readme.split('`').skip(1).step_by(2) {
+        if !span.starts_with("autofix ") || !span.contains("--format") {
+            continue;
+        }
+        let words: Vec<&str> = span.split_whitespace().skip(1).collect();
+        let format_at = words.iter().position(|w| *w == "--format").unwrap();
+        let mut args: Vec<&str> = words[..format_at + 2].to_vec();
+        args.push("--help");
+        let run = sandbox.run(&args);
+        assert_eq!(run.code, 0, "`{span}`: {}", run.stderr);
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen}");
+}

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 /// The value, or `None` when the text is not JSONC.
-pub(super) fn parse(text: &str) -> Option<Value> {
-    serde_json::from_str(&strip(text)).ok()
+pub(super) fn parse(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(&strip(text))
 }
 
 /// `text` without comments and without commas that close nothing.
@@ -85,6 +85,6 @@ mod tests {
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
         assert_eq!(parse("{\"a\": \"\\\"\", }").unwrap()["a"], "\"");
-        assert!(parse("{ nope }").is_none());
+        assert!(parse("{ nope }").is_err());
     }
 }

@@ -98,6 +98,9 @@ pub(crate) struct Peers {
     /// What rulesync generates: paths (a folder ends with `/`), each with why.
     rulesync: Option<Vec<(String, String)>>,
     ruler: Option<Ruler>,
+    /// A config file of a tool that could not be read: said by `export`, since the paths
+    /// the tool generates are then guessed from its defaults.
+    problems: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -115,16 +118,23 @@ const RULER_SKILL_FOLDERS: [&str; 2] = [".claude/skills/", ".agents/skills/"];
 impl Peers {
     /// Looks for `.rulesync/` and `.ruler/` at `root`.
     pub(crate) fn detect(root: &Path) -> Peers {
+        let mut problems = Vec::new();
         Peers {
             rulesync: root
                 .join(".rulesync")
                 .is_dir()
-                .then(|| rulesync_paths(root)),
+                .then(|| rulesync_paths(root, &mut problems)),
             ruler: root.join(".ruler").is_dir().then(|| Ruler {
                 listed: ruler_listed(root),
                 skills: root.join(".ruler/skills").is_dir(),
             }),
+            problems,
         }
+    }
+
+    /// The tools' config files that could not be read, in words.
+    pub(crate) fn problems(&self) -> &[String] {
+        &self.problems
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -236,7 +246,10 @@ fn ruler_listed(root: &Path) -> Vec<String> {
 /// rulesync's effective config: `rulesync.jsonc` with `rulesync.local.jsonc` over it, or
 /// its defaults (target `agentsmd`, feature `rules`) where neither sets a key
 /// (<https://github.com/dyoshikawa/rulesync/blob/main/docs/guide/configuration.md>).
-fn rulesync_config(root: &Path) -> (serde_json::Map<String, Value>, &'static str) {
+fn rulesync_config(
+    root: &Path,
+    problems: &mut Vec<String>,
+) -> (serde_json::Map<String, Value>, &'static str) {
     let mut config = serde_json::Map::new();
     let mut source = "rulesync's defaults";
     for (file, shown) in [
@@ -246,17 +259,29 @@ fn rulesync_config(root: &Path) -> (serde_json::Map<String, Value>, &'static str
         let Ok(text) = crate::limits::read_to_string(&root.join(file)) else {
             continue;
         };
-        if let Some(Value::Object(map)) = jsonc::parse(&text) {
-            config.extend(map);
-            source = shown;
+        match jsonc::parse(&text) {
+            Ok(Value::Object(map)) => {
+                config.extend(map);
+                source = shown;
+            }
+            Ok(other) => problems.push(format!(
+                "{shown} is not a JSON object but {}: autofix assumed rulesync's defaults for \
+                 the paths rulesync generates, and rulesync itself will refuse it",
+                crate::text::JsonKind::of(&other).name()
+            )),
+            Err(error) => problems.push(format!(
+                "{shown} is not valid JSON with comments ({error}): autofix assumed \
+                 rulesync's defaults for the paths rulesync generates, and rulesync itself \
+                 will refuse it; fix the file"
+            )),
         }
     }
     (config, source)
 }
 
 /// Every path rulesync generates here, each with the target and feature behind it.
-fn rulesync_paths(root: &Path) -> Vec<(String, String)> {
-    let (config, source) = rulesync_config(root);
+fn rulesync_paths(root: &Path, problems: &mut Vec<String>) -> Vec<(String, String)> {
+    let (config, source) = rulesync_config(root, problems);
     let pairs = targets_and_features(&config);
     let roots = config.get("outputRoots").map_or(vec!["."], names);
     let mut paths = Vec::new();
