@@ -26,7 +26,10 @@ impl Painter {
     /// Decides for a stream: `always` and `never` win; `auto` asks anstream, which colors a
     /// terminal unless `NO_COLOR` is set (no-color.org), `CLICOLOR=0` or `TERM=dumb`, and
     /// honours `CLICOLOR_FORCE`.
-    pub(crate) fn for_stream(choice: ColorChoice, stream: &impl anstream::stream::RawStream) -> Self {
+    pub(crate) fn for_stream(
+        choice: ColorChoice,
+        stream: &impl anstream::stream::RawStream,
+    ) -> Self {
         let enabled = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
