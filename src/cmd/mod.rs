@@ -22,12 +22,30 @@ use crate::workspace::{self, Workspace};
 use crate::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
 use crate::mcp;
 
-/// Whether the command line is one an agent's hook runs: `autofix hook …`, or `autofix
-/// rules --format hook`. Only for a command line clap refused, so a plain `hook` word
-/// anywhere is enough: with a newer version's subcommand or flag, nothing else parses.
-fn is_hook(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
-    args.skip(1)
-        .any(|arg| arg == "hook" || arg == "--format=hook")
+/// Whether the command line is one an agent's hook runs: the subcommand `hook` (the first
+/// word that is neither an option nor the value of one of the options taken before the
+/// subcommand), or `rules` with `--format hook`.
+fn is_hook(args: &[String]) -> bool {
+    let mut words = args.iter().skip(1);
+    let subcommand = loop {
+        match words.next().map(String::as_str) {
+            // The options before the subcommand that take a value (see `cli::Cli`).
+            Some("-C" | "--root" | "--file" | "--color") => {
+                words.next();
+            }
+            Some(option) if option.starts_with('-') => {}
+            other => break other,
+        }
+    };
+    match subcommand {
+        Some("hook") => true,
+        Some("rules") => {
+            let rest: Vec<&str> = words.map(String::as_str).collect();
+            rest.windows(2).any(|pair| pair == ["--format", "hook"])
+                || rest.contains(&"--format=hook")
+        }
+        _ => false,
+    }
 }
 
 /// A hint after clap's own message where it says too little: `learn` given an instruction
@@ -80,7 +98,12 @@ fn usage_hint(error: &clap::Error) -> Option<String> {
 pub(crate) fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) if error.use_stderr() && is_hook(std::env::args_os()) => {
+        Err(error)
+            if error.use_stderr()
+                && error.kind()
+                    != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                && is_hook(&std::env::args().collect::<Vec<_>>()) =>
+        {
             // An agent runs hooks on every session and prompt, and Claude Code reads exit 2
             // as "block the prompt": a hook from another autofix version, or a misspelled
             // one, must cost one line on stderr and nothing else.

@@ -64,8 +64,17 @@ fn a_hook_command_line_from_another_version_exits_0_with_one_line() {
             run.stderr
         );
     }
-    // Other commands keep clap's usage errors.
-    assert_eq!(sandbox.run(&["learn", "--brand-new-flag"]).code, 2);
+    // Other commands keep clap's usage errors, even with the word `hook` among their
+    // arguments, and `autofix hook` typed by a person shows its usage.
+    for args in [
+        &["learn", "--brand-new-flag"][..],
+        &["export", "--check", "--target", "hook"],
+        &["learn", "-c", "code", "-w", "w", "hook", "--bogus"],
+        &["hook"],
+    ] {
+        assert_eq!(sandbox.run(args).code, 2, "{args:?}");
+    }
+    silent_success(&sandbox.run(&["-C", ".", "hook", "session-end"]));
 }
 
 #[test]
@@ -247,4 +256,64 @@ fn agents_md_with_the_users_text_stays_claude_codes_instructions() {
         .run(&["rules", "--format", "hook", "--agent", "claude"])
         .expect(0);
     assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn the_session_hook_speaks_when_the_exported_copy_is_stale_or_broken() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    sandbox.run(&["export"]).expect(0);
+    let hook = |sandbox: &Sandbox| {
+        sandbox
+            .run(&["rules", "--format", "hook", "--agent", "codex"])
+            .expect(0)
+            .stdout
+    };
+    assert_eq!(hook(&sandbox), "");
+    // A rule learned without refreshing the copies: AGENTS.md lacks it, the hook says all.
+    sandbox
+        .run(&[
+            "learn",
+            "--no-export",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Never log secrets - because logs are shared.",
+        ])
+        .expect(0);
+    let said = hook(&sandbox);
+    assert!(
+        said.contains("Never log secrets") && said.contains("Always use pnpm"),
+        "{said}"
+    );
+    // In sync again, silent again; a block broken by hand is no channel.
+    sandbox.run(&["export"]).expect(0);
+    assert_eq!(hook(&sandbox), "");
+    let agents = sandbox.read("AGENTS.md");
+    sandbox.write(
+        "AGENTS.md",
+        agents.replace("<!-- END:autofix-rules -->\n", ""),
+    );
+    assert!(hook(&sandbox).contains("Never log secrets"));
+}
+
+#[test]
+fn a_claude_md_of_nothing_but_comments_does_not_count() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".claude")).unwrap();
+    // Claude Code strips HTML comments and takes an empty CLAUDE.md for none: it still
+    // loads AGENTS.md, so the guard is written.
+    sandbox.write("CLAUDE.md", "<!-- to be written -->\n");
+    sandbox.run(&["export"]).expect(0);
+    assert!(sandbox.join(".claude/CLAUDE.md").exists());
+    // One that imports AGENTS.md from .claude/ reads the block: no claude target by default.
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    sandbox.write(".claude/CLAUDE.md", "Read @../AGENTS.md first.\n");
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout.contains("to: agents-md (default)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
 }
