@@ -66,8 +66,15 @@ pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The first bytes of a file, up to the cap: for a file only looked into (does it hold our
-/// marker?), where a larger file is no error, and a device or a pipe is bounded all the same.
+/// marker?), where a larger file is no error. Only a regular file (or a link to one) is
+/// opened: opening a FIFO would wait for a writer, and a hook must never wait.
 pub(crate) fn read_prefix(path: &Path) -> io::Result<Vec<u8>> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
     let cap = max_file_bytes()?;
     let mut bytes = Vec::new();
     File::open(path)?.take(cap).read_to_end(&mut bytes)?;

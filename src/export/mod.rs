@@ -85,6 +85,33 @@ pub(crate) enum Targets {
     Exported,
 }
 
+/// Whether an exported file `agent` loads (see [`targets::read_by`]) holds the active rules
+/// as they are now: a block or a stamped file that `export --check` finds in sync, scoped
+/// files included. A broken block, or a copy gone stale (`learn --no-export`, a hand edit, a
+/// pull nobody exported after), does not count: the session hook then says the rules.
+pub(crate) fn delivers(root: &Path, rules_file: &Path, agent: &str) -> bool {
+    let ids = targets::read_by(root, agent);
+    if ids.is_empty() {
+        return false;
+    }
+    let request = Request {
+        root: root.to_path_buf(),
+        rules_file: rules_file.to_path_buf(),
+        targets: Targets::Named(ids.iter().map(ToString::to_string).collect()),
+        mode: Mode::Check,
+        remove: false,
+        truncate: Truncate::AsBefore,
+        diff: false,
+    };
+    let Ok(report) = run(&request) else {
+        return false;
+    };
+    ids.iter().any(|id| {
+        let mut outcomes = report.outcomes.iter().filter(|o| o.id == *id).peekable();
+        outcomes.peek().is_some() && outcomes.all(|o| o.status == Status::Unchanged)
+    })
+}
+
 /// Why `export` could not run at all (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ExportError {
@@ -572,7 +599,7 @@ impl Context<'_> {
         removing: bool,
     ) -> Result<Plan, Refusal> {
         match (job.target.kind, removing) {
-            (Kind::Owned, false) if job.part == scoped::Part::Guard => Ok(plan_guard(existing)),
+            (Kind::Owned, false) if job.part == scoped::Part::Guard => plan_guard(existing),
             (Kind::Block, false) => self.plan_block(job, existing),
             (Kind::Owned, false) => self.plan_owned(job, existing),
             (Kind::Block, true) => plan_block_removal(existing),
@@ -844,7 +871,16 @@ fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
 /// The claude target's guard: the stamp and a comment saying why the file is there (HTML
 /// comments, which Claude Code strips), and one line for the model. Claude Code counts a
 /// CLAUDE.md only when something is left of it once the comments are gone.
-fn plan_guard(existing: Option<&str>) -> Plan {
+fn plan_guard(existing: Option<&str>) -> Result<Plan, Refusal> {
+    // Chosen before the file was read again under the lock: a file of the user's that
+    // appeared there since is left alone.
+    if let Some(source) = existing.filter(|s| !owned::is_stamped(s)) {
+        return Err(Refusal::new(
+            Problem::Unowned,
+            Some(owned::stamp_line(source)),
+            "a file of the user's is here now: left alone",
+        ));
+    }
     let stamp = format!(
         "{}: written by `autofix export`; edits here are overwritten -->\n<!-- Claude Code \
          loads AGENTS.md only in a project without CLAUDE.md: this file makes it read the rules \
@@ -855,16 +891,15 @@ fn plan_guard(existing: Option<&str>) -> Plan {
     let eol = existing.map_or("\n", markdown::eol);
     let text = owned::render("", &stamp, GUARD_LINE, eol, false);
     let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
-    Plan {
-        change: if same {
-            Change::Keep
-        } else {
-            Change::Write(text)
-        },
-        rules: 0,
-        omitted: 0,
-        note: None,
-    }
+    let change = if same {
+        Change::Keep
+    } else {
+        Change::Write(text)
+    };
+    Ok(Plan {
+        change,
+        ..Plan::keep(None)
+    })
 }
 
 /// What the model reads of the guard.

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::owned;
 use super::targets::{
-    CLAUDE_FILES, CLAUDE_GUARD, Scoping, Selected, Target, agents_md_has_own_text,
+    CLAUDE_GUARD, ClaudeFiles, Scoping, Selected, Target, agents_md_has_own_text,
 };
 use crate::rules::listing::{self, Entry, Listing};
 use crate::rules::scope;
@@ -138,21 +138,17 @@ pub(super) fn jobs(
 }
 
 /// Whether the claude target needs its guard: Claude Code would load `AGENTS.md` (no
-/// CLAUDE.md of the user's), whose block holds every rule, the scoped ones included, beside
-/// `.claude/rules/`. Not when `AGENTS.md` has text of the user's own: the guard would hide
-/// it from Claude Code.
+/// CLAUDE.md of the user's counts), whose block holds every rule, the scoped ones included,
+/// beside `.claude/rules/`. Not when `AGENTS.md` has text of the user's own (the guard
+/// would hide it from Claude Code), nor where a file of the user's holds the guard's path.
 fn guard_needed(root: &Path) -> bool {
-    let users_own = CLAUDE_FILES
-        .iter()
-        .any(|name| *name != CLAUDE_GUARD && root.join(name).symlink_metadata().is_ok());
-    let guard_is_users = root.join(CLAUDE_GUARD).symlink_metadata().is_ok() && !guard_exists(root);
-    !users_own && !guard_is_users && !agents_md_has_own_text(root)
+    let files = ClaudeFiles::of(root);
+    !files.users_own && !files.users_guard_path && !agents_md_has_own_text(root)
 }
 
 /// Whether our guard is there (stamped).
-pub(super) fn guard_exists(root: &Path) -> bool {
-    crate::limits::read_to_string(&root.join(CLAUDE_GUARD))
-        .is_ok_and(|text| owned::is_stamped(&text))
+fn guard_exists(root: &Path) -> bool {
+    ClaudeFiles::of(root).guard
 }
 
 /// The scope in words, as written in the rules file: the frontmatter has only the

@@ -136,7 +136,7 @@ impl Detect {
                 format!("when {file} or {folder}/ exists, when asked, or once exported before")
             }
             Detect::ClaudeRules => {
-                "when CLAUDE.md or .claude/ exists and Claude Code does not read AGENTS.md (CLAUDE.md imports it, or there is no CLAUDE.md and AGENTS.md has text of its own)"
+                "when CLAUDE.md or .claude/ exists, unless Claude Code reads AGENTS.md (a CLAUDE.md imports it, or none counts and AGENTS.md has text of its own)"
                     .to_string()
             }
             Detect::Asked => "when asked, or once exported before".to_string(),
@@ -697,25 +697,21 @@ pub(crate) fn readers(root: &Path, target: &Target, facts: &Facts) -> Vec<&'stat
     readers
 }
 
-/// The exported file that already puts the rules in `agent`'s instructions (`agent` as the
-/// targets name their readers: "Claude Code", "Codex", "Gemini CLI", "Cursor"), if any:
-/// then a session hook must not add them a second time.
-pub(crate) fn delivered_to(root: &Path, agent: &str) -> Option<&'static str> {
+/// The exported targets whose files `agent` loads as instructions (`agent` as the targets
+/// name their readers: "Claude Code", "Codex", "Gemini CLI", "Cursor"), as the repository
+/// stands now (not as `export` would leave it: with no CLAUDE.md that counts, Claude Code
+/// loads `AGENTS.md`).
+pub(crate) fn read_by(root: &Path, agent: &str) -> Vec<&'static str> {
     let mut facts = Facts::of(root);
-    // As things stand now (not as `export` would leave them): with no CLAUDE.md of any
-    // kind, Claude Code loads AGENTS.md.
-    if agent == "Claude Code"
-        && !CLAUDE_FILES
-            .iter()
-            .any(|f| root.join(f).symlink_metadata().is_ok())
-    {
+    if agent == "Claude Code" && !ClaudeFiles::of(root).claude_project() {
         facts.claude_reads_agents_md = true;
     }
     TARGETS
         .iter()
         .filter(|target| readers(root, target, &facts).contains(&agent))
-        .find(|target| exported(root, target))
-        .map(|target| target.path)
+        .filter(|target| exported(root, target))
+        .map(|target| target.id)
+        .collect()
 }
 
 /// The targets for this run: the requested ones; or the defaults plus every target that
@@ -838,20 +834,110 @@ pub(crate) const CLAUDE_FILES: [&str; 3] = ["CLAUDE.md", ".claude/CLAUDE.md", "C
 /// but comments does not count) makes the project a CLAUDE.md project.
 pub(crate) const CLAUDE_GUARD: &str = ".claude/CLAUDE.md";
 
-/// Whether Claude Code loads the root `AGENTS.md`: `CLAUDE.md` links to it or imports it;
-/// or the project has none of [`CLAUDE_FILES`] and `AGENTS.md` holds text of the user's
-/// own (then it is the project's instructions for Claude Code too, and autofix leaves it
-/// so: the rules reach Claude Code through it, once).
-fn claude_reads_agents_md(root: &Path) -> bool {
-    if claude_imports_agents_md(root) {
+/// What the project holds of Claude Code's instruction files ([`CLAUDE_FILES`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClaudeFiles {
+    /// One of the user's counts: it exists and has text besides HTML comments (Claude Code
+    /// strips those, and a file left empty is no CLAUDE.md to it).
+    pub(crate) users_own: bool,
+    /// `.claude/CLAUDE.md` exists without our stamp (the user's, even if it does not count).
+    pub(crate) users_guard_path: bool,
+    /// Our stamped [`CLAUDE_GUARD`].
+    pub(crate) guard: bool,
+    /// One of the user's is a link to the root `AGENTS.md` or imports it (`@AGENTS.md`
+    /// relative to its folder, outside code fences).
+    pub(crate) imports_agents_md: bool,
+}
+
+impl ClaudeFiles {
+    pub(crate) fn of(root: &Path) -> ClaudeFiles {
+        let agents = root.join("AGENTS.md");
+        let mut files = ClaudeFiles::default();
+        for name in CLAUDE_FILES {
+            let path = root.join(name);
+            if path.symlink_metadata().is_err() {
+                continue;
+            }
+            let text = crate::limits::read_prefix(&path)
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_default();
+            if name == CLAUDE_GUARD {
+                if owned::is_stamped(&text) {
+                    files.guard = true;
+                    continue;
+                }
+                files.users_guard_path = true;
+            }
+            files.users_own |= has_text_besides_comments(&text);
+            files.imports_agents_md |= links_or_imports(&path, &text, &agents);
+        }
+        files
+    }
+
+    /// Claude Code counts the project as a CLAUDE.md project, and does not load `AGENTS.md`
+    /// in its place.
+    pub(crate) fn claude_project(self) -> bool {
+        self.users_own || self.guard
+    }
+}
+
+/// Whether `text` holds anything once its HTML comments and blank space are gone.
+fn has_text_besides_comments(text: &str) -> bool {
+    let mut rest = text.trim_start_matches(markdown::BOM);
+    while let Some(at) = rest.find("<!--") {
+        if !rest[..at].trim().is_empty() {
+            return true;
+        }
+        match rest[at..].find("-->") {
+            Some(end) => rest = &rest[at + end + 3..],
+            None => return false,
+        }
+    }
+    !rest.trim().is_empty()
+}
+
+/// Whether the file at `path` (holding `text`) is a link to `agents` or imports it.
+fn links_or_imports(path: &Path, text: &str, agents: &Path) -> bool {
+    if let (Ok(a), Ok(b)) = (fs::canonicalize(path), fs::canonicalize(agents))
+        && a == b
+    {
         return true;
     }
-    // Our guard does not count: it goes when AGENTS.md has text of the user's own.
-    let claude_project = CLAUDE_FILES.iter().any(|name| {
-        root.join(name).symlink_metadata().is_ok()
-            && !(*name == CLAUDE_GUARD && super::scoped::guard_exists(root))
-    });
-    !claude_project && agents_md_has_own_text(root)
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let target = lexical(agents);
+    markdown::lines(text)
+        .iter()
+        .filter(|l| l.context == Context::Text)
+        .flat_map(|l| l.text.split_whitespace())
+        .filter_map(|word| word.strip_prefix('@'))
+        .any(|import| {
+            let import = import.trim_end_matches(|c: char| ".,;:!?)".contains(c));
+            lexical(&folder.join(import)) == target
+        })
+}
+
+/// `path` with `.` and `..` resolved by name (imports are read before the file exists).
+fn lexical(path: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether Claude Code will load the root `AGENTS.md` once this export is done: a CLAUDE
+/// file of the user's links to it or imports it; or none of the user's counts and
+/// `AGENTS.md` holds text of the user's own (then it is the project's instructions for
+/// Claude Code too, and no guard is written: the rules reach Claude Code through it, once).
+fn claude_reads_agents_md(root: &Path) -> bool {
+    let files = ClaudeFiles::of(root);
+    files.imports_agents_md || (!files.users_own && agents_md_has_own_text(root))
 }
 
 /// `AGENTS.md` holds autofix's block (or a broken marker of it).
@@ -873,33 +959,37 @@ pub(crate) fn agents_md_has_own_text(root: &Path) -> bool {
     !rest.trim_start_matches(markdown::BOM).trim().is_empty()
 }
 
-/// `CLAUDE.md` is a link to `AGENTS.md`, or imports it (`@AGENTS.md`, `@./AGENTS.md` outside
-/// code fences).
-fn claude_imports_agents_md(root: &Path) -> bool {
-    let claude = root.join("CLAUDE.md");
-    let agents = root.join("AGENTS.md");
-    if let (Ok(a), Ok(b)) = (fs::canonicalize(&claude), fs::canonicalize(&agents))
-        && a == b
-    {
-        return true;
-    }
-    let Ok(bytes) = crate::limits::read_file(&claude) else {
-        return false;
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    markdown::lines(&text)
-        .iter()
-        .filter(|l| l.context == Context::Text)
-        .flat_map(|l| l.text.split_whitespace())
-        .any(|word| {
-            let word = word.trim_end_matches(|c: char| ".,;:!?)".contains(c));
-            matches!(word, "@AGENTS.md" | "@./AGENTS.md")
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_claude_file_counts_with_text_besides_comments() {
+        assert!(!has_text_besides_comments("<!-- a -->\n\n<!-- b\nc -->\n"));
+        assert!(!has_text_besides_comments("\u{feff}  \n"));
+        assert!(has_text_besides_comments("<!-- a -->\nRead the rules.\n"));
+        assert!(has_text_besides_comments("Before <!-- a -->"));
+        assert!(!has_text_besides_comments("<!-- never closed\ntext"));
+    }
+
+    #[test]
+    fn imports_resolve_from_the_importing_file() {
+        let root = Path::new("/r");
+        let agents = root.join("AGENTS.md");
+        for (file, text, imports) in [
+            ("/r/CLAUDE.md", "See @AGENTS.md.", true),
+            ("/r/CLAUDE.md", "See @./AGENTS.md", true),
+            ("/r/.claude/CLAUDE.md", "@../AGENTS.md", true),
+            ("/r/.claude/CLAUDE.md", "@AGENTS.md", false),
+            ("/r/CLAUDE.md", "```\n@AGENTS.md\n```\n", false),
+        ] {
+            assert_eq!(
+                links_or_imports(Path::new(file), text, &agents),
+                imports,
+                "{file} {text}"
+            );
+        }
+    }
 
     #[test]
     fn ids_match_the_table() {

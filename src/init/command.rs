@@ -172,7 +172,9 @@ impl CommandAgent {
     pub(crate) fn is_ours(self, source: &str) -> bool {
         let lines = markdown::lines(source);
         match self {
-            CommandAgent::Gemini => source.starts_with(TOML_STAMP),
+            CommandAgent::Gemini => source
+                .trim_start_matches(markdown::BOM)
+                .starts_with(TOML_STAMP),
             _ => {
                 lines.iter().any(|line| {
                     line.context == markdown::Context::Frontmatter

@@ -40,7 +40,8 @@ metadata:
 # autofix: the project's rules memory
 
 The project's rules, numbered, are recorded in `{rules_file}` and are already in your
-instructions; on conflict, the higher-numbered rule wins.
+instructions (if they are not, run `autofix rules`); on conflict, the higher-numbered rule
+wins.
 
 - **Before editing a file**, run `autofix rules --for PATH`: some rules apply only to some
   paths.

@@ -74,7 +74,10 @@ pub(crate) fn granted(agent: Agent, root: &Path, home: &Path) -> Option<bool> {
     };
     match agent {
         Agent::Claude => {
-            let projects = json(home.join(".claude.json"))["projects"].clone();
+            // `CLAUDE_CONFIG_DIR` moves Claude Code's `.claude.json` too.
+            let config = std::env::var_os("CLAUDE_CONFIG_DIR")
+                .map_or_else(|| home.to_path_buf(), PathBuf::from);
+            let projects = json(config.join(".claude.json"))["projects"].clone();
             Some(root.ancestors().any(|dir| {
                 projects[dir.to_string_lossy().as_ref()]["hasTrustDialogAccepted"] == true
             }))
@@ -110,7 +113,8 @@ fn trusted_in_toml(config: &str, dir: &Path) -> bool {
         if line.starts_with('[') {
             inside = line == header;
         } else if inside {
-            let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            let value = line.split('#').next().unwrap_or("");
+            let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
             if compact == "trust_level=\"trusted\"" {
                 return true;
             }
@@ -130,6 +134,10 @@ mod tests {
         assert!(!trusted_in_toml(config, Path::new("/s")));
         assert!(!trusted_in_toml(
             "[projects.\"/r\"]\n[x]\ntrust_level = \"trusted\"\n",
+            Path::new("/r")
+        ));
+        assert!(trusted_in_toml(
+            "[projects.\"/r\"]\ntrust_level = \"trusted\"  # set by the TUI\n",
             Path::new("/r")
         ));
     }

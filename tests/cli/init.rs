@@ -625,3 +625,19 @@ fn init_messages_say_what_is_true() {
         run.stdout
     );
 }
+
+/// A `/learn` command written by an older autofix (its stamp an HTML comment after the
+/// frontmatter, which Claude Code sent to the model) is still ours: `init` rewrites it with
+/// the stamp in the frontmatter.
+#[test]
+fn init_moves_an_old_command_stamp_into_the_frontmatter() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    let old = include_str!("../fixtures/commands/before-4/claude.md");
+    sandbox.write(".claude/commands/learn.md", old);
+    sandbox.run(&["init", "--command", "claude"]).expect(0);
+    assert_eq!(
+        sandbox.read_bytes(".claude/commands/learn.md"),
+        command_fixture("claude.md")
+    );
+}
