@@ -41,6 +41,7 @@ pub fn rules_file(text: &str) {
         instruction: "Always \"fuzz\" </x> \u{e9}".into(),
         why: "fuzzing".into(),
         paths: vec!["src/**".into()],
+        retirement: false,
     };
     let new_text = splice(&document, &rule).to_text();
     let reread = file::parse(&new_text).expect("the appended text parses");

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use crate::learning::{self, AfterLearning};
 use crate::preset::{render, report};
+use crate::rules::provenance::History;
 use crate::rules::{learn, listing};
 use crate::service;
 use serde_json::{Map, Value, json};
@@ -353,7 +354,9 @@ fn tools() -> Value {
                 "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
                 "all": {"type": "boolean", "description": "Also list superseded rules."},
                 "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."},
-                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."}
+                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."},
+                "search": {"type": "string", "description": "Only the rules whose instruction or why holds this text (ignoring case)."},
+                "provenance": {"type": "boolean", "description": "Add each rule's origin: the commit that added it, its author and date (from the rules file's git history)."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -374,6 +377,19 @@ fn tools() -> Value {
             }, "required": ["category", "instruction", "why"]},
             "outputSchema": document(&["version"]),
             "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        },
+        {
+            "name": "retire",
+            "title": "Retire a rule",
+            "description": "Retire an active rule that no longer holds, without a replacement: appends a record (locked, atomic) that supersedes it, with the reason; nothing is deleted. To replace a rule instead, call `learn` with `supersedes`.",
+            "inputSchema": {"type": "object", "properties": {
+                "rule": {"type": "integer", "minimum": 1, "description": "The number of the active rule to retire."},
+                "why": {"type": "string", "description": "Why the rule no longer holds (kept in the record)."},
+                "dry_run": {"type": "boolean"},
+                "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) afterwards; default true."}
+            }, "required": ["rule", "why"]},
+            "outputSchema": document(&["version"]),
+            "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false},
         },
         {
             "name": "check",
@@ -431,6 +447,7 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
     let answer = match name {
         "rules" => rules(context, arguments),
         "learn" => learn_tool(context, arguments),
+        "retire" => retire_tool(context, arguments),
         "check" => check(context),
         "preset_validate" => preset_validate(context, arguments),
         "preset_render" => preset_render(context, arguments),
@@ -535,6 +552,8 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
     let all = flag(arguments, "all")?;
     let budget = count(arguments, "budget")?;
     let given = strings(arguments, "for")?;
+    let search = string(arguments, "search")?;
+    let provenance = flag(arguments, "provenance")?;
     let (workspace, cwd) = places(context)?;
     let paths = workspace.paths_inside(&cwd, &given);
     let query = listing::Query {
@@ -542,6 +561,8 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         all,
         budget,
         paths: paths.map_err(|error| format!("`for` {error}"))?,
+        search,
+        provenance: provenance.then(|| History::read(&workspace.rules_file)),
     };
     let shown = cmd::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
@@ -568,6 +589,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         supersedes: numbers(arguments, "supersedes")?,
         force: flag(arguments, "force")?,
         paths: strings(arguments, "paths")?,
+        retirement: false,
     };
     let after = if optional_flag(arguments, "export", true)? {
         AfterLearning::Export
@@ -591,6 +613,33 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         text,
         json: learned.to_value(&path),
     })
+}
+
+fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let number = match arguments.get("rule") {
+        Some(value) => value
+            .as_u64()
+            .filter(|&n| n > 0)
+            .ok_or("`rule` must be a rule number")?,
+        None => return Err("`rule` is required".to_string()),
+    };
+    let why = required(arguments, "why")?;
+    let dry_run = flag(arguments, "dry_run")?;
+    let after = if optional_flag(arguments, "export", true)? {
+        AfterLearning::Export
+    } else {
+        AfterLearning::Skip
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    let learned =
+        cmd::ledger::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
+    let path = cmd::shown(&workspace.rules_file);
+    let (mut text, json) = cmd::ledger::retired_output(&learned, &path, number, &why);
+    for warning in &learned.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
+    let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+    Ok(Answer::Done { text, json })
 }
 
 fn check(context: &Context) -> Result<Answer, String> {

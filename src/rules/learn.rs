@@ -34,6 +34,9 @@ pub(crate) struct Request {
     /// The globs the rule is scoped to; empty: it applies everywhere.
     #[serde(rename = "Paths", alias = "paths", default)]
     pub paths: Vec<String>,
+    /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
+    #[serde(skip)]
+    pub retirement: bool,
 }
 
 /// How to learn it.
@@ -101,6 +104,7 @@ struct Validated {
     /// The scope, each glob checked, repeats dropped, in the order given.
     paths: Vec<String>,
     force: bool,
+    retirement: bool,
 }
 
 impl Validated {
@@ -162,6 +166,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         references,
         force: request.force,
         paths,
+        retirement: request.retirement,
     })
 }
 
@@ -261,6 +266,7 @@ fn plan<'a>(
                     .iter()
                     .map(ToString::to_string)
                     .collect(),
+                retirement: super::retire::is_retirement(existing),
             },
             matches: Vec::new(),
             warnings: Vec::new(),
@@ -290,6 +296,7 @@ fn plan<'a>(
         instruction: rule.instruction.clone(),
         why: rule.why.clone(),
         paths: rule.paths.clone(),
+        retirement: rule.retirement,
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(&numbers) {
@@ -443,7 +450,8 @@ fn verify(
         && last.category.as_str() == Some(&rule.category)
         && last.instruction.as_str() == Some(&rule.instruction)
         && last.why.as_str() == Some(&rule.why)
-        && same_paths(&last.paths, &rule.paths);
+        && same_paths(&last.paths, &rule.paths)
+        && super::retire::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
@@ -598,6 +606,7 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                retirement: false,
             };
             let text = splice(&document, &rule);
             verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
@@ -657,6 +666,7 @@ mod tests {
             supersedes: vec![],
             force: false,
             paths: vec![],
+            retirement: false,
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

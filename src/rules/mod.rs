@@ -10,8 +10,11 @@ pub(crate) mod error;
 pub(crate) mod file;
 pub(crate) mod learn;
 pub(crate) mod listing;
+pub(crate) mod provenance;
+pub(crate) mod retire;
 pub(crate) mod scope;
 pub(crate) mod scope_check;
+pub(crate) mod show;
 pub(crate) mod similar;
 pub(crate) mod supersede;
 

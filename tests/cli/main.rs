@@ -9,6 +9,7 @@ mod consistency;
 mod export;
 mod hardening;
 mod init;
+mod ledger;
 mod mcp;
 mod merge;
 mod peer_tools;
