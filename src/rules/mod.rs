@@ -16,6 +16,7 @@ pub(crate) mod scope;
 pub(crate) mod scope_check;
 pub(crate) mod show;
 pub(crate) mod similar;
+pub(crate) mod stale;
 pub(crate) mod supersede;
 
 use std::io;

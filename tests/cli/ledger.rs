@@ -305,9 +305,11 @@ fn retire_appends_a_record_and_the_rule_leaves_every_listing_and_export() {
             .stdout
             .contains(": retired\n")
     );
-    // The record is no rule: `check` lints nothing in it and finds the file clean.
+    // The record is no rule: `check` lints nothing in it (the one warning is rule 3's
+    // `src/api/`, a folder this repository does not have).
     let check = repo.autofix(&["check"]).expect(0).stdout;
-    assert!(check.contains("0 errors, 0 warnings"), "{check}");
+    assert!(check.contains("0 errors, 1 warning"), "{check}");
+    assert!(check.contains("warning[stale-path]: rule 3:"), "{check}");
     // Refusals write nothing.
     for (args, message) in [
         (&["retire", "2", "--why", "again"][..], "already superseded"),
@@ -473,5 +475,108 @@ fn the_ledger_without_history_or_transcripts_says_so() {
         run.stdout.contains("Corrections captured: 0\n"),
         "{}",
         run.stdout
+    );
+}
+
+#[test]
+fn check_warns_of_a_rule_whose_path_is_gone() {
+    let repo = Repo::new();
+    repo.sandbox.write("src/routes/users.rs", "");
+    repo.sandbox
+        .write(".gitignore", "home/\n*.lock\nsecrets.json\n");
+    for (category, instruction) in [
+        (
+            "arch",
+            "Always keep the handlers in `src/api/` - because the router loads them there.",
+        ),
+        (
+            "arch",
+            "Always keep the routes in `src/routes/` - because the router loads them there.",
+        ),
+        (
+            "tool",
+            "Always list settings in `config/*.toml` - because the loader reads them.",
+        ),
+        (
+            "tool",
+            "Never commit `secrets.json` - because it holds keys.",
+        ),
+        (
+            "tool",
+            "Always run `cargo fmt` before committing - because CI checks it.",
+        ),
+        (
+            "code",
+            "Always add a test to `src/routes/users.rs` - because routes regress.",
+        ),
+    ] {
+        repo.learn(category, instruction);
+    }
+    repo.commit("Ana", "2026-11-02T10:00:00Z", "rules");
+    // On disk but not committed yet: not stale.
+    repo.sandbox.write("notes/plan.md", "");
+    repo.learn(
+        "process",
+        "Always update `notes/plan.md` - because the team reads it.",
+    );
+    // A superseded rule's path is history.
+    repo.autofix(&[
+        "learn",
+        "-c",
+        "arch",
+        "-w",
+        "moved",
+        "--supersedes",
+        "1",
+        "Always keep each handler beside its route - because the router moved.",
+    ])
+    .expect(0);
+    let run = repo.autofix(&["check", "--format", "json"]).expect(0);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let stale: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "stale-path")
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    assert_eq!(stale[0].0, "/2/Instruction");
+    assert!(
+        stale[0]
+            .1
+            .starts_with("rule 3: `config/*.toml` matches nothing"),
+        "{stale:?}"
+    );
+    // Retire the rule, and check is clean; remove a folder, and its rule is stale.
+    repo.autofix(&["retire", "3", "--why", "settings moved to the environment"])
+        .expect(0);
+    repo.git(&["rm", "-q", "-r", "src/routes"], None).expect(0);
+    let text = repo.autofix(&["check"]).expect(0).stdout;
+    assert!(
+        text.contains("warning[stale-path]: rule 6: `src/routes/users.rs` matches nothing"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning[stale-path]: rule 2: `src/routes/` matches nothing"),
+        "{text}"
+    );
+    assert_eq!(text.matches("warning[stale-path]").count(), 2, "{text}");
+    assert!(!text.contains("config/*.toml"), "{text}");
+    assert!(!text.contains("secrets.json"), "{text}");
+    let sarif = repo
+        .autofix(&["check", "--format", "sarif"])
+        .expect(0)
+        .stdout;
+    assert!(sarif.contains("\"ruleId\": \"stale-path\""), "{sarif}");
+    let explained = repo.autofix(&["explain", "stale-path"]).expect(0).stdout;
+    assert!(
+        explained.contains("matches nothing in the repository"),
+        "{explained}"
     );
 }
