@@ -47,6 +47,9 @@ pub(crate) struct Entry<'a> {
     /// A retirement record: it retires the rules it supersedes and is no rule itself.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub retirement: bool,
+    /// Superseded by retirement records only: retired, nothing replaces it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retired: bool,
     /// The globs the rule is scoped to (absent: it applies everywhere).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub paths: &'a [Cow<'a, str>],
@@ -111,6 +114,8 @@ pub(crate) struct Entries<'a> {
     document: Option<&'a Document<'a>>,
     superseded_by: Vec<Vec<u64>>,
     retirement: Vec<bool>,
+    /// The numbers of the retirement records, sorted.
+    records: Vec<u64>,
     selected: Vec<usize>,
     /// With `--for`: why each selected rule applies, in `selected` order.
     applies: Vec<Vec<Applies<'a>>>,
@@ -150,6 +155,10 @@ impl Entries<'_> {
             active: superseded_by.is_empty() && !retirement,
             superseded_by,
             retirement,
+            retired: !superseded_by.is_empty()
+                && superseded_by
+                    .iter()
+                    .all(|n| self.records.binary_search(n).is_ok()),
             paths: rule.paths.globs(),
             applies: self.applies.get(at).map_or(&[], Vec::as_slice),
             provenance: self.history.map(|history| {
@@ -256,9 +265,17 @@ pub(crate) fn build<'a>(
             .filter(|(_, reasons)| !reasons.is_empty())
             .unzip();
     }
+    let mut records: Vec<u64> = document
+        .rules
+        .iter()
+        .filter(|rule| resolution.is_retirement(rule.index))
+        .filter_map(|rule| rule.number.value())
+        .collect();
+    records.sort_unstable();
     listing.rules = Entries {
         document: Some(document),
         superseded_by: resolution.superseded_by,
+        records,
         retirement: resolution.retirement,
         selected,
         applies,
@@ -324,7 +341,12 @@ impl Listing<'_> {
                 }
                 if !entry.superseded_by.is_empty() {
                     let by: Vec<String> = entry.superseded_by.iter().map(u64::to_string).collect();
-                    line += " [superseded by ]".len() + by.join(", ").len();
+                    let mark = if entry.retired {
+                        " [retired by ]"
+                    } else {
+                        " [superseded by ]"
+                    };
+                    line += mark.len() + by.join(", ").len();
                 }
                 if entry.retirement {
                     line += RETIREMENT_MARK.len();
@@ -672,7 +694,11 @@ fn write_superseded_by(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()
         out.write_all(RETIREMENT_MARK.as_bytes())?;
     }
     if !entry.superseded_by.is_empty() {
-        out.write_all(b" [superseded by ")?;
+        out.write_all(if entry.retired {
+            b" [retired by "
+        } else {
+            b" [superseded by "
+        })?;
         for (i, number) in entry.superseded_by.iter().enumerate() {
             if i > 0 {
                 out.write_all(b", ")?;

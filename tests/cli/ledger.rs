@@ -293,12 +293,17 @@ fn retire_appends_a_record_and_the_rule_leaves_every_listing_and_export() {
     repo.autofix(&["export", "--check"]).expect(0);
     let all = repo.autofix(&["rules", "--all"]).expect(0).stdout;
     assert!(
-        all.contains(&format!("2 [TOOL] {ENV} — pref [superseded by 4]")),
+        all.contains(&format!("2 [TOOL] {ENV} — pref [retired by 4]")),
         "{all}"
     );
     assert!(all.contains("[retirement record]"), "{all}");
     let shown = repo.json(&["rules", "2", "--format", "json"]);
     assert_eq!(shown["superseded_by"][0]["retirement"], true);
+    let all_json = repo.json(&["rules", "--all", "--format", "json"]);
+    assert_eq!(all_json["rules"][1]["retired"], true);
+    assert_eq!(all_json["rules"][3]["retirement"], true);
+    assert_eq!(all_json["rules"][3]["active"], false);
+    assert!(all_json["rules"][0].get("retired").is_none());
     assert!(
         repo.autofix(&["rules", "2"])
             .expect(0)
