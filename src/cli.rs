@@ -678,6 +678,10 @@ pub(crate) struct RetireArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
+    /// Print nothing when it succeeds (text format; warnings still go to stderr).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+
     /// The number of the active rule to retire.
     #[arg(value_name = "RULE")]
     pub(crate) number: u64,

@@ -305,3 +305,33 @@ impl Report<'_> {
         crate::text::json_document(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_is_matched_whole_and_clause_by_clause() {
+        assert_eq!(
+            clauses("No, use pnpm to install packages, not npm."),
+            [
+                "No, use pnpm to install packages, not npm.",
+                "No",
+                "use pnpm to install packages",
+                "not npm"
+            ]
+        );
+        // A dot inside a word (`.env`, `v1.2`) ends no sentence.
+        assert_eq!(
+            clauses("I told you: never commit the .env file. Again!"),
+            [
+                "I told you: never commit the .env file. Again!",
+                "I told you",
+                "never commit the .env file",
+                "Again"
+            ]
+        );
+        assert_eq!(instant("2026-11-12T09:00:00.000Z"), "2026-11-12T09:00:00");
+        assert_eq!(instant("2026-11-12T09:00:00Z"), "2026-11-12T09:00:00");
+    }
+}

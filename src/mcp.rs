@@ -356,7 +356,8 @@ fn tools() -> Value {
                 "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."},
                 "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."},
                 "search": {"type": "string", "description": "Only the rules whose instruction or why holds this text (ignoring case)."},
-                "provenance": {"type": "boolean", "description": "Add each rule's origin: the commit that added it, its author and date (from the rules file's git history)."}
+                "provenance": {"type": "boolean", "description": "Add each rule's origin: the commit that added it, its author and date (from the rules file's git history)."},
+                "rule": {"type": "integer", "minimum": 1, "description": "Show this rule whole instead of a listing: text, scope, state, origin, what it superseded and what supersedes or retires it (no filters with it)."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -547,6 +548,19 @@ fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    if let Some(number) = count(arguments, "rule")? {
+        let filters = ["category", "all", "budget", "for", "search"];
+        if filters
+            .iter()
+            .any(|key| !arguments.get(*key).is_none_or(Value::is_null))
+        {
+            return Err("`rule` shows one rule whole; it takes none of the filters".to_string());
+        }
+        let workspace = context.workspace().map_err(failure)?;
+        let (text, json) = cmd::ledger::shown_rule(&workspace, number as u64).map_err(failure)?;
+        let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+        return Ok(Answer::Done { text, json });
+    }
     // The arguments are checked before the workspace is looked for.
     let categories = strings(arguments, "category")?;
     let all = flag(arguments, "all")?;

@@ -15,13 +15,8 @@ use crate::workspace::Workspace;
 use crate::cli::{LedgerArgs, PromptAgent, RetireArgs, RulesFormat, TextOrJson};
 use crate::cmd::{Context, eprint, print, shown};
 
-/// `rules N`: the rule whole, in text or JSON.
-pub(crate) fn show(
-    context: &Context,
-    number: u64,
-    format: RulesFormat,
-) -> anyhow::Result<ExitCode> {
-    let workspace = context.workspace()?;
+/// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
+pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
     let path = shown(&workspace.rules_file);
     let source = rules::read(&workspace.rules_file)?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
@@ -29,12 +24,23 @@ pub(crate) fn show(
     let history = History::read(&workspace.rules_file);
     let report = show::report(&path, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
-    print(&match format {
-        RulesFormat::Json => report.to_json(),
-        RulesFormat::Text => report.to_text(),
-        RulesFormat::Markdown | RulesFormat::Hook => {
-            anyhow::bail!("`rules {number}` prints text or json")
-        }
+    Ok((report.to_text(), report.to_json()))
+}
+
+/// `rules N`: the rule whole, in text or JSON.
+pub(crate) fn show(
+    context: &Context,
+    number: u64,
+    format: RulesFormat,
+) -> anyhow::Result<ExitCode> {
+    if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
+        anyhow::bail!("`rules {number}` prints text or json");
+    }
+    let (text, json) = shown_rule(&context.workspace()?, number)?;
+    print(if format == RulesFormat::Json {
+        &json
+    } else {
+        &text
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -116,10 +122,11 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     }
     let path = shown(&workspace.rules_file);
     let (text, json) = retired_output(&learned, &path, args.number, &args.why);
-    print(match args.format {
-        TextOrJson::Text => &text,
-        TextOrJson::Json => &json,
-    })?;
+    match args.format {
+        TextOrJson::Text if args.quiet => {}
+        TextOrJson::Text => print(&text)?,
+        TextOrJson::Json => print(&json)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -713,5 +713,17 @@ fn mcp_retire_appends_a_record_as_the_cli_does() {
     // Retiring it again is refused: it is no longer active.
     let again = server.call(5, "retire", json!({"rule": 2, "why": "again"}));
     assert_eq!(again["isError"], true, "{again}");
+    // One rule whole: the CLI's `rules N --format json` document.
+    let whole = server.call(6, "rules", json!({"rule": 2}));
+    assert_eq!(
+        whole["structuredContent"],
+        cli_json(&sandbox, &["rules", "2", "--format", "json"])
+    );
+    assert_eq!(
+        whole["structuredContent"]["superseded_by"][0]["retirement"],
+        true
+    );
+    let mixed = server.call(7, "rules", json!({"rule": 2, "all": true}));
+    assert_eq!(mixed["isError"], true, "{mixed}");
     assert_eq!(server.finish(), 0);
 }
