@@ -90,6 +90,10 @@ pub(crate) fn build<'a>(
         Origin::Commit(commit) => Some(commit.date.as_str()),
         _ => None,
     };
+    let by_number: std::collections::HashMap<u64, &crate::rules::file::Rule<'a>> = rules_of
+        .iter()
+        .filter_map(|rule| Some((rule.number.value()?, rule)))
+        .collect();
     let mut records: Vec<RuleRecord<'a>> = Vec::new();
     for rule in rules_of {
         let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
@@ -107,7 +111,7 @@ pub(crate) fn build<'a>(
         let until = resolution.superseded_by[rule.index]
             .iter()
             .filter_map(|&by| {
-                let newer = rules_of.iter().find(|r| r.number.value() == Some(by))?;
+                let newer = by_number.get(&by)?;
                 date_of(by, newer.instruction.display().trim())
             })
             .min();

@@ -88,15 +88,13 @@ pub(crate) fn check_with(
                 .extend(over_budget(path, &document, context.budgets));
             super::scope_check::lint(path, &document, context.tracked, &mut report.diagnostics);
             if let (Some(tracked), Some(root)) = (context.tracked, context.root) {
-                let ignored = |paths: &[&str]| crate::git::Git::new(root).ignored(paths);
-                super::stale::lint(
-                    path,
-                    &document,
+                let repository = super::stale::Repository {
                     root,
                     tracked,
-                    &ignored,
-                    &mut report.diagnostics,
-                );
+                    ignored: &|paths| crate::git::Git::new(root).ignored(paths),
+                    history: &|| super::stale::history_paths(root),
+                };
+                super::stale::lint(path, &document, &repository, &mut report.diagnostics);
             }
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),

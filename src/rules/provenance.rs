@@ -204,12 +204,19 @@ fn added_rules(diff: &str) -> Vec<(Option<u64>, String)> {
     found
 }
 
-/// Reads the `"Rule_number": N` and `"Instruction": "…"` members of one line, in order.
+/// Reads the `"Rule_number": N` and `"Instruction": "…"` members of one line, in order. A
+/// `{` starts another object; an instruction written before its object's number gets the
+/// number when it comes.
 fn scan_line(line: &str, number: &mut Option<u64>, found: &mut Vec<(Option<u64>, String)>) {
     let bytes = line.as_bytes();
     let mut at = 0;
-    while let Some(offset) = line[at..].find('"') {
+    while let Some(offset) = line[at..].find(['"', '{']) {
         let start = at + offset;
+        if bytes[start] == b'{' {
+            *number = None;
+            at = start + 1;
+            continue;
+        }
         let Some((end, _)) = string_end(line, start) else {
             return;
         };
@@ -227,6 +234,9 @@ fn scan_line(line: &str, number: &mut Option<u64>, found: &mut Vec<(Option<u64>,
                     .take_while(|b| b.is_ascii_digit())
                     .count();
                 *number = line[value..value + digits].parse().ok();
+                if let Some(last) = found.last_mut().filter(|last| last.0.is_none()) {
+                    last.0 = *number;
+                }
                 at = value + digits;
             }
             "\"Instruction\"" => {
@@ -278,8 +288,8 @@ mod tests {
 
     #[test]
     fn the_oldest_commit_adding_a_rule_is_its_origin() {
-        let log = "\u{1e}c2\u{1f}Bo\u{1f}b@x\u{1f}200\u{1f}second\n\ndiff\n@@ -1 +1 @@\n+  {\"Rule_number\": 2, \"Instruction\": \"Use b.\"},\n+    \"Rule_number\": 3,\n+    \"Instruction\": \"Use \\\"c\\\".\",\n\
-                   \u{1e}c1\u{1f}Ana\u{1f}a@x\u{1f}100\u{1f}first\n\n@@ -0,0 +1 @@\n+    \"Rule_number\": 1,\n+    \"Category\": \"CODE\",\n+    \"Instruction\": \"Use a.\",\n";
+        let log = "\u{1e}c2\u{1f}Bo\u{1f}b@x\u{1f}200\u{1f}second\n\ndiff\n@@ -1 +1 @@\n+  {\"Rule_number\": 2, \"Instruction\": \"Use b.\"},\n+    \"Rule_number\": 3,\n+    \"Instruction\": \"Use \\\"c\\\".\",\n+  {\"Instruction\": \"Use e.\", \"Rule_number\": 5}\n\
+                   \u{1e}c1\u{1f}Ana\u{1f}a@x\u{1f}100\u{1f}first\n\n@@ -0,0 +1 @@\n+    \"Rule_number\": 1,\n+    \"Category\": \"CODE\",\n+    \"Instruction\": \"Use a.\",\n+  {\"Rule_number\": 9, \"Instruction\": \"Use e.\"}\n";
         let history = History::parse(log);
         let commit = |n: u64, text: &str| match history.origin(Some(n), text) {
             Origin::Commit(c) => c.commit.clone(),
@@ -288,8 +298,11 @@ mod tests {
         assert_eq!(commit(1, "Use a."), "c1");
         assert_eq!(commit(2, "Use b."), "c2");
         assert_eq!(commit(3, "Use \"c\"."), "c2");
+        // Its number after its instruction: still paired, so not taken for rule 9's text.
+        assert_eq!(commit(5, "Use e."), "c2");
+        assert_eq!(commit(9, "Use e."), "c1");
         // Renumbered by a merge: found by its instruction.
-        assert_eq!(commit(9, "Use a."), "c1");
+        assert_eq!(commit(8, "Use a."), "c1");
         assert_eq!(commit(4, "Use d."), "uncommitted");
         assert_eq!(
             History::default().origin(Some(1), "Use a.").status(),

@@ -5,7 +5,9 @@
 //! (a space), URLs, flags, package names (`@scope/name`) and code (`f()`) are not. A path
 //! matches when a file git tracks lies at or below it (read as `.gitignore` reads a glob,
 //! so a bare name matches at any depth), when it exists in the work tree, or when git
-//! ignores it (`.env` is named to be kept out). A rule's `Paths` are `unmatched-scope`'s.
+//! ignores it (`.env` is named to be kept out). A `Paths` glob that matches nothing is
+//! stale when the history shows it matched a file once; one that never did stays
+//! `unmatched-scope`.
 
 use std::path::Path;
 
@@ -62,61 +64,143 @@ fn is_path(span: &str) -> bool {
     }
 }
 
-/// The `stale-path` warnings of `document`'s active rules. `tracked` are the files git
-/// tracks, relative to `root`, the workspace root; `ignored` answers which paths git
-/// ignores (asked once, for every path not found otherwise).
+/// What `stale-path` reads beyond the file: the files git tracks (relative to the
+/// workspace root), which paths git ignores, and every path the history has seen; the
+/// last two are asked only when some path matches nothing now.
+pub(crate) struct Repository<'a> {
+    pub root: &'a Path,
+    pub tracked: &'a [String],
+    pub ignored: &'a dyn Fn(&[&str]) -> Vec<String>,
+    pub history: &'a dyn Fn() -> Vec<String>,
+}
+
+/// A path of an active rule that matches nothing now.
+struct Missing<'r, 'a> {
+    rule: &'r Rule<'a>,
+    /// The pointer's tail inside the rule: `/Instruction`, `/Paths/0`.
+    field: String,
+    named: String,
+}
+
+/// The `stale-path` warnings of `document`'s active rules, added to `out`. A path named in
+/// the text that matches nothing is stale. A `Paths` glob that matches nothing is stale
+/// when the history shows it matched a file once (the folder is gone): its
+/// `unmatched-scope` warning, already in `out`, is replaced; a glob that never matched
+/// anything stays `unmatched-scope` (a typo, not a change).
 pub(crate) fn lint(
     path: &Path,
     document: &Document<'_>,
-    root: &Path,
-    tracked: &[String],
-    ignored: &dyn Fn(&[&str]) -> Vec<String>,
+    repository: &Repository<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let resolution = supersede::resolve(document);
-    let mut missing: Vec<(&Rule<'_>, &'static str, &str)> = Vec::new();
-    for rule in &document.rules {
-        if !resolution.is_active(rule.index) {
-            continue;
-        }
+    let mut missing: Vec<Missing<'_, '_>> = Vec::new();
+    for rule in document
+        .rules
+        .iter()
+        .filter(|r| resolution.is_active(r.index))
+    {
         for (field, text) in [
             ("Instruction", rule.instruction.display()),
             ("Why", rule.why.display()),
         ] {
             for named in named_paths(text) {
-                if !matches_anything(named, root, tracked) {
-                    missing.push((rule, field, named));
+                if !matches_anything(named, repository.root, repository.tracked) {
+                    missing.push(Missing {
+                        rule,
+                        field: format!("/{field}"),
+                        named: named.to_string(),
+                    });
                 }
+            }
+        }
+        for (k, glob) in rule.paths.globs().iter().enumerate() {
+            let Ok(parsed) = Glob::parse(glob) else {
+                continue;
+            };
+            if !parsed.is_negated() && !repository.tracked.iter().any(|f| parsed.matches(f)) {
+                missing.push(Missing {
+                    rule,
+                    field: format!("/Paths/{k}"),
+                    named: glob.to_string(),
+                });
             }
         }
     }
     if missing.is_empty() {
         return;
     }
-    let asked: Vec<&str> = missing.iter().map(|(_, _, named)| *named).collect();
-    let ignored = ignored(&asked);
+    let asked: Vec<&str> = missing.iter().map(|m| m.named.as_str()).collect();
+    let ignored = (repository.ignored)(&asked);
+    let seen = (repository.history)();
     let locator = jsonpos::Locator::default();
-    for (rule, field, named) in missing {
-        let bare = named.trim_end_matches('/');
+    for found in missing {
+        let bare = found.named.trim_end_matches('/');
         if ignored.iter().any(|i| i.trim_end_matches('/') == bare) {
             continue;
         }
-        let offset = jsonpos::find_pointer(rule.raw, &format!("/{field}"));
-        let position = offset.map(|at| locator.position(document.source, rule.offset + at));
-        out.push(
-            Diagnostic::new(
-                Code::StalePath,
-                format!(
-                    "{}: `{named}` matches nothing in the repository (no file git tracks, \
-                     nothing in the work tree)",
-                    super::check::rule_name(rule)
-                ),
-            )
+        let before = matched_before(&found.named, &seen);
+        let scope = found.field.starts_with("/Paths");
+        if scope && before.is_none() {
+            continue;
+        }
+        let pointer = format!("/{}{}", found.rule.index, found.field);
+        let offset = jsonpos::find_pointer(found.rule.raw, &found.field);
+        let position = offset.map(|at| locator.position(document.source, found.rule.offset + at));
+        let what = if scope { "scope glob" } else { "path" };
+        let name = super::check::rule_name(found.rule);
+        let message = match before {
+            Some(file) => format!(
+                "{name}: {what} `{}` matches nothing in the repository any more: it matched \
+                 `{file}` in an earlier commit",
+                found.named
+            ),
+            None => format!(
+                "{name}: {what} `{}` matches nothing in the repository (no file git tracks, \
+                 nothing in the work tree)",
+                found.named
+            ),
+        };
+        let diagnostic = Diagnostic::new(Code::StalePath, message)
             .in_file(path)
-            .at(format!("/{}/{field}", rule.index), position)
-            .with_help(Code::StalePath.fix()),
-        );
+            .at(pointer.clone(), position)
+            .with_help(Code::StalePath.fix());
+        out.retain(|d| !(d.code == Code::UnmatchedScope && d.pointer == pointer));
+        out.push(diagnostic);
     }
+}
+
+/// A path of the history that `named` matches, if any.
+fn matched_before<'s>(named: &str, seen: &'s [String]) -> Option<&'s str> {
+    match Glob::parse(named) {
+        Ok(glob) => seen.iter().find(|file| glob.matches(file)),
+        Err(_) => None,
+    }
+    .map(String::as_str)
+}
+
+/// Every path the history of the work tree at `root` has seen (relative to it): one
+/// `git log --name-only` call; none when git cannot tell.
+pub(crate) fn history_paths(root: &Path) -> Vec<String> {
+    let args = [
+        "log",
+        "--format=",
+        "--name-only",
+        "--relative",
+        "-z",
+        "--no-renames",
+    ];
+    let Ok(output) = crate::git::Git::new(root).run(&args) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<String> = String::from_utf8_lossy(&output)
+        .split(['\0', '\n'])
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
 }
 
 /// Whether `named` matches a tracked file, or exists in the work tree.
