@@ -92,7 +92,7 @@ pub(crate) fn check_with(
                     root,
                     tracked,
                     ignored: &|paths| crate::git::Git::new(root).ignored(paths),
-                    history: &|| super::stale::history_paths(root),
+                    history: &|names| super::stale::history_paths(root, names),
                 };
                 super::stale::lint(path, &document, &repository, &mut report.diagnostics);
             }

@@ -71,7 +71,7 @@ pub(crate) struct Repository<'a> {
     pub root: &'a Path,
     pub tracked: &'a [String],
     pub ignored: &'a dyn Fn(&[&str]) -> Vec<String>,
-    pub history: &'a dyn Fn() -> Vec<String>,
+    pub history: &'a dyn Fn(&[&str]) -> Vec<String>,
 }
 
 /// A path of an active rule that matches nothing now.
@@ -132,7 +132,7 @@ pub(crate) fn lint(
     }
     let asked: Vec<&str> = missing.iter().map(|m| m.named.as_str()).collect();
     let ignored = (repository.ignored)(&asked);
-    let seen = (repository.history)();
+    let seen = (repository.history)(&asked);
     let locator = jsonpos::Locator::default();
     for found in missing {
         let bare = found.named.trim_end_matches('/');
@@ -179,17 +179,25 @@ fn matched_before<'s>(named: &str, seen: &'s [String]) -> Option<&'s str> {
     .map(String::as_str)
 }
 
-/// Every path the history of the work tree at `root` has seen (relative to it): one
-/// `git log --name-only` call; none when git cannot tell.
-pub(crate) fn history_paths(root: &Path) -> Vec<String> {
-    let args = [
+/// The paths the history of the work tree at `root` has seen (relative to it) that
+/// `named` may match: one `git log --name-only` call limited to those paths, so a long
+/// history costs what the commits touching them cost; none when git cannot tell.
+pub(crate) fn history_paths(root: &Path, named: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
         "log",
         "--format=",
         "--name-only",
         "--relative",
         "-z",
         "--no-renames",
-    ];
+        "--",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    for name in named {
+        args.extend(pathspecs(name));
+    }
     let Ok(output) = crate::git::Git::new(root).run(&args) else {
         return Vec::new();
     };
@@ -201,6 +209,21 @@ pub(crate) fn history_paths(root: &Path) -> Vec<String> {
     paths.sort_unstable();
     paths.dedup();
     paths
+}
+
+/// Git pathspecs that cover what the gitignore-style `name` matches (a superset: the
+/// result is matched again with [`Glob`]).
+fn pathspecs(name: &str) -> Vec<String> {
+    let name = name.strip_prefix('!').unwrap_or(name);
+    let anchored = name.trim_start_matches('/');
+    let body = anchored.trim_end_matches('/');
+    let rooted = name.starts_with('/') || body.contains('/');
+    let base = if rooted {
+        body.to_string()
+    } else {
+        format!("**/{body}")
+    };
+    vec![format!(":(glob){base}"), format!(":(glob){base}/**")]
 }
 
 /// Whether `named` matches a tracked file, or exists in the work tree.
@@ -238,6 +261,25 @@ mod tests {
             [".eslintrc.json", "a.rs"]
         );
         assert!(named_paths("no spans at all / here").is_empty());
+    }
+
+    #[test]
+    fn pathspecs_cover_what_a_glob_matches() {
+        assert_eq!(
+            pathspecs("src/api/"),
+            [":(glob)src/api", ":(glob)src/api/**"]
+        );
+        assert_eq!(
+            pathspecs("package-lock.json"),
+            [
+                ":(glob)**/package-lock.json",
+                ":(glob)**/package-lock.json/**"
+            ]
+        );
+        assert_eq!(
+            pathspecs("/docs/*.md"),
+            [":(glob)docs/*.md", ":(glob)docs/*.md/**"]
+        );
     }
 
     #[test]
