@@ -283,6 +283,22 @@ fn plan<'a>(
             });
         }
     }
+    if rule.retirement {
+        // Checked again under the lock: another writer may have retired it meanwhile.
+        let resolution = supersede::resolve(document);
+        for reference in &rule.references {
+            let active = document
+                .rules
+                .iter()
+                .any(|r| r.number.value() == Some(reference.rule) && resolution.is_active(r.index));
+            if !active {
+                return Err(RulesError::NotRetirable {
+                    path: path.to_path_buf(),
+                    number: reference.rule,
+                });
+            }
+        }
+    }
     let number = document
         .max_number()
         .checked_add(1)

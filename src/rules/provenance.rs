@@ -50,7 +50,7 @@ impl Origin<'_> {
         match self {
             Origin::Commit(commit) => format!(
                 "{} by {} <{}>, {}",
-                &commit.commit[..commit.commit.len().min(7)],
+                commit.commit.get(..7).unwrap_or(&commit.commit),
                 crate::text::shown(&commit.author),
                 crate::text::shown(&commit.email),
                 commit.date

@@ -116,6 +116,30 @@ mod tests {
     }
 
     #[test]
+    fn the_splice_refuses_under_the_lock_a_rule_retired_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("autofix.json");
+        let source = r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Use a.", "Why": "x"},
+ {"Rule_number": 2, "Category": "OTHER", "Instruction": "Stop following rule 1.", "Why": "retired: gone (supersedes rule 1)", "Retirement": true}]
+"#;
+        std::fs::write(&path, source).unwrap();
+        // As a second `retire` would ask, having read the file before the first one wrote.
+        let document =
+            parse(r#"[{"Rule_number": 1, "Instruction": "Use a.", "Why": "x"}]"#).unwrap();
+        let made = request(&document, "f", 1, "gone too").unwrap();
+        let options = learn::Options {
+            dry_run: false,
+            lock_timeout: std::time::Duration::from_secs(1),
+        };
+        let refused = learn::learn(&path, &made, &options).unwrap_err();
+        assert!(matches!(
+            refused,
+            crate::rules::RulesError::NotRetirable { number: 1, .. }
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), source);
+    }
+
+    #[test]
     fn only_an_active_rule_with_a_reason_is_retired() {
         let document = parse(
             r#"[{"Rule_number": 1, "Instruction": "a", "Why": "x"},
