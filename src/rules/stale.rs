@@ -95,6 +95,13 @@ pub(crate) fn lint(
 ) {
     let resolution = supersede::resolve(document);
     let mut missing: Vec<Missing<'_, '_>> = Vec::new();
+    // Many rules name the same few paths: each is looked up once.
+    let mut known: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    let mut found_now = |named: &str| {
+        *known
+            .entry(named.to_string())
+            .or_insert_with(|| matches_anything(named, repository.root, repository.tracked))
+    };
     for rule in document
         .rules
         .iter()
@@ -105,7 +112,7 @@ pub(crate) fn lint(
             ("Why", rule.why.display()),
         ] {
             for named in named_paths(text) {
-                if !matches_anything(named, repository.root, repository.tracked) {
+                if !found_now(named) {
                     missing.push(Missing {
                         rule,
                         field: format!("/{field}"),
