@@ -42,7 +42,7 @@ Environment:
 const RULES_EXIT_STATUS: &str = "\
 Exit status:
   0  listed (also when there is no rules file; --format hook always exits 0)
-  2  the rules file could not be read or is not JSON";
+  2  the rules file could not be read or is not JSON, or no rule has the number RULE";
 
 const CHECK_EXIT_STATUS: &str = "\
 Exit status:
@@ -621,20 +621,6 @@ pub(crate) struct RulesArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
-    /// Show this rule whole: its text, scope, state, the commit that added it, what it
-    /// superseded and what supersedes or retires it.
-    #[arg(value_name = "RULE", conflicts_with_all = ["categories", "all", "for_paths", "budget", "search", "agent"])]
-    pub(crate) number: Option<u64>,
-
-    /// Only the rules whose instruction or why holds TEXT (ignoring case).
-    #[arg(long, value_name = "TEXT")]
-    pub(crate) search: Option<String>,
-
-    /// Show who added each rule, when and in which commit (from the rules file's git
-    /// history; one `git log` call).
-    #[arg(long)]
-    pub(crate) provenance: bool,
-
     /// Show only rules of this category (repeatable).
     #[arg(short, long = "category", value_name = "CAT")]
     pub(crate) categories: Vec<String>,
@@ -665,6 +651,20 @@ pub(crate) struct RulesArgs {
         required_if_eq("format", "hook")
     )]
     pub(crate) agent: Option<HookAgent>,
+
+    /// Show this rule whole: its text, scope, state, the commit that added it, what it
+    /// superseded and what supersedes or retires it.
+    #[arg(value_name = "RULE", conflicts_with_all = ["categories", "all", "for_paths", "budget", "search", "agent"])]
+    pub(crate) number: Option<u64>,
+
+    /// Only the rules whose instruction or why holds TEXT (ignoring case).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) search: Option<String>,
+
+    /// Show who added each rule, when and in which commit (from the rules file's git
+    /// history; one `git log` call).
+    #[arg(long)]
+    pub(crate) provenance: bool,
 }
 
 const RETIRE_EXIT_STATUS: &str = "\

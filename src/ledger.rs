@@ -149,7 +149,6 @@ pub(crate) fn build<'a>(
         }
     }
     if figure.corrections > 0 {
-        #[allow(clippy::cast_precision_loss)]
         let rate = figure.repeats as f64 / figure.corrections as f64;
         figure.repeat_rate = (rate * 1000.0).round() / 1000.0;
     }
