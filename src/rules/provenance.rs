@@ -127,8 +127,14 @@ impl History {
         .map(std::ffi::OsStr::new)
         .chain(std::iter::once(name))
         .collect();
-        match Git::new(dir).run(&args) {
+        let git = Git::new(dir);
+        match git.run(&args) {
             Ok(output) => History::parse(&String::from_utf8_lossy(&output)),
+            // A work tree without a commit yet: every rule is uncommitted.
+            Err(_) if matches!(git.top_level(), Ok(Some(_))) => History {
+                available: true,
+                ..History::default()
+            },
             Err(_) => History::default(),
         }
     }

@@ -137,6 +137,14 @@ fn provenance_names_the_commit_author_and_date_of_each_rule() {
 }
 
 #[test]
+fn provenance_before_the_first_commit_is_uncommitted() {
+    let repo = Repo::new();
+    repo.learn("tool", PNPM);
+    let listing = repo.json(&["rules", "--provenance", "--format", "json"]);
+    assert_eq!(provenance_of(&listing, 1)["status"], "uncommitted");
+}
+
+#[test]
 fn provenance_outside_git_is_unknown() {
     let sandbox = Sandbox::new();
     sandbox
@@ -299,6 +307,12 @@ fn retire_appends_a_record_and_the_rule_leaves_every_listing_and_export() {
     assert!(all.contains("[retirement record]"), "{all}");
     let shown = repo.json(&["rules", "2", "--format", "json"]);
     assert_eq!(shown["superseded_by"][0]["retirement"], true);
+    let record = repo.autofix(&["rules", "4"]).expect(0).stdout;
+    assert!(record.contains(": a retirement record\n"), "{record}");
+    assert!(
+        record.contains(&format!("  retires: 2 [TOOL] {ENV}\n")),
+        "{record}"
+    );
     let all_json = repo.json(&["rules", "--all", "--format", "json"]);
     assert_eq!(all_json["rules"][1]["retired"], true);
     assert_eq!(all_json["rules"][3]["retirement"], true);
@@ -457,6 +471,10 @@ fn the_ledger_since_a_date_counts_that_period_only() {
     assert_eq!(ledger["figure"]["corrections"], 3, "{ledger}");
     assert_eq!(ledger["figure"]["repeats"], 1, "{ledger}");
     assert_eq!(ledger["figure"]["repeat_rate"], 0.333);
+    // Another agent's sessions only: none here.
+    let codex = repo.json(&["ledger", "--agent", "codex", "--format", "json"]);
+    assert_eq!(codex["figure"]["corrections"], 0, "{codex}");
+    assert_eq!(codex["searched"].as_array().unwrap().len(), 1);
     let bad = repo
         .autofix(&["ledger", "--since", "last week"])
         .expect_noisy(2);
