@@ -43,7 +43,8 @@ const UNSUPPORTED_VERSION: i64 = -32022;
 const INSTRUCTIONS: &str = "autofix keeps this project's rules for coding agents. Call `rules` at the \
 start of every task and treat the active rules as hard constraints; on conflict the higher-numbered \
 rule wins. When the user corrects you, call `learn` with an imperative instruction (\"Always/Never \
-... - because ...\"), then redo the work. Never edit autofix.json by hand.";
+... - because ...\"), then redo the work. When a rule no longer holds and nothing replaces it, call \
+`retire` with the reason. Never edit autofix.json by hand.";
 
 pub(crate) fn serve(context: &Context) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
