@@ -507,6 +507,7 @@ fn the_official_python_client_connects_in_every_mode() {
                 "learn",
                 "preset_render",
                 "preset_validate",
+                "retire",
                 "rules"
             ])
         );
