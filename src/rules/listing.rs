@@ -76,6 +76,8 @@ pub(crate) struct Counts {
     pub total: usize,
     pub active: usize,
     pub superseded: usize,
+    /// Superseded rules retired (superseded by retirement records only).
+    pub retired: usize,
     /// Retirement records (neither active nor superseded).
     pub retirements: usize,
 }
@@ -230,12 +232,30 @@ pub(crate) fn build<'a>(
         return listing;
     };
     let resolution: Resolution = supersede::resolve(document);
+    let mut records: Vec<u64> = document
+        .rules
+        .iter()
+        .filter(|rule| resolution.is_retirement(rule.index))
+        .filter_map(|rule| rule.number.value())
+        .collect();
+    records.sort_unstable();
+    let retired =
+        |by: &[u64]| !by.is_empty() && by.iter().all(|n| records.binary_search(n).is_ok());
     listing.counts = Counts {
         total: document.rules.len(),
         active: resolution.active_count(),
         superseded: document.rules.len()
             - resolution.active_count()
             - resolution.retirement_count(),
+        retired: if records.is_empty() {
+            0
+        } else {
+            resolution
+                .superseded_by
+                .iter()
+                .filter(|by| retired(by))
+                .count()
+        },
         retirements: resolution.retirement_count(),
     };
     let mut selected: Vec<usize> = (0..document.rules.len())
@@ -265,13 +285,6 @@ pub(crate) fn build<'a>(
             .filter(|(_, reasons)| !reasons.is_empty())
             .unzip();
     }
-    let mut records: Vec<u64> = document
-        .rules
-        .iter()
-        .filter(|rule| resolution.is_retirement(rule.index))
-        .filter_map(|rule| rule.number.value())
-        .collect();
-    records.sort_unstable();
     listing.rules = Entries {
         document: Some(document),
         superseded_by: resolution.superseded_by,
@@ -434,8 +447,13 @@ impl Listing<'_> {
                 self.precedence
             );
         }
+        let retired = if self.counts.retired > 0 {
+            format!(" ({} retired)", self.counts.retired)
+        } else {
+            String::new()
+        };
         format!(
-            "Rules from {}: {} active, {} superseded. {}{filter}",
+            "Rules from {}: {} active, {} superseded{retired}. {}{filter}",
             self.path, self.counts.active, self.counts.superseded, self.precedence
         )
     }

@@ -295,6 +295,15 @@ fn retire_appends_a_record_and_the_rule_leaves_every_listing_and_export() {
         .collect();
     assert_eq!(numbers, [1, 3]);
     assert_eq!(active["counts"]["retirements"], 1);
+    assert_eq!(active["counts"]["retired"], 1);
+    assert_eq!(active["counts"]["superseded"], 1);
+    let headline = repo.autofix(&["rules"]).expect(0).stdout;
+    assert!(
+        headline.starts_with(&format!(
+            "Rules from {RULES}: 2 active, 1 superseded (1 retired)."
+        )),
+        "{headline}"
+    );
     let agents = repo.sandbox.read("AGENTS.md");
     assert!(!agents.contains("Never commit the .env file"), "{agents}");
     assert!(!agents.contains("Stop following rule 2"), "{agents}");
@@ -329,6 +338,14 @@ fn retire_appends_a_record_and_the_rule_leaves_every_listing_and_export() {
     let check = repo.autofix(&["check"]).expect(0).stdout;
     assert!(check.contains("0 errors, 1 warning"), "{check}");
     assert!(check.contains("warning[stale-path]: rule 3:"), "{check}");
+}
+
+#[test]
+fn retire_refuses_what_it_cannot_retire_and_writes_nothing() {
+    let repo = history();
+    repo.autofix(&["retire", "2", "--why", "secrets moved to a vault"])
+        .expect(0);
+    let after = repo.sandbox.read(RULES);
     // Refusals write nothing.
     for (args, message) in [
         (&["retire", "2", "--why", "again"][..], "already superseded"),
