@@ -12,6 +12,9 @@ use crate::rules::listing::Listing;
 /// escapes must fit too. `check` measures the rules the same way ([`full_size`]).
 pub(crate) const CAP: usize = 9_000;
 
+/// The most characters the scoped rules' globs take in the hook's note about them.
+const SCOPES_CAP: usize = 1_000;
+
 /// The agents with a session-start hook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -31,6 +34,16 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Cursor => "cursor",
             Agent::Gemini => "gemini",
+        }
+    }
+
+    /// The agent's name as the export targets list their readers.
+    pub(crate) fn reader(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::Cursor => "Cursor",
+            Agent::Gemini => "Gemini CLI",
         }
     }
 
@@ -147,12 +160,28 @@ fn scoped_note(listing: &Listing<'_>) -> String {
     if count == 0 {
         return String::new();
     }
-    let globs: Vec<String> = globs.iter().map(|g| format!("`{g}`")).collect();
+    // The globs are named up to a part of the cap, so that scopes never crowd out the
+    // unscoped rules: `rules --for PATH` lists the rest.
+    let mut named = String::new();
+    let mut shown = 0;
+    for glob in &globs {
+        let item = format!("`{}`", crate::text::clipped(glob, 200));
+        if !named.is_empty() && named.chars().count() + item.chars().count() > SCOPES_CAP {
+            break;
+        }
+        if !named.is_empty() {
+            named.push_str(", ");
+        }
+        named.push_str(&item);
+        shown += 1;
+    }
+    if shown < globs.len() {
+        named.push_str(&format!(" and {} more", globs.len() - shown));
+    }
     format!(
-        "{count} more rule{s} only to files matching {globs}; before working on such a \
+        "{count} more rule{s} only to files matching {named}; before working on such a \
          file, run `autofix rules --for PATH` to see the rules for it.\n",
         s = if count == 1 { " applies" } else { "s apply" },
-        globs = globs.join(", ")
     )
 }
 

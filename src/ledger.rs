@@ -1,18 +1,21 @@
 //! `autofix ledger`: whether the rules hold. The corrections the user typed in this
 //! repository's agent sessions (read by `reflect`'s readers and classifier) are matched
-//! against the rules with the matcher `learn` uses for duplicates; a correction typed after
+//! against the rules as `reflect` finds repeats ([`crate::capture::repeats`], the matcher
+//! `learn` uses for duplicates); a correction typed after
 //! the commit that added a rule stating it, while that rule was in force, is a repeat: the
 //! rule did not hold. Reported per rule, and as the repository's repeat rate. Local only.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::capture::reflect;
+use crate::capture::repeats::{self, ActiveRule};
 use crate::rules::file::Document;
 use crate::rules::provenance::{History, Origin};
-use crate::rules::similar::{self, Kind};
-use crate::rules::{same_instruction, supersede};
+use crate::rules::similar::Kind;
+use crate::rules::supersede;
 use crate::text::{counted, shown};
 
 /// One correction typed again after its rule was learned.
@@ -129,6 +132,7 @@ pub(crate) fn build<'a>(
         committed_rules: records.len(),
         ..Figure::default()
     };
+    let mut in_force = InForce::new(&records);
     for correction in reflected.candidates {
         figure.corrections += 1;
         let time = correction.time.as_str();
@@ -138,7 +142,7 @@ pub(crate) fn build<'a>(
         if figure.to.as_deref().is_none_or(|to| time > to) {
             figure.to = Some(correction.time.clone());
         }
-        if let Some(at) = held(&records, &correction.text, time) {
+        if let Some(at) = in_force.held(&records, &correction.text, time) {
             figure.repeats += 1;
             records[at].repeats.push(Repeat {
                 time: correction.time,
@@ -173,65 +177,70 @@ pub(crate) fn build<'a>(
     }
 }
 
-/// The record (by position) of the rule that already stated `text` when it was typed at
-/// `time`: the same instruction, or the same statement in other words (`learn`'s duplicate
-/// matcher), learned before `time` and not yet superseded.
-fn held(records: &[RuleRecord<'_>], text: &str, time: &str) -> Option<usize> {
-    let in_force = |record: &RuleRecord<'_>| {
-        let Origin::Commit(commit) = record.provenance else {
-            return false;
-        };
-        instant(&commit.date) < instant(time)
-            && record
-                .until
-                .is_none_or(|until| instant(time) < instant(until))
+/// Whether a record's rule was in force at `time`: after the commit that added it, before
+/// the commit of what superseded or retired it.
+fn in_force_at(record: &RuleRecord<'_>, time: &str) -> bool {
+    let Origin::Commit(commit) = record.provenance else {
+        return false;
     };
-    if let Some(at) = records
-        .iter()
-        .position(|r| in_force(r) && same_instruction(r.instruction, text))
-    {
-        return Some(at);
-    }
-    // A prompt says more than its rule ("No, use pnpm to install packages, not npm."):
-    // the whole prompt, then each of its clauses, is matched; the closest duplicate wins.
-    let mut best: Option<(f64, u64)> = None;
-    for piece in clauses(text) {
-        let candidates = records
-            .iter()
-            .filter(|r| in_force(r))
-            .map(|r| (r.number, r.instruction));
-        let found = similar::matches(piece, candidates)
-            .into_iter()
-            .find(|found| found.kind == Kind::Duplicate);
-        if let Some(found) = found
-            && best.is_none_or(|(score, _)| found.score > score)
-        {
-            best = Some((found.score, found.rule));
-        }
-    }
-    let (_, rule) = best?;
-    records.iter().position(|r| r.number == rule)
+    instant(&commit.date) < instant(time)
+        && record
+            .until
+            .is_none_or(|until| instant(time) < instant(until))
 }
 
-/// The prompt whole, then its clauses: the pieces between sentence punctuation and commas
-/// (a `.` ends a sentence only before a space or the end: `.env` is a word).
-fn clauses(text: &str) -> Vec<&str> {
-    let whole = text.trim();
-    let mut pieces = vec![whole];
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let next_is_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
-        let ends = matches!(c, '!' | '?' | ';' | ':' | ',' | '\n') || (c == '.' && next_is_space);
-        if ends {
-            pieces.push(text[start..at].trim());
-            start = at + c.len_utf8();
+/// The rules in force at each time a correction was typed, made once for every span
+/// between two dates of the history (a rule's commit, its superseder's), not once per
+/// correction.
+struct InForce {
+    /// Every date that starts or ends a rule's time in force, sorted.
+    dates: Vec<String>,
+    spans: HashMap<(usize, usize), Vec<ActiveRule>>,
+}
+
+impl InForce {
+    fn new(records: &[RuleRecord<'_>]) -> InForce {
+        let mut dates: Vec<String> = Vec::new();
+        for record in records {
+            if let Origin::Commit(commit) = record.provenance {
+                dates.push(instant(&commit.date).to_string());
+            }
+            if let Some(until) = record.until {
+                dates.push(instant(until).to_string());
+            }
+        }
+        dates.sort_unstable();
+        dates.dedup();
+        InForce {
+            dates,
+            spans: HashMap::new(),
         }
     }
-    pieces.push(text[start..].trim());
-    let mut seen = std::collections::HashSet::new();
-    pieces.retain(|piece| !piece.is_empty() && seen.insert(*piece));
-    pieces
+
+    /// The record (by position) of the rule that already stated `text` when it was typed
+    /// at `time`: the rule `reflect` names as the one a correction repeats (the matcher
+    /// `learn` refuses duplicates with, on the whole prompt and on each sentence), among
+    /// the rules in force then. A contradiction is no repeat.
+    fn held(&mut self, records: &[RuleRecord<'_>], text: &str, time: &str) -> Option<usize> {
+        let at = instant(time);
+        // Two times with the same dates before and at them have the same rules in force.
+        let span = (
+            self.dates.partition_point(|d| d.as_str() < at),
+            self.dates.partition_point(|d| d.as_str() <= at),
+        );
+        let rules = self.spans.entry(span).or_insert_with(|| {
+            records
+                .iter()
+                .filter(|r| in_force_at(r, time))
+                .map(|r| ActiveRule {
+                    number: r.number,
+                    instruction: r.instruction.to_string(),
+                })
+                .collect()
+        });
+        let known = repeats::find(text, rules).filter(|k| k.kind == Kind::Duplicate)?;
+        records.iter().position(|r| r.number == known.rule)
+    }
 }
 
 impl Report<'_> {
@@ -314,26 +323,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_prompt_is_matched_whole_and_clause_by_clause() {
-        assert_eq!(
-            clauses("No, use pnpm to install packages, not npm."),
-            [
-                "No, use pnpm to install packages, not npm.",
-                "No",
-                "use pnpm to install packages",
-                "not npm"
-            ]
-        );
-        // A dot inside a word (`.env`, `v1.2`) ends no sentence.
-        assert_eq!(
-            clauses("I told you: never commit the .env file. Again!"),
-            [
-                "I told you: never commit the .env file. Again!",
-                "I told you",
-                "never commit the .env file",
-                "Again"
-            ]
-        );
+    fn times_compare_to_the_second() {
         assert_eq!(instant("2026-11-12T09:00:00.000Z"), "2026-11-12T09:00:00");
         assert_eq!(instant("2026-11-12T09:00:00Z"), "2026-11-12T09:00:00");
     }

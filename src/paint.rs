@@ -23,50 +23,54 @@ impl Painter {
         Painter { enabled }
     }
 
-    /// Decides for a stream: `always` and `never` win; `auto` colors a terminal unless
-    /// `NO_COLOR` is set to a non-empty value (no-color.org).
-    pub(crate) fn for_stream(choice: ColorChoice, stream: &impl IsTerminal) -> Self {
+    /// Decides for a stream: `always` and `never` win; `auto` asks anstream, which colors a
+    /// terminal unless `NO_COLOR` is set (no-color.org), `CLICOLOR=0` or `TERM=dumb`, and
+    /// honours `CLICOLOR_FORCE`.
+    pub(crate) fn for_stream(
+        choice: ColorChoice,
+        stream: &impl anstream::stream::RawStream,
+    ) -> Self {
         let enabled = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && stream.is_terminal()
+                anstream::AutoStream::choice(stream) != anstream::ColorChoice::Never
             }
         };
         Painter { enabled }
     }
 
-    fn style(self, code: &str, text: &str) -> String {
+    fn style(self, style: anstyle::Style, text: &str) -> String {
         if self.enabled {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{style}{text}{style:#}")
         } else {
             text.to_string()
         }
     }
 
     pub(crate) fn error(self, text: &str) -> String {
-        self.style("1;31", text)
+        self.style(anstyle::AnsiColor::Red.on_default().bold(), text)
     }
 
     pub(crate) fn warning(self, text: &str) -> String {
-        self.style("1;33", text)
+        self.style(anstyle::AnsiColor::Yellow.on_default().bold(), text)
     }
 
     pub(crate) fn good(self, text: &str) -> String {
-        self.style("32", text)
+        self.style(anstyle::AnsiColor::Green.on_default(), text)
     }
 
     pub(crate) fn bold(self, text: &str) -> String {
-        self.style("1", text)
+        self.style(anstyle::Style::new().bold(), text)
     }
 
     pub(crate) fn dim(self, text: &str) -> String {
-        self.style("2", text)
+        self.style(anstyle::Style::new().dimmed(), text)
     }
 
     /// A rule's category: cyan, so the eye finds it in a long listing.
     pub(crate) fn category(self, text: &str) -> String {
-        self.style("36", text)
+        self.style(anstyle::AnsiColor::Cyan.on_default(), text)
     }
 
     pub(crate) fn is_enabled(self) -> bool {
@@ -76,7 +80,7 @@ impl Painter {
 
 /// The width to wrap text at: `COLUMNS` when set to a number, else the terminal's width
 /// when `stream` is one, else `None` (a pipe or a file: no wrapping).
-pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsRawFd)) -> Option<usize> {
+pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsFd)) -> Option<usize> {
     if let Some(columns) = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse().ok())
@@ -86,9 +90,7 @@ pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsRawFd)) 
     if !stream.is_terminal() {
         return None;
     }
-    // SAFETY: TIOCGWINSZ only writes a `winsize` into the struct we pass, on a descriptor
-    // we hold for the duration of the call.
-    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::ioctl(stream.as_raw_fd(), libc::TIOCGWINSZ, &mut size) } == 0;
-    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+    terminal_size::terminal_size_of(stream)
+        .map(|(width, _)| usize::from(width.0))
+        .filter(|&width| width > 0)
 }

@@ -1,19 +1,21 @@
-//! The correction classifier: decides, without a model and in time linear in the prompt's
-//! length, whether a prompt corrects the agent or states a project convention ("no, use
-//! pnpm not npm", "from now on…", "on utilise des tabs ici"). English and French.
+//! The correction classifier: decides, deterministically and in time linear in the
+//! prompt's length, whether a prompt corrects the agent or states a project convention
+//! ("no, use pnpm not npm", "I prefer early returns", "retiens : les migrations doivent
+//! toujours être réversibles"). English and French.
 //!
 //! The prompt is reduced to lower-case, accent-free tokens with sentence breaks, quoted and
-//! fenced text dropped (a quoted error message is not the user speaking). Each sentence is
-//! scored against fixed cue phrases: a *strong* cue (2 points) is enough on its own, a
-//! *weak* one (1 point) needs a second. A question that starts with a question word
-//! ("How do I never lose data?") keeps only the cues addressed to the agent ("I told
-//! you"). False alarms cost attention on every prompt, so the cues are narrow on purpose.
+//! fenced text dropped (a quoted error message is not the user speaking) and autofix's own
+//! injected text dropped before that. Each sentence, and each pair of adjacent sentences,
+//! becomes a set of features: its words, pairs of words, first words, letter groups (so a
+//! typo still matches), whether it is a question, and which hand-written cue phrases it
+//! holds (the lists below). A linear model (`model.rs`, trained by `train.rs` on the
+//! labelled corpus) scores each unit; the prompt is a correction when its best unit
+//! reaches the threshold, so a correction buried in a long request still counts.
 
-/// Points a prompt needs to count as a correction.
-const THRESHOLD: u32 = 2;
+use super::model;
 
-/// Cues worth 2 points anywhere in a sentence, even in a question: the user addresses a
-/// mistake of the agent's.
+/// Personal cues (the feature `k personal`): the user addresses a mistake of the agent's.
+/// Hand-written before the model; the model weighs them with the rest.
 const PERSONAL: &[&str] = &[
     "i told you",
     "i already told you",
@@ -60,7 +62,7 @@ const PERSONAL: &[&str] = &[
     "c'est pas ce que",
 ];
 
-/// Cues worth 2 points, except in a question that starts with a question word.
+/// Lasting-rule cues (`k strong`): "from now on", "désormais".
 const STRONG: &[&str] = &[
     "from now on",
     "going forward",
@@ -130,7 +132,7 @@ const STRONG: &[&str] = &[
     "n'utilisez jamais",
 ];
 
-/// Cues worth 2 points at the start of a sentence (after `|`), except in a question.
+/// Openers (`k opener`), matched at the start of a sentence (after `|`).
 const STRONG_OPENERS: &[&str] = &[
     "| no ,",
     "| no |",
@@ -153,7 +155,8 @@ const STRONG_OPENERS: &[&str] = &[
     "| ne touche jamais",
 ];
 
-/// Cues worth 1 point; two of them make a correction.
+/// Weak cues (`k weak`, and `k weak 2` for two or more): common in corrections and in
+/// ordinary prompts alike.
 const WEAK: &[&str] = &[
     "instead",
     "rather than",
@@ -196,7 +199,7 @@ const WEAK: &[&str] = &[
     "only use",
 ];
 
-/// Phrases that look like cues but are not ("never mind", "no problem").
+/// Phrases that look like cues but are not ("never mind", "no problem"): `k excuse`.
 const EXCUSES: &[&str] = &[
     "| never mind",
     "| nevermind",
@@ -209,7 +212,8 @@ const EXCUSES: &[&str] = &[
     "| always-on",
 ];
 
-/// Words that open a question that asks for information rather than correcting.
+/// Words that open a question that asks for information rather than correcting: a
+/// question that starts with one is `k asks`.
 const QUESTION_WORDS: &[&str] = &[
     "how",
     "what",
@@ -239,36 +243,186 @@ const QUESTION_WORDS: &[&str] = &[
     "combien",
 ];
 
-/// Whether `prompt` is a correction or a convention worth recording as a rule.
+/// Whether `prompt` is a correction or a convention worth recording as a rule: the best
+/// score of its sentences (alone or with the next one) reaches the model's threshold. It
+/// stops at the first unit that does.
 pub(crate) fn is_correction(prompt: &str) -> bool {
-    score(prompt) >= THRESHOLD
+    best_unit(prompt, Some(model::THRESHOLD)) >= model::THRESHOLD
 }
 
-/// The prompt's points: the sum over its sentences.
-fn score(prompt: &str) -> u32 {
-    let text = normalize(prompt);
+/// The prompt's score: the model's logit of its most correction-like unit (a sentence, or
+/// two adjacent ones), after autofix's injected text is dropped.
+#[cfg(test)]
+pub(crate) fn score(prompt: &str) -> f32 {
+    best_unit(prompt, None)
+}
+
+/// The best unit's score, scoring one sentence at a time (memory follows the longest
+/// sentence, not the prompt); with `stop_at`, the first score reaching it is returned.
+/// The same units, features and order of addition as [`prompt_units`], which training
+/// scores.
+fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
+    let text = normalize(&super::injected::strip(prompt));
+    let mut best = f32::NEG_INFINITY;
+    let mut previous: Option<Vec<(String, f32)>> = None;
+    for sentence in sentences(&text) {
+        let weighted: Vec<(String, f32)> = sentence
+            .into_iter()
+            .map(|feature| {
+                let weight = model::weight(&feature).unwrap_or(0.0);
+                (feature, weight)
+            })
+            .collect();
+        let alone = model::BIAS + weighted.iter().map(|(_, w)| w).sum::<f32>();
+        best = best.max(alone);
+        if let Some(previous) = &previous {
+            best = best.max(model::BIAS + union_sum(previous, &weighted));
+        }
+        if stop_at.is_some_and(|at| best >= at) {
+            return best;
+        }
+        previous = Some(weighted);
+    }
+    if best == f32::NEG_INFINITY {
+        // No sentence at all: the one unit `empty`.
+        return model::BIAS + model::weight("empty").unwrap_or(0.0);
+    }
+    best
+}
+
+/// The sum of the weights of the union of two sorted feature lists, in sorted order.
+fn union_sum(a: &[(String, f32)], b: &[(String, f32)]) -> f32 {
+    let (mut i, mut j, mut sum) = (0, 0, 0f32);
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        if take_a {
+            if j < b.len() && a[i].0 == b[j].0 {
+                j += 1;
+            }
+            sum += a[i].1;
+            i += 1;
+        } else {
+            sum += b[j].1;
+            j += 1;
+        }
+    }
+    sum
+}
+
+/// The feature sets of the sentences of a normalised text, in order.
+fn sentences(text: &str) -> impl Iterator<Item = Vec<String>> + '_ {
     text.split('|')
-        .map(|sentence| score_sentence(&format!("| {} |", sentence.trim())))
-        .sum()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "," && *s != "?")
+        .map(sentence_features)
 }
 
-fn score_sentence(sentence: &str) -> u32 {
-    if sentence == "|  |" {
-        return 0;
+/// The units of `prompt` as the model scores them, autofix's injected text dropped: each
+/// sentence, and each sentence with the next (a correction may span "ugh, not again.
+/// tabs, not spaces"). Sorted, without repeats. Training scores these.
+#[cfg(test)]
+pub(crate) fn prompt_units(prompt: &str) -> Vec<Vec<String>> {
+    let text = normalize(&super::injected::strip(prompt));
+    let sentences: Vec<Vec<String>> = sentences(&text).collect();
+    if sentences.is_empty() {
+        return vec![vec!["empty".to_string()]];
     }
-    let count = |cues: &[&str]| cues.iter().filter(|cue| has_cue(sentence, cue)).count() as u32;
-    let personal = 2 * count(PERSONAL);
-    let excused = EXCUSES.iter().any(|cue| sentence.starts_with(cue));
+    let mut units: Vec<Vec<String>> = Vec::with_capacity(sentences.len() * 2);
+    for (at, sentence) in sentences.iter().enumerate() {
+        units.push(sentence.clone());
+        if let Some(next) = sentences.get(at + 1) {
+            let mut pair = sentence.clone();
+            pair.extend(next.iter().cloned());
+            pair.sort_unstable();
+            pair.dedup();
+            units.push(pair);
+        }
+    }
+    units
+}
+
+/// The features of one normalised sentence (`sentence` without its `|` marks): words,
+/// adjacent pairs of words, its first words, letter groups (for typos), whether it is a
+/// question, and the cue phrases it holds.
+fn sentence_features(sentence: &str) -> Vec<String> {
+    let tokens: Vec<&str> = sentence.split(' ').filter(|t| !t.is_empty()).collect();
+    let question = tokens.last() == Some(&"?");
+    let words: Vec<&str> = tokens.iter().copied().filter(|t| *t != "?").collect();
+    let mut features = Vec::with_capacity(words.len() * 8 + 8);
+    let marked = format!("| {} |", words.join(" "));
+    if let Some(first) = words.first() {
+        features.push(format!("^ {first}"));
+        if let Some(second) = words.get(1) {
+            features.push(format!("^^ {first} {second}"));
+        }
+    }
+    let mut previous = "^";
+    for &word in &words {
+        if word != "," {
+            features.push(format!("w {word}"));
+            if question {
+                features.push(format!("?w {word}"));
+            }
+            if word.chars().count() >= 4 {
+                let letters: Vec<char> = format!("<{word}>").chars().collect();
+                for gram in letters.windows(4) {
+                    features.push(format!("c {}", gram.iter().collect::<String>()));
+                }
+            }
+        }
+        features.push(format!("b {previous} {word}"));
+        previous = word;
+    }
+    if question {
+        features.push("?".to_string());
+        if let Some(first) = words.first() {
+            features.push(format!("?^ {first}"));
+        }
+    }
+    features.push(
+        match words.len() {
+            0..=3 => "n short",
+            4..=9 => "n medium",
+            10..=24 => "n long",
+            _ => "n very long",
+        }
+        .to_string(),
+    );
+    cue_features(&marked, question, &mut features);
+    features.sort_unstable();
+    features.dedup();
+    features
+}
+
+/// The hand-written cue phrases as features: which kinds a sentence holds.
+fn cue_features(sentence: &str, question: bool, features: &mut Vec<String>) {
+    let count = |cues: &[&str]| cues.iter().filter(|cue| has_cue(sentence, cue)).count();
+    let mut push = |name: &str, n: usize| {
+        if n > 0 {
+            features.push(format!("k {name}"));
+            // A cue in a question ("Should we always…?") weighs otherwise.
+            if question {
+                features.push(format!("k {name} ?"));
+            }
+        }
+        if n > 1 {
+            features.push(format!("k {name} 2"));
+        }
+    };
+    push("personal", count(PERSONAL));
+    push("strong", count(STRONG));
+    push("opener", count(STRONG_OPENERS));
+    push("weak", count(WEAK));
+    push("ne jamais", usize::from(french_never(sentence)));
+    push(
+        "excuse",
+        usize::from(EXCUSES.iter().any(|cue| sentence.starts_with(cue))),
+    );
     let first_word = sentence[2..].split(' ').next().unwrap_or("");
-    let asks = sentence.contains(" ?") && QUESTION_WORDS.contains(&first_word);
-    if excused || asks {
-        return personal + u32::from(asks && has_cue(sentence, "why did you"));
-    }
-    personal
-        + 2 * count(STRONG)
-        + 2 * count(STRONG_OPENERS)
-        + 2 * u32::from(french_never(sentence))
-        + count(WEAK)
+    push(
+        "asks",
+        usize::from(question && QUESTION_WORDS.contains(&first_word)),
+    );
 }
 
 /// French "ne … jamais" around any verb ("ne supprime jamais", "n'ajoute jamais").
@@ -294,8 +448,8 @@ fn has_cue(sentence: &str, cue: &str) -> bool {
     })
 }
 
-/// Lower-case, accent-free tokens separated by single spaces; commas and question marks
-/// kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
+/// Lower-case, accent-free tokens separated by single spaces; commas, colons (`:` for `:`
+/// and `;`) and question marks kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
 /// code blocks and `>` quoted lines dropped.
 fn normalize(prompt: &str) -> String {
     let mut out = String::with_capacity(prompt.len() + 8);
@@ -332,11 +486,14 @@ fn normalize(prompt: &str) -> String {
             '\'' | '\u{2019}' | '\u{2018}' => out.push('\''),
             '-' if !out.ends_with(' ') && !out.is_empty() => out.push('-'),
             ',' => push_token(&mut out, ","),
+            // A colon or semicolon joins clauses of one thought ("I told you: never…",
+            // "You used X; does it stream?"): a token, not a sentence end.
+            ':' | ';' => push_token(&mut out, ":"),
             '?' => {
                 push_token(&mut out, "?");
                 push_token(&mut out, "|");
             }
-            '.' | '!' | ';' | ':' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
+            '.' | '!' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
                 push_token(&mut out, "|");
             }
             c if c.is_alphanumeric() => {
@@ -375,7 +532,7 @@ mod tests {
     fn normalizes_to_tokens_and_sentences() {
         assert_eq!(
             normalize("No, use `npm ci`. Désormais: tabs!"),
-            "no , use | desormais | tabs | "
+            "no , use | desormais : tabs | "
         );
         assert_eq!(normalize("I said \"never\" here?"), "i said here ? | ");
         assert_eq!(normalize("C’est faux"), "c'est faux");
@@ -383,6 +540,33 @@ mod tests {
             normalize("Why?\n```\nno, never\n```\n> no, always\nok"),
             "why ? | | ok"
         );
+    }
+
+    /// The score as training computes it: every unit whole.
+    fn reference_score(prompt: &str) -> f32 {
+        prompt_units(prompt)
+            .iter()
+            .map(|unit| {
+                model::BIAS
+                    + unit
+                        .iter()
+                        .map(|f| model::weight(f).unwrap_or(0.0))
+                        .sum::<f32>()
+            })
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    #[test]
+    fn scoring_one_sentence_at_a_time_is_scoring_every_unit() {
+        for prompt in [
+            "",
+            "ugh, not again. tabs, not spaces",
+            "Fix the parser. Then the lexer. No, use pnpm not npm! Thanks",
+            "Pourquoi ? Parce que. Retiens : les migrations doivent toujours être réversibles.",
+            "a a a. a a. b",
+        ] {
+            assert_eq!(score(prompt), reference_score(prompt), "{prompt}");
+        }
     }
 
     #[test]
@@ -396,6 +580,7 @@ mod tests {
             "you forgot the changelog again",
         ] {
             assert!(is_correction(prompt), "{prompt}: {}", score(prompt));
+            assert_eq!(score(prompt), reference_score(prompt), "{prompt}");
         }
         for prompt in [
             "How do I never lose data?",

@@ -1,11 +1,18 @@
-//! Catching corrections: the deterministic [`classify`]er, the prompt-submit hook that
-//! reminds the agent to record a correction ([`prompt`]), and `reflect`, which finds
-//! corrections in the agents' local transcripts ([`reflect`], reading them with
-//! `transcripts`). Everything is read locally; nothing is sent anywhere. The user's
-//! guide, with the measured precision and recall, is `src/docs/capture.md`.
+//! Catching corrections: the [`classify`]er (a linear model over the prompt's words, its
+//! weights in `model`, trained by `train`), the prompt-submit hook that reminds the agent
+//! to record a correction or to follow the rule it repeats ([`prompt`]), and `reflect`,
+//! which finds corrections in the agents' local transcripts ([`reflect`], reading them
+//! with `transcripts`). Autofix's own injected text is dropped first (`injected`).
+//! Everything is read locally; nothing is sent anywhere. The user's guide, with the
+//! measured figures, is `src/docs/capture.md`.
 
 pub(crate) mod classify;
+mod injected;
+mod model;
 pub(crate) mod prompt;
 pub(crate) mod reflect;
+pub(crate) mod repeats;
 pub(crate) mod sha256;
+#[cfg(test)]
+mod train;
 mod transcripts;

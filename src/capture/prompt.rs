@@ -14,8 +14,10 @@
 //!   <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>
 
 use super::classify;
+use super::repeats::{self, ActiveRule, Known};
 use crate::hook::Agent;
 use crate::rules::Category;
+use crate::rules::similar::Kind;
 
 /// The hook event each agent fires when the user submits a prompt; `None` for an agent
 /// without one that can add context.
@@ -32,26 +34,60 @@ pub(crate) fn command(agent: Agent) -> String {
     format!("autofix hook user-prompt --agent {}", agent.as_str())
 }
 
-/// The context line added to a prompt that looks like a correction.
-fn reminder() -> String {
+/// The context line added to a prompt that looks like a correction: a reminder to learn
+/// it, or, when it repeats an active rule, to follow that rule; when it contradicts one, to
+/// learn it as that rule's replacement if it is one.
+fn reminder(known: Option<&Known>) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
-    format!(
-        "autofix: this prompt looks like a correction or a project convention. Before \
-         continuing, record it as one imperative rule: autofix learn -c CATEGORY -w \"WHY\" \
-         \"Always/Never ...\" (CATEGORY: {categories}; add --supersedes N when it replaces \
-         rule N). If it is not a lasting rule, ignore this note."
-    )
+    let learn = format!(
+        "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\" (CATEGORY: {categories}"
+    );
+    match known {
+        Some(Known {
+            rule,
+            kind: Kind::Duplicate,
+            instruction,
+        }) => format!(
+            "autofix: the user repeats a recorded rule: rule #{rule} already says this \
+             (\"{instruction}\"): follow it. Do not learn it again."
+        ),
+        Some(Known {
+            rule,
+            kind: Kind::Contradiction,
+            instruction,
+        }) => format!(
+            "autofix: this prompt looks like a correction that goes against rule #{rule} \
+             (\"{instruction}\"). If it replaces that rule, record it before continuing: \
+             {learn}) --supersedes {rule} \"...\". If it is not a lasting rule, ignore this note."
+        ),
+        None => format!(
+            "autofix: this prompt looks like a correction or a project convention. Before \
+             continuing, record it as one imperative rule: {learn}; add --supersedes N when \
+             it replaces rule N). If it is not a lasting rule, ignore this note."
+        ),
+    }
 }
 
 /// The hook's answer to `input` (the bytes on stdin): the JSON object with a final
 /// newline, or `None` (print nothing) when the prompt is not a correction, the input is
-/// not the hook's JSON, or the agent has no prompt hook.
-pub(crate) fn respond(agent: Agent, input: &[u8]) -> Option<String> {
+/// not the hook's JSON, or the agent has no prompt hook. `rules` gives the active rules of
+/// the project the prompt was typed in (from the input's `cwd` when it has one); it is
+/// only called for a correction.
+pub(crate) fn respond(
+    agent: Agent,
+    input: &[u8],
+    rules: impl FnOnce(Option<&str>) -> Vec<ActiveRule>,
+) -> Option<String> {
     let event = event(agent)?;
     // An object, not a struct: serde would also accept `["…"]` for a one-field struct.
     let input: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(input).ok()?;
-    if !classify::is_correction(input.get("prompt")?.as_str()?) {
+    let prompt = input.get("prompt")?.as_str()?;
+    if !classify::is_correction(prompt) {
         return None;
     }
-    Some(crate::hook::additional_context(event, &reminder()))
+    let known = repeats::find(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
+    Some(crate::hook::additional_context(
+        event,
+        &reminder(known.as_ref()),
+    ))
 }

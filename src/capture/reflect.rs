@@ -1,6 +1,8 @@
 //! `autofix reflect`: the user's corrections found in the agents' local transcripts of this
-//! repository, minus those an active rule already states, newest first. It never writes;
-//! the user (or the agent) decides what to `autofix learn`.
+//! repository that no active rule holds yet, newest first, and apart from them the
+//! corrections that repeat an active rule (found with the matcher `learn` refuses
+//! duplicates with). It never writes; the user (or the agent) decides what to `autofix
+//! learn`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,9 +10,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::classify;
+use super::repeats::{self, ActiveRule};
 use super::transcripts::{self, Searched, UserMessage};
 use crate::hook::Agent;
-use crate::rules;
+use crate::rules::similar::Kind;
 use crate::text;
 
 /// One `reflect` run.
@@ -23,8 +26,8 @@ pub(crate) struct Request {
     pub agents: Vec<Agent>,
     /// Only messages at or after this time: `YYYY-MM-DD` or an ISO 8601 time, UTC.
     pub since: Option<String>,
-    /// The active rules' instructions; a candidate stating one of them exactly is dropped.
-    pub learned: Vec<String>,
+    /// The active rules: a correction one of them holds is a repeat, not a candidate.
+    pub rules: Vec<ActiveRule>,
 }
 
 /// A correction the user typed, not yet a rule.
@@ -35,6 +38,19 @@ pub(crate) struct Candidate {
     pub time: String,
     pub text: String,
     pub context: Option<String>,
+}
+
+/// A correction the user typed again although an active rule already holds it.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Repeat {
+    pub agent: Agent,
+    pub session: String,
+    pub time: String,
+    pub text: String,
+    pub context: Option<String>,
+    /// The rule it repeats.
+    pub rule: u64,
+    pub instruction: String,
 }
 
 /// Where one agent's transcripts were looked for (the JSON `searched` item).
@@ -52,6 +68,7 @@ pub(crate) struct Report {
     pub version: u32,
     pub searched: Vec<Place>,
     pub candidates: Vec<Candidate>,
+    pub repeats: Vec<Repeat>,
 }
 
 /// Whether `since` is a date (`YYYY-MM-DD`), optionally followed by `T` and a time.
@@ -71,43 +88,49 @@ pub(crate) fn is_valid_since(since: &str) -> bool {
 pub(crate) fn run(request: &Request) -> Report {
     let mut searched = Vec::new();
     let mut candidates = Vec::new();
+    let mut repeated = Vec::new();
+    let keep = |text: &str| classify::is_correction(text);
     for &agent in &request.agents {
-        let (place, messages) = transcripts::read(agent, &request.home, &request.root);
+        let (place, messages) = transcripts::read(agent, &request.home, &request.root, &keep);
         searched.push(shown(&place, &request.home));
-        candidates.extend(
-            messages
-                .into_iter()
-                .filter(|m| is_candidate(m, request))
-                .map(|m| Candidate {
-                    agent: m.agent,
-                    session: m.session,
-                    time: m.time,
-                    text: m.text.trim().to_string(),
-                    context: m.context,
+        for message in messages.into_iter().filter(|m| is_recent(m, request)) {
+            match repeats::find(&message.text, &request.rules) {
+                Some(known) if known.kind == Kind::Duplicate => repeated.push(Repeat {
+                    agent: message.agent,
+                    session: message.session,
+                    time: message.time,
+                    text: message.text,
+                    context: message.context,
+                    rule: known.rule,
+                    instruction: known.instruction,
                 }),
-        );
+                _ => candidates.push(Candidate {
+                    agent: message.agent,
+                    session: message.session,
+                    time: message.time,
+                    text: message.text,
+                    context: message.context,
+                }),
+            }
+        }
     }
     // Newest first; ISO 8601 UTC times sort as text.
     candidates.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.text.cmp(&b.text)));
+    repeated.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.text.cmp(&b.text)));
     Report {
         version: 1,
         searched,
         candidates,
+        repeats: repeated,
     }
 }
 
-fn is_candidate(message: &UserMessage, request: &Request) -> bool {
-    let recent = match &request.since {
+fn is_recent(message: &UserMessage, request: &Request) -> bool {
+    match &request.since {
         // "2026-11-01" sorts before every time of that day.
         Some(since) => message.time.as_str() >= since.as_str(),
         None => true,
-    };
-    recent
-        && classify::is_correction(&message.text)
-        && !request
-            .learned
-            .iter()
-            .any(|rule| rules::same_instruction(rule, &message.text))
+    }
 }
 
 /// The folder as `~/…` when it lies in the home folder.
@@ -143,6 +166,7 @@ impl Report {
         }
         if self.candidates.is_empty() {
             out.push_str("No corrections to learn: none found, or each is already a rule.\n");
+            self.write_repeats(&mut out);
             return out;
         }
         let count = self.candidates.len();
@@ -168,7 +192,36 @@ impl Report {
             }
         }
         out.push_str("\nRecord the lasting ones with `autofix learn`.\n");
+        self.write_repeats(&mut out);
         out
+    }
+
+    /// The corrections that repeat a rule: the rule is there, the agent did not follow it.
+    fn write_repeats(&self, out: &mut String) {
+        if self.repeats.is_empty() {
+            return;
+        }
+        let count = self.repeats.len();
+        let plural = if count == 1 { "" } else { "s" };
+        let _ = writeln!(
+            out,
+            "\n{count} correction{plural} repeating a rule already recorded (not to learn \
+             again; the agent did not follow the rule):"
+        );
+        for repeat in &self.repeats {
+            let _ = writeln!(
+                out,
+                "\n{}  {}  session {}  repeats rule #{}: {}",
+                text::shown(&repeat.time),
+                repeat.agent.as_str(),
+                text::shown(&repeat.session),
+                repeat.rule,
+                text::shown(&repeat.instruction)
+            );
+            for line in repeat.text.lines() {
+                let _ = writeln!(out, "  > {}", text::shown(line));
+            }
+        }
     }
 
     pub(crate) fn to_json(&self) -> String {

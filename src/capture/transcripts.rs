@@ -1,14 +1,23 @@
 //! Reading the agents' local transcripts of one repository: the messages the user typed
-//! (never tool results, never the agent's own words, never text the agent program
-//! injected), each with the agent's last action before it. Read only; unreadable files
-//! and lines are skipped, a missing folder is reported as such.
+//! (never tool results, never the agent's own words, never text the agent program or
+//! autofix injected), each with the agent's last action before it. Read only; unreadable
+//! files and lines are skipped, a missing folder is reported as such.
+//!
+//! Bounded: a transcript is read one line (one JSON record) at a time, and only the
+//! messages the caller keeps (`keep`, the classifier) are held, so memory follows the
+//! largest message, not the file. Below each agent's folder no symbolic link is followed
+//! (files and folders alike) and only regular files are opened, so a link cannot lead
+//! `reflect` out of the agents' folders, into a loop, or onto a device or a pipe.
 
-use std::fs;
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::sha256;
+use super::{injected, sha256};
 use crate::hook::Agent;
 
 /// One message the user typed.
@@ -33,13 +42,22 @@ pub(crate) struct Searched {
     pub(crate) sessions: usize,
 }
 
-/// The user's messages in `agent`'s transcripts of the repository at `root`.
-pub(crate) fn read(agent: Agent, home: &Path, root: &Path) -> (Searched, Vec<UserMessage>) {
+/// Whether the caller keeps a message the user typed (its text, injected text dropped).
+pub(crate) type Keep<'a> = &'a dyn Fn(&str) -> bool;
+
+/// The user's messages in `agent`'s transcripts of the repository at `root` that `keep`
+/// accepts.
+pub(crate) fn read(
+    agent: Agent,
+    home: &Path,
+    root: &Path,
+    keep: Keep<'_>,
+) -> (Searched, Vec<UserMessage>) {
     let roots = root_spellings(root);
     match agent {
-        Agent::Claude => claude(home, &roots),
-        Agent::Codex => codex(home, &roots),
-        Agent::Gemini => gemini(home, &roots),
+        Agent::Claude => claude(home, &roots, keep),
+        Agent::Codex => codex(home, &roots, keep),
+        Agent::Gemini => gemini(home, &roots, keep),
         Agent::Cursor => (
             Searched {
                 agent,
@@ -64,14 +82,24 @@ fn root_spellings(root: &Path) -> Vec<String> {
     roots
 }
 
+/// The text the user typed, autofix's and the agent's injected text dropped; `None` when
+/// nothing is left or `keep` does not want it.
+fn typed(text: &str, keep: Keep<'_>) -> Option<String> {
+    let text = injected::strip(text);
+    let text = text.trim();
+    (!text.is_empty() && keep(text)).then(|| text.to_string())
+}
+
 /// Claude Code keeps one JSONL file per session in `~/.claude/projects/<folder>/`, the
 /// folder being the path the session started in with every character other than a letter
-/// or digit replaced by `-`; each line carries that path as `cwd`. Lines are `{"type": "user"|"assistant"|…, "message": {"role",
-/// "content"}, "timestamp", "sessionId", "isMeta"?, "isSidechain"?}`; a user line's content
-/// is a string or blocks, `tool_result` blocks being tool output.
+/// or digit replaced by `-`; each line carries that path as `cwd`. Lines are `{"type":
+/// "user"|"assistant"|…, "message": {"role", "content"}, "timestamp", "sessionId",
+/// "isMeta"?, "isSidechain"?, "isCompactSummary"?}`; a user line's content is a string or
+/// blocks, `tool_result` blocks being tool output.
 /// Claude Code does not document the format; it is described in
-/// <https://evilpiepirate.org/forge/kent/consciousness/src/commit/9c79d7a037136ea78a4cf37cbfb5214dcb5cf7f4/doc/claude-code-transcript-format.md>.
-fn claude(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
+/// <https://evilpiepirate.org/forge/kent/consciousness/src/commit/9c79d7a037136ea78a4cf37cbfb5214dcb5cf7f4/doc/claude-code-transcript-format.md>
+/// and <https://github.com/DRMacIver/claude-reliability/blob/main/notes/transcript-format.md>.
+fn claude(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let projects = home.join(".claude/projects");
     let mut searched = Searched {
         agent: Agent::Claude,
@@ -88,22 +116,19 @@ fn claude(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
         })
         .collect();
     // The root's folder, and its subdirectories' (`<folder>-sub`): sessions started there.
-    let mut folders: Vec<(PathBuf, bool)> = fs::read_dir(&projects)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|entry| {
-                    let name = entry.file_name().to_string_lossy().into_owned();
-                    let exact = encoded.contains(&name);
-                    let below = encoded.iter().any(|e| {
-                        name.strip_prefix(e.as_str())
-                            .is_some_and(|rest| rest.starts_with('-'))
-                    });
-                    (exact || below).then(|| (entry.path(), exact))
-                })
-                .collect()
+    let mut folders: Vec<(PathBuf, bool)> = real_entries(&projects)
+        .into_iter()
+        .filter(|(_, kind)| *kind == Kind::Dir)
+        .filter_map(|(path, _)| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let exact = encoded.contains(&name);
+            let below = encoded.iter().any(|e| {
+                name.strip_prefix(e.as_str())
+                    .is_some_and(|rest| rest.starts_with('-'))
+            });
+            (exact || below).then_some((path, exact))
         })
-        .unwrap_or_default();
+        .collect();
     folders.sort();
     let mut messages = Vec::new();
     for (folder, exact) in folders {
@@ -111,69 +136,92 @@ fn claude(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
             searched.path.clone_from(&folder);
         }
         for file in files_in(&folder, "jsonl") {
-            let lines = lines(&file);
+            let mut session = ClaudeSession::default();
+            let stem = file_stem(&file);
+            for_each_record(&file, |line| {
+                session.line(&line, &stem, roots, keep);
+                true
+            });
             // Folder names are ambiguous (`/a/b-c` and `/a/b/c`); the lines' `cwd` is not.
-            let mut cwds = lines
-                .iter()
-                .filter_map(|line| line["cwd"].as_str())
-                .peekable();
-            let belongs = match cwds.peek() {
-                None => exact,
-                Some(_) => cwds.any(|cwd| roots.iter().any(|root| is_at_or_below(cwd, root))),
+            let belongs = if session.any_cwd {
+                session.cwd_inside
+            } else {
+                exact
             };
             if belongs {
                 searched.sessions += 1;
-                claude_session(&lines, &file_stem(&file), &mut messages);
+                messages.append(&mut session.kept);
             }
         }
     }
     (searched, messages)
 }
 
-fn claude_session(lines: &[Value], stem: &str, messages: &mut Vec<UserMessage>) {
-    let mut context = None;
-    for line in lines {
+/// One Claude Code session read so far.
+#[derive(Default)]
+struct ClaudeSession {
+    any_cwd: bool,
+    cwd_inside: bool,
+    context: Option<String>,
+    kept: Vec<UserMessage>,
+}
+
+impl ClaudeSession {
+    fn line(&mut self, line: &Value, stem: &str, roots: &[String], keep: Keep<'_>) {
+        if let Some(cwd) = line["cwd"].as_str() {
+            self.any_cwd = true;
+            self.cwd_inside |= roots.iter().any(|root| is_at_or_below(cwd, root));
+        }
         let content = &line["message"]["content"];
         match line["type"].as_str() {
             Some("assistant") => {
                 if let Some(action) = content.as_array().and_then(|b| b.last()) {
-                    context = match action["type"].as_str() {
+                    self.context = match action["type"].as_str() {
                         Some("tool_use") => Some(tool_action(&action["name"], &action["input"])),
                         _ => text_of(action).map(|text| said(&text)),
                     }
-                    .or(context.take());
+                    .or(self.context.take());
                 }
             }
-            Some("user") if line["isMeta"] != true && line["isSidechain"] != true => {
+            Some("user")
+                if line["isMeta"] != true
+                    && line["isSidechain"] != true
+                    && line["isCompactSummary"] != true =>
+            {
                 let is_tool_output = content
                     .as_array()
                     .is_some_and(|blocks| blocks.iter().any(|b| b["type"] == "tool_result"));
                 let Some(text) = text_of(content).filter(|_| !is_tool_output) else {
-                    continue;
+                    return;
                 };
                 if is_injected(&text) {
-                    continue;
+                    return;
                 }
-                messages.push(UserMessage {
-                    agent: Agent::Claude,
-                    session: str_or(&line["sessionId"], stem),
-                    time: str_or(&line["timestamp"], ""),
-                    text,
-                    context: context.clone(),
-                });
+                if let Some(text) = typed(&text, keep) {
+                    self.kept.push(UserMessage {
+                        agent: Agent::Claude,
+                        session: str_or(&line["sessionId"], stem),
+                        time: str_or(&line["timestamp"], ""),
+                        text,
+                        context: self.context.clone(),
+                    });
+                }
             }
             _ => {}
         }
     }
 }
 
-/// Text Claude Code writes as a user line itself: slash-command echoes, the compaction
-/// summary, interruptions.
+/// Text Claude Code writes as a user line itself: slash-command echoes, shell-mode
+/// commands and their output, the compaction summary, interruptions.
 fn is_injected(text: &str) -> bool {
-    const PREFIXES: [&str; 6] = [
+    const PREFIXES: [&str; 9] = [
         "<command-name>",
         "<command-message>",
         "<local-command-stdout>",
+        "<local-command-caveat>",
+        "<bash-input>",
+        "<bash-stdout>",
         "Caveat: ",
         "This session is being continued from a previous conversation",
         "[Request interrupted",
@@ -183,13 +231,23 @@ fn is_injected(text: &str) -> bool {
 
 /// Codex keeps sessions in `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`. Each
 /// line is `{"timestamp", "type", "payload"}`: the first, `session_meta`, carries `id` and
-/// `cwd`; what the user typed is an `event_msg` whose payload is `{"type": "user_message",
-/// "message"}` (`response_item` user messages also hold the instructions Codex injects).
-/// The agent speaks in `agent_message` events and acts in `function_call` items.
-/// Format: <https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs>
-/// (`RolloutLine`, `EventMsg::UserMessage`), described in
-/// <https://docs.rs/toolpath-codex/latest/toolpath_codex/types/index.html>.
-fn codex(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
+/// `cwd`. What the user typed is written, depending on the version, as
+/// - an `event_msg` `{"type": "item_completed", "item": {"type": "UserMessage",
+///   "content": [{"type": "text", "text"}]}}` (`EventMsg::ItemCompleted` with
+///   `TurnItem::UserMessage`, current versions, e.g. 0.169);
+/// - an `event_msg` `{"type": "user_message", "message"}` (`EventMsg::UserMessage`);
+/// - a `response_item` `{"type": "message", "role": "user", "content": [{"type":
+///   "input_text", "text"}]}`, which also holds what Codex injects itself (AGENTS.md,
+///   `<environment_context>`, …).
+///
+/// The first of these a session has is read, so a message is never counted twice. The
+/// agent speaks in `agent_message` events, `AgentMessage` items and assistant messages,
+/// and acts in `function_call` items.
+/// Format: `RolloutLine` and `EventMsg` in
+/// <https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs>, `TurnItem`
+/// in <https://github.com/openai/codex/blob/main/codex-rs/protocol/src/items.rs>,
+/// described in <https://docs.rs/toolpath-codex/latest/toolpath_codex/types/index.html>.
+fn codex(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let sessions = home.join(".codex/sessions");
     let mut searched = Searched {
         agent: Agent::Codex,
@@ -202,77 +260,163 @@ fn codex(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
     rollouts(&sessions, 4, &mut files);
     files.sort();
     for file in files {
-        let lines = lines(&file);
-        let meta = lines.iter().find(|l| l["type"] == "session_meta");
-        let cwd = meta
-            .and_then(|m| m["payload"]["cwd"].as_str())
-            .unwrap_or("");
-        if !roots.iter().any(|root| is_at_or_below(cwd, root)) {
-            continue;
-        }
-        searched.sessions += 1;
-        let session = meta
-            .and_then(|m| m["payload"]["id"].as_str())
-            .map_or_else(|| file_stem(&file), str::to_string);
-        let mut context = None;
-        for line in &lines {
-            let payload = &line["payload"];
-            match (line["type"].as_str(), payload["type"].as_str()) {
-                (Some("event_msg"), Some("user_message")) => {
-                    if let Some(text) = payload["message"].as_str() {
-                        messages.push(UserMessage {
-                            agent: Agent::Codex,
-                            session: session.clone(),
-                            time: str_or(&line["timestamp"], ""),
-                            text: text.to_string(),
-                            context: context.clone(),
-                        });
-                    }
-                }
-                (Some("event_msg"), Some("agent_message")) => {
-                    if let Some(text) = payload["message"].as_str() {
-                        context = Some(said(text));
-                    }
-                }
-                (Some("response_item"), Some("function_call" | "custom_tool_call")) => {
-                    let input = match &payload["arguments"] {
-                        Value::String(json) => serde_json::from_str(json).unwrap_or(Value::Null),
-                        other => other.clone(),
-                    };
-                    context = Some(tool_action(&payload["name"], &input));
-                }
-                _ => {}
-            }
+        let mut session = CodexSession::default();
+        let stem = file_stem(&file);
+        for_each_record(&file, |line| session.line(&line, &stem, roots, keep));
+        if session.inside == Some(true) {
+            searched.sessions += 1;
+            messages.append(session.chosen());
         }
     }
     (searched, messages)
 }
 
-/// `rollout-*.jsonl` files below `dir`, at most `depth` folders down.
+/// One Codex session read so far: what each of the three ways of writing a user message
+/// kept, and how many messages each wrote.
+#[derive(Default)]
+struct CodexSession {
+    inside: Option<bool>,
+    id: Option<String>,
+    context: Option<String>,
+    /// Items, `user_message` events, `response_item` messages: (written, kept).
+    sources: [(usize, Vec<UserMessage>); 3],
+}
+
+impl CodexSession {
+    /// Reads one line; `false` once the session turns out to be another repository's.
+    fn line(&mut self, line: &Value, stem: &str, roots: &[String], keep: Keep<'_>) -> bool {
+        let payload = &line["payload"];
+        let user_text = match (line["type"].as_str(), payload["type"].as_str()) {
+            (Some("session_meta"), _) => {
+                let cwd = payload["cwd"].as_str().unwrap_or("");
+                let inside = roots.iter().any(|root| is_at_or_below(cwd, root));
+                self.inside = Some(inside);
+                self.id = payload["id"].as_str().map(str::to_string);
+                return inside;
+            }
+            (Some("event_msg"), Some("item_completed")) => match payload["item"]["type"].as_str() {
+                Some("UserMessage") => text_of(&payload["item"]["content"]).map(|t| (0, t)),
+                Some("AgentMessage") => {
+                    if let Some(text) = text_of(&payload["item"]["content"]) {
+                        self.context = Some(said(&text));
+                    }
+                    None
+                }
+                _ => None,
+            },
+            (Some("event_msg"), Some("user_message")) => {
+                payload["message"].as_str().map(|t| (1, t.to_string()))
+            }
+            (Some("response_item"), Some("message")) if payload["role"] == "user" => {
+                text_of(&payload["content"])
+                    .filter(|text| !is_codex_injected(text))
+                    .map(|t| (2, t))
+            }
+            (Some("response_item"), Some("message")) if payload["role"] == "assistant" => {
+                if let Some(text) = text_of(&payload["content"]) {
+                    self.context = Some(said(&text));
+                }
+                None
+            }
+            (Some("event_msg"), Some("agent_message")) => {
+                if let Some(text) = payload["message"].as_str() {
+                    self.context = Some(said(text));
+                }
+                None
+            }
+            (Some("response_item"), Some("function_call" | "custom_tool_call")) => {
+                let input = match &payload["arguments"] {
+                    Value::String(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+                    other => other.clone(),
+                };
+                self.context = Some(tool_action(&payload["name"], &input));
+                None
+            }
+            _ => None,
+        };
+        if self.inside != Some(true) {
+            // Lines before `session_meta`: nothing is known of the session yet.
+            return true;
+        }
+        if let Some((source, text)) = user_text {
+            self.sources[source].0 += 1;
+            if let Some(text) = typed(&text, keep) {
+                let session = self.id.clone().unwrap_or_else(|| stem.to_string());
+                self.sources[source].1.push(UserMessage {
+                    agent: Agent::Codex,
+                    session,
+                    time: str_or(&line["timestamp"], ""),
+                    text,
+                    context: self.context.clone(),
+                });
+            }
+        }
+        true
+    }
+
+    /// The kept messages of the first way of writing them the session used.
+    fn chosen(&mut self) -> &mut Vec<UserMessage> {
+        let at = self
+            .sources
+            .iter()
+            .position(|(written, _)| *written > 0)
+            .unwrap_or(0);
+        &mut self.sources[at].1
+    }
+}
+
+/// What Codex writes as a user message itself: the project's AGENTS.md, the environment,
+/// the user's instructions file, skills, aborted-turn notes.
+fn is_codex_injected(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with("# AGENTS.md instructions for ")
+        || (text.starts_with('<')
+            && [
+                "<user_instructions>",
+                "<environment_context>",
+                "<permissions instructions>",
+                "<skill>",
+                "<turn_aborted>",
+                "<user_shell_command>",
+                "<codex_internal_context",
+            ]
+            .iter()
+            .any(|tag| text.starts_with(tag)))
+}
+
+/// `rollout-*.jsonl` files below `dir`, at most `depth` folders down; links are not
+/// followed.
 fn rollouts(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if path.is_dir() && depth > 0 {
-            rollouts(&path, depth - 1, found);
-        } else if name.starts_with("rollout-") && name.ends_with(".jsonl") {
-            found.push(path);
+    for (path, kind) in real_entries(dir) {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match kind {
+            Kind::Dir if depth > 0 => rollouts(&path, depth - 1, found),
+            Kind::File if name.starts_with("rollout-") && name.ends_with(".jsonl") => {
+                found.push(path);
+            }
+            _ => {}
         }
     }
 }
 
-/// Gemini CLI keeps chats in `~/.gemini/tmp/<folder>/chats/session-*.json` (one object
-/// `{"sessionId", "projectHash", "messages": […]}`) or, in newer versions, `….jsonl` (that
-/// header on the first line, then one message per line). `projectHash` is the SHA-256 of
-/// the project's root path. A message is `{"id", "timestamp", "type": "user"|"gemini"|…,
-/// "content", "toolCalls"?}`, its content a string or `[{"text"}]` parts.
-/// Format: <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/services/chatRecordingService.ts>
-/// and `getProjectHash` in
+/// Gemini CLI keeps chats in `~/.gemini/tmp/<folder>/chats/session-*.jsonl`: a header line
+/// `{"sessionId", "projectHash", "startTime", …}`, then one record per line: a message
+/// `{"id", "timestamp", "type": "user"|"gemini"|"info"|…, "content", "displayContent"?,
+/// "toolCalls"?}` (written again, whole, when it changes), a metadata update `{"$set"}` or
+/// a rewind `{"$rewindTo"}`. Older versions wrote one `….json` object with the messages
+/// in `messages`. `projectHash` is the SHA-256 of the project's root path. A user message
+/// starting with `/` or `?` is a command, and `<session_context>`/`<hook_context>` text is
+/// injected (`isIgnoredUserContent`).
+/// Format: `chatRecordingService.ts` and `chatRecordingTypes.ts` in
+/// <https://github.com/google-gemini/gemini-cli/tree/main/packages/core/src/services>,
+/// `isIgnoredUserContent` in
+/// <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/sessionUtils.ts>,
+/// `getProjectHash` in
 /// <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/paths.ts>.
-fn gemini(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
+fn gemini(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let tmp = home.join(".gemini/tmp");
     let mut searched = Searched {
         agent: Agent::Gemini,
@@ -282,83 +426,202 @@ fn gemini(home: &Path, roots: &[String]) -> (Searched, Vec<UserMessage>) {
     };
     let hashes: Vec<String> = roots.iter().map(|r| sha256::hex(r.as_bytes())).collect();
     let mut messages = Vec::new();
-    let mut folders: Vec<PathBuf> = fs::read_dir(&tmp)
-        .map(|entries| entries.flatten().map(|e| e.path().join("chats")).collect())
-        .unwrap_or_default();
+    let mut folders: Vec<PathBuf> = real_entries(&tmp)
+        .into_iter()
+        .filter(|(_, kind)| *kind == Kind::Dir)
+        .map(|(path, _)| path.join("chats"))
+        .filter(|chats| kind_of(chats) == Some(Kind::Dir))
+        .collect();
     folders.sort();
     for folder in folders {
         let mut files = files_in(&folder, "json");
         files.extend(files_in(&folder, "jsonl"));
         for file in files {
-            let records = if file.extension().is_some_and(|e| e == "jsonl") {
-                lines(&file)
+            let mut session = GeminiSession::new(&file_stem(&file));
+            if file.extension().is_some_and(|e| e == "jsonl") {
+                for_each_record(&file, |record| session.record(&record, &hashes, keep));
             } else {
-                let Ok(text) = crate::limits::read_to_string(&file) else {
-                    continue;
-                };
-                let Ok(mut whole) = serde_json::from_str::<Value>(&text) else {
-                    continue;
-                };
-                let listed = whole["messages"].take();
-                let mut records = vec![whole];
-                records.extend(listed.as_array().cloned().unwrap_or_default());
-                records
-            };
-            let Some(header) = records.iter().find(|r| r["projectHash"].is_string()) else {
-                continue;
-            };
-            if !hashes.iter().any(|h| header["projectHash"] == h.as_str()) {
-                continue;
+                legacy_chat(&file, &mut session, &hashes, keep);
             }
-            searched.sessions += 1;
-            let session = str_or(&header["sessionId"], &file_stem(&file));
-            gemini_session(&records, &session, &mut messages);
+            if session.inside == Some(true) {
+                searched.sessions += 1;
+                messages.extend(session.kept.into_iter().flatten());
+            }
         }
     }
     (searched, messages)
 }
 
-fn gemini_session(records: &[Value], session: &str, messages: &mut Vec<UserMessage>) {
-    let mut context = None;
-    for record in records {
+/// One Gemini CLI chat read so far.
+struct GeminiSession {
+    inside: Option<bool>,
+    session: String,
+    context: Option<String>,
+    kept: Vec<Option<UserMessage>>,
+    /// Where each message id's kept message is, so a message written again replaces it.
+    slots: HashMap<String, usize>,
+}
+
+impl GeminiSession {
+    fn new(stem: &str) -> Self {
+        GeminiSession {
+            inside: None,
+            session: stem.to_string(),
+            context: None,
+            kept: Vec::new(),
+            slots: HashMap::new(),
+        }
+    }
+
+    /// Reads one record; `false` once the chat turns out to be another project's.
+    fn record(&mut self, record: &Value, hashes: &[String], keep: Keep<'_>) -> bool {
+        if let Some(hash) = record["projectHash"].as_str() {
+            let inside = hashes.iter().any(|h| h == hash);
+            self.inside = Some(inside);
+            if let Some(id) = record["sessionId"].as_str() {
+                self.session = id.to_string();
+            }
+            return inside;
+        }
+        self.message(record, keep);
+        true
+    }
+
+    fn message(&mut self, record: &Value, keep: Keep<'_>) {
         match record["type"].as_str() {
             Some("user") => {
-                if let Some(text) = text_of(&record["content"]) {
-                    messages.push(UserMessage {
+                let shown = match &record["displayContent"] {
+                    Value::Null => &record["content"],
+                    display => display,
+                };
+                let text = text_of(shown).and_then(|text| {
+                    let trimmed = text.trim_start();
+                    let command = trimmed.starts_with('/') || trimmed.starts_with('?');
+                    let context = trimmed.starts_with("<session_context>");
+                    (!command && !context).then_some(text)
+                });
+                let message = text
+                    .and_then(|text| typed(&text, keep))
+                    .map(|text| UserMessage {
                         agent: Agent::Gemini,
-                        session: session.to_string(),
+                        session: self.session.clone(),
                         time: str_or(&record["timestamp"], ""),
                         text,
-                        context: context.clone(),
+                        context: self.context.clone(),
                     });
+                match record["id"].as_str().and_then(|id| self.slots.get(id)) {
+                    Some(&slot) => self.kept[slot] = message,
+                    None => {
+                        if let Some(id) = record["id"].as_str() {
+                            self.slots.insert(id.to_string(), self.kept.len());
+                        }
+                        self.kept.push(message);
+                    }
                 }
             }
             Some("gemini") => {
                 let tool = record["toolCalls"]
                     .as_array()
                     .and_then(|calls| calls.last());
-                context = match tool {
+                self.context = match tool {
                     Some(call) => Some(tool_action(&call["name"], &call["args"])),
                     None => text_of(&record["content"]).map(|text| said(&text)),
                 }
-                .or(context.take());
+                .or(self.context.take());
             }
             _ => {}
         }
     }
 }
 
-/// The text of a string, a `{"type": "text", "text"}` block, or a list of blocks/parts.
+/// Reads an older Gemini CLI chat, one object `{"sessionId", "projectHash", "messages":
+/// […]}`, one message at a time: the messages are kept (those `keep` wants) until the
+/// project hash, wherever it stands in the object, says whether the chat is this
+/// project's.
+fn legacy_chat(file: &Path, session: &mut GeminiSession, hashes: &[String], keep: Keep<'_>) {
+    struct Chat<'s, 'k> {
+        session: &'s mut GeminiSession,
+        keep: Keep<'k>,
+        hash: Option<String>,
+    }
+    impl<'de> Visitor<'de> for &mut Chat<'_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a Gemini CLI chat object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "projectHash" => self.hash = map.next_value::<Option<String>>()?,
+                    "sessionId" => {
+                        if let Some(id) = map.next_value::<Option<String>>()? {
+                            self.session.session = id;
+                        }
+                    }
+                    "messages" => map.next_value_seed(Messages(self))?,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+    struct Messages<'c, 's, 'k>(&'c mut Chat<'s, 'k>);
+    impl<'de> DeserializeSeed<'de> for Messages<'_, '_, '_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Messages<'_, '_, '_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of messages")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(message) = seq.next_element::<Value>()? {
+                self.0.session.message(&message, self.0.keep);
+            }
+            Ok(())
+        }
+    }
+    let Some(reader) = open_regular(file) else {
+        return;
+    };
+    let mut chat = Chat {
+        session,
+        keep,
+        hash: None,
+    };
+    let mut deserializer = serde_json::Deserializer::from_reader(BufReader::new(reader));
+    if serde::Deserializer::deserialize_map(&mut deserializer, &mut chat).is_err() {
+        return;
+    }
+    let inside = chat.hash.is_some_and(|h| hashes.contains(&h));
+    chat.session.inside = Some(inside);
+}
+
+/// Block types that hold text: Claude Code's and Gemini CLI's `text` (or none), Codex's
+/// `input_text`/`output_text` (response items) and `Text` (`AgentMessage` items).
+fn is_text_block(block: &Value) -> bool {
+    block["type"].is_null()
+        || ["text", "input_text", "output_text", "Text"]
+            .iter()
+            .any(|kind| block["type"] == *kind)
+}
+
+/// The text of a string, a text block, or a list of blocks/parts.
 fn text_of(value: &Value) -> Option<String> {
     let text = match value {
         Value::String(text) => text.clone(),
         Value::Array(blocks) => blocks
             .iter()
-            .filter(|b| b["type"].is_null() || b["type"] == "text")
+            .filter(|b| is_text_block(b))
             .filter_map(|b| b["text"].as_str())
             .collect::<Vec<_>>()
             .join("\n"),
-        Value::Object(_) if value["type"] == "text" => value["text"].as_str()?.to_string(),
+        Value::Object(_) if is_text_block(value) => value["text"].as_str()?.to_string(),
         _ => return None,
     };
     (!text.trim().is_empty()).then_some(text)
@@ -410,29 +673,130 @@ fn is_at_or_below(path: &str, root: &str) -> bool {
                 .is_some_and(|rest| rest.starts_with(std::path::MAIN_SEPARATOR)))
 }
 
-/// The files with `extension` directly in `dir`, sorted; none when it does not exist.
-fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == extension))
-                .collect()
+/// What a folder entry is, links not followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Dir,
+    File,
+    /// A link, a device, a pipe, a socket: never read.
+    Other,
+}
+
+fn kind_of(path: &Path) -> Option<Kind> {
+    let kind = fs::symlink_metadata(path).ok()?.file_type();
+    Some(if kind.is_dir() {
+        Kind::Dir
+    } else if kind.is_file() {
+        Kind::File
+    } else {
+        Kind::Other
+    })
+}
+
+/// The entries of `dir` with their kind as they are (a link is `Other`, whatever it points
+/// to); none when it cannot be read.
+fn real_entries(dir: &Path) -> Vec<(PathBuf, Kind)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let kind = entry.file_type().ok()?;
+            let kind = if kind.is_dir() {
+                Kind::Dir
+            } else if kind.is_file() {
+                Kind::File
+            } else {
+                Kind::Other
+            };
+            Some((entry.path(), kind))
         })
-        .unwrap_or_default();
+        .collect()
+}
+
+/// The regular files with `extension` directly in `dir`, sorted; links are left out.
+fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = real_entries(dir)
+        .into_iter()
+        .filter(|(p, kind)| *kind == Kind::File && p.extension().is_some_and(|e| e == extension))
+        .map(|(p, _)| p)
+        .collect();
     files.sort();
     files
 }
 
-/// The JSON lines of a file; lines that are not JSON are skipped.
-fn lines(file: &Path) -> Vec<Value> {
-    let Ok(text) = crate::limits::read_to_string(file) else {
-        return Vec::new();
+/// `file` opened for reading if it is a regular file, not a link.
+fn open_regular(file: &Path) -> Option<File> {
+    if kind_of(file)? != Kind::File {
+        return None;
+    }
+    File::open(file).ok()
+}
+
+/// Calls `each` with every line of `file` that is JSON, in order, until it returns
+/// `false`. One line is held at a time; a line longer than the file cap
+/// (`AUTOFIX_MAX_FILE_BYTES`, 64 MiB by default) is skipped without being held.
+fn for_each_record(file: &Path, mut each: impl FnMut(Value) -> bool) {
+    let Some(file) = open_regular(file) else {
+        return;
     };
-    text.lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect()
+    let cap = usize::try_from(
+        crate::limits::max_file_bytes().unwrap_or(crate::limits::DEFAULT_MAX_FILE_BYTES),
+    )
+    .unwrap_or(usize::MAX);
+    for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {
+        match serde_json::from_slice(line) {
+            Ok(value) => each(value),
+            Err(_) => true,
+        }
+    });
+}
+
+/// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
+/// without its line break, until it returns `false`.
+fn for_each_line(mut reader: impl BufRead, cap: usize, mut each: impl FnMut(&[u8]) -> bool) {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let (used, ended) = {
+            let Ok(buffer) = reader.fill_buf() else {
+                return;
+            };
+            if buffer.is_empty() {
+                break;
+            }
+            let (chunk, used, ended) = match memchr::memchr(b'\n', buffer) {
+                Some(at) => (&buffer[..at], at + 1, true),
+                None => (buffer, buffer.len(), false),
+            };
+            if !too_long {
+                if line.len() + chunk.len() > cap {
+                    too_long = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            (used, ended)
+        };
+        reader.consume(used);
+        if ended {
+            if !too_long && !each(&line) {
+                return;
+            }
+            too_long = false;
+            // A long line's buffer is not kept for the short ones after it.
+            if line.capacity() > 1 << 20 {
+                line = Vec::new();
+            } else {
+                line.clear();
+            }
+        }
+    }
+    if !too_long && !line.is_empty() {
+        each(&line);
+    }
 }
 
 fn file_stem(file: &Path) -> String {
@@ -448,6 +812,25 @@ fn str_or(value: &Value, default: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_read_one_at_a_time_and_long_ones_skipped() {
+        let text = b"{\"a\":1}\n0123456789abcdef\n\n{\"b\":2}";
+        let mut seen = Vec::new();
+        // A buffer smaller than a line, so lines arrive in pieces.
+        let reader = BufReader::with_capacity(4, &text[..]);
+        for_each_line(reader, 10, |line| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            true
+        });
+        assert_eq!(seen, ["{\"a\":1}", "", "{\"b\":2}"]);
+        let mut first = Vec::new();
+        for_each_line(&text[..], 100, |line| {
+            first.push(line.len());
+            false
+        });
+        assert_eq!(first, [7]);
+    }
 
     #[test]
     fn tool_actions_and_shortening() {

@@ -149,6 +149,11 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
     let agent = agent(hook_agent);
     let output = (|| -> anyhow::Result<String> {
         let workspace = context.workspace()?;
+        // An instructions file the agent loads carries the rules already: hook output would
+        // be a second copy (and Gemini CLI shows it to the model as data, not instructions).
+        if crate::export::targets::delivered_to(&workspace.root, agent.reader()).is_some() {
+            return Ok(hook::empty(agent).to_string());
+        }
         let path = &workspace.rules_file;
         let Some(source) = rules::read(path)? else {
             return Ok(hook::empty(agent).to_string());

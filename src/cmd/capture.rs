@@ -3,13 +3,14 @@
 
 use std::process::ExitCode;
 
+use crate::capture::repeats::ActiveRule;
 use crate::capture::{prompt, reflect};
 use crate::hook::Agent;
 use crate::rules::{self, listing};
 use anyhow::Context as _;
 
 use crate::cli::{HookCommand, PromptAgent, ReflectArgs, TextOrJson};
-use crate::cmd::{Context, print};
+use crate::cmd::{Context, eprint, print};
 
 fn agent(agent: PromptAgent) -> Agent {
     match agent {
@@ -19,20 +20,70 @@ fn agent(agent: PromptAgent) -> Agent {
     }
 }
 
-/// A hook never blocks the prompt: whatever happens, exit 0; unreadable input is no
-/// correction.
+/// The most bytes of hook input read: a prompt longer than this is pasted data, not a
+/// correction, and classifying it must end well within the 10 s `init` gives the hook.
+const PROMPT_CAP: u64 = 1024 * 1024;
+
+/// A hook never blocks the prompt: whatever happens, exit 0; unreadable or oversized
+/// input is no correction (said in one line on stderr).
 pub(crate) fn hook(command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
-            let cap = crate::limits::DEFAULT_MAX_FILE_BYTES;
-            if let Ok(input) = crate::limits::read_capped(std::io::stdin().lock(), cap)
-                && let Some(output) = prompt::respond(agent(args.agent), &input)
-            {
-                let _ = print(&output);
+            match crate::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
+                Ok(input) => {
+                    if let Some(output) = prompt::respond(agent(args.agent), &input, hook_rules) {
+                        let _ = print(&output);
+                    }
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+                    eprint("autofix: prompt not classified: the hook's input is over 1 MiB\n");
+                }
+                Err(error) => eprint(&format!("autofix: prompt not classified: {error}\n")),
             }
             ExitCode::SUCCESS
         }
     }
+}
+
+/// The active rules of the project a prompt was typed in, found from the hook input's
+/// `cwd` (else the current directory) as every command finds its workspace; none when
+/// there is no readable rules file: the reminder is then the plain one.
+fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
+    let from = match cwd.map(std::path::Path::new) {
+        Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd.to_path_buf(),
+        _ => match std::env::current_dir() {
+            Ok(dir) => dir,
+            Err(_) => return Vec::new(),
+        },
+    };
+    let workspace = crate::workspace::Workspace::discover_from(
+        &crate::workspace::Options::default(),
+        &from,
+        std::env::var_os(crate::workspace::FILE_ENV),
+        std::env::var_os(crate::workspace::CEILING_ENV),
+    );
+    active_rules(&workspace.rules_file).unwrap_or_default()
+}
+
+/// The active rules of the rules file at `path` (none when it does not exist).
+fn active_rules(path: &std::path::Path) -> anyhow::Result<Vec<ActiveRule>> {
+    let Some(source) = rules::read(path)? else {
+        return Ok(Vec::new());
+    };
+    let document = rules::parse_tolerant(path, &source)?;
+    let query = listing::Query::default();
+    let listing = listing::build(String::new(), Some(&document), &query);
+    Ok(listing
+        .rules
+        .iter()
+        .filter(|rule| rule.active)
+        .filter_map(|rule| {
+            Some(ActiveRule {
+                number: rule.number?,
+                instruction: rule.instruction.to_string(),
+            })
+        })
+        .collect())
 }
 
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
@@ -40,13 +91,7 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
         .filter(|home| !home.is_empty())
         .context("HOME is not set: it locates the agents' transcripts")?;
     let workspace = context.workspace()?;
-    let source = rules::read(&workspace.rules_file)?;
-    let document = match &source {
-        Some(source) => Some(rules::parse_tolerant(&workspace.rules_file, source)?),
-        None => None,
-    };
-    let query = listing::Query::default();
-    let listing = listing::build(String::new(), document.as_ref(), &query);
+    let rules = active_rules(&workspace.rules_file)?;
     let mut agents: Vec<Agent> = Vec::new();
     for named in args.agents.into_iter().map(agent) {
         if !agents.contains(&named) {
@@ -61,11 +106,7 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
         root: workspace.root,
         agents,
         since: args.since,
-        learned: listing
-            .rules
-            .iter()
-            .map(|rule| rule.instruction.to_string())
-            .collect(),
+        rules,
     };
     let report = reflect::run(&request);
     print(&match args.format {

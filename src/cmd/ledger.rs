@@ -164,7 +164,7 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         root: workspace.root.clone(),
         agents,
         since: args.since.clone(),
-        learned: Vec::new(),
+        rules: Vec::new(),
     });
     let report = crate::ledger::build(
         shown(&workspace.rules_file),

@@ -23,11 +23,32 @@ use crate::workspace::{self, Workspace};
 use crate::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
 use crate::mcp;
 
+/// Whether the command line is one an agent's hook runs: `autofix hook …`, or `autofix
+/// rules --format hook`. Only for a command line clap refused, so a plain `hook` word
+/// anywhere is enough: with a newer version's subcommand or flag, nothing else parses.
+fn is_hook(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    args.skip(1)
+        .any(|arg| arg == "hook" || arg == "--format=hook")
+}
+
 /// Runs the command line of this process: what `main` does. This is the only place that
 /// prints errors.
 pub(crate) fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(error) if error.use_stderr() && is_hook(std::env::args_os()) => {
+            // An agent runs hooks on every session and prompt, and Claude Code reads exit 2
+            // as "block the prompt": a hook from another autofix version, or a misspelled
+            // one, must cost one line on stderr and nothing else.
+            let first = error.to_string();
+            let first = first
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            eprint(&format!("autofix: hook not run: {first}\n"));
+            return ExitCode::SUCCESS;
+        }
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr.
             let _ = error.print();

@@ -184,6 +184,9 @@ pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<Exit
         rules_file: &workspace.rules_file,
         shown: &shown_file,
         path_var: std::env::var_os("PATH"),
+        home: std::env::var_os("HOME")
+            .filter(|home| !home.is_empty())
+            .map(std::path::PathBuf::from),
     });
     print(&match args.format {
         TextOrJson::Text => report.to_text(context.stdout_painter()),

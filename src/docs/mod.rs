@@ -13,6 +13,8 @@ pub mod scoping {}
 pub mod capture {}
 #[doc = include_str!("ledger.md")]
 pub mod ledger {}
+#[doc = include_str!("delivery.md")]
+pub mod delivery {}
 #[doc = include_str!("export.md")]
 pub mod export {}
 #[doc = include_str!("team.md")]

@@ -326,10 +326,21 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         fence: Fence::repository(&root, &request.rules_file),
         facts,
     };
+    // The claude target's guard matters only where our AGENTS.md block would reach Claude
+    // Code; beside rulesync or Ruler, what Claude Code reads is theirs.
+    let guard = context.facts.peers.is_empty()
+        && (selected.iter().any(|s| s.target.id == "agents-md")
+            || targets::agents_md_exported(&context.root));
     let jobs: Vec<scoped::Job> = selected
         .iter()
         .flat_map(|selected| {
-            scoped::jobs(&context.root, selected, &context.listing, context.remove)
+            scoped::jobs(
+                &context.root,
+                selected,
+                &context.listing,
+                context.remove,
+                guard,
+            )
         })
         .collect();
     let mut seen: std::collections::HashMap<PathBuf, &'static str> = Default::default();
@@ -493,6 +504,7 @@ impl Context<'_> {
         removing: bool,
     ) -> Result<Plan, Refusal> {
         match (job.target.kind, removing) {
+            (Kind::Owned, false) if job.part == scoped::Part::Guard => Ok(plan_guard(existing)),
             (Kind::Block, false) => self.plan_block(job, existing),
             (Kind::Owned, false) => self.plan_owned(job, existing),
             (Kind::Block, true) => plan_block_removal(existing),
@@ -760,6 +772,35 @@ fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
         ..Plan::keep(None)
     })
 }
+
+/// The claude target's guard: the stamp and a comment saying why the file is there (HTML
+/// comments, which Claude Code strips), and one line for the model. Claude Code counts a
+/// CLAUDE.md only when something is left of it once the comments are gone.
+fn plan_guard(existing: Option<&str>) -> Plan {
+    let stamp = format!(
+        "{}: written by `autofix export`; edits here are overwritten -->\n<!-- Claude Code \
+         loads AGENTS.md only in a project without CLAUDE.md: this file makes it read the rules \
+         from .claude/rules/ alone, where rules for some paths load only for those paths. A \
+         CLAUDE.md of your own replaces this file -->",
+        owned::STAMP
+    );
+    let eol = existing.map_or("\n", markdown::eol);
+    let text = owned::render("", &stamp, GUARD_LINE, eol, false);
+    let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
+    Plan {
+        change: if same {
+            Change::Keep
+        } else {
+            Change::Write(text)
+        },
+        rules: 0,
+        omitted: 0,
+        note: None,
+    }
+}
+
+/// What the model reads of the guard.
+const GUARD_LINE: &str = "The project's rules are in .claude/rules/.\n";
 
 fn plan_owned_removal(existing: Option<&str>) -> Plan {
     match existing {

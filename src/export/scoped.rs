@@ -8,7 +8,9 @@ use std::fs;
 use std::path::Path;
 
 use super::owned;
-use super::targets::{Scoping, Selected, Target};
+use super::targets::{
+    CLAUDE_FILES, CLAUDE_GUARD, Scoping, Selected, Target, agents_md_has_own_text,
+};
 use crate::rules::listing::{self, Entry, Listing};
 use crate::rules::scope;
 
@@ -23,6 +25,9 @@ pub(super) enum Part {
     Scope(String),
     /// A scoped file of ours that no scope needs: to be removed.
     Orphan,
+    /// No rules: a stamped file whose presence changes what the agent loads (the claude
+    /// target's [`CLAUDE_GUARD`](super::targets::CLAUDE_GUARD)).
+    Guard,
 }
 
 impl Part {
@@ -31,7 +36,7 @@ impl Part {
             Part::All => true,
             Part::Unscoped => entry.paths.is_empty(),
             Part::Scope(heading) => *heading == listing::scope_heading(entry),
-            Part::Orphan => false,
+            Part::Orphan | Part::Guard => false,
         }
     }
 
@@ -69,12 +74,14 @@ pub(super) struct Job {
     pub(super) scope_note: String,
 }
 
-/// The files `selected` stands for in this run.
+/// The files `selected` stands for in this run; with `guard`, the claude target's
+/// [`CLAUDE_GUARD`] where it is needed.
 pub(super) fn jobs(
     root: &Path,
     selected: &Selected,
     rules: &Listing<'_>,
     remove: bool,
+    guard: bool,
 ) -> Vec<Job> {
     let target = selected.target;
     let job = |path: String, frontmatter: String, part: Part| Job {
@@ -109,6 +116,13 @@ pub(super) fn jobs(
             )
         });
     }
+    if target.id == "claude" {
+        match (guard && !remove && guard_needed(root), guard_exists(root)) {
+            (true, _) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Guard)),
+            (false, true) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Orphan)),
+            (false, false) => {}
+        }
+    }
     let wanted: std::collections::HashSet<String> = jobs.iter().map(|j| j.path.clone()).collect();
     for path in existing_scoped_files(root, target) {
         if !wanted.contains(&path) {
@@ -116,6 +130,24 @@ pub(super) fn jobs(
         }
     }
     jobs
+}
+
+/// Whether the claude target needs its guard: Claude Code would load `AGENTS.md` (no
+/// CLAUDE.md of the user's), whose block holds every rule, the scoped ones included, beside
+/// `.claude/rules/`. Not when `AGENTS.md` has text of the user's own: the guard would hide
+/// it from Claude Code.
+fn guard_needed(root: &Path) -> bool {
+    let users_own = CLAUDE_FILES
+        .iter()
+        .any(|name| *name != CLAUDE_GUARD && root.join(name).symlink_metadata().is_ok());
+    let guard_is_users = root.join(CLAUDE_GUARD).symlink_metadata().is_ok() && !guard_exists(root);
+    !users_own && !guard_is_users && !agents_md_has_own_text(root)
+}
+
+/// Whether our guard is there (stamped).
+pub(super) fn guard_exists(root: &Path) -> bool {
+    crate::limits::read_to_string(&root.join(CLAUDE_GUARD))
+        .is_ok_and(|text| owned::is_stamped(&text))
 }
 
 /// The scope in words, as written in the rules file: the frontmatter has only the

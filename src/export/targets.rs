@@ -117,9 +117,9 @@ pub(crate) enum Detect {
     Default,
     /// When this folder exists.
     Folder(&'static str),
-    /// When this file exists.
-    File(&'static str),
-    /// When `CLAUDE.md` or `.claude/` exists and `CLAUDE.md` does not import `AGENTS.md`.
+    /// When this file or this folder exists.
+    FileOrFolder(&'static str, &'static str),
+    /// When `CLAUDE.md` or `.claude/` exists and Claude Code does not read `AGENTS.md`.
     ClaudeRules,
     /// Only when asked for.
     Asked,
@@ -132,11 +132,11 @@ impl Detect {
             Detect::Folder(folder) => {
                 format!("when {folder}/ exists, when asked, or once exported before")
             }
-            Detect::File(file) => {
-                format!("when {file} exists, when asked, or once exported before")
+            Detect::FileOrFolder(file, folder) => {
+                format!("when {file} or {folder}/ exists, when asked, or once exported before")
             }
             Detect::ClaudeRules => {
-                "when CLAUDE.md or .claude/ exists and CLAUDE.md does not import @AGENTS.md"
+                "when CLAUDE.md or .claude/ exists and Claude Code does not read AGENTS.md (CLAUDE.md imports it, or there is no CLAUDE.md and AGENTS.md has text of its own)"
                     .to_string()
             }
             Detect::Asked => "when asked, or once exported before".to_string(),
@@ -390,7 +390,9 @@ const TARGETS: &[Target] = &[
         "gemini-md",
         "GEMINI.md",
         &["Gemini CLI"],
-        Detect::File("GEMINI.md"),
+        // Gemini CLI reads GEMINI.md, not AGENTS.md, unless `context.fileName` says so
+        // (same page): with `.gemini/` set up, GEMINI.md is its instructions file.
+        Detect::FileOrFolder("GEMINI.md", ".gemini"),
         "https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
     ),
     Target {
@@ -642,7 +644,7 @@ pub(crate) struct Selected {
 /// What the repository looks like, as far as choosing targets goes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Facts {
-    /// `CLAUDE.md` imports `@AGENTS.md`, or is a link to it: Claude Code reads the block.
+    /// Claude Code loads `AGENTS.md` (see [`claude_reads_agents_md`]): it reads the block.
     pub claude_reads_agents_md: bool,
     /// rulesync or Ruler: the rules go to their sources, and what they generate is theirs.
     pub peers: Peers,
@@ -684,6 +686,27 @@ pub(crate) fn readers(root: &Path, target: &Target, facts: &Facts) -> Vec<&'stat
         }
     }
     readers
+}
+
+/// The exported file that already puts the rules in `agent`'s instructions (`agent` as the
+/// targets name their readers: "Claude Code", "Codex", "Gemini CLI", "Cursor"), if any:
+/// then a session hook must not add them a second time.
+pub(crate) fn delivered_to(root: &Path, agent: &str) -> Option<&'static str> {
+    let mut facts = Facts::of(root);
+    // As things stand now (not as `export` would leave them): with no CLAUDE.md of any
+    // kind, Claude Code loads AGENTS.md.
+    if agent == "Claude Code"
+        && !CLAUDE_FILES
+            .iter()
+            .any(|f| root.join(f).symlink_metadata().is_ok())
+    {
+        facts.claude_reads_agents_md = true;
+    }
+    TARGETS
+        .iter()
+        .filter(|target| readers(root, target, &facts).contains(&agent))
+        .find(|target| exported(root, target))
+        .map(|target| target.path)
 }
 
 /// The targets for this run: the requested ones; or the defaults plus every target that
@@ -729,7 +752,8 @@ pub(crate) fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Ve
                     "CLAUDE.md exists".to_string()
                 }
                 Detect::ClaudeRules if claude && is_dir(".claude") => ".claude/ exists".to_string(),
-                Detect::File(file) if exists(file) => format!("{file} exists"),
+                Detect::FileOrFolder(file, _) if exists(file) => format!("{file} exists"),
+                Detect::FileOrFolder(_, folder) if is_dir(folder) => format!("{folder}/ exists"),
                 Detect::Folder(folder) if is_dir(folder) => format!("{folder}/ exists"),
                 _ if exported(root, target) => "exported before".to_string(),
                 _ => return None,
@@ -794,9 +818,55 @@ fn exported(root: &Path, target: &Target) -> bool {
     }
 }
 
+/// The files whose presence makes a project "a CLAUDE.md project" for Claude Code, which
+/// then does not load `AGENTS.md` in their place (`CLAUDE_NAMES` of its built-in
+/// `cc-plugin-agents-md`, mode `claude-md-or-agents-md` by default; seen in the client's
+/// own bundle, version 2.1.328, and in what it sent to a stub model).
+pub(crate) const CLAUDE_FILES: [&str; 3] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
+
+/// Where the claude target keeps Claude Code from loading `AGENTS.md` as well: a stamped
+/// file whose one line of text (Claude Code strips the HTML comments, and a file of nothing
+/// but comments does not count) makes the project a CLAUDE.md project.
+pub(crate) const CLAUDE_GUARD: &str = ".claude/CLAUDE.md";
+
+/// Whether Claude Code loads the root `AGENTS.md`: `CLAUDE.md` links to it or imports it;
+/// or the project has none of [`CLAUDE_FILES`] and `AGENTS.md` holds text of the user's
+/// own (then it is the project's instructions for Claude Code too, and autofix leaves it
+/// so: the rules reach Claude Code through it, once).
+fn claude_reads_agents_md(root: &Path) -> bool {
+    if claude_imports_agents_md(root) {
+        return true;
+    }
+    // Our guard does not count: it goes when AGENTS.md has text of the user's own.
+    let claude_project = CLAUDE_FILES.iter().any(|name| {
+        root.join(name).symlink_metadata().is_ok()
+            && !(*name == CLAUDE_GUARD && super::scoped::guard_exists(root))
+    });
+    !claude_project && agents_md_has_own_text(root)
+}
+
+/// `AGENTS.md` holds autofix's block (or a broken marker of it).
+pub(crate) fn agents_md_exported(root: &Path) -> bool {
+    by_id("agents-md").is_some_and(|target| exported(root, target))
+}
+
+/// `AGENTS.md` holds something besides autofix's block.
+pub(crate) fn agents_md_has_own_text(root: &Path) -> bool {
+    let Ok(bytes) = crate::limits::read_prefix(&root.join("AGENTS.md")) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let rest = match block::find(&text) {
+        Ok(Some(found)) => block::remove(&text, &found).unwrap_or_default(),
+        // A broken block is reported by the export itself; its text counts as the user's.
+        _ => text.into_owned(),
+    };
+    !rest.trim_start_matches(markdown::BOM).trim().is_empty()
+}
+
 /// `CLAUDE.md` is a link to `AGENTS.md`, or imports it (`@AGENTS.md`, `@./AGENTS.md` outside
 /// code fences).
-fn claude_reads_agents_md(root: &Path) -> bool {
+fn claude_imports_agents_md(root: &Path) -> bool {
     let claude = root.join("CLAUDE.md");
     let agents = root.join("AGENTS.md");
     if let (Ok(a), Ok(b)) = (fs::canonicalize(&claude), fs::canonicalize(&agents))

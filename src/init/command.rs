@@ -19,7 +19,9 @@ pub(crate) enum CommandAgent {
     OpenCode,
 }
 
-/// How the stamp starts in a TOML file, where `<!--` would not be a comment.
+/// How the stamp starts in a TOML file, where `<!--` would not be a comment, and in YAML
+/// frontmatter, which the agents parse away: the model never reads it there, while an HTML
+/// comment in a command's body reaches it verbatim (seen in Claude Code 2.1.328).
 const TOML_STAMP: &str = "# autofix:owned";
 
 /// What the stamp says after its prefix.
@@ -134,8 +136,8 @@ impl CommandAgent {
 
     fn stamp(self) -> String {
         match self {
-            CommandAgent::Gemini => format!("{TOML_STAMP}{STAMP_TEXT}"),
-            _ => format!("{}{STAMP_TEXT} -->", owned::STAMP),
+            CommandAgent::Cursor => format!("{}{STAMP_TEXT} -->", owned::STAMP),
+            _ => format!("{TOML_STAMP}{STAMP_TEXT}"),
         }
     }
 
@@ -145,16 +147,16 @@ impl CommandAgent {
         let body = body(self.correction());
         match self {
             CommandAgent::Claude => format!(
-                "---\ndescription: {DESCRIPTION}\nargument-hint: \"{ARGUMENT_HINT}\"\n---\n\
-                 {stamp}\n\n{body}"
+                "---\n{stamp}\ndescription: {DESCRIPTION}\nargument-hint: \"{ARGUMENT_HINT}\"\n\
+                 ---\n\n{body}"
             ),
             CommandAgent::Copilot => format!(
-                "---\ndescription: {DESCRIPTION}\nargument-hint: \"{ARGUMENT_HINT}\"\n\
-                 agent: agent\n---\n{stamp}\n\n{body}"
+                "---\n{stamp}\ndescription: {DESCRIPTION}\nargument-hint: \"{ARGUMENT_HINT}\"\n\
+                 agent: agent\n---\n\n{body}"
             ),
             CommandAgent::Cursor => format!("{stamp}\n\n{body}"),
             CommandAgent::OpenCode => {
-                format!("---\ndescription: {DESCRIPTION}\n---\n{stamp}\n\n{body}")
+                format!("---\n{stamp}\ndescription: {DESCRIPTION}\n---\n\n{body}")
             }
             // A literal multi-line string: the body's quotes and backslashes stay as they
             // are (https://toml.io/en/v1.0.0#string).
@@ -165,14 +167,20 @@ impl CommandAgent {
     }
 
     /// Whether an existing file at [`CommandAgent::path`] is ours: stamped on its first
-    /// line after any frontmatter.
+    /// line (TOML), on a line of its frontmatter, or (as autofix wrote Markdown commands
+    /// before) on the first line after the frontmatter.
     pub(crate) fn is_ours(self, source: &str) -> bool {
-        let prefix = match self {
-            CommandAgent::Gemini => TOML_STAMP,
-            _ => owned::STAMP,
-        };
-        markdown::first_body_line(&markdown::lines(source))
-            .is_some_and(|line| line.text.starts_with(prefix))
+        let lines = markdown::lines(source);
+        match self {
+            CommandAgent::Gemini => source.starts_with(TOML_STAMP),
+            _ => {
+                lines.iter().any(|line| {
+                    line.context == markdown::Context::Frontmatter
+                        && line.text.starts_with(TOML_STAMP)
+                }) || markdown::first_body_line(&lines)
+                    .is_some_and(|line| line.text.starts_with(owned::STAMP))
+            }
+        }
     }
 
     /// What the report says about a command file.

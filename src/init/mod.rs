@@ -7,6 +7,7 @@ pub(crate) mod command;
 mod report;
 pub(crate) mod settings;
 pub(crate) mod skill;
+pub(crate) mod trust;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -627,6 +628,14 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
          stale."
             .to_string(),
     );
+    let mut hooked = request.hooks.clone();
+    hooked.sort_by_key(|a| a.as_str());
+    hooked.dedup();
+    for how in hooked.into_iter().filter_map(trust::how) {
+        steps.push(format!(
+            "Trust the repository, or its hooks do not run: {how}."
+        ));
+    }
     if request.hooks.is_empty() {
         steps.push(
             "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \

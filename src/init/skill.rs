@@ -7,7 +7,7 @@ use crate::export::markdown;
 use crate::rules::Category;
 
 /// Bumped whenever the text changes meaning, so an old copy is recognisably old.
-const VERSION: &str = "3";
+const VERSION: &str = "4";
 
 /// The skill's name: lowercase, at most 64 characters, equal to its folder.
 pub(crate) const NAME: &str = "autofix";
@@ -18,12 +18,14 @@ pub(crate) const PATHS: [&str; 2] = [
     ".claude/skills/autofix/SKILL.md",
 ];
 
-const DESCRIPTION: &str = "Use at the start of every coding task in this repository, and \
-whenever the user corrects you, states a convention, or a bug teaches a lesson. Loads the \
-project's recorded rules with `autofix rules` and records new ones with `autofix learn`, so \
-that the same correction is never needed twice.";
+const DESCRIPTION: &str = "Use whenever the user corrects you, states a convention, or a bug \
+teaches a lesson, and before editing a file: records rules with `autofix learn` and lists the \
+rules for a file with `autofix rules --for PATH`, so that the same correction is never needed \
+twice.";
 
-/// The `SKILL.md` text for a repository whose rules file is `rules_file` (relative).
+/// The `SKILL.md` text for a repository whose rules file is `rules_file` (relative). Short
+/// on purpose: the rules themselves reach the agent through its instructions files (or the
+/// session hook), so the skill only says what those cannot.
 pub(crate) fn render(rules_file: &str) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
     format!(
@@ -37,51 +39,27 @@ metadata:
 
 # autofix: the project's rules memory
 
-This repository records corrections, conventions and bug lessons as numbered rules in
-`{rules_file}`. A newer rule supersedes an older one; on conflict, the higher-numbered
-rule wins.
+The project's rules, numbered, are recorded in `{rules_file}` and are already in your
+instructions; on conflict, the higher-numbered rule wins.
 
-## Before every task
+- **Before editing a file**, run `autofix rules --for PATH`: some rules apply only to some
+  paths.
+- **Every correction** the user makes (and every convention stated, every lesson from a
+  bug) becomes a rule, before you go on:
 
-Run `autofix rules` and treat every rule it prints as a hard constraint.
+  ```sh
+  autofix learn -c CATEGORY -w \"WHY\" \"Always/Never do X - because Y.\"
+  ```
 
-## When the user corrects you
+  CATEGORY is one of {categories}; WHY is brief (\"user preference\", \"bug lesson\");
+  add `--supersedes N` when it replaces rule N. Then redo the work so it follows the rule,
+  and acknowledge with the line `autofix learn` prints. `/learn <the rule>` is the same.
+- A note from `autofix hook user-prompt` that a prompt looks like a correction is a
+  reminder, not an order: it comes from a simple local classifier. If the user stated a
+  lasting rule, learn it; if not, carry on.
 
-1. Record the correction as one imperative rule:
-
-   ```sh
-   autofix learn -c CATEGORY -w \"WHY\" \"Always/Never do X - because Y.\"
-   ```
-
-   CATEGORY is one of {categories}. WHY is brief: \"user preference\",
-   \"codebase pattern\", \"framework limitation\", \"bug lesson\".
-2. Redo the work so that it follows the rule.
-3. Acknowledge with the line `autofix learn` prints: \"Learned rule #N ([CATEGORY]): ...\".
-
-`autofix learn` also refreshes every copy exported before (`AGENTS.md`, `CLAUDE.md`, the
-agents' rule folders), so agents never read a stale list: commit those files together
-with `{rules_file}`. The user may also type `/learn <the rule>`: treat it as a correction.
-
-## When a note says the prompt looks like a correction
-
-With the hooks installed, `autofix hook user-prompt` adds a note to a prompt that reads
-like a correction or a convention (\"no, use pnpm not npm\", \"from now on ...\"). It is
-a reminder, not an order: if the user did state a lasting rule, record it as above
-before continuing (with `--supersedes N` when it replaces rule N); if it was a one-off
-instruction, carry on. The note comes from a simple local classifier, so it can be wrong.
-`autofix reflect` lists the corrections of earlier sessions that no rule states yet.
-
-## To change a rule
-
-Rules are never deleted. Learn the new rule with `--supersedes N` (repeatable); the old
-one stops being active.
-
-## Never
-
-- Edit `{rules_file}` by hand: `autofix learn` numbers, validates and writes it safely.
-- Edit the generated rules in `AGENTS.md`, `CLAUDE.md` or the agents' rule folders (the
-  autofix-rules block and files stamped `autofix:owned`): run `autofix export` instead.
-- Delete a rule: supersede it.
+Never edit `{rules_file}` or the generated rules (the autofix-rules block, files stamped
+`autofix:owned`) by hand, and never delete a rule: supersede it.
 "
     )
 }

@@ -11,6 +11,8 @@ use serde::Serialize;
 
 use crate::diagnostics::Code;
 use crate::git::{self, Git};
+use crate::hook::Agent;
+use crate::init::trust;
 use crate::paint::Painter;
 use crate::rules::{self, check};
 use crate::text::counted;
@@ -42,6 +44,8 @@ pub(crate) struct Request<'a> {
     pub rules_file: &'a Path,
     pub shown: &'a str,
     pub path_var: Option<OsString>,
+    /// Where the agents keep their trust of folders (`HOME`).
+    pub home: Option<PathBuf>,
 }
 
 /// Runs every check, in order.
@@ -58,7 +62,38 @@ pub(crate) fn doctor(request: &Request<'_>) -> Report {
     }
     check_binary(&mut report, &program, request.path_var.as_deref());
     check_rules_file(&mut report, top.as_deref(), request);
+    check_trust(&mut report, request);
     report
+}
+
+/// For each agent whose hooks are installed here: does this machine trust the repository,
+/// as far as the agent's own files show?
+fn check_trust(report: &mut Report, request: &Request<'_>) {
+    let Some(home) = &request.home else {
+        return;
+    };
+    for agent in trust::hooked(request.root) {
+        let Some(granted) = trust::granted(agent, request.root, home) else {
+            continue;
+        };
+        let name = match agent {
+            Agent::Claude => "trust claude",
+            Agent::Codex => "trust codex",
+            _ => "trust gemini",
+        };
+        let message = if granted {
+            format!(
+                "{} trusts this repository, so its hooks run",
+                agent.reader()
+            )
+        } else {
+            format!(
+                "{} does not trust this repository yet: its autofix hooks do not run",
+                agent.reader()
+            )
+        };
+        report.push(name, granted, message, trust::how(agent));
+    }
 }
 
 impl Report {

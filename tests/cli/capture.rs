@@ -33,8 +33,33 @@ impl Measure {
     }
 }
 
-/// Runs every prompt of a `LABEL<TAB>PROMPT` fixture through `hook user-prompt`.
-fn measure(fixture: &str) -> Measure {
+impl Measure {
+    fn false_alarm_rate(&self, negatives: u32) -> f64 {
+        f64::from(self.false_positives) / f64::from(negatives)
+    }
+}
+
+/// The `(is_correction, prompt)` rows of a `LABEL<TAB>PROMPT` fixture: labels
+/// `correction`/`1` and `other`/`0`, `\n` in a prompt a line break, `#` lines comments.
+fn labelled(fixture: &str) -> Vec<(bool, String)> {
+    fixture
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let (label, prompt) = line.split_once('\t').expect("LABEL<TAB>PROMPT");
+            let positive = match label.trim() {
+                "correction" | "1" => true,
+                "other" | "0" => false,
+                other => panic!("unknown label {other:?} in {line}"),
+            };
+            (positive, prompt.replace("\\n", "\n"))
+        })
+        .collect()
+}
+
+/// Runs every prompt of a labelled fixture through `hook user-prompt`, one process each;
+/// returns the counts and the number of negatives.
+fn measure(fixture: &str) -> (Measure, u32) {
     let sandbox = Sandbox::new();
     let mut measure = Measure {
         true_positives: 0,
@@ -42,53 +67,99 @@ fn measure(fixture: &str) -> Measure {
         false_negatives: 0,
         misses: Vec::new(),
     };
-    let mut labels = 0;
-    for line in fixture
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let (label, prompt) = line.split_once('\t').expect("LABEL<TAB>PROMPT");
-        assert!(label == "correction" || label == "other", "{line}");
-        labels += 1;
+    let rows = labelled(fixture);
+    assert!(!rows.is_empty());
+    let mut negatives = 0;
+    for (positive, prompt) in rows {
         let run = sandbox
             .run_with_stdin(
                 &["hook", "user-prompt", "--agent", "claude"],
-                &prompt_input(prompt),
+                &prompt_input(&prompt),
             )
             .expect(0);
         let flagged = !run.stdout.is_empty();
-        match (label == "correction", flagged) {
+        negatives += u32::from(!positive);
+        match (positive, flagged) {
             (true, true) => measure.true_positives += 1,
             (false, true) => measure.false_positives += 1,
             (true, false) => measure.false_negatives += 1,
             (false, false) => {}
         }
-        if flagged != (label == "correction") {
+        if flagged != positive {
+            let label = if positive { "missed" } else { "false alarm" };
             measure.misses.push(format!("{label}: {prompt}"));
         }
     }
-    assert!(labels > 0);
-    measure
+    (measure, negatives)
+}
+
+/// Asserts recall and false-alarm floors on one fixture, naming what it got wrong.
+fn assert_floors(name: &str, fixture: &str, min_recall: f64, max_false_alarms: f64) {
+    let (measure, negatives) = measure(fixture);
+    let false_alarms = measure.false_alarm_rate(negatives);
+    eprintln!(
+        "{name}: {} corrections, {negatives} others: recall {}/{} = {:.3}, false alarms \
+         {}/{negatives} = {false_alarms:.3}",
+        measure.true_positives + measure.false_negatives,
+        measure.true_positives,
+        measure.true_positives + measure.false_negatives,
+        measure.recall(),
+        measure.false_positives,
+    );
+    assert!(
+        measure.recall() >= min_recall && false_alarms <= max_false_alarms,
+        "{name}: recall {:.3} (floor {min_recall}), false alarms {false_alarms:.3} (ceiling \
+         {max_false_alarms}), precision {:.3}\n{}",
+        measure.recall(),
+        measure.precision(),
+        measure.misses.join("\n")
+    );
+}
+
+// Floors a little below the figures measured (see src/docs/capture.md). The training sets
+// are fitted, so their floors are high; the development sets held phrasings the model
+// never saw.
+#[test]
+fn the_hook_over_the_training_sets() {
+    assert_floors(
+        "prompts.tsv",
+        include_str!("../fixtures/prompts.tsv"),
+        0.98,
+        0.02,
+    );
+    assert_floors(
+        "prompts-train-en.tsv",
+        include_str!("../fixtures/prompts-train-en.tsv"),
+        0.98,
+        0.02,
+    );
+    assert_floors(
+        "prompts-train-fr.tsv",
+        include_str!("../fixtures/prompts-train-fr.tsv"),
+        0.98,
+        0.02,
+    );
 }
 
 #[test]
-fn the_hook_over_the_labelled_corpus_keeps_precision_and_recall() {
-    let corpus = measure(include_str!("../fixtures/prompts.tsv"));
-    let held_out = measure(include_str!("../fixtures/prompts-holdout.tsv"));
-    // Floors a little below the measured figures (see src/docs/capture.md).
-    assert!(
-        corpus.precision() >= 0.96 && corpus.recall() >= 0.97,
-        "corpus: precision {:.3}, recall {:.3}\n{}",
-        corpus.precision(),
-        corpus.recall(),
-        corpus.misses.join("\n")
+fn the_hook_over_the_development_sets() {
+    assert_floors(
+        "prompts-holdout.tsv",
+        include_str!("../fixtures/prompts-holdout.tsv"),
+        0.95,
+        0.04,
     );
-    assert!(
-        held_out.precision() >= 0.9 && held_out.recall() >= 0.85,
-        "held out: precision {:.3}, recall {:.3}\n{}",
-        held_out.precision(),
-        held_out.recall(),
-        held_out.misses.join("\n")
+    assert_floors(
+        "prompts-dev-en.tsv",
+        include_str!("../fixtures/prompts-dev-en.tsv"),
+        0.95,
+        0.12,
+    );
+    assert_floors(
+        "prompts-dev-fr.tsv",
+        include_str!("../fixtures/prompts-dev-fr.tsv"),
+        0.95,
+        0.23,
     );
 }
 
@@ -155,10 +226,16 @@ fn the_hook_exits_0_in_silence_on_garbage() {
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stdout.is_empty());
-    // An unknown agent is a usage error of the command line, not of the hook input.
-    sandbox
+    // An unknown agent is a usage error of the command line, said in one line; the hook
+    // still exits 0 (Claude Code reads exit 2 as "block the prompt").
+    let run = sandbox
         .run_with_stdin(&["hook", "user-prompt", "--agent", "cursor"], "{}")
-        .expect(2);
+        .expect_noisy(0);
+    assert!(
+        run.stderr.starts_with("autofix: hook not run: "),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A sandbox that `init` accepts as a repository.
@@ -274,7 +351,7 @@ fn the_skill_explains_the_reminder() {
     sandbox.run(&["init"]).expect(0);
     let skill = sandbox.read(".agents/skills/autofix/SKILL.md");
     assert!(skill.contains("autofix hook user-prompt"), "{skill}");
-    assert!(skill.contains("It is\na reminder, not an order"), "{skill}");
+    assert!(skill.contains("reminder, not an order"), "{skill}");
 }
 
 /// A sandbox whose home holds one hand-written transcript of each agent (and one of
@@ -550,4 +627,373 @@ fn reflect_text_output_and_missing_folders() {
     let report = empty.run(&["reflect", "--format", "json"]).expect(0).json();
     assert_eq!(report["candidates"], serde_json::json!([]));
     assert_eq!(report["searched"][0]["exists"], false);
+}
+
+/// The SHA-256 of the sandbox's path, as Gemini CLI names a project (computed by
+/// `sha256sum`, not by autofix).
+fn project_hash(sandbox: &Sandbox) -> String {
+    let root = sandbox.path().to_str().unwrap().to_string();
+    sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(root.as_bytes())?;
+            child.wait_with_output()
+        })
+        .map(|output| String::from_utf8(output.stdout).unwrap()[..64].to_string())
+        .expect("sha256sum (coreutils) is installed")
+}
+
+/// The folder Claude Code keeps the sandbox's sessions in, below `home/`.
+fn claude_folder(sandbox: &Sandbox) -> String {
+    let root = sandbox.path().to_str().unwrap();
+    let name: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("home/.claude/projects/{name}")
+}
+
+const THREE_RULES: &str = r#"[
+  {"Rule_number": 1, "Category": "TOOL", "Instruction": "Always run cargo fmt before committing.", "Why": "CI checks it"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Always use named exports", "Why": "tree shaking"},
+  {"Rule_number": 3, "Category": "PROCESS", "Instruction": "Never push directly to main", "Why": "reviews"}
+]"#;
+
+/// A sandbox holding one transcript of each agent in the format its current version
+/// writes (Codex 0.169 with `item_completed` items and no `user_message` events, Gemini
+/// CLI JSONL with the session hook's `<hook_context>` prepended to a prompt, Claude Code
+/// 2.1 with attachments and a compaction summary), and three rules.
+fn current_sessions() -> Sandbox {
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    let hash = project_hash(&sandbox);
+    let fill = |text: &str| {
+        text.replace("{ROOT}", &root)
+            .replace("{PROJECT_HASH}", &hash)
+    };
+    sandbox.write(
+        format!("{}/claude-current.jsonl", claude_folder(&sandbox)),
+        fill(include_str!("../fixtures/transcripts/claude-current.jsonl")),
+    );
+    sandbox.write(
+        "home/.codex/sessions/2026/11/28/rollout-2026-11-28T10-00-00-codex-0169.jsonl",
+        fill(include_str!("../fixtures/transcripts/codex-0169.jsonl")),
+    );
+    sandbox.write(
+        "home/.gemini/tmp/shop/chats/session-2026-11-29T09-00-gemini-c.jsonl",
+        fill(include_str!("../fixtures/transcripts/gemini-current.jsonl")),
+    );
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    sandbox
+}
+
+#[test]
+fn reflect_reads_the_current_formats_and_lists_only_the_unlearned_corrections() {
+    let sandbox = current_sessions();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    // The neutral prompt behind Gemini's <hook_context> (which lists rules), the slash
+    // command, the question, Codex's injected AGENTS.md and environment, tool output,
+    // Claude's attachment, shell-mode input and compaction summary: none is listed.
+    assert_eq!(
+        texts(&report),
+        [
+            "Évite les abréviations dans les noms de variables. @src/user.ts",
+            "You used axios again even though we agreed on fetch.",
+            "ugh, not again. tabs, not spaces",
+        ]
+    );
+    let repeats: Vec<(&str, u64)> = report["repeats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["text"].as_str().unwrap(), r["rule"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        repeats,
+        [
+            ("Never push directly to main, I told you.", 3),
+            ("No, always use named exports", 2)
+        ]
+    );
+    let searched: Vec<u64> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(searched, [1, 1, 1]);
+    let candidates = report["candidates"].as_array().unwrap();
+    assert_eq!(
+        candidates[1]["context"],
+        "said: Switched to a named export."
+    );
+    assert_eq!(candidates[0]["context"], "ran write_file: src/health.ts");
+
+    let text = sandbox.run(&["reflect"]).expect(0).stdout;
+    assert!(
+        text.contains("3 corrections not yet learned, newest first:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 corrections repeating a rule already recorded"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "repeats rule #2: Always use named exports\n  > No, always use named exports\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("hook_context"), "{text}");
+    assert!(!text.contains("health check"), "{text}");
+}
+
+/// The hook's `additionalContext` for `prompt` typed in the sandbox.
+fn reminder_in(sandbox: &Sandbox, prompt: &str) -> Option<String> {
+    let input = serde_json::json!({
+        "session_id": "s1",
+        "cwd": sandbox.path().to_str().unwrap(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string();
+    let run = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &input)
+        .expect(0);
+    (!run.stdout.is_empty()).then(|| {
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn the_hook_names_the_rule_a_correction_repeats() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let repeat = reminder_in(&sandbox, "No, always use named exports").unwrap();
+    assert!(
+        repeat.contains("rule #2 already says this (\"Always use named exports\"): follow it"),
+        "{repeat}"
+    );
+    assert!(!repeat.contains("autofix learn"), "{repeat}");
+    // Buried in a longer prompt, it is still the rule's repeat.
+    let buried = reminder_in(
+        &sandbox,
+        "Fix the failing import in the header. I told you: never push directly to main.",
+    )
+    .unwrap();
+    assert!(buried.contains("rule #3 already says this"), "{buried}");
+    // A new correction gets the plain reminder to learn it.
+    let new = reminder_in(&sandbox, "I prefer early returns over nested ifs.").unwrap();
+    assert!(
+        new.contains("record it as one imperative rule: autofix learn"),
+        "{new}"
+    );
+    assert!(!new.contains("rule #"), "{new}");
+    // One that goes against a rule asks whether it replaces it.
+    let against = reminder_in(&sandbox, "No, never use named exports.").unwrap();
+    assert!(
+        against.contains("goes against rule #2") && against.contains("--supersedes 2"),
+        "{against}"
+    );
+    // Without rules, the plain reminder.
+    let empty = Sandbox::new();
+    let plain = reminder_in(&empty, "No, always use named exports").unwrap();
+    assert!(plain.contains("autofix learn"), "{plain}");
+}
+
+#[test]
+fn the_hook_ignores_the_session_context_gemini_prepends() {
+    let sandbox = Sandbox::new();
+    let context = "<hook_context>Project rules recorded in .agents/autofix.json (newer rules \
+                   supersede older ones; on conflict the higher-numbered rule wins):\n\
+                   2 [CODE] Always use named exports\n3 [PROCESS] Never push directly to \
+                   main</hook_context>\n\n";
+    assert_eq!(
+        reminder_in(&sandbox, &format!("{context}Add a health check endpoint")),
+        None
+    );
+    assert!(reminder_in(&sandbox, &format!("{context}No, use pnpm not npm")).is_some());
+    // Our own reminder pasted back is not the user speaking either.
+    assert_eq!(
+        reminder_in(
+            &sandbox,
+            "autofix: this prompt looks like a correction or a project convention.\nShow the diff"
+        ),
+        None
+    );
+}
+
+#[test]
+fn reflect_follows_no_link_out_of_the_agents_folders_nor_into_a_loop() {
+    let sandbox = current_sessions();
+    // 40 links to their own folder below ~/.codex/sessions: walking them would visit
+    // 40^4 folders.
+    let sessions = sandbox.join("home/.codex/sessions");
+    for n in 0..40 {
+        std::os::unix::fs::symlink(".", sessions.join(format!("l{n}"))).unwrap();
+    }
+    // A project folder, a chats folder and a transcript that are links to files outside
+    // HOME, each holding a correction of this repository.
+    let outside = tempfile::tempdir().unwrap();
+    let root = sandbox.path().to_str().unwrap();
+    let line = format!(
+        r#"{{"type":"user","cwd":"{root}","sessionId":"outside","timestamp":"2026-11-30T00:00:00.000Z","message":{{"role":"user","content":"Never use semicolons, I told you."}}}}"#
+    );
+    std::fs::write(outside.path().join("outside.jsonl"), &line).unwrap();
+    let claude = sandbox.join(claude_folder(&sandbox));
+    std::os::unix::fs::symlink(outside.path(), format!("{}-web", claude.display())).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("outside.jsonl"),
+        claude.join("linked.jsonl"),
+    )
+    .unwrap();
+    let gemini = sandbox.join("home/.gemini/tmp/elsewhere");
+    std::fs::create_dir_all(&gemini).unwrap();
+    std::os::unix::fs::symlink(outside.path(), gemini.join("chats")).unwrap();
+    // A transcript that is a pipe nobody writes to would block a reader forever.
+    let fifo = sandbox.join("home/.codex/sessions/2026/11/28/rollout-fifo.jsonl");
+    let made = sandbox
+        .program("mkfifo", &[fifo.to_str().unwrap()])
+        .status()
+        .is_ok_and(|s| s.success());
+
+    let started = std::time::Instant::now();
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    assert!(made, "mkfifo failed");
+    assert_eq!(
+        texts(&report),
+        [
+            "Évite les abréviations dans les noms de variables. @src/user.ts",
+            "You used axios again even though we agreed on fetch.",
+            "ugh, not again. tabs, not spaces",
+        ]
+    );
+    let searched: Vec<u64> = report["searched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(searched, [1, 1, 1]);
+}
+
+/// A Claude Code transcript of `megabytes` MB: tool results of 1 MB each between a few
+/// typed prompts, the last one a correction.
+fn big_transcript(root: &str, megabytes: usize) -> String {
+    let mut text = String::with_capacity(megabytes * 1_100_000);
+    let blob = "x".repeat(1_000_000);
+    for n in 0..megabytes {
+        text.push_str(&format!(
+            r#"{{"type":"user","cwd":"{root}","sessionId":"big","timestamp":"2026-11-30T00:00:{:02}.000Z","message":{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{n}","content":"{blob}"}}]}}}}"#,
+            n % 60
+        ));
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        r#"{{"type":"user","cwd":"{root}","sessionId":"big","timestamp":"2026-11-30T01:00:00.000Z","message":{{"role":"user","content":"From now on, keep the fixtures small."}}}}"#
+    ));
+    text.push('\n');
+    text
+}
+
+#[test]
+fn reflect_reads_a_large_transcript_in_memory_bounded_by_one_message() {
+    let sandbox = Sandbox::new();
+    let root = sandbox.path().to_str().unwrap().to_string();
+    sandbox.write(
+        format!("{}/big.jsonl", claude_folder(&sandbox)),
+        big_transcript(&root, 60),
+    );
+    // 64 MB of address space (`ulimit -v` counts KiB), about the file's size: reading the
+    // whole file at once (as the previous version did) finds nothing within it; one line at
+    // a time runs in 24.
+    let mut command = sandbox.program(
+        "sh",
+        &[
+            "-c",
+            "ulimit -v 65536 && exec \"$0\" \"$@\"",
+            crate::support::BIN,
+            "reflect",
+            "--format",
+            "json",
+        ],
+    );
+    let run = crate::support::Run::from_command(&mut command).expect(0);
+    assert_eq!(
+        texts(&run.json()),
+        ["From now on, keep the fixtures small."]
+    );
+}
+
+/// The frozen held-out sets: written separately from the corpus and the model, added to
+/// the repository unchanged once the model was final, never used to tune it. Their figures
+/// are the ones src/docs/capture.md reports. The targets of the issue: in each language,
+/// recall at least 0.90 and false alarms at most 10% of the ordinary prompts.
+#[test]
+fn the_hook_over_the_frozen_held_out_sets_meets_the_targets() {
+    assert_floors(
+        "prompts-heldout-en.tsv",
+        include_str!("../fixtures/prompts-heldout-en.tsv"),
+        0.90,
+        0.10,
+    );
+    assert_floors(
+        "prompts-heldout-fr.tsv",
+        include_str!("../fixtures/prompts-heldout-fr.tsv"),
+        0.90,
+        0.10,
+    );
+}
+
+/// The median wall time of `runs` runs of the binary with `input` on stdin.
+fn median_run(sandbox: &Sandbox, args: &[&str], input: &str, runs: usize) -> std::time::Duration {
+    let mut times: Vec<std::time::Duration> = (0..runs)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            sandbox.run_with_stdin(args, input).expect(0);
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+#[test]
+fn the_hook_takes_less_than_three_times_the_process_start_up() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let start_up = median_run(&sandbox, &["--version"], "", 21);
+    let ordinary = prompt_input(
+        "Why is the build slow on CI? Check the logs of the last three runs, tell me what you \
+         find, then fix it and add a test for the cache key.",
+    );
+    let hook = &["hook", "user-prompt", "--agent", "claude"];
+    let quiet = median_run(&sandbox, hook, &ordinary, 21);
+    let repeat = median_run(
+        &sandbox,
+        hook,
+        &prompt_input("No, always use named exports"),
+        21,
+    );
+    for (what, took) in [("ordinary prompt", quiet), ("repeated rule", repeat)] {
+        assert!(
+            took < start_up * 3,
+            "{what}: {took:?} against a start-up of {start_up:?}"
+        );
+    }
 }

@@ -143,7 +143,8 @@ fn every_malformed_marker_state_is_refused_byte_identical_with_its_line() {
     for (text, line, reason) in cases {
         let sandbox = Sandbox::new();
         rules(&sandbox, &["Always use pnpm"]);
-        fs::create_dir(sandbox.join(".claude")).unwrap();
+        // A CLAUDE.md of the user's: Claude Code reads `.claude/rules/`, not AGENTS.md.
+        sandbox.write("CLAUDE.md", "# Mine\n");
         sandbox.write("AGENTS.md", &text);
         let run = export(&sandbox, &[]).expect(1);
         assert!(

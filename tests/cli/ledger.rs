@@ -64,6 +64,7 @@ impl Repo {
 
 const PNPM: &str = "Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.";
 const ENV: &str = "Never commit the .env file - because it holds secrets.";
+const SECRETS: &str = "Never commit secrets to the repository - because they leak.";
 const API: &str = "Always keep the handlers in `src/api/` - because the router loads them there.";
 
 /// Two rules committed by two people on two days, the file moved once in between, and a
@@ -424,11 +425,11 @@ fn ledger_repo() -> Repo {
     let repo = Repo::new();
     repo.learn("tool", PNPM);
     repo.commit("Ana", "2026-11-02T10:00:00Z", "learn pnpm");
-    repo.learn("tool", ENV);
-    repo.commit("Bo", "2026-11-03T10:00:00Z", "learn env");
+    repo.learn("tool", SECRETS);
+    repo.commit("Bo", "2026-11-03T10:00:00Z", "learn secrets");
     repo.autofix(&["retire", "2", "--why", "secrets moved to a vault"])
         .expect(0);
-    repo.commit("Bo", "2026-11-10T10:00:00Z", "retire env");
+    repo.commit("Bo", "2026-11-10T10:00:00Z", "retire secrets");
     let root = repo.sandbox.path().to_str().unwrap().to_string();
     let folder: String = root
         .chars()
@@ -448,9 +449,9 @@ fn the_ledger_counts_the_corrections_a_rule_did_not_prevent() {
     let figure = &ledger["figure"];
     // Six prompts, five corrections ("Add a health check endpoint" is none).
     assert_eq!(figure["corrections"], 5, "{ledger}");
-    // Repeats: the pnpm correction of Nov 5 (rule 1 since Nov 2) and the .env one of
+    // Repeats: the pnpm correction of Nov 5 (rule 1 since Nov 2) and the secrets one of
     // Nov 6 (rule 2 from Nov 3 to Nov 10). Not the pnpm one of Nov 1 (before rule 1),
-    // nor the .env one of Nov 12 (rule 2 was retired), nor the unmatched one.
+    // nor the secrets one of Nov 12 (rule 2 was retired), nor the unmatched one.
     assert_eq!(figure["repeats"], 2, "{ledger}");
     assert_eq!(figure["repeat_rate"], 0.4);
     assert_eq!(figure["from"], "2026-11-01T09:00:00.000Z");
@@ -471,7 +472,7 @@ fn the_ledger_counts_the_corrections_a_rule_did_not_prevent() {
     assert_eq!(rule(2)["repeats"].as_array().unwrap().len(), 1);
     assert_eq!(
         rule(2)["repeats"][0]["text"],
-        "I told you: never commit the .env file"
+        "I told you: never commit secrets to the repository"
     );
     // The record is no rule of the ledger.
     assert!(rules.iter().all(|r| r["number"] != 3));

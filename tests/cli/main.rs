@@ -5,9 +5,11 @@ mod support;
 
 mod bench;
 mod capture;
+mod clients;
 mod consistency;
 mod export;
 mod hardening;
+mod hooks;
 mod init;
 mod ledger;
 mod mcp;

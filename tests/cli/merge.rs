@@ -955,6 +955,7 @@ fn exported_copies_never_stop_a_merge_or_a_rebase() {
     for rebase in [false, true] {
         let repo = Repo::new(false);
         repo.sandbox.write(".claude/settings.json", "{}\n");
+        repo.sandbox.write("CLAUDE.md", "# Claude\n");
         repo.sandbox.write("AGENTS.md", "# Agents\n\nBe kind.\n");
         repo.autofix(&["export"]).expect(0);
         repo.autofix(&["merge-driver", "--install"]).expect(0);

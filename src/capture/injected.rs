@@ -1,0 +1,89 @@
+//! Text autofix itself put into a prompt, dropped before the prompt is classified or shown:
+//! the session hook's context (Gemini CLI in `-p` mode prepends it to the prompt inside
+//! `<hook_context>…</hook_context>`, see `packages/cli/src/gemini.tsx` in
+//! <https://github.com/google-gemini/gemini-cli>), the agents' other injected blocks of
+//! the same kind, our rules list (its header, its `N [CATEGORY] …` lines, its notes) and
+//! our own reminder line. What is left is what the user typed.
+
+use std::borrow::Cow;
+
+/// Blocks an agent program wraps around context it injects, never typed by the user.
+const BLOCKS: [(&str, &str); 4] = [
+    ("<hook_context>", "</hook_context>"),
+    ("<hook_prompt", "</hook_prompt>"),
+    ("<session_context>", "</session_context>"),
+    ("<system-reminder>", "</system-reminder>"),
+];
+
+/// The start of the lines of our own hook texts (`rules --format hook`, the reminder).
+const OUR_LINES: [&str; 4] = [
+    "Project rules recorded in ",
+    "No project rules are recorded in ",
+    "autofix: ",
+    "`autofix rules` lists them all.)",
+];
+
+/// `prompt` without the blocks and lines autofix or the agent injected; borrowed when
+/// there were none.
+pub(crate) fn strip(prompt: &str) -> Cow<'_, str> {
+    let has_block = BLOCKS.iter().any(|(open, _)| prompt.contains(open));
+    let has_line = prompt.lines().any(is_our_line);
+    if !has_block && !has_line {
+        return Cow::Borrowed(prompt);
+    }
+    let mut text = prompt.to_string();
+    for (open, close) in BLOCKS {
+        while let Some(start) = text.find(open) {
+            // An unclosed block runs to the end: it is all injected.
+            let end = text[start..]
+                .find(close)
+                .map_or(text.len(), |at| start + at + close.len());
+            text.replace_range(start..end, "\n");
+        }
+    }
+    let kept: Vec<&str> = text.lines().filter(|line| !is_our_line(line)).collect();
+    Cow::Owned(kept.join("\n"))
+}
+
+/// A line of our rules list or reminder: its header, a rule (`12 [CODE] Never …`), the
+/// scoped-rules note, the omitted-rules note, the reminder.
+fn is_our_line(line: &str) -> bool {
+    let line = line.trim_start();
+    if OUR_LINES.iter().any(|start| line.starts_with(start)) {
+        return true;
+    }
+    if line.starts_with('(') && line.contains(" omitted to fit ") {
+        return true;
+    }
+    if line.contains(" only to files matching ") && line.contains("autofix rules --for") {
+        return true;
+    }
+    // `N [CATEGORY] instruction`: digits, a space, a bracketed upper-case category.
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &line[digits..];
+    digits > 0
+        && rest.starts_with(" [")
+        && rest[2..].split_once(']').is_some_and(|(category, _)| {
+            !category.is_empty() && category.bytes().all(|b| b.is_ascii_uppercase())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_hook_context_and_our_lines() {
+        let prompt = "<hook_context>Project rules recorded in .agents/autofix.json (newer rules \
+                      supersede older ones):\n2 [CODE] Never use default exports</hook_context>\n\n\
+                      Add a health check";
+        assert_eq!(strip(prompt).trim(), "Add a health check");
+        let listed = "Project rules recorded in r.json (newer…):\n7 [STYLE] Always use tabs\n\
+                      (2 older rules omitted to fit 100 tokens; `autofix rules` lists them all.)\n\
+                      why is the build red?";
+        assert_eq!(strip(listed).trim(), "why is the build red?");
+        assert_eq!(strip("<hook_context>never stop").trim(), "");
+        assert!(matches!(strip("1 [x] is typed"), Cow::Borrowed(_)));
+        assert_eq!(strip("12 [CODE] typed by nobody\nok"), "ok");
+    }
+}

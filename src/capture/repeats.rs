@@ -1,0 +1,119 @@
+//! Whether a correction repeats, or contradicts, a rule already recorded: the same matcher
+//! `learn` uses to refuse a duplicate (`rules::similar`), tried on the whole prompt and on
+//! each of its sentences, so "No, always use named exports. Fix the header." still finds
+//! rule "Always use named exports".
+
+use serde::Serialize;
+
+use super::{classify, injected};
+use crate::rules::similar::{self, Kind};
+
+/// An active rule, as the hook and `reflect` compare corrections with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ActiveRule {
+    pub(crate) number: u64,
+    pub(crate) instruction: String,
+}
+
+/// The rule a correction repeats or contradicts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Known {
+    pub rule: u64,
+    /// `duplicate` (the rule says this already) or `contradiction` (the rule says otherwise).
+    pub kind: Kind,
+    pub instruction: String,
+}
+
+/// At most this many sentences of a prompt are compared with the rules, the ones the
+/// classifier reads as corrections: a correction is said in a few sentences, and a pasted
+/// log must not cost one comparison per line.
+const MAX_SENTENCES: usize = 40;
+/// The whole prompt is compared too when it is at most this long.
+const MAX_WHOLE: usize = 4_000;
+
+/// The rule `prompt` repeats (preferred) or contradicts, if any; `prompt` as the user
+/// typed it, autofix's injected text is dropped here.
+pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
+    if rules.is_empty() {
+        return None;
+    }
+    let text = injected::strip(prompt);
+    let mut pieces: Vec<&str> = Vec::new();
+    if text.len() <= MAX_WHOLE {
+        pieces.push(text.trim());
+    }
+    for sentence in text
+        .split(['.', '!', '?', '\n', ';'])
+        .map(str::trim)
+        .filter(|s| s.split_whitespace().count() >= 2)
+        .filter(|s| text.len() <= MAX_WHOLE || classify::is_correction(s))
+        .take(MAX_SENTENCES)
+    {
+        pieces.push(sentence);
+        // What follows an opening "No," or "I told you:" is the rule itself: the opener's
+        // "no" must not read as the opposite polarity.
+        if let Some((_, rest)) = sentence.split_once([',', ':'])
+            && rest.split_whitespace().count() >= 2
+        {
+            pieces.push(rest.trim());
+        }
+    }
+    let mut best: Option<similar::Match> = None;
+    for piece in pieces {
+        let candidates = rules.iter().map(|r| (r.number, r.instruction.as_str()));
+        for found in similar::matches(piece, candidates) {
+            // A repeat beats a contradiction (the user insists on a rule, not against it);
+            // then the closer match.
+            let better = best.as_ref().is_none_or(|b| {
+                (found.kind == Kind::Duplicate && b.kind != Kind::Duplicate)
+                    || (found.kind == b.kind && found.score > b.score)
+            });
+            if better {
+                best = Some(found);
+            }
+        }
+    }
+    best.map(|m| Known {
+        rule: m.rule,
+        kind: m.kind,
+        instruction: m.instruction,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules() -> Vec<ActiveRule> {
+        [
+            (1, "Always run cargo fmt before committing"),
+            (2, "Always use named exports"),
+            (3, "Never push directly to main"),
+        ]
+        .into_iter()
+        .map(|(number, text)| ActiveRule {
+            number,
+            instruction: text.to_string(),
+        })
+        .collect()
+    }
+
+    #[test]
+    fn finds_the_rule_a_correction_repeats() {
+        let known = find("No, always use named exports", &rules()).unwrap();
+        assert_eq!((known.rule, known.kind), (2, Kind::Duplicate));
+        let buried = find(
+            "Fix the header. No, always use named exports! Thanks",
+            &rules(),
+        );
+        assert_eq!(buried.map(|k| k.rule), Some(2));
+        assert_eq!(find("Use tabs, not spaces", &rules()), None);
+        // Deep in a long prompt, the sentence that is a correction is still compared.
+        let long = format!(
+            "{}No, always use named exports.",
+            "Please refactor the upload handler and keep the tests green. ".repeat(2_000)
+        );
+        assert_eq!(find(&long, &rules()).map(|k| k.rule), Some(2));
+        assert_eq!(find("No, always use named exports", &[]), None);
+    }
+}

@@ -1,0 +1,250 @@
+//! The hooks an agent runs on every session and prompt never block it, never say the rules
+//! twice, and stay within their budget whatever the input.
+
+use crate::support::{Run, Sandbox};
+
+/// A sandbox with a rules file holding `rules` (instruction, paths) in order.
+fn with_rules(rules: &[(&str, &[&str])]) -> Sandbox {
+    let sandbox = Sandbox::new();
+    let items: Vec<serde_json::Value> = rules
+        .iter()
+        .enumerate()
+        .map(|(at, (instruction, paths))| {
+            let mut rule = serde_json::json!({
+                "Rule_number": at + 1,
+                "Category": "CODE",
+                "Instruction": instruction,
+                "Why": "w",
+            });
+            if !paths.is_empty() {
+                rule["Paths"] = serde_json::json!(paths);
+            }
+            rule
+        })
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&items).unwrap(),
+    );
+    sandbox
+}
+
+#[track_caller]
+fn silent_success(run: &Run) {
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one line on stderr: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_hook_command_line_from_another_version_exits_0_with_one_line() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    for args in [
+        &["hook", "user-prompt", "--agent", "Claude"][..],
+        &[
+            "hook",
+            "user-prompt",
+            "--agent",
+            "claude",
+            "--brand-new-flag",
+        ],
+        &["hook", "session-end", "--agent", "claude"],
+        &["rules", "--format", "hook", "--agent", "windsurf"],
+    ] {
+        let run = sandbox.run_with_stdin(args, r#"{"prompt":"No, always use pnpm"}"#);
+        silent_success(&run);
+        assert!(
+            run.stderr.starts_with("autofix: hook not run: "),
+            "{}",
+            run.stderr
+        );
+    }
+    // Other commands keep clap's usage errors.
+    assert_eq!(sandbox.run(&["learn", "--brand-new-flag"]).code, 2);
+}
+
+#[test]
+fn an_oversized_prompt_is_not_read_past_the_cap() {
+    let sandbox = with_rules(&[]);
+    let prompt = format!(
+        r#"{{"prompt":"No, never use npm here. {}"}}"#,
+        "x".repeat(2 << 20)
+    );
+    let run = sandbox.run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &prompt);
+    silent_success(&run);
+    assert!(run.stderr.contains("over 1 MiB"), "{}", run.stderr);
+    // Just under the cap, the same correction is classified.
+    let prompt = format!(
+        r#"{{"prompt":"No, never use npm here, we use pnpm. {}"}}"#,
+        "x ".repeat(400_000)
+    );
+    let run = sandbox.run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &prompt);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("additionalContext"), "{}", run.stderr);
+}
+
+#[test]
+fn many_scopes_never_crowd_the_unscoped_rules_out_of_the_session_hook() {
+    let globs: Vec<String> = (0..200)
+        .map(|n| format!("src/module{n:03}/some/deeper/folder/**"))
+        .collect();
+    let mut rules: Vec<(&str, &[&str])> = vec![("Always use pnpm - because lockfile.", &[])];
+    let scoped: Vec<[&str; 1]> = globs.iter().map(|g| [g.as_str()]).collect();
+    for glob in &scoped {
+        rules.push(("Always validate inputs - because untrusted.", glob));
+    }
+    let sandbox = with_rules(&rules);
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0);
+    assert!(run.stdout.chars().count() <= 9_000, "{}", run.stdout.len());
+    let context = run.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(context.contains("Always use pnpm"), "{context}");
+    assert!(context.contains("200 more rules apply only to files matching"));
+    assert!(
+        context.contains(" more; before working on such a file"),
+        "{context}"
+    );
+}
+
+#[test]
+fn the_session_hook_is_silent_where_an_instructions_file_carries_the_rules() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".gemini")).unwrap();
+    for agent in ["claude", "codex", "gemini"] {
+        let run = sandbox
+            .run(&["rules", "--format", "hook", "--agent", agent])
+            .expect(0);
+        assert!(
+            run.stdout.contains("Always use pnpm"),
+            "{agent}: {}",
+            run.stdout
+        );
+    }
+    // AGENTS.md reaches Codex, and Claude Code too while the project has no CLAUDE.md;
+    // GEMINI.md (`.gemini/` is set up) reaches Gemini CLI.
+    sandbox.run(&["export"]).expect(0);
+    for agent in ["claude", "codex", "gemini"] {
+        let run = sandbox
+            .run(&["rules", "--format", "hook", "--agent", agent])
+            .expect(0);
+        assert_eq!(run.stdout, "", "{agent}");
+    }
+    // A CLAUDE.md of the user's: Claude Code no longer reads AGENTS.md, the hook speaks.
+    sandbox.write("CLAUDE.md", "# Ours\n");
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0);
+    assert!(run.stdout.contains("Always use pnpm"), "{}", run.stdout);
+}
+
+#[test]
+fn init_says_what_each_agent_needs_trusted_and_doctor_looks() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    let run = sandbox
+        .run(&["init", "--hook", "claude,codex,gemini"])
+        .expect(0);
+    for agent in [
+        "Claude Code: accept",
+        "Codex: trust the project",
+        "Gemini CLI: trust the folder",
+    ] {
+        assert!(run.stdout.contains(agent), "{agent}\n{}", run.stdout);
+    }
+    let doctor = |sandbox: &Sandbox| {
+        let run = sandbox.run(&["doctor", "--format", "json"]);
+        let json = run.json();
+        let checks = json["checks"].as_array().unwrap().clone();
+        checks
+            .into_iter()
+            .filter(|c| c["name"].as_str().unwrap().starts_with("trust "))
+            .map(|c| (c["name"].as_str().unwrap().to_string(), c["ok"] == true))
+            .collect::<Vec<_>>()
+    };
+    let untrusted = doctor(&sandbox);
+    assert_eq!(
+        untrusted,
+        [
+            ("trust claude".to_string(), false),
+            ("trust codex".to_string(), false),
+            ("trust gemini".to_string(), false)
+        ]
+    );
+    let root = std::fs::canonicalize(sandbox.path()).unwrap();
+    let root = root.display();
+    sandbox.write(
+        "home/.claude.json",
+        format!(r#"{{"projects":{{"{root}":{{"hasTrustDialogAccepted":true}}}}}}"#),
+    );
+    sandbox.write(
+        "home/.codex/config.toml",
+        format!("[projects.\"{root}\"]\ntrust_level = \"trusted\"\n"),
+    );
+    // TRUST_PARENT on a folder inside trusts the folder above it: the repository.
+    sandbox.write(
+        "home/.gemini/trustedFolders.json",
+        format!(r#"{{"{root}/src": "TRUST_PARENT"}}"#),
+    );
+    assert!(
+        doctor(&sandbox).iter().all(|(_, ok)| *ok),
+        "{:?}",
+        doctor(&sandbox)
+    );
+}
+
+#[test]
+fn claude_code_reads_claude_rules_alone_while_agents_md_is_autofixs() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".claude")).unwrap();
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout.contains("created  .claude/CLAUDE.md"),
+        "{}",
+        run.stdout
+    );
+    let guard = sandbox.read(".claude/CLAUDE.md");
+    assert!(guard.starts_with("<!-- autofix:owned"), "{guard}");
+    assert!(
+        guard.ends_with("The project's rules are in .claude/rules/.\n"),
+        "{guard}"
+    );
+    // Exporting one target keeps it, and so does a second run.
+    sandbox.run(&["export", "--target", "claude"]).expect(0);
+    assert!(sandbox.join(".claude/CLAUDE.md").exists());
+    // A CLAUDE.md of the user's makes it unneeded: the next export removes ours.
+    sandbox.write("CLAUDE.md", "# Ours\n");
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(run.stdout.contains(".claude/CLAUDE.md"), "{}", run.stdout);
+    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(sandbox.join(".claude/rules/autofix.md").exists());
+}
+
+#[test]
+fn agents_md_with_the_users_text_stays_claude_codes_instructions() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".claude")).unwrap();
+    sandbox.write("AGENTS.md", "# Our agents\n\nBe kind.\n");
+    let run = sandbox.run(&["export"]).expect(0);
+    assert!(
+        run.stdout.contains("to: agents-md (default)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+    // Claude Code reads the rules in AGENTS.md: the session hook stays silent.
+    let run = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0);
+    assert_eq!(run.stdout, "");
+}

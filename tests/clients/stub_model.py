@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""A stub model server for the real-client tests: it speaks just enough of the Anthropic
+Messages, OpenAI Responses and Gemini generateContent APIs (streaming and not) to finish
+an agent's turn, and logs every request body so a test can assert on what the model saw.
+
+    stub_model.py --log LOG [--read FILE] [--timeout S] [--interactive] -- COMMAND...
+
+Starts the server on an ephemeral loopback port, runs COMMAND with `{port}` replaced in
+its arguments and in the variables named by --env-with-port, waits for it (killed after
+--timeout seconds), and exits with its status. With --read FILE the first answer to an
+Anthropic request is a `Read` tool call for FILE; the next one (which carries the tool
+result) and every other answer is plain text. Only loopback is ever bound.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ANSWER = "Done."
+
+
+def sse(handler, events):
+    """Writes server-sent events: (name or None, JSON payload) pairs."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Cache-Control", "no-cache")
+    handler.send_header("Connection", "close")
+    handler.end_headers()
+    for name, payload in events:
+        chunk = ""
+        if name:
+            chunk += f"event: {name}\n"
+        chunk += f"data: {json.dumps(payload)}\n\n"
+        handler.wfile.write(chunk.encode())
+        handler.wfile.flush()
+    handler.close_connection = True
+
+
+def send_json(handler, payload, status=200):
+    body = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def has_tool_result(body):
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(block, dict) and block.get("type") == "tool_result" for block in content
+        ):
+            return True
+    return False
+
+
+def anthropic(handler, body, read_file):
+    """Messages API: https://docs.anthropic.com/en/api/messages-streaming"""
+    tools = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
+    call = read_file and "Read" in tools and not has_tool_result(body)
+    usage = {"input_tokens": 10, "output_tokens": 1}
+    message = {
+        "id": "msg_stub",
+        "type": "message",
+        "role": "assistant",
+        "model": body.get("model", "stub"),
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": usage,
+    }
+    if call:
+        block = {"type": "tool_use", "id": "toolu_stub1", "name": "Read", "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps({"file_path": read_file})}
+        stop = "tool_use"
+        final = dict(block, input={"file_path": read_file})
+    else:
+        block = {"type": "text", "text": ""}
+        delta = {"type": "text_delta", "text": ANSWER}
+        stop = "end_turn"
+        final = {"type": "text", "text": ANSWER}
+    if not body.get("stream"):
+        send_json(handler, dict(message, content=[final], stop_reason=stop))
+        return
+    sse(
+        handler,
+        [
+            ("message_start", {"type": "message_start", "message": message}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            (
+                "message_delta",
+                {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 1}},
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ],
+    )
+
+
+def responses(handler, body):
+    """Responses API streaming events: https://platform.openai.com/docs/api-reference/responses-streaming"""
+    item = {
+        "type": "message",
+        "id": "msg_stub",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": ANSWER, "annotations": []}],
+    }
+    response = {
+        "id": "resp_stub",
+        "object": "response",
+        "status": "completed",
+        "model": body.get("model", "stub"),
+        "output": [item],
+        "usage": {"input_tokens": 10, "output_tokens": 1, "total_tokens": 11,
+                  "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens_details": {"reasoning_tokens": 0}},
+    }
+    if not body.get("stream"):
+        send_json(handler, response)
+        return
+    sse(
+        handler,
+        [
+            ("response.created", {"type": "response.created", "response": dict(response, status="in_progress", output=[])}),
+            ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": dict(item, content=[], status="in_progress")}),
+            ("response.output_text.delta", {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": "msg_stub", "delta": ANSWER}),
+            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed", "response": response}),
+        ],
+    )
+
+
+def gemini(handler, body, stream):
+    """generateContent: https://ai.google.dev/api/generate-content"""
+    text = ANSWER
+    config = body.get("generationConfig") or body.get("config") or {}
+    if config.get("responseMimeType") == "application/json" or config.get("responseJsonSchema") or config.get("responseSchema"):
+        # Gemini CLI's helper calls (next speaker, routing) ask for JSON.
+        text = json.dumps({"reasoning": "stub", "next_speaker": "user", "model_choice": "flash"})
+    chunk = {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 1, "totalTokenCount": 11},
+        "modelVersion": "stub",
+    }
+    if stream:
+        sse(handler, [(None, chunk)])
+    else:
+        send_json(handler, chunk)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def record(self, body):
+        entry = {"method": self.command, "path": self.path, "body": body}
+        with self.server.lock:
+            with open(self.server.log, "a", encoding="utf-8") as log:
+                log.write(json.dumps(entry) + "\n")
+
+    def do_GET(self):
+        self.record(None)
+        if "/models" in self.path:
+            send_json(self, {"data": [], "models": []})
+        else:
+            send_json(self, {})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.headers.get("Content-Encoding") == "zstd" or self.headers.get("Content-Encoding") == "gzip":
+            self.record({"undecoded": self.headers.get("Content-Encoding")})
+            send_json(self, {"error": "compressed bodies are not supported"}, 400)
+            return
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"unparsed": raw.decode("utf-8", "replace")}
+        self.record(body)
+        path = self.path.split("?")[0]
+        if path.endswith("/count_tokens"):
+            send_json(self, {"input_tokens": 10})
+        elif path.endswith("/messages"):
+            anthropic(self, body, self.server.read_file)
+        elif path.endswith("/responses"):
+            responses(self, body)
+        elif path.endswith(":streamGenerateContent"):
+            gemini(self, body, True)
+        elif path.endswith(":generateContent"):
+            gemini(self, body, False)
+        elif path.endswith(":countTokens"):
+            send_json(self, {"totalTokens": 10})
+        else:
+            send_json(self, {})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--read")
+    parser.add_argument("--timeout", type=float, default=90)
+    parser.add_argument("--env-with-port", action="append", default=[])
+    parser.add_argument("--interactive", action="store_true", help="keep the terminal")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.log = args.log
+    server.lock = threading.Lock()
+    server.read_file = args.read
+    port = str(server.server_address[1])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    env = dict(os.environ)
+    for name in args.env_with_port:
+        env[name] = env.get(name, "").replace("{port}", port)
+    command = [part.replace("{port}", port) for part in command]
+    # A headless client gets no input and its own process group (killed whole on time-out);
+    # an interactive one keeps the terminal.
+    if args.interactive:
+        child = subprocess.Popen(command, env=env)
+    else:
+        child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        code = child.wait(timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        if args.interactive:
+            child.kill()
+        else:
+            os.killpg(child.pid, 9)
+        child.wait()
+        print(f"stub_model: {command[0]} did not finish in {args.timeout} s", file=sys.stderr)
+        code = 124
+    server.shutdown()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
