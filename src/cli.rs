@@ -42,7 +42,7 @@ Environment:
 const RULES_EXIT_STATUS: &str = "\
 Exit status:
   0  listed (also when there is no rules file; --format hook always exits 0)
-  2  the rules file could not be read or is not JSON";
+  2  the rules file could not be read or is not JSON, or no rule has the number RULE";
 
 const CHECK_EXIT_STATUS: &str = "\
 Exit status:
@@ -181,6 +181,9 @@ pub(crate) enum Command {
     /// Print the active rules (what an agent loads at the start of every task).
     #[command(after_help = RULES_EXIT_STATUS)]
     Rules(RulesArgs),
+    /// Retire a rule without a replacement: append a record that supersedes it, with why.
+    #[command(after_help = RETIRE_EXIT_STATUS)]
+    Retire(RetireArgs),
     /// Lint the rules file.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
@@ -198,6 +201,13 @@ pub(crate) enum Command {
     /// lists it newest first. Reads only; writes nothing.
     #[command(after_help = REFLECT_EXIT_STATUS)]
     Reflect(ReflectArgs),
+    /// Measure whether the rules hold: the corrections typed again after a rule stating
+    /// them was committed, per rule, and the repository's repeat rate.
+    ///
+    /// Reads the same local transcripts as `reflect` and the rules file's git history.
+    /// Reads only; nothing leaves the machine.
+    #[command(after_help = LEDGER_EXIT_STATUS)]
+    Ledger(LedgerArgs),
     /// Check and render preset tasks.
     #[command(subcommand)]
     Preset(PresetCommand),
@@ -234,6 +244,8 @@ impl Command {
             Command::Learn(args) => Some(args.workspace.clone()),
             Command::Rules(args) => Some(args.workspace.clone()),
             Command::Check(args) => Some(args.workspace.clone()),
+            Command::Retire(args) => Some(args.workspace.clone()),
+            Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
             Command::Where(args) => Some(args.workspace.clone()),
             Command::Preset(command) => Some(command.root().into()),
@@ -639,6 +651,87 @@ pub(crate) struct RulesArgs {
         required_if_eq("format", "hook")
     )]
     pub(crate) agent: Option<HookAgent>,
+
+    /// Show this rule whole: its text, scope, state, the commit that added it, what it
+    /// superseded and what supersedes or retires it.
+    #[arg(value_name = "RULE", conflicts_with_all = ["categories", "all", "for_paths", "budget", "search", "agent"])]
+    pub(crate) number: Option<u64>,
+
+    /// Only the rules whose instruction or why holds TEXT (ignoring case).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) search: Option<String>,
+
+    /// Show who added each rule, when and in which commit (from the rules file's git
+    /// history; one `git log` call).
+    #[arg(long)]
+    pub(crate) provenance: bool,
+}
+
+const RETIRE_EXIT_STATUS: &str = "\
+Exit status:
+  0  retired (a record appended), or with --dry-run shown
+  2  it could not (no such rule, a rule already superseded, an empty reason, an invalid
+     rules file, lock timeout, a failed write); the file is left as it was";
+
+#[derive(Debug, Args)]
+pub(crate) struct RetireArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Print nothing when it succeeds (text format; warnings still go to stderr).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+
+    /// The number of the active rule to retire.
+    #[arg(value_name = "RULE")]
+    pub(crate) number: u64,
+
+    /// Why the rule no longer holds (kept in the record).
+    #[arg(short, long, value_name = "WHY")]
+    pub(crate) why: String,
+
+    /// Do not refresh the exported copies (AGENTS.md, rule folders) afterwards.
+    #[arg(long)]
+    pub(crate) no_export: bool,
+
+    /// Show the record that would be appended, without writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+const LEDGER_EXIT_STATUS: &str = "\
+Reads ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (HOME), and the rules file's
+git history. Nothing leaves the machine.
+
+Exit status:
+  0  done (whatever the figures)
+  2  it could not run (an invalid rules file, HOME not set, a malformed --since)";
+
+#[derive(Debug, Args)]
+pub(crate) struct LedgerArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Read only these agents' sessions (repeatable or comma-separated) [default: all].
+    #[arg(
+        long = "agent",
+        value_name = "AGENT",
+        value_enum,
+        value_delimiter = ','
+    )]
+    pub(crate) agents: Vec<PromptAgent>,
+
+    /// Only corrections from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_since)]
+    pub(crate) since: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
 }
 
 #[derive(Debug, Args)]

@@ -157,6 +157,11 @@ codes! {
         "Correct the glob (globs are relative to the workspace root; one without `/` matches at any depth), or learn a superseding rule with the right scope.",
         "A scope that matches nothing keeps the rule out of every agent's context: usually a typo, or a folder that was renamed.",
         "\"Paths\": [\"scr/**\"]    <- no tracked file lies under scr/";
+    StalePath = "stale-path", Warning,
+        "An active rule's text names a path, file or glob (a code span such as `src/api/` or `package-lock.json`) that matches nothing in the repository (no file git tracks, nothing in the work tree, nothing git ignores), or a glob of its `Paths` that matched files in an earlier commit matches none now.",
+        "Retire the rule if it no longer holds (`autofix retire N --why ...`), or learn a superseding rule that names the path as it is now.",
+        "A rule about a folder that is gone is noise in every agent's context, and an agent may recreate the folder to obey it.",
+        "rule 7 \"Always keep the handlers in `src/api/`\" after src/api/ was moved to src/routes/";
     InvalidField = "invalid-field", Error,
         "A field is missing or has the wrong type: in the rules file, a text that is not a string, a `Supersedes` that is not a list of numbers, a repeated key; in a preset, a command without `id`, a `skill` that is a list, a requirement without `type`/`name`, a `taskPresetId` that is not `^[a-z0-9][a-z0-9-]*$`.",
         "Give the field the type the format expects; bind one skill per command and declare several skills as separate requirements.",

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::preset::{self, render, report, requirements};
 use crate::rules::append::{StoredRule, splice};
-use crate::rules::{check, file, listing, supersede};
+use crate::rules::{check, file, listing, provenance, retire, show, stale, supersede};
 
 /// The rules-file reader and everything downstream of it: precedence, the listing
 /// renderers, the lint, and the append, whose output must read back as the old rules,
@@ -28,6 +28,7 @@ pub fn rules_file(text: &str) {
         shown.write_json(&mut out),
         shown.write_markdown(&mut out),
     );
+    history_of(text, &document);
     let writable = document
         .rules
         .iter()
@@ -41,6 +42,7 @@ pub fn rules_file(text: &str) {
         instruction: "Always \"fuzz\" </x> \u{e9}".into(),
         why: "fuzzing".into(),
         paths: vec!["src/**".into()],
+        retirement: false,
     };
     let new_text = splice(&document, &rule).to_text();
     let reread = file::parse(&new_text).expect("the appended text parses");
@@ -52,6 +54,35 @@ pub fn rules_file(text: &str) {
         reread.rules.last().unwrap().instruction.as_str(),
         Some(rule.instruction.as_str())
     );
+}
+
+/// The ledger's readers on the same text: read as a `git log` (any text is one), then every
+/// rule shown whole with that history, its retirement asked for, its paths read, and the
+/// listing searched and given provenance.
+fn history_of(text: &str, document: &file::Document<'_>) {
+    let history = provenance::History::parse(text);
+    for rule in &document.rules {
+        let _ = stale::named_paths(rule.instruction.display());
+        let Some(number) = rule.number.value() else {
+            continue;
+        };
+        let _ = history
+            .origin(Some(number), rule.instruction.display())
+            .describe();
+        if let Some(report) = show::report("autofix.json", document, &history, number) {
+            let _ = (report.to_text(), report.to_json());
+        }
+        let _ = retire::request(document, "autofix.json", number, "fuzzing");
+    }
+    let query = listing::Query {
+        all: true,
+        search: Some("a".into()),
+        provenance: Some(history),
+        ..listing::Query::default()
+    };
+    let shown = listing::build("autofix.json".into(), Some(document), &query);
+    let mut out = Vec::new();
+    let _ = (shown.to_text(), shown.write_json(&mut out));
 }
 
 /// The preset loader on a directory of either form: load, validate, render every command
@@ -85,4 +116,23 @@ pub fn preset_dir(dir: &Path) {
     let environment = requirements::Environment::new(dir, None, &[], None);
     let summaries = requirements::summarize(loaded, &environment);
     let _ = report::requirements_json(loaded, &summaries);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rules_target_survives_its_seeds_and_log_shaped_text() {
+        for seed in [
+            include_str!("../tests/fuzz/seeds/rules_file/example.json"),
+            include_str!("../tests/fuzz/seeds/rules_file/crlf.json"),
+            "",
+            // A `git log` header cut short, a multi-byte commit id, a hunk without a header.
+            "\u{1e}é\u{1f}a\u{1f}b\u{1f}x\u{1f}s\n+\"Instruction\": \"é\", \"Rule_number\": 1\n\u{1e}\u{1f}",
+            "[{\"Rule_number\": 1, \"Instruction\": \"Keep `src/` and `é/*.rs` `",
+            "[{\"Rule_number\": 2, \"Instruction\": \"`a/b`\", \"Why\": \"supersedes rule 1\", \"Retirement\": true}, {\"Rule_number\": 1, \"Retirement\": tru}]",
+            "[{\"Rule_number\": 1, \"Instruction\": \"Use `src/`\", \"Why\": \"x\"}, {\"Rule_number\": 2, \"Instruction\": \"\u{1e}c\u{1f}A\u{1f}a\u{1f}1\u{1f}s\", \"Why\": \"retired (supersedes rule 1)\", \"Retirement\": true}]",
+        ] {
+            super::rules_file(seed);
+        }
+    }
 }

@@ -39,6 +39,7 @@ mod i18n;
 mod init;
 mod jsonpos;
 mod learning;
+mod ledger;
 mod limits;
 mod lock;
 mod mcp;

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use crate::learning::{self, AfterLearning};
 use crate::preset::{render, report};
+use crate::rules::provenance::History;
 use crate::rules::{learn, listing};
 use crate::service;
 use serde_json::{Map, Value, json};
@@ -42,7 +43,8 @@ const UNSUPPORTED_VERSION: i64 = -32022;
 const INSTRUCTIONS: &str = "autofix keeps this project's rules for coding agents. Call `rules` at the \
 start of every task and treat the active rules as hard constraints; on conflict the higher-numbered \
 rule wins. When the user corrects you, call `learn` with an imperative instruction (\"Always/Never \
-... - because ...\"), then redo the work. Never edit autofix.json by hand.";
+... - because ...\"), then redo the work. When a rule no longer holds and nothing replaces it, call \
+`retire` with the reason. Never edit autofix.json by hand.";
 
 pub(crate) fn serve(context: &Context) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
@@ -353,7 +355,10 @@ fn tools() -> Value {
                 "category": {"type": "array", "items": {"type": "string"}, "description": "Only rules of these categories: any category the file holds (real files have categories such as UI beside the standard STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER), matched ignoring case and [brackets]."},
                 "all": {"type": "boolean", "description": "Also list superseded rules."},
                 "budget": {"type": "integer", "minimum": 0, "description": "Only the newest rules that fit this many tokens (about 4 characters each), one compact line a rule; `omitted` says how many are left out."},
-                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."}
+                "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."},
+                "search": {"type": "string", "description": "Only the rules whose instruction or why holds this text (ignoring case)."},
+                "provenance": {"type": "boolean", "description": "Add each rule's origin: the commit that added it, its author and date (from the rules file's git history)."},
+                "rule": {"type": "integer", "minimum": 1, "description": "Show this rule whole instead of a listing: text, scope, state, origin, what it superseded and what supersedes or retires it (no filters with it)."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -374,6 +379,19 @@ fn tools() -> Value {
             }, "required": ["category", "instruction", "why"]},
             "outputSchema": document(&["version"]),
             "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        },
+        {
+            "name": "retire",
+            "title": "Retire a rule",
+            "description": "Retire an active rule that no longer holds, without a replacement: appends a record (locked, atomic) that supersedes it, with the reason; nothing is deleted. To replace a rule instead, call `learn` with `supersedes`.",
+            "inputSchema": {"type": "object", "properties": {
+                "rule": {"type": "integer", "minimum": 1, "description": "The number of the active rule to retire."},
+                "why": {"type": "string", "description": "Why the rule no longer holds (kept in the record)."},
+                "dry_run": {"type": "boolean"},
+                "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) afterwards; default true."}
+            }, "required": ["rule", "why"]},
+            "outputSchema": document(&["version"]),
+            "annotations": {"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false},
         },
         {
             "name": "check",
@@ -438,6 +456,7 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
     let answer = match name {
         "rules" => rules(context, arguments),
         "learn" => learn_tool(context, arguments),
+        "retire" => retire_tool(context, arguments),
         "check" => check(context),
         "preset_validate" => preset_validate(context, arguments),
         "preset_render" => preset_render(context, arguments),
@@ -568,11 +587,26 @@ fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    if let Some(number) = count(arguments, "rule")? {
+        let filters = ["category", "all", "budget", "for", "search"];
+        if filters
+            .iter()
+            .any(|key| !arguments.get(*key).is_none_or(Value::is_null))
+        {
+            return Err("`rule` shows one rule whole; it takes none of the filters".to_string());
+        }
+        let workspace = context.workspace().map_err(failure)?;
+        let (text, json) = cmd::ledger::shown_rule(&workspace, number as u64).map_err(failure)?;
+        let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+        return Ok(Answer::Done { text, json });
+    }
     // The arguments are checked before the workspace is looked for.
     let categories = strings(arguments, "category")?;
     let all = flag(arguments, "all")?;
     let budget = count(arguments, "budget")?;
     let given = strings(arguments, "for")?;
+    let search = string(arguments, "search")?;
+    let provenance = flag(arguments, "provenance")?;
     let (workspace, cwd) = places(context)?;
     let paths = workspace.paths_inside(&cwd, &given);
     let query = listing::Query {
@@ -580,6 +614,8 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         all,
         budget,
         paths: paths.map_err(|error| format!("`for` {error}"))?,
+        search,
+        provenance: provenance.then(|| History::read(&workspace.rules_file)),
     };
     let shown = cmd::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
@@ -606,6 +642,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         supersedes: numbers(arguments, "supersedes")?,
         force: flag(arguments, "force")?,
         paths: strings(arguments, "paths")?,
+        retirement: false,
     };
     let after = if optional_flag(arguments, "export", true)? {
         AfterLearning::Export
@@ -629,6 +666,33 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         text,
         json: learned.to_value(&path),
     })
+}
+
+fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let number = match arguments.get("rule") {
+        Some(value) => value
+            .as_u64()
+            .filter(|&n| n > 0)
+            .ok_or("`rule` must be a rule number")?,
+        None => return Err("`rule` is required".to_string()),
+    };
+    let why = required(arguments, "why")?;
+    let dry_run = flag(arguments, "dry_run")?;
+    let after = if optional_flag(arguments, "export", true)? {
+        AfterLearning::Export
+    } else {
+        AfterLearning::Skip
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    let learned =
+        cmd::ledger::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
+    let path = cmd::shown(&workspace.rules_file);
+    let (mut text, json) = cmd::ledger::retired_output(&learned, &path, number, &why);
+    for warning in &learned.warnings {
+        text.push_str(&format!("warning: {warning}\n"));
+    }
+    let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+    Ok(Answer::Done { text, json })
 }
 
 fn check(context: &Context) -> Result<Answer, String> {

@@ -37,6 +37,7 @@ pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report,
     let context = check::Context {
         budgets: &budgets,
         tracked: tracked.as_deref(),
+        root: Some(&workspace.root),
     };
     check::check_with(
         Path::new(shown),

@@ -164,6 +164,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
             all: args.all,
             budget: None,
             paths: Vec::new(),
+            ..listing::Query::default()
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);

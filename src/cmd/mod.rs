@@ -5,6 +5,7 @@
 
 pub(crate) mod agents;
 pub(crate) mod capture;
+pub(crate) mod ledger;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;
@@ -137,6 +138,8 @@ pub(crate) fn run() -> ExitCode {
         Command::Learn(args) => rules::learn(&context, args),
         Command::Rules(args) => rules::rules(&context, args),
         Command::Check(args) => rules::check(&context, args),
+        Command::Retire(args) => ledger::retire(&context, args),
+        Command::Ledger(args) => ledger::ledger(&context, args),
         Command::Where(args) => rules::where_(&context, args),
         Command::Preset(command) => preset::run(&context, command),
         Command::Explain(args) => shell::explain(args),

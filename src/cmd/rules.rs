@@ -65,6 +65,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             supersedes: args.supersedes,
             force: args.force,
             paths: args.paths,
+            retirement: false,
         }
     };
     let after = if args.no_export {
@@ -136,6 +137,9 @@ fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>>
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
+    if let Some(number) = args.number {
+        return crate::cmd::ledger::show(context, number, args.format);
+    }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::cmd::agents::rules_hook(context, args, agent));
     }
@@ -150,6 +154,14 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         all: args.all,
         budget: args.budget,
         paths: for_paths(context, &args.for_paths)?,
+        search: args.search,
+        provenance: if args.provenance {
+            Some(rules::provenance::History::read(
+                &context.workspace()?.rules_file,
+            ))
+        } else {
+            None
+        },
     };
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.

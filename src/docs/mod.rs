@@ -11,6 +11,8 @@ pub mod consistency {}
 pub mod scoping {}
 #[doc = include_str!("capture.md")]
 pub mod capture {}
+#[doc = include_str!("ledger.md")]
+pub mod ledger {}
 #[doc = include_str!("delivery.md")]
 pub mod delivery {}
 #[doc = include_str!("export.md")]

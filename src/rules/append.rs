@@ -22,6 +22,9 @@ pub(crate) struct StoredRule {
     pub why: String,
     #[serde(rename = "Paths", skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// `"Retirement": true` on a retirement record ([`super::retire`]), else absent.
+    #[serde(rename = "Retirement", skip_serializing_if = "std::ops::Not::not")]
+    pub retirement: bool,
 }
 
 /// How a file lays out its elements: the indentation of one level and the line ending.
@@ -169,6 +172,9 @@ fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
         let globs: Vec<String> = rule.paths.iter().map(|g| string(g)).collect();
         fields.push(("Paths", format!("[{}]", globs.join(", "))));
     }
+    if rule.retirement {
+        fields.push((super::retire::FIELD, "true".to_string()));
+    }
     let mut out = String::from("{");
     for (i, (key, value)) in fields.iter().enumerate() {
         out.push_str(newline);
@@ -200,6 +206,7 @@ mod tests {
             instruction: "Always \"quote\" é".into(),
             why: "user preference".into(),
             paths: Vec::new(),
+            retirement: false,
         }
     }
 
@@ -242,6 +249,7 @@ mod tests {
     fn a_scoped_rule_ends_with_its_paths() {
         let scoped = StoredRule {
             paths: vec!["src/**/*.rs".into(), "my \"docs\"/".into()],
+            retirement: false,
             ..rule(1)
         };
         let text = append(&parse("").unwrap(), &scoped);

@@ -46,6 +46,8 @@ pub(crate) fn check(
 pub(crate) struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],
     pub tracked: Option<&'a [String]>,
+    /// The workspace root the tracked files are relative to, for `stale-path`.
+    pub root: Option<&'a Path>,
 }
 
 /// [`check`] with its context.
@@ -85,6 +87,15 @@ pub(crate) fn check_with(
                 .diagnostics
                 .extend(over_budget(path, &document, context.budgets));
             super::scope_check::lint(path, &document, context.tracked, &mut report.diagnostics);
+            if let (Some(tracked), Some(root)) = (context.tracked, context.root) {
+                let repository = super::stale::Repository {
+                    root,
+                    tracked,
+                    ignored: &|paths| crate::git::Git::new(root).ignored(paths),
+                    history: &|names| super::stale::history_paths(root, names),
+                };
+                super::stale::lint(path, &document, &repository, &mut report.diagnostics);
+            }
         }
         Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
     }

@@ -102,6 +102,12 @@ pub(crate) enum RulesError {
     #[error("{}: the next rule number would exceed 2^63 - 1", path.display())]
     NumberOverflow { path: PathBuf },
     #[error(
+        "{}: rule {number} is no longer active (another writer superseded or retired it); \
+         only an active rule can be retired",
+        path.display()
+    )]
+    NotRetirable { path: PathBuf, number: u64 },
+    #[error(
         "refusing to write {}: the new text does not read back as the old rules plus the new one \
          (this is a bug in autofix; the file is unchanged)",
         path.display()

@@ -34,6 +34,9 @@ pub(crate) struct Request {
     /// The globs the rule is scoped to; empty: it applies everywhere.
     #[serde(rename = "Paths", alias = "paths", default)]
     pub paths: Vec<String>,
+    /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
+    #[serde(skip)]
+    pub retirement: bool,
 }
 
 /// The keys a `learn --json` object may hold, as the format spells them (each also in
@@ -131,6 +134,7 @@ struct Validated {
     /// The scope, each glob checked, repeats dropped, in the order given.
     paths: Vec<String>,
     force: bool,
+    retirement: bool,
 }
 
 impl Validated {
@@ -210,6 +214,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         references,
         force: request.force,
         paths,
+        retirement: request.retirement,
     })
 }
 
@@ -309,6 +314,7 @@ fn plan<'a>(
                     .iter()
                     .map(ToString::to_string)
                     .collect(),
+                retirement: super::retire::is_retirement(existing),
             },
             matches: Vec::new(),
             warnings: Vec::new(),
@@ -325,6 +331,22 @@ fn plan<'a>(
             });
         }
     }
+    if rule.retirement {
+        // Checked again under the lock: another writer may have retired it meanwhile.
+        let resolution = supersede::resolve(document);
+        for reference in &rule.references {
+            let active = document
+                .rules
+                .iter()
+                .any(|r| r.number.value() == Some(reference.rule) && resolution.is_active(r.index));
+            if !active {
+                return Err(RulesError::NotRetirable {
+                    path: path.to_path_buf(),
+                    number: reference.rule,
+                });
+            }
+        }
+    }
     let number = document
         .max_number()
         .checked_add(1)
@@ -338,6 +360,7 @@ fn plan<'a>(
         instruction: rule.instruction.clone(),
         why: rule.why.clone(),
         paths: rule.paths.clone(),
+        retirement: rule.retirement,
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(&numbers) {
@@ -491,7 +514,8 @@ fn verify(
         && last.category.as_str() == Some(&rule.category)
         && last.instruction.as_str() == Some(&rule.instruction)
         && last.why.as_str() == Some(&rule.why)
-        && same_paths(&last.paths, &rule.paths);
+        && same_paths(&last.paths, &rule.paths)
+        && super::retire::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
@@ -646,6 +670,7 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                retirement: false,
             };
             let text = splice(&document, &rule);
             verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
@@ -705,6 +730,7 @@ mod tests {
             supersedes: vec![],
             force: false,
             paths: vec![],
+            retirement: false,
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

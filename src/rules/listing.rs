@@ -28,6 +28,10 @@ pub(crate) struct Query {
     /// Only the rules that apply to these paths (relative to the workspace root,
     /// `/`-separated): the unscoped ones and those whose globs match; empty = all.
     pub paths: Vec<String>,
+    /// Only the rules whose instruction or why holds this text (ignoring case).
+    pub search: Option<String>,
+    /// Each rule's origin from this history ([`super::provenance`]); `None`: not shown.
+    pub provenance: Option<super::provenance::History>,
 }
 
 /// One listed rule, borrowing its text from the document.
@@ -40,12 +44,21 @@ pub(crate) struct Entry<'a> {
     pub why: &'a str,
     pub active: bool,
     pub superseded_by: &'a [u64],
+    /// A retirement record: it retires the rules it supersedes and is no rule itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retirement: bool,
+    /// Superseded by retirement records only: retired, nothing replaces it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retired: bool,
     /// The globs the rule is scoped to (absent: it applies everywhere).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub paths: &'a [Cow<'a, str>],
     /// With `--for`: why the rule applies to each path it applies to.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub applies: &'a [Applies<'a>],
+    /// With `--provenance`: the commit that added the rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<super::provenance::Origin<'a>>,
 }
 
 /// Why a rule applies to a path asked about: it is unscoped, or one of its globs matched.
@@ -63,6 +76,10 @@ pub(crate) struct Counts {
     pub total: usize,
     pub active: usize,
     pub superseded: usize,
+    /// Superseded rules retired (superseded by retirement records only).
+    pub retired: usize,
+    /// Retirement records (neither active nor superseded).
+    pub retirements: usize,
 }
 
 /// The `rules` result: the JSON document of `rules --format json`.
@@ -92,6 +109,9 @@ pub(crate) struct Listing<'a> {
     /// without an instruction are left out of the listing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
+    /// The text of `--search`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<String>,
 }
 
 /// The listed rules, made on demand from the document: a listing of 100k rules holds
@@ -100,9 +120,13 @@ pub(crate) struct Listing<'a> {
 pub(crate) struct Entries<'a> {
     document: Option<&'a Document<'a>>,
     superseded_by: Vec<Vec<u64>>,
+    retirement: Vec<bool>,
+    /// The numbers of the retirement records, sorted.
+    records: Vec<u64>,
     selected: Vec<usize>,
     /// With `--for`: why each selected rule applies, in `selected` order.
     applies: Vec<Vec<Applies<'a>>>,
+    history: Option<&'a super::provenance::History>,
 }
 
 impl Entries<'_> {
@@ -129,15 +153,24 @@ impl Entries<'_> {
     fn entry(&self, at: usize, index: usize) -> Entry<'_> {
         let rule = &self.document.expect("entries come from a document").rules[index];
         let superseded_by = &self.superseded_by[index];
+        let retirement = self.retirement.get(index).copied().unwrap_or(false);
         Entry {
             number: rule.number.value(),
             category: bare_category(rule.category.display()),
             instruction: rule.instruction.display().trim(),
             why: rule.why.display().trim(),
-            active: superseded_by.is_empty(),
+            active: superseded_by.is_empty() && !retirement,
             superseded_by,
+            retirement,
+            retired: !superseded_by.is_empty()
+                && superseded_by
+                    .iter()
+                    .all(|n| self.records.binary_search(n).is_ok()),
             paths: rule.paths.globs(),
             applies: self.applies.get(at).map_or(&[], Vec::as_slice),
+            provenance: self.history.map(|history| {
+                history.origin(rule.number.value(), rule.instruction.display().trim())
+            }),
         }
     }
 }
@@ -198,6 +231,7 @@ pub(crate) fn build<'a>(
         tokens: 0,
         budget: query.budget,
         unreadable: Vec::new(),
+        search: query.search.clone(),
     };
     let Some(document) = document else {
         listing.tokens = budget::tokens(listing.headline().chars().count() + 1);
@@ -218,10 +252,31 @@ pub(crate) fn build<'a>(
         }
     }
     let left = left_out.iter().filter(|&&out| out).count();
+    let mut records: Vec<u64> = document
+        .rules
+        .iter()
+        .filter(|rule| resolution.is_retirement(rule.index))
+        .filter_map(|rule| rule.number.value())
+        .collect();
+    records.sort_unstable();
+    let retired =
+        |by: &[u64]| !by.is_empty() && by.iter().all(|n| records.binary_search(n).is_ok());
     listing.counts = Counts {
         total: document.rules.len(),
         active: resolution.active_count() - left,
-        superseded: document.rules.len() - resolution.active_count(),
+        superseded: document.rules.len()
+            - resolution.active_count()
+            - resolution.retirement_count(),
+        retired: if records.is_empty() {
+            0
+        } else {
+            resolution
+                .superseded_by
+                .iter()
+                .filter(|by| retired(by))
+                .count()
+        },
+        retirements: resolution.retirement_count(),
     };
     let mut selected: Vec<usize> = (0..document.rules.len())
         .filter(|&index| !left_out[index])
@@ -232,6 +287,12 @@ pub(crate) fn build<'a>(
                     .categories
                     .iter()
                     .any(|c| *c == bare_category(document.rules[index].category.display()))
+        })
+        .filter(|&index| {
+            query
+                .search
+                .as_deref()
+                .is_none_or(|text| mentions(&document.rules[index], text))
         })
         .collect();
     // Ascending number, file order for ties; unnumbered rules last.
@@ -248,8 +309,11 @@ pub(crate) fn build<'a>(
     listing.rules = Entries {
         document: Some(document),
         superseded_by: resolution.superseded_by,
+        records,
+        retirement: resolution.retirement,
         selected,
         applies,
+        history: query.provenance.as_ref(),
     };
     listing.fit_budget();
     listing
@@ -343,6 +407,14 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
     ))
 }
 
+/// Whether `rule`'s instruction or why holds `text`, ignoring case.
+fn mentions(rule: &super::file::Rule<'_>, text: &str) -> bool {
+    let wanted = text.trim().to_lowercase();
+    [rule.instruction.display(), rule.why.display()]
+        .iter()
+        .any(|field| field.to_lowercase().contains(&wanted))
+}
+
 /// Why `rule` applies to each of `paths`: everywhere when unscoped (or when its `Paths`
 /// cannot be read: a rule is shown rather than lost), else where a glob matches.
 fn applying<'a>(rule: &'a super::file::Rule<'a>, paths: &'a [String]) -> Vec<Applies<'a>> {
@@ -389,9 +461,17 @@ impl Listing<'_> {
                 if self.budget.is_none() {
                     line += 3 + chars(entry.why);
                 }
-                if !entry.active {
+                if !entry.superseded_by.is_empty() {
                     let by: Vec<String> = entry.superseded_by.iter().map(u64::to_string).collect();
-                    line += " [superseded by ]".len() + by.join(", ").len();
+                    let mark = if entry.retired {
+                        " [retired by ]"
+                    } else {
+                        " [superseded by ]"
+                    };
+                    line += mark.len() + by.join(", ").len();
+                }
+                if entry.retirement {
+                    line += RETIREMENT_MARK.len();
                 }
                 line
             })
@@ -466,6 +546,14 @@ impl Listing<'_> {
         } else {
             format!(" Showing {} only.", self.categories.join(", "))
         };
+        let filter = match &self.search {
+            Some(text) => format!(
+                "{filter} Showing only the {} mentioning `{}`.",
+                crate::text::counted(self.rules.len(), "rule"),
+                crate::text::shown(text)
+            ),
+            None => filter,
+        };
         if !self.for_paths.is_empty() {
             return format!(
                 "Rules from {} that apply to {}: {} of {} active. {}{filter}",
@@ -476,8 +564,13 @@ impl Listing<'_> {
                 self.precedence
             );
         }
+        let retired = if self.counts.retired > 0 {
+            format!(" ({} retired)", self.counts.retired)
+        } else {
+            String::new()
+        };
         format!(
-            "Rules from {}: {} active, {} superseded. {}{filter}",
+            "Rules from {}: {} active, {} superseded{retired}. {}{filter}",
             self.path, self.counts.active, self.counts.superseded, self.precedence
         )
     }
@@ -726,10 +819,21 @@ fn write_compact_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()>
     out.write_all(b"\n")
 }
 
-/// ` [superseded by 7, 9]` after a superseded rule (listed with `--all`).
+/// What follows a retirement record listed with `--all`.
+const RETIREMENT_MARK: &str = " [retirement record]";
+
+/// ` [superseded by 7, 9]` after a superseded rule (listed with `--all`), or
+/// ` [retirement record]` after a retirement record.
 fn write_superseded_by(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
-    if !entry.active {
-        out.write_all(b" [superseded by ")?;
+    if entry.retirement {
+        out.write_all(RETIREMENT_MARK.as_bytes())?;
+    }
+    if !entry.superseded_by.is_empty() {
+        out.write_all(if entry.retired {
+            b" [retired by "
+        } else {
+            b" [superseded by "
+        })?;
         for (i, number) in entry.superseded_by.iter().enumerate() {
             if i > 0 {
                 out.write_all(b", ")?;
@@ -807,6 +911,9 @@ fn write_scope(out: &mut impl Write, entry: &Entry<'_>, escape: &Escape) -> io::
     if !entry.paths.is_empty() {
         let globs: Vec<Cow<'_, str>> = entry.paths.iter().map(|g| escape(g)).collect();
         write!(out, " [paths: {}]", globs.join(", "))?;
+    }
+    if let Some(origin) = &entry.provenance {
+        write!(out, " [added: {}]", escape(&origin.describe()))?;
     }
     Ok(())
 }

@@ -10,9 +10,13 @@ pub(crate) mod error;
 pub(crate) mod file;
 pub(crate) mod learn;
 pub(crate) mod listing;
+pub(crate) mod provenance;
+pub(crate) mod retire;
 pub(crate) mod scope;
 pub(crate) mod scope_check;
+pub(crate) mod show;
 pub(crate) mod similar;
+pub(crate) mod stale;
 pub(crate) mod supersede;
 
 use std::io;

@@ -250,15 +250,28 @@ pub(crate) struct Dangling {
 pub(crate) struct Resolution {
     pub superseded_by: Vec<Vec<u64>>,
     pub dangling: Vec<Dangling>,
+    /// For each rule (by index), whether it is a retirement record
+    /// ([`super::retire`]): it supersedes, but is no rule of its own.
+    pub retirement: Vec<bool>,
 }
 
 impl Resolution {
     pub(crate) fn is_active(&self, index: usize) -> bool {
-        self.superseded_by[index].is_empty()
+        self.superseded_by[index].is_empty() && !self.is_retirement(index)
+    }
+
+    pub(crate) fn is_retirement(&self, index: usize) -> bool {
+        self.retirement.get(index).copied().unwrap_or(false)
     }
 
     pub(crate) fn active_count(&self) -> usize {
-        self.superseded_by.iter().filter(|by| by.is_empty()).count()
+        (0..self.superseded_by.len())
+            .filter(|&index| self.is_active(index))
+            .count()
+    }
+
+    pub(crate) fn retirement_count(&self) -> usize {
+        self.retirement.iter().filter(|&&r| r).count()
     }
 }
 
@@ -296,6 +309,11 @@ pub(crate) fn resolve(document: &Document<'_>) -> Resolution {
     let mut resolution = Resolution {
         superseded_by: vec![Vec::new(); document.rules.len()],
         dangling: Vec::new(),
+        retirement: document
+            .rules
+            .iter()
+            .map(super::retire::is_retirement)
+            .collect(),
     };
     for rule in &document.rules {
         let Some(number) = rule.number.value() else {

@@ -11,6 +11,7 @@ mod export;
 mod hardening;
 mod hooks;
 mod init;
+mod ledger;
 mod mcp;
 mod merge;
 mod peer_tools;

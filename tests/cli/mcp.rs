@@ -228,6 +228,7 @@ fn the_tool_list_is_deterministic_and_well_formed() {
         [
             "rules",
             "learn",
+            "retire",
             "check",
             "preset_validate",
             "preset_render"
@@ -506,6 +507,7 @@ fn the_official_python_client_connects_in_every_mode() {
                 "learn",
                 "preset_render",
                 "preset_validate",
+                "retire",
                 "rules"
             ])
         );
@@ -687,5 +689,65 @@ fn an_unknown_argument_is_refused_with_the_closest_name() {
     assert!(!sandbox.join(".agents/autofix.json").exists());
     let result = server.call(2, "rules", json!({"categroy": "CODE"}));
     assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(server.finish(), 0);
+}
+
+#[test]
+fn mcp_retire_appends_a_record_as_the_cli_does() {
+    let sandbox = Sandbox::new();
+    for instruction in ["Always use tabs.", "Never use var."] {
+        sandbox
+            .run(&["learn", "-c", "style", "-w", "pref", instruction])
+            .expect(0);
+    }
+    let mut server = Server::start(&sandbox);
+    // A wrong argument is the tool's error, and writes nothing.
+    let before = sandbox.read(".agents/autofix.json");
+    let bad = server.call(1, "retire", json!({"rule": "two", "why": "x"}));
+    assert_eq!(bad["isError"], true, "{bad}");
+    let missing = server.call(2, "retire", json!({"rule": 9, "why": "x"}));
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert!(
+        missing["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("no rule 9"),
+        "{missing}"
+    );
+    assert_eq!(sandbox.read(".agents/autofix.json"), before);
+    let done = server.call(
+        3,
+        "retire",
+        json!({"rule": 2, "why": "the linter forbids it"}),
+    );
+    assert_eq!(done["isError"], false, "{done}");
+    let json = &done["structuredContent"];
+    assert_eq!(json["status"], "retired");
+    assert_eq!(json["retired"], 2);
+    assert_eq!(json["record"]["Rule_number"], 3);
+    assert_eq!(json["record"]["Retirement"], true);
+    let listed = server.call(4, "rules", json!({}));
+    let numbers: Vec<u64> = listed["structuredContent"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1]);
+    // Retiring it again is refused: it is no longer active.
+    let again = server.call(5, "retire", json!({"rule": 2, "why": "again"}));
+    assert_eq!(again["isError"], true, "{again}");
+    // One rule whole: the CLI's `rules N --format json` document.
+    let whole = server.call(6, "rules", json!({"rule": 2}));
+    assert_eq!(
+        whole["structuredContent"],
+        cli_json(&sandbox, &["rules", "2", "--format", "json"])
+    );
+    assert_eq!(
+        whole["structuredContent"]["superseded_by"][0]["retirement"],
+        true
+    );
+    let mixed = server.call(7, "rules", json!({"rule": 2, "all": true}));
+    assert_eq!(mixed["isError"], true, "{mixed}");
     assert_eq!(server.finish(), 0);
 }

@@ -15,6 +15,7 @@ async def main(binary, cwd, mode):
         calls = {
             "rules": {"category": ["TOOL"]},
             "learn": {"category": "code", "instruction": "Always test the MCP path", "why": "python client", "dry_run": True},
+            "retire": {"rule": 1, "why": "python client", "dry_run": True},
             "check": {},
             "preset_validate": {"paths": ["presets"]},
             "preset_render": {"preset": "presets/last30days", "set": {"topic": "rust"}},

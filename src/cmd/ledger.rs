@@ -1,0 +1,181 @@
+//! `autofix rules N` (one rule whole), `autofix retire` and `autofix ledger`: the rules'
+//! history — who learned each, what replaced or retired it, and whether it held.
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use crate::capture::reflect;
+use crate::hook::Agent;
+use crate::learning::{self, AfterLearning, Learned};
+use crate::rules::provenance::History;
+use crate::rules::{self, learn, retire, show};
+use crate::workspace::Workspace;
+
+use crate::cli::{LedgerArgs, PromptAgent, RetireArgs, RulesFormat, TextOrJson};
+use crate::cmd::{Context, eprint, print, shown};
+
+/// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
+pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
+    let path = shown(&workspace.rules_file);
+    let source = rules::read(&workspace.rules_file)?
+        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
+    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
+    let history = History::read(&workspace.rules_file);
+    let report = show::report(&path, &document, &history, number)
+        .with_context(|| format!("no rule {number} in {path}"))?;
+    Ok((report.to_text(), report.to_json()))
+}
+
+/// `rules N`: the rule whole, in text or JSON.
+pub(crate) fn show(
+    context: &Context,
+    number: u64,
+    format: RulesFormat,
+) -> anyhow::Result<ExitCode> {
+    if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
+        anyhow::bail!("`rules {number}` prints text or json");
+    }
+    let (text, json) = shown_rule(&context.workspace()?, number)?;
+    print(if format == RulesFormat::Json {
+        &json
+    } else {
+        &text
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Retires rule `number` of the workspace's rules file for `why`: the record appended
+/// through `learn`'s locked splice, then the exported copies refreshed.
+pub(crate) fn retire_rule(
+    workspace: &Workspace,
+    number: u64,
+    why: &str,
+    dry_run: bool,
+    after: AfterLearning,
+) -> anyhow::Result<Learned> {
+    let path = shown(&workspace.rules_file);
+    let source = rules::read(&workspace.rules_file)?
+        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
+    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
+    let request = retire::request(&document, &path, number, why)?;
+    let options = learn::Options {
+        dry_run,
+        lock_timeout: crate::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+    };
+    Ok(learning::learn(workspace, &request, &options, after)?)
+}
+
+/// The retirement's text and JSON, as the CLI and the MCP tool print them.
+pub(crate) fn retired_output(
+    learned: &Learned,
+    path: &str,
+    number: u64,
+    why: &str,
+) -> (String, String) {
+    let record = &learned.outcome.rule;
+    let dry_run = learned.outcome.status == learn::Status::DryRun;
+    let mut text = if dry_run {
+        format!(
+            "Would retire rule #{number} with record #{}: {} (dry run; {path} unchanged)\n",
+            record.number,
+            crate::text::shown(why.trim())
+        )
+    } else {
+        format!(
+            "Retired rule #{number} with record #{}: {} — saved to {path}\n",
+            record.number,
+            crate::text::shown(why.trim())
+        )
+    };
+    if !learned.exports.is_empty() {
+        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
+        text.push_str(&format!(
+            "exported copies refreshed: {}\n",
+            paths.join(", ")
+        ));
+    }
+    let json = crate::text::json_document(&retire::Json {
+        version: 1,
+        status: if dry_run { "dry_run" } else { "retired" },
+        path,
+        retired: number,
+        reason: why.trim(),
+        record,
+        exports: &learned.exports,
+        warnings: &learned.warnings,
+    });
+    (text, json)
+}
+
+pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let after = if args.no_export {
+        AfterLearning::Skip
+    } else {
+        AfterLearning::Export
+    };
+    let learned = retire_rule(&workspace, args.number, &args.why, args.dry_run, after)?;
+    let painter = context.stderr_painter();
+    for warning in &learned.warnings {
+        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
+    }
+    let path = shown(&workspace.rules_file);
+    let (text, json) = retired_output(&learned, &path, args.number, &args.why);
+    match args.format {
+        TextOrJson::Text if args.quiet => {}
+        TextOrJson::Text => print(&text)?,
+        TextOrJson::Json => print(&json)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn agent(agent: PromptAgent) -> Agent {
+    match agent {
+        PromptAgent::Claude => Agent::Claude,
+        PromptAgent::Codex => Agent::Codex,
+        PromptAgent::Gemini => Agent::Gemini,
+    }
+}
+
+pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
+    let home = std::env::var_os("HOME")
+        .filter(|home| !home.is_empty())
+        .context("HOME is not set: it locates the agents' transcripts")?;
+    let workspace = context.workspace()?;
+    let source = rules::read(&workspace.rules_file)?;
+    let document = source
+        .as_deref()
+        .map(|source| rules::parse_tolerant(&workspace.rules_file, source))
+        .transpose()?;
+    let history = History::read(&workspace.rules_file);
+    let mut agents: Vec<Agent> = Vec::new();
+    for named in args.agents.into_iter().map(agent) {
+        if !agents.contains(&named) {
+            agents.push(named);
+        }
+    }
+    if agents.is_empty() {
+        agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
+    }
+    // Every correction: none is dropped for being a rule already, that is the point.
+    let reflected = reflect::run(&reflect::Request {
+        home: home.into(),
+        root: workspace.root.clone(),
+        agents,
+        since: args.since.clone(),
+        rules: Vec::new(),
+    });
+    let report = crate::ledger::build(
+        shown(&workspace.rules_file),
+        args.since,
+        document.as_ref(),
+        &history,
+        reflected,
+    );
+    print(&match args.format {
+        TextOrJson::Text => report.to_text(),
+        TextOrJson::Json => report.to_json(),
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,330 @@
+//! `autofix ledger`: whether the rules hold. The corrections the user typed in this
+//! repository's agent sessions (read by `reflect`'s readers and classifier) are matched
+//! against the rules as `reflect` finds repeats ([`crate::capture::repeats`], the matcher
+//! `learn` uses for duplicates); a correction typed after
+//! the commit that added a rule stating it, while that rule was in force, is a repeat: the
+//! rule did not hold. Reported per rule, and as the repository's repeat rate. Local only.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::capture::reflect;
+use crate::capture::repeats::{self, ActiveRule};
+use crate::rules::file::Document;
+use crate::rules::provenance::{History, Origin};
+use crate::rules::similar::Kind;
+use crate::rules::supersede;
+use crate::text::{counted, shown};
+
+/// One correction typed again after its rule was learned.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Repeat {
+    pub time: String,
+    pub agent: crate::hook::Agent,
+    pub session: String,
+    pub text: String,
+}
+
+/// One rule's record: when it was learned, and the corrections it did not prevent.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct RuleRecord<'a> {
+    pub number: u64,
+    pub category: &'a str,
+    pub instruction: &'a str,
+    pub active: bool,
+    pub provenance: Origin<'a>,
+    /// Until when it was in force: the date of the commit that superseded or retired it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<&'a str>,
+    pub repeats: Vec<Repeat>,
+}
+
+/// The repository's figure over the period read.
+#[derive(Clone, Debug, Default, Serialize)]
+pub(crate) struct Figure {
+    /// The oldest and newest correction read (UTC, as the transcripts have them).
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub corrections: usize,
+    pub repeats: usize,
+    /// repeats / corrections, 0 when there are none.
+    pub repeat_rate: f64,
+    /// Rules with a commit date (only those can be repeated).
+    pub committed_rules: usize,
+    /// Rules with at least one repeat.
+    pub rules_repeated: usize,
+}
+
+/// The `ledger --format json` document.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Report<'a> {
+    pub version: u32,
+    pub path: String,
+    pub since: Option<String>,
+    pub searched: Vec<reflect::Place>,
+    /// Whether the rules file's git history could be read (no history: no dates, no
+    /// repeats).
+    pub history: bool,
+    pub figure: Figure,
+    /// Every committed rule, those repeated most first.
+    pub rules: Vec<RuleRecord<'a>>,
+}
+
+/// The first 19 characters of an ISO 8601 UTC time (`2026-11-12T09:00:00`), so a commit's
+/// date and a transcript's time (`…00.000Z`) compare as text.
+fn instant(time: &str) -> &str {
+    time.get(..19).unwrap_or(time)
+}
+
+/// Builds the ledger of `document` from the corrections of `reflected` (read with no
+/// learned rules, so every correction is there) and the file's `history`.
+pub(crate) fn build<'a>(
+    path: String,
+    since: Option<String>,
+    document: Option<&'a Document<'a>>,
+    history: &'a History,
+    reflected: reflect::Report,
+) -> Report<'a> {
+    let rules_of: &'a [crate::rules::file::Rule<'a>] = document.map_or(&[], |d| &d.rules);
+    let resolution = document.map(supersede::resolve).unwrap_or_default();
+    let date_of = |number: u64, instruction: &str| match history.origin(Some(number), instruction) {
+        Origin::Commit(commit) => Some(commit.date.as_str()),
+        _ => None,
+    };
+    let by_number: std::collections::HashMap<u64, &crate::rules::file::Rule<'a>> = rules_of
+        .iter()
+        .filter_map(|rule| Some((rule.number.value()?, rule)))
+        .collect();
+    let mut records: Vec<RuleRecord<'a>> = Vec::new();
+    for rule in rules_of {
+        let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
+        else {
+            continue;
+        };
+        if resolution.is_retirement(rule.index) {
+            continue;
+        }
+        let provenance = history.origin(Some(number), instruction.trim());
+        if !matches!(provenance, Origin::Commit(_)) {
+            continue;
+        }
+        // In force until the oldest commit that superseded it.
+        let until = resolution.superseded_by[rule.index]
+            .iter()
+            .filter_map(|&by| {
+                let newer = by_number.get(&by)?;
+                date_of(by, newer.instruction.display().trim())
+            })
+            .min();
+        records.push(RuleRecord {
+            number,
+            category: rule.category.display().trim(),
+            instruction: instruction.trim(),
+            active: resolution.is_active(rule.index),
+            provenance,
+            until,
+            repeats: Vec::new(),
+        });
+    }
+    let mut figure = Figure {
+        committed_rules: records.len(),
+        ..Figure::default()
+    };
+    let mut in_force = InForce::new(&records);
+    for correction in reflected.candidates {
+        figure.corrections += 1;
+        let time = correction.time.as_str();
+        if figure.from.as_deref().is_none_or(|from| time < from) {
+            figure.from = Some(correction.time.clone());
+        }
+        if figure.to.as_deref().is_none_or(|to| time > to) {
+            figure.to = Some(correction.time.clone());
+        }
+        if let Some(at) = in_force.held(&records, &correction.text, time) {
+            figure.repeats += 1;
+            records[at].repeats.push(Repeat {
+                time: correction.time,
+                agent: correction.agent,
+                session: correction.session,
+                text: correction.text,
+            });
+        }
+    }
+    if figure.corrections > 0 {
+        let rate = figure.repeats as f64 / figure.corrections as f64;
+        figure.repeat_rate = (rate * 1000.0).round() / 1000.0;
+    }
+    figure.rules_repeated = records.iter().filter(|r| !r.repeats.is_empty()).count();
+    for record in &mut records {
+        record.repeats.sort_by(|a, b| a.time.cmp(&b.time));
+    }
+    records.sort_by(|a, b| {
+        b.repeats
+            .len()
+            .cmp(&a.repeats.len())
+            .then(a.number.cmp(&b.number))
+    });
+    Report {
+        version: 1,
+        path,
+        since,
+        searched: reflected.searched,
+        history: history.available,
+        figure,
+        rules: records,
+    }
+}
+
+/// Whether a record's rule was in force at `time`: after the commit that added it, before
+/// the commit of what superseded or retired it.
+fn in_force_at(record: &RuleRecord<'_>, time: &str) -> bool {
+    let Origin::Commit(commit) = record.provenance else {
+        return false;
+    };
+    instant(&commit.date) < instant(time)
+        && record
+            .until
+            .is_none_or(|until| instant(time) < instant(until))
+}
+
+/// The rules in force at each time a correction was typed, made once for every span
+/// between two dates of the history (a rule's commit, its superseder's), not once per
+/// correction.
+struct InForce {
+    /// Every date that starts or ends a rule's time in force, sorted.
+    dates: Vec<String>,
+    spans: HashMap<(usize, usize), Vec<ActiveRule>>,
+}
+
+impl InForce {
+    fn new(records: &[RuleRecord<'_>]) -> InForce {
+        let mut dates: Vec<String> = Vec::new();
+        for record in records {
+            if let Origin::Commit(commit) = record.provenance {
+                dates.push(instant(&commit.date).to_string());
+            }
+            if let Some(until) = record.until {
+                dates.push(instant(until).to_string());
+            }
+        }
+        dates.sort_unstable();
+        dates.dedup();
+        InForce {
+            dates,
+            spans: HashMap::new(),
+        }
+    }
+
+    /// The record (by position) of the rule that already stated `text` when it was typed
+    /// at `time`: the rule `reflect` names as the one a correction repeats (the matcher
+    /// `learn` refuses duplicates with, on the whole prompt and on each sentence), among
+    /// the rules in force then. A contradiction is no repeat.
+    fn held(&mut self, records: &[RuleRecord<'_>], text: &str, time: &str) -> Option<usize> {
+        let at = instant(time);
+        // Two times with the same dates before and at them have the same rules in force.
+        let span = (
+            self.dates.partition_point(|d| d.as_str() < at),
+            self.dates.partition_point(|d| d.as_str() <= at),
+        );
+        let rules = self.spans.entry(span).or_insert_with(|| {
+            records
+                .iter()
+                .filter(|r| in_force_at(r, time))
+                .map(|r| ActiveRule {
+                    number: r.number,
+                    instruction: r.instruction.to_string(),
+                })
+                .collect()
+        });
+        let known = repeats::find(text, rules).filter(|k| k.kind == Kind::Duplicate)?;
+        records.iter().position(|r| r.number == known.rule)
+    }
+}
+
+impl Report<'_> {
+    pub(crate) fn to_text(&self) -> String {
+        let mut out = format!("Ledger of {}", self.path);
+        let figure = &self.figure;
+        match (&figure.from, &figure.to) {
+            (Some(from), Some(to)) => {
+                let _ = write!(out, ": corrections from {} to {}", shown(from), shown(to));
+            }
+            _ => out.push_str(": no corrections found"),
+        }
+        if let Some(since) = &self.since {
+            let _ = write!(out, " (since {})", shown(since));
+        }
+        out.push('\n');
+        for place in &self.searched {
+            let found = if place.exists {
+                counted(place.sessions, "session")
+            } else {
+                "not found".to_string()
+            };
+            let _ = writeln!(
+                out,
+                "  {:<7} {} ({found})",
+                place.agent.as_str(),
+                place.path
+            );
+        }
+        if !self.history {
+            out.push_str(
+                "The rules file has no git history here: no rule has a date, so none can be repeated.\n",
+            );
+        }
+        let percent = figure.repeat_rate * 100.0;
+        let _ = writeln!(
+            out,
+            "\nCorrections captured: {}\nRepeats of a rule already learned: {} ({percent:.1}%)\nRules that did not hold: {} of {} committed",
+            figure.corrections, figure.repeats, figure.rules_repeated, figure.committed_rules
+        );
+        for record in self.rules.iter().filter(|r| !r.repeats.is_empty()) {
+            let _ = writeln!(
+                out,
+                "\n{} [{}] {}\n  learned {}",
+                record.number,
+                shown(record.category),
+                shown(record.instruction),
+                record.provenance.describe()
+            );
+            if let Some(until) = record.until {
+                let _ = writeln!(out, "  in force until {until} (then superseded or retired)");
+            }
+            let _ = writeln!(
+                out,
+                "  repeated {} since:",
+                counted(record.repeats.len(), "time")
+            );
+            for repeat in &record.repeats {
+                let first = repeat.text.lines().next().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "    {}  {}  session {}  > {}",
+                    shown(&repeat.time),
+                    repeat.agent.as_str(),
+                    shown(&repeat.session),
+                    shown(first)
+                );
+            }
+        }
+        out
+    }
+
+    pub(crate) fn to_json(&self) -> String {
+        crate::text::json_document(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_compare_to_the_second() {
+        assert_eq!(instant("2026-11-12T09:00:00.000Z"), "2026-11-12T09:00:00");
+        assert_eq!(instant("2026-11-12T09:00:00Z"), "2026-11-12T09:00:00");
+    }
+}

@@ -1,0 +1,174 @@
+//! Retiring a rule without a replacement: an appended record, never a deletion. The record
+//! is an ordinary rule object that supersedes the retired rule (a `(supersedes rule N)`
+//! marker in its `Why`, so every reader, old versions included, stops listing rule N) and
+//! carries `"Retirement": true`, which makes the record itself inactive: it is not listed,
+//! exported or linted as a rule. The format is in `src/docs/rules.md`.
+
+use serde::Serialize;
+
+use super::append::StoredRule;
+use super::file::{Document, Rule};
+use super::learn;
+use super::supersede;
+use crate::jsonpos;
+
+/// The field that marks a retirement record.
+pub(crate) const FIELD: &str = "Retirement";
+
+/// Whether `rule` is a retirement record: its top-level `Retirement` is `true`.
+pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
+    // A cheap filter first: this runs for every rule of every listing.
+    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Retirement\"").is_none() {
+        return false;
+    }
+    jsonpos::find_pointer(rule.raw, "/Retirement")
+        .is_some_and(|at| rule.raw[at..].starts_with("true"))
+}
+
+/// Why a rule cannot be retired.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Refusal {
+    #[error("no rule {0} in {1}")]
+    Missing(u64, String),
+    #[error("rule {0} is already superseded (by {1}); only an active rule can be retired")]
+    NotActive(u64, String),
+    #[error("rule {0} is a retirement record, not a rule")]
+    Record(u64),
+    #[error("the reason is empty; say why rule {0} no longer holds (--why)")]
+    NoReason(u64),
+}
+
+/// The learn request that retires rule `number` of `document` for `reason`, or why it
+/// cannot be retired. The record is learned through the one locked splice
+/// ([`learn::learn`]), which checks again under the lock that the rule exists.
+pub(crate) fn request(
+    document: &Document<'_>,
+    shown: &str,
+    number: u64,
+    reason: &str,
+) -> Result<learn::Request, Refusal> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Refusal::NoReason(number));
+    }
+    let resolution = supersede::resolve(document);
+    let rule = document
+        .rules
+        .iter()
+        .find(|rule| rule.number.value() == Some(number))
+        .ok_or_else(|| Refusal::Missing(number, shown.to_string()))?;
+    if is_retirement(rule) {
+        return Err(Refusal::Record(number));
+    }
+    let by = &resolution.superseded_by[rule.index];
+    if !by.is_empty() {
+        let by: Vec<String> = by.iter().map(u64::to_string).collect();
+        return Err(Refusal::NotActive(number, by.join(", ")));
+    }
+    let because = reason
+        .trim_end_matches('.')
+        .trim_start_matches("because ")
+        .trim();
+    Ok(learn::Request {
+        category: "OTHER".to_string(),
+        instruction: format!("Stop following rule {number} - because {because}."),
+        why: format!("retired: {reason}"),
+        supersedes: vec![number],
+        // A retirement repeats nothing: it is no rule an agent follows.
+        force: true,
+        paths: Vec::new(),
+        retirement: true,
+    })
+}
+
+/// The `retire --format json` document.
+#[derive(Serialize)]
+pub(crate) struct Json<'a> {
+    pub version: u32,
+    /// `retired`, or `dry_run`.
+    pub status: &'static str,
+    pub path: &'a str,
+    /// The number of the rule retired.
+    pub retired: u64,
+    pub reason: &'a str,
+    /// The record appended.
+    pub record: &'a StoredRule,
+    pub exports: &'a [crate::learning::Refreshed],
+    pub warnings: &'a [String],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::file::parse;
+
+    #[test]
+    fn a_record_is_known_by_its_top_level_field() {
+        let document = parse(
+            r#"[{"Rule_number": 1, "Retirement": true},
+                {"Rule_number": 2, "Retirement": false},
+                {"Rule_number": 3, "Note": {"Retirement": true}},
+                {"Rule_number": 4, "Why": "\"Retirement\": true"}]"#,
+        )
+        .unwrap();
+        let found: Vec<bool> = document.rules.iter().map(is_retirement).collect();
+        assert_eq!(found, [true, false, false, false]);
+    }
+
+    #[test]
+    fn the_splice_refuses_under_the_lock_a_rule_retired_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("autofix.json");
+        let source = r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Use a.", "Why": "x"},
+ {"Rule_number": 2, "Category": "OTHER", "Instruction": "Stop following rule 1.", "Why": "retired: gone (supersedes rule 1)", "Retirement": true}]
+"#;
+        std::fs::write(&path, source).unwrap();
+        // As a second `retire` would ask, having read the file before the first one wrote.
+        let document =
+            parse(r#"[{"Rule_number": 1, "Instruction": "Use a.", "Why": "x"}]"#).unwrap();
+        let made = request(&document, "f", 1, "gone too").unwrap();
+        let options = learn::Options {
+            dry_run: false,
+            lock_timeout: std::time::Duration::from_secs(1),
+        };
+        let refused = learn::learn(&path, &made, &options).unwrap_err();
+        assert!(matches!(
+            refused,
+            crate::rules::RulesError::NotRetirable { number: 1, .. }
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), source);
+    }
+
+    #[test]
+    fn only_an_active_rule_with_a_reason_is_retired() {
+        let document = parse(
+            r#"[{"Rule_number": 1, "Instruction": "a", "Why": "x"},
+                {"Rule_number": 2, "Instruction": "b", "Why": "supersedes rule 1"},
+                {"Rule_number": 3, "Instruction": "c", "Why": "x", "Retirement": true}]"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            request(&document, "f", 1, "gone"),
+            Err(Refusal::NotActive(1, _))
+        ));
+        assert!(matches!(
+            request(&document, "f", 3, "gone"),
+            Err(Refusal::Record(3))
+        ));
+        assert!(matches!(
+            request(&document, "f", 9, "gone"),
+            Err(Refusal::Missing(9, _))
+        ));
+        assert!(matches!(
+            request(&document, "f", 2, "  "),
+            Err(Refusal::NoReason(2))
+        ));
+        let made = request(&document, "f", 2, "because the folder is gone.").unwrap();
+        assert_eq!(
+            made.instruction,
+            "Stop following rule 2 - because the folder is gone."
+        );
+        assert_eq!(made.supersedes, [2]);
+        assert!(made.retirement);
+    }
+}

@@ -1,0 +1,162 @@
+//! `rules N`: one rule whole — its text, scope and state, the commit that added it, the
+//! rules it superseded and those that supersede (or retire) it, each with its origin.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::file::{Document, Rule};
+use super::provenance::{History, Origin};
+use super::supersede::{self, Resolution};
+use crate::text::shown;
+
+/// A rule as `rules N` shows it, and as it names its relatives.
+#[derive(Serialize)]
+pub(crate) struct Shown<'a> {
+    pub number: Option<u64>,
+    pub category: &'a str,
+    pub instruction: &'a str,
+    pub why: &'a str,
+    pub active: bool,
+    /// A retirement record: it retires the rules it supersedes and is no rule itself.
+    pub retirement: bool,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub paths: Vec<&'a str>,
+    pub provenance: Origin<'a>,
+}
+
+/// The `rules N --format json` document.
+#[derive(Serialize)]
+pub(crate) struct Report<'a> {
+    pub version: u32,
+    pub path: &'a str,
+    pub rule: Shown<'a>,
+    /// The older rules this one supersedes (for a retirement record: retires).
+    pub supersedes: Vec<Shown<'a>>,
+    /// The newer rules that supersede it, retirement records included.
+    pub superseded_by: Vec<Shown<'a>>,
+}
+
+fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
+    let instruction = rule.instruction.display().trim();
+    Shown {
+        number: rule.number.value(),
+        category: rule.category.display().trim(),
+        instruction,
+        why: rule.why.display().trim(),
+        active: resolution.is_active(rule.index),
+        retirement: resolution.is_retirement(rule.index),
+        paths: rule.paths.globs().iter().map(AsRef::as_ref).collect(),
+        provenance: history.origin(rule.number.value(), instruction),
+    }
+}
+
+/// Rule `number` of `document`, whole; `None` when no rule has that number.
+pub(crate) fn report<'a>(
+    path: &'a str,
+    document: &'a Document<'a>,
+    history: &'a History,
+    number: u64,
+) -> Option<Report<'a>> {
+    let resolution = supersede::resolve(document);
+    let rule = document
+        .rules
+        .iter()
+        .find(|rule| rule.number.value() == Some(number))?;
+    let by_number = |n: u64| {
+        document
+            .rules
+            .iter()
+            .filter(move |rule| rule.number.value() == Some(n))
+    };
+    let older: Vec<u64> = supersede::references(rule)
+        .into_iter()
+        .filter(|&n| n < number)
+        .collect();
+    Some(Report {
+        version: 1,
+        path,
+        rule: shown_rule(rule, &resolution, history),
+        supersedes: older
+            .iter()
+            .flat_map(|&n| by_number(n))
+            .map(|r| shown_rule(r, &resolution, history))
+            .collect(),
+        superseded_by: resolution.superseded_by[rule.index]
+            .iter()
+            .flat_map(|&n| by_number(n))
+            .map(|r| shown_rule(r, &resolution, history))
+            .collect(),
+    })
+}
+
+/// `12 [CODE] Instruction`.
+fn line(rule: &Shown<'_>) -> String {
+    let number = rule.number.map_or("?".to_string(), |n| n.to_string());
+    format!(
+        "{number} [{}] {}",
+        shown(rule.category),
+        shown(rule.instruction)
+    )
+}
+
+impl Report<'_> {
+    pub(crate) fn to_text(&self) -> String {
+        let rule = &self.rule;
+        let state = if rule.retirement {
+            "a retirement record".to_string()
+        } else if rule.active {
+            "active".to_string()
+        } else if self.superseded_by.iter().all(|by| by.retirement) {
+            "retired".to_string()
+        } else {
+            "superseded".to_string()
+        };
+        let mut out = format!("Rule {} from {}: {state}\n", line(rule), self.path);
+        let _ = writeln!(out, "  why:     {}", shown(rule.why));
+        let scope = if rule.paths.is_empty() {
+            "everywhere".to_string()
+        } else {
+            rule.paths
+                .iter()
+                .map(|g| shown(g))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(out, "  scope:   {scope}");
+        let _ = writeln!(out, "  added:   {}", rule.provenance.describe());
+        if let Origin::Commit(commit) = rule.provenance {
+            let _ = writeln!(
+                out,
+                "  commit:  {} {}",
+                commit.commit,
+                shown(&commit.subject)
+            );
+        }
+        let verb = if rule.retirement {
+            "retires"
+        } else {
+            "supersedes"
+        };
+        for older in &self.supersedes {
+            let _ = writeln!(out, "  {verb}: {}", line(older));
+        }
+        for newer in &self.superseded_by {
+            let (verb, text) = if newer.retirement {
+                (
+                    "retired by",
+                    format!("{} — {}", line(newer), shown(newer.why)),
+                )
+            } else {
+                ("superseded by", line(newer))
+            };
+            let _ = writeln!(out, "  {verb}: {text}");
+            let _ = writeln!(out, "    added: {}", newer.provenance.describe());
+        }
+        out
+    }
+
+    pub(crate) fn to_json(&self) -> String {
+        crate::text::json_document(self)
+    }
+}
