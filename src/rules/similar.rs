@@ -709,15 +709,22 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
             index.entry(word.stem.as_str()).or_default().push(i);
         }
     }
-    let rarest = |words: &mut dyn Iterator<Item = &Word>| -> Option<&[usize]> {
-        words
-            .filter_map(|w| index.get(w.stem.as_str()))
-            .min_by_key(|postings| postings.len())
-            .map(Vec::as_slice)
+    // A candidate holds every word of a key set, so the two rarest of them: the postings of
+    // the rarest, kept to the rules that also hold the second, keep the number of pairs to
+    // relate near the number of true matches however many rules share a word.
+    let rarest = |words: &mut dyn Iterator<Item = &Word>| -> Option<(&[usize], Option<String>)> {
+        let mut ranked: Vec<(&str, &[usize])> = words
+            .filter_map(|w| index.get_key_value(w.stem.as_str()))
+            .map(|(stem, postings)| (*stem, postings.as_slice()))
+            .collect();
+        ranked.sort_by_key(|&(stem, postings)| (postings.len(), stem));
+        ranked.dedup_by_key(|(stem, _)| *stem);
+        let &(_, first) = ranked.first()?;
+        Some((first, ranked.get(1).map(|(stem, _)| (*stem).to_string())))
     };
     let mut found: HashMap<(usize, usize), (Kind, f64)> = HashMap::new();
     for (i, shape) in shapes.iter().enumerate() {
-        let mut keys: Vec<&[usize]> = Vec::new();
+        let mut keys = Vec::new();
         keys.extend(rarest(&mut shape.meaningful()));
         if let Some(replaced) = &shape.replaced {
             keys.extend(rarest(&mut replaced.object.iter()));
@@ -725,8 +732,17 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         if let Some(flipped) = &shape.flipped {
             keys.extend(rarest(&mut flipped.words.iter().filter(|w| !w.generic)));
         }
-        for postings in keys {
-            for &j in postings.iter().take(MAX_CANDIDATES) {
+        for (postings, second) in keys {
+            let holds_second = |j: usize| {
+                second
+                    .as_deref()
+                    .is_none_or(|stem| shapes[j].main.words.iter().any(|w| w.stem == stem))
+            };
+            for &j in postings
+                .iter()
+                .filter(|&&j| holds_second(j))
+                .take(MAX_CANDIDATES)
+            {
                 if j == i {
                     continue;
                 }
