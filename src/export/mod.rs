@@ -321,10 +321,13 @@ pub(crate) fn default_paths(root: &Path) -> Vec<crate::git::Exported> {
 
 /// Every file in the repository at `root` that holds an export of ours (a target's file
 /// with our block or stamp, and every stamped scoped file), relative to `root`: what
-/// `doctor` checks the export driver covers.
+/// `doctor` checks the export driver covers. A file rulesync or Ruler generates is theirs,
+/// even when it carries our stamp copied from their source.
 pub(crate) fn exported_files(root: &Path) -> Vec<String> {
+    let peers = peers::Peers::detect(root);
     targets::TARGETS
         .iter()
+        .filter(|target| peers.owner(root, target.path).is_none())
         .flat_map(|target| scoped::files_of(root, target, targets::exported(root, target)))
         .collect()
 }
