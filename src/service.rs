@@ -38,11 +38,16 @@ pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report,
         budgets: &budgets,
         tracked: tracked.as_deref(),
     };
-    check::check_with(
+    let mut report = check::check_with(
         Path::new(shown),
         rules::read(&workspace.rules_file),
         &context,
-    )
+    )?;
+    // The sources, offline: manifest, lock, vendored copies, `name:N` references.
+    report
+        .diagnostics
+        .extend(crate::sources::verify::for_workspace(workspace));
+    Ok(report)
 }
 
 /// The presets found, and whether the search found none in the default folders (a front

@@ -8,6 +8,7 @@ pub(crate) mod capture;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;
+pub(crate) mod sources;
 pub(crate) mod team;
 
 use std::io::{self, Write};
@@ -68,6 +69,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Check(args) => rules::check(&context, args),
         Command::Where(args) => rules::where_(&context, args),
         Command::Preset(command) => preset::run(&context, command),
+        Command::Sources(args) => sources::run(&context, args),
         Command::Explain(args) => shell::explain(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

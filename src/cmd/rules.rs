@@ -52,11 +52,22 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         request.force |= args.force;
         request
     } else {
+        let (supersedes, why) =
+            match crate::cmd::sources::split_supersedes(context, &args.supersedes, args.why)? {
+                Ok(split) => split,
+                Err(refusal) => {
+                    eprint(&format!(
+                        "{} {refusal}\n",
+                        context.stderr_painter().error("error:")
+                    ));
+                    return Ok(status(true));
+                }
+            };
         learn::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
-            why: args.why.unwrap_or_default(),
-            supersedes: args.supersedes,
+            why,
+            supersedes,
             force: args.force,
             paths: args.paths,
         }
@@ -149,6 +160,15 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
+    let layers = crate::sources::layers::for_workspace(&context.workspace()?);
+    if !layers.is_empty() && args.format != RulesFormat::Markdown {
+        return crate::cmd::sources::rules_with_layers(
+            context,
+            &query,
+            &layers,
+            args.format == RulesFormat::Json,
+        );
+    }
     with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -20,4 +20,5 @@ mod reliability;
 mod rules;
 mod scoping;
 mod shell;
+mod sources;
 mod write_safety;

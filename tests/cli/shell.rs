@@ -164,7 +164,7 @@ fn man_writes_one_page_per_command() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["man", "--dir", "pages"]).expect(0);
     assert!(
-        run.stdout.starts_with("Wrote 22 man pages to pages"),
+        run.stdout.starts_with("Wrote 28 man pages to pages"),
         "{}",
         run.stdout
     );
@@ -210,6 +210,7 @@ fn help_groups_global_options_and_shows_them_where_they_apply() {
             "export",
             "where",
             "reflect",
+            "sources",
             "preset",
             "merge-driver",
             "resolve",

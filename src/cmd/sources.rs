@@ -1,0 +1,290 @@
+//! `autofix sources add|update|outdated|list|remove`: convert the arguments, call
+//! [`crate::sources`], print what it did.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use crate::cli::{SourcesArgs, SourcesCommand};
+use crate::cmd::{Context, eprint, print, shown};
+use crate::sources::layers::short;
+use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
+
+pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let layout = Layout::of(&workspace);
+    match args.command {
+        SourcesCommand::Add {
+            name,
+            url,
+            reference,
+            path,
+            categories,
+            rules,
+        } => {
+            let source = Source {
+                name,
+                url,
+                reference,
+                path,
+                categories: categories
+                    .iter()
+                    .map(|c| crate::rules::category::normalize(c))
+                    .collect(),
+                rules,
+            };
+            let name = source.name.clone();
+            match sources::add(&layout, source) {
+                Ok(added) => {
+                    print(&format!(
+                        "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
+                        added.pin.url,
+                        added.pin.reference,
+                        short(&added.pin.commit),
+                        added.pin.path,
+                        added.pin.rules,
+                        added.active,
+                        shown(&layout.lock),
+                        shown(&added.copy),
+                    ))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(error) => Ok(failed(context, &error)),
+            }
+        }
+        SourcesCommand::Update { names, dry_run } => update(context, &layout, names, dry_run),
+        SourcesCommand::Outdated => outdated(&layout),
+        SourcesCommand::Remove { name } => {
+            sources::remove(&layout, &name)?;
+            print(&format!(
+                "Removed source {name} from {} and {}, and its copy\n",
+                shown(&layout.manifest),
+                shown(&layout.lock)
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SourcesCommand::List => list(&layout),
+    }
+}
+
+/// Prints a source error; exit 1 for a refusal that protects the pins, else 2.
+fn failed(context: &Context, error: &SourceError) -> ExitCode {
+    let painter = context.stderr_painter();
+    let text = crate::cmd::describe(&anyhow::anyhow!(error.to_string()));
+    eprint(&format!(
+        "{} {}\n",
+        painter.error("error:"),
+        crate::text::shown(&text)
+    ));
+    ExitCode::from(if error.fails_closed() { 1 } else { 2 })
+}
+
+fn update(
+    context: &Context,
+    layout: &Layout,
+    names: Vec<String>,
+    dry_run: bool,
+) -> anyhow::Result<ExitCode> {
+    let state = layout.read()?;
+    let names = if names.is_empty() {
+        state
+            .manifest
+            .sources
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    } else {
+        names
+    };
+    if names.is_empty() {
+        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut worst = ExitCode::SUCCESS;
+    let mut worst_rank = 0;
+    for name in names {
+        match sources::update(layout, &name, dry_run) {
+            Ok(Updated::Current { commit }) => {
+                print(&format!("{name}: up to date at {}\n", short(&commit)))?;
+            }
+            Ok(Updated::Moved { from, to, changes }) => {
+                let verb = if dry_run { "would move" } else { "moved" };
+                let from = from
+                    .as_deref()
+                    .map_or("(not pinned)".to_string(), |c| short(c).to_string());
+                let mut text = format!("{name}: {verb} {from} -> {}\n", short(&to));
+                if changes.is_empty() {
+                    text.push_str("  (no rule changed)\n");
+                }
+                for line in &changes {
+                    let _ = writeln!(text, "  {}", crate::text::shown(line));
+                }
+                print(&text)?;
+            }
+            Err(error) => {
+                let code = failed(context, &error);
+                let rank = if error.fails_closed() { 1 } else { 2 };
+                if rank > worst_rank {
+                    worst_rank = rank;
+                    worst = code;
+                }
+            }
+        }
+    }
+    Ok(worst)
+}
+
+fn outdated(layout: &Layout) -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    let mut rank = 0;
+    for (name, status) in sources::outdated(layout)? {
+        let line = match status {
+            Outdated::Current { commit } => format!("{name}: current at {}", short(&commit)),
+            Outdated::Behind { pinned, now } => {
+                rank = rank.max(1);
+                format!(
+                    "{name}: behind: pinned {}, the ref is now at {}",
+                    short(&pinned),
+                    short(&now)
+                )
+            }
+            Outdated::NotLocked { now } => {
+                rank = rank.max(1);
+                format!("{name}: not locked (the ref is at {})", short(&now))
+            }
+            Outdated::Unknown { error } => {
+                rank = 2;
+                format!("{name}: unknown: {error}")
+            }
+        };
+        let _ = writeln!(text, "{}", crate::text::shown(&line));
+    }
+    print(&text)?;
+    Ok(ExitCode::from(rank))
+}
+
+fn list(layout: &Layout) -> anyhow::Result<ExitCode> {
+    let state = layout.read()?;
+    if state.manifest.sources.is_empty() {
+        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    for source in &state.manifest.sources {
+        let copy = layout.copy(&source.name);
+        let status = match state.lock.sources.get(&source.name) {
+            None => "not locked".to_string(),
+            Some(pin) if !pin.matches(source) => "the lock pins another url, ref or path".into(),
+            Some(pin) => match sources::read_bytes(&copy).ok().flatten() {
+                None => "vendored copy missing".into(),
+                Some(bytes) if lock::digest(&bytes) != pin.sha256 => {
+                    "vendored copy does not match the lock".into()
+                }
+                Some(_) => format!(
+                    "pinned at {}, {} rules, copy ok",
+                    short(&pin.commit),
+                    pin.rules
+                ),
+            },
+        };
+        let _ = writeln!(
+            text,
+            "{}  {} {} {}  {status}  ({})",
+            source.name,
+            crate::text::shown(&source.url),
+            source.reference,
+            source.path,
+            shown(&copy)
+        );
+    }
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rules` in a workspace with sources: the local listing, then the imported rules (text),
+/// or the listing's JSON document with an `imported` member.
+pub(crate) fn rules_with_layers(
+    context: &Context,
+    query: &crate::rules::listing::Query,
+    layers: &crate::sources::layers::Layers,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    use crate::sources::layers;
+    let categories: Vec<String> = query
+        .categories
+        .iter()
+        .map(|c| crate::rules::category::normalize(c))
+        .collect();
+    let mut local = Vec::new();
+    crate::cmd::rules::with_listing(context, query, |listing| {
+        if json {
+            listing.write_json(&mut local)
+        } else {
+            listing.write_text(&mut local)
+        }
+    })??;
+    if json {
+        let mut document: serde_json::Value = serde_json::from_slice(&local)?;
+        document["imported"] = layers::to_json(layers, &categories, query.all);
+        print(&crate::text::json_document(&document))?;
+    } else {
+        let mut text = String::from_utf8_lossy(&local).into_owned();
+        text.push_str(&layers::render_text(layers, &categories, query.all));
+        print(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `learn --supersedes`: the local numbers, and the reason with a `(supersedes org:12)`
+/// marker for the imported ones; or why it is refused (an imported rule that does not
+/// exist, or a locked one the manifest does not let this repository override).
+pub(crate) fn split_supersedes(
+    context: &Context,
+    given: &[crate::cli::Supersede],
+    why: Option<String>,
+) -> anyhow::Result<Result<(Vec<u64>, String), String>> {
+    use crate::cli::Supersede;
+    use crate::sources::layers;
+    let why = why.unwrap_or_default();
+    let mut local = Vec::new();
+    let mut imported = Vec::new();
+    for value in given {
+        match value {
+            Supersede::Local(number) => local.push(*number),
+            Supersede::Imported(name, number) => imported.push((name.clone(), *number)),
+        }
+    }
+    if imported.is_empty() {
+        return Ok(Ok((local, why)));
+    }
+    let layers = layers::for_workspace(&context.workspace()?);
+    let mut ids = Vec::new();
+    for (name, number) in imported {
+        let id = layers::id(&name, number);
+        let Some(layer) = layers.layer(&name) else {
+            anyhow::bail!(
+                "--supersedes {id}: no source `{name}` is imported here (autofix sources list)"
+            );
+        };
+        let Some(rule) = layer.rules.iter().find(|r| r.number == number) else {
+            anyhow::bail!(
+                "--supersedes {id}: source `{name}` holds no rule {number} at {}",
+                short(&layer.commit)
+            );
+        };
+        if rule.locked && !layers.overrides.contains_key(&id) {
+            return Ok(Err(format!(
+                "{id} is locked by its source: overriding it needs a reviewed entry \
+                 `\"{id}\": \"<reason>\"` in `overrides` of {}; nothing learned",
+                shown(&Layout::of(&context.workspace()?).manifest)
+            )));
+        }
+        ids.push(id);
+    }
+    let marker = format!("(supersedes {})", ids.join(", "));
+    let why = if why.trim().is_empty() {
+        marker
+    } else {
+        format!("{} {marker}", why.trim_end())
+    };
+    Ok(Ok((local, why)))
+}

@@ -1,0 +1,778 @@
+//! Rules from git sources through the binary, with local bare repositories as sources
+//! (`file://` URLs) and real git: add, update, outdated, list and remove; the lock and
+//! the vendored copy verified by `check`; fail-closed updates; the offline guarantee; no
+//! hook or filter of a source ever runs; caps; `--supersedes org:N` and locked rules.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::support::{Run, Sandbox, hermetic_git};
+
+const MANIFEST: &str = ".agents/autofix.sources.json";
+const LOCK: &str = ".agents/autofix.sources.lock.json";
+const COPY: &str = ".agents/sources/org.json";
+
+/// A source repository: a work tree (`org/`) where the test commits, pushed to a bare
+/// repository (`org.git/`) that is the source's URL.
+struct Origin {
+    work: PathBuf,
+    bare: PathBuf,
+}
+
+/// Runs git hermetically in `dir`; panics on failure.
+fn git(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> String {
+    let mut command = sandbox.program("git", args);
+    hermetic_git(&mut command).current_dir(dir);
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// A rules file of `(number, category, instruction, why, locked)`.
+fn rules_file(rules: &[(u64, &str, &str, &str, bool)]) -> String {
+    let objects: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|(n, category, instruction, why, locked)| {
+            let mut rule = serde_json::json!({
+                "Rule_number": n, "Category": category, "Instruction": instruction, "Why": why,
+            });
+            if *locked {
+                rule["Locked"] = serde_json::json!(true);
+            }
+            rule
+        })
+        .collect();
+    serde_json::to_string_pretty(&objects).unwrap() + "\n"
+}
+
+const ORG_V1: &[(u64, &str, &str, &str, bool)] = &[
+    (
+        1,
+        "DATA",
+        "Never log personal data - because of the GDPR.",
+        "org policy",
+        true,
+    ),
+    (
+        2,
+        "TOOL",
+        "Always use the internal HTTP client - because it retries.",
+        "org policy",
+        false,
+    ),
+];
+
+impl Origin {
+    fn new(sandbox: &Sandbox, name: &str, rules: &str) -> Origin {
+        let work = sandbox.join(name);
+        fs::create_dir_all(work.join(".agents")).unwrap();
+        git(sandbox, &work, &["init", "-q", "-b", "main"]);
+        let origin = Origin {
+            bare: sandbox.join(format!("{name}.git")),
+            work,
+        };
+        origin.commit(".agents/autofix.json", rules, "rules");
+        git(
+            sandbox,
+            sandbox.path(),
+            &["clone", "-q", "--bare", name, &format!("{name}.git")],
+        );
+        origin
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.bare.display())
+    }
+
+    fn commit(&self, path: &str, contents: &str, message: &str) {
+        let sandbox_git = |args: &[&str]| {
+            let mut command = std::process::Command::new("git");
+            command.args(args);
+            hermetic_git(&mut command).current_dir(&self.work);
+            let output = command.output().unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        };
+        let file = self.work.join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, contents).unwrap();
+        sandbox_git(&["add", "-A"]);
+        sandbox_git(&["commit", "-q", "-m", message]);
+    }
+
+    fn push(&self, sandbox: &Sandbox, force: bool) {
+        let bare = self.bare.display().to_string();
+        let mut args = vec!["push", "-q"];
+        if force {
+            args.push("--force");
+        }
+        args.extend([bare.as_str(), "main"]);
+        git(sandbox, &self.work, &args);
+    }
+}
+
+/// A sandbox whose workspace (`app/`) has an empty rules file, and a source `org`.
+fn setup() -> (Sandbox, Origin) {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = Origin::new(&sandbox, "org", &rules_file(ORG_V1));
+    (sandbox, origin)
+}
+
+/// Runs autofix in `app/`, with git isolated from the machine.
+fn run(sandbox: &Sandbox, args: &[&str]) -> Run {
+    let mut command = sandbox.command_in("app", args);
+    Run::from_command(hermetic_git(&mut command))
+}
+
+fn add_org(sandbox: &Sandbox, origin: &Origin) -> Run {
+    run(sandbox, &["sources", "add", "org", &origin.url()]).expect(0)
+}
+
+fn lock_json(sandbox: &Sandbox) -> serde_json::Value {
+    serde_json::from_str(&sandbox.read(format!("app/{LOCK}"))).unwrap()
+}
+
+#[test]
+fn add_pins_vendors_and_lists_the_imported_rules() {
+    let (sandbox, origin) = setup();
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    let added = add_org(&sandbox, &origin);
+    assert!(
+        added.stdout.starts_with("Added source org: file://"),
+        "{}",
+        added.stdout
+    );
+    assert!(
+        added.stdout.contains("2 rules, 2 active"),
+        "{}",
+        added.stdout
+    );
+    let lock = lock_json(&sandbox);
+    assert_eq!(lock["sources"]["org"]["commit"], head.as_str());
+    assert_eq!(lock["sources"]["org"]["rules"], 2);
+    // The copy is the source's file byte for byte.
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(ORG_V1));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(manifest["sources"][0]["url"], origin.url().as_str());
+    assert_eq!(manifest["sources"][0]["ref"], "main");
+
+    let rules = run(&sandbox, &["rules"]).expect(0);
+    assert!(
+        rules.stdout.contains("Imported from org ("),
+        "{}",
+        rules.stdout
+    );
+    assert!(
+        rules.stdout.contains(
+            "org:1 [DATA] Never log personal data - because of the GDPR. — org policy [locked]\n"
+        ),
+        "{}",
+        rules.stdout
+    );
+    assert!(
+        rules
+            .stdout
+            .contains("org:2 [TOOL] Always use the internal HTTP client")
+    );
+    let json = run(&sandbox, &["rules", "--format", "json"])
+        .expect(0)
+        .json();
+    let imported = &json["imported"]["sources"][0];
+    assert_eq!(imported["name"], "org");
+    assert_eq!(imported["commit"], head.as_str());
+    assert_eq!(imported["rules"][0]["id"], "org:1");
+    assert_eq!(imported["rules"][0]["locked"], true);
+    run(&sandbox, &["check"]).expect(0);
+    let list = run(&sandbox, &["sources", "list"]).expect(0);
+    assert!(list.stdout.contains("copy ok"), "{}", list.stdout);
+    // A second add of the same name is refused, and changes nothing.
+    let before = sandbox.read(format!("app/{LOCK}"));
+    let again = run(&sandbox, &["sources", "add", "org", &origin.url()]).expect_noisy(2);
+    assert!(
+        again.stderr.contains("already in the manifest"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), before);
+}
+
+#[test]
+fn a_moved_branch_is_outdated_and_update_shows_the_rule_level_diff() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["sources", "outdated"]).expect(0);
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client - because v1 is retired.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
+    assert!(
+        outdated.stdout.starts_with("org: behind: pinned "),
+        "{}",
+        outdated.stdout
+    );
+    assert!(outdated.stdout.contains(&head[..12]), "{}", outdated.stdout);
+
+    let before = sandbox.read(format!("app/{LOCK}"));
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"]).expect(0);
+    assert!(dry.stdout.contains("would move"), "{}", dry.stdout);
+    assert_eq!(
+        sandbox.read(format!("app/{LOCK}")),
+        before,
+        "--dry-run wrote the lock"
+    );
+
+    let updated = run(&sandbox, &["sources", "update"]).expect(0);
+    assert!(updated.stdout.contains("org: moved "), "{}", updated.stdout);
+    assert!(
+        updated
+            .stdout
+            .contains("  + org:3 [TOOL] Always use the v2 HTTP client"),
+        "{}",
+        updated.stdout
+    );
+    assert!(
+        updated.stdout.contains("  = org:2 now superseded by org:3"),
+        "{}",
+        updated.stdout
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&v2));
+    run(&sandbox, &["sources", "outdated"]).expect(0);
+
+    // Updating again changes no byte.
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let again = run(&sandbox, &["sources", "update"]).expect(0);
+    assert!(
+        again.stdout.contains("org: up to date at "),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+
+    // The source's own supersede is applied: org:2 is no longer listed as active.
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("org:2 "), "{rules}");
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("[superseded by org:3]"), "{all}");
+}
+
+#[test]
+fn a_force_pushed_pin_fails_closed_and_writes_nothing() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "CODE",
+        "Always write tests first - because they find bugs.",
+        "org policy",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    let (lock, copy) = (
+        sandbox.read(format!("app/{LOCK}")),
+        sandbox.read(format!("app/{COPY}")),
+    );
+
+    // Rewrite history: the pinned commit is no longer on `main`.
+    git(&sandbox, &origin.work, &["reset", "-q", "--hard", "HEAD~1"]);
+    origin.commit("README", "rewritten\n", "rewrite");
+    origin.push(&sandbox, true);
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
+    assert!(outdated.stdout.contains("behind"), "{}", outdated.stdout);
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update.stderr.contains("is not in the history of `main`"),
+        "{}",
+        update.stderr
+    );
+    assert!(
+        update.stderr.contains("Nothing was written"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+    assert_eq!(sandbox.read(format!("app/{COPY}")), copy);
+}
+
+#[test]
+fn a_tampered_copy_fails_check_is_left_out_and_blocks_update() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let copy = sandbox.read(format!("app/{COPY}"));
+    sandbox.write(format!("app/{COPY}"), copy.replace("GDPR", "fun"));
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[source-tampered]: source `org`"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !check.stdout.contains("dangling-source-rule"),
+        "{}",
+        check.stdout
+    );
+    let json = run(&sandbox, &["check", "--format", "json"])
+        .expect(1)
+        .json();
+    assert_eq!(json["diagnostics"][0]["code"], "source-tampered");
+    // No tampered text reaches an agent.
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("fun"), "{rules}");
+    assert!(rules.contains("Left out: source `org`"), "{rules}");
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update.stderr.contains("does not match the lock's sha256"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+    // A missing copy and a lock that no longer matches the manifest are errors too.
+    fs::remove_file(sandbox.join(format!("app/{COPY}"))).unwrap();
+    let missing = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        missing.stdout.contains("error[source-copy-missing]"),
+        "{}",
+        missing.stdout
+    );
+    let manifest = sandbox.read(format!("app/{MANIFEST}"));
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        manifest.replace("\"main\"", "\"v2\""),
+    );
+    let stale = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        stale.stdout.contains("error[source-lock-stale]"),
+        "{}",
+        stale.stdout
+    );
+}
+
+#[test]
+fn with_no_cache_and_an_unreachable_url_every_command_gives_the_same_output() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    let commands: &[&[&str]] = &[
+        &["rules"],
+        &["rules", "--all", "--format", "json"],
+        &["check"],
+        &["check", "--format", "sarif"],
+        &["sources", "list"],
+        &["export", "--dry-run"],
+    ];
+    let before: Vec<(i32, String)> = commands
+        .iter()
+        .map(|args| {
+            let run = run(&sandbox, args);
+            (run.code, run.stdout)
+        })
+        .collect();
+    fs::remove_dir_all(&origin.bare).unwrap();
+    fs::remove_dir_all(&origin.work).unwrap();
+    for (args, before) in commands.iter().zip(&before) {
+        let now = run(&sandbox, args);
+        assert_eq!((now.code, &now.stdout), (before.0, &before.1), "{args:?}");
+    }
+    // Only the commands that go to the server notice.
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(2);
+    assert!(
+        outdated.stdout.starts_with("org: unknown: "),
+        "{}",
+        outdated.stdout
+    );
+    run(&sandbox, &["sources", "update"]).expect_noisy(2);
+    // Nothing was cached outside the repository.
+    assert_eq!(fs::read_dir(sandbox.join("home")).unwrap().count(), 0);
+}
+
+#[test]
+fn a_sources_hooks_and_gitattributes_filters_never_run() {
+    let (sandbox, origin) = setup();
+    let sentinel = sandbox.join("sentinel");
+    let hooks = sandbox.join("hooks");
+    fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-merge",
+        "post-rewrite",
+    ] {
+        let path = hooks.join(hook);
+        fs::write(
+            &path,
+            format!("#!/bin/sh\necho {hook} >> '{}'\n", sentinel.display()),
+        )
+        .unwrap();
+        fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let smudge = hooks.join("smudge");
+    fs::write(
+        &smudge,
+        format!("#!/bin/sh\necho smudge >> '{}'\ncat\n", sentinel.display()),
+    )
+    .unwrap();
+    fs::set_permissions(&smudge, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = sandbox.write(
+        "trap.gitconfig",
+        format!(
+            "[core]\n\thooksPath = {}\n[filter \"evil\"]\n\tsmudge = {}\n\tclean = cat\n\trequired = true\n",
+            hooks.display(),
+            smudge.display()
+        ),
+    );
+    origin.commit(".gitattributes", "*.json filter=evil\n", "attributes");
+    origin.push(&sandbox, false);
+    // The trap works: a plain clone with this configuration runs both.
+    let mut clone = sandbox.program("git", &["clone", "-q", &origin.url(), "probe"]);
+    hermetic_git(&mut clone).env("GIT_CONFIG_GLOBAL", &config);
+    Run::from_command(&mut clone).expect_noisy(0);
+    let sprung = fs::read_to_string(&sentinel).unwrap_or_default();
+    assert!(
+        sprung.contains("smudge") && sprung.contains("post-checkout"),
+        "{sprung}"
+    );
+    fs::remove_file(&sentinel).unwrap();
+
+    for args in [
+        &["sources", "add", "org", &origin.url()][..],
+        &["sources", "update"],
+        &["sources", "outdated"],
+    ] {
+        let mut command = sandbox.command_in("app", args);
+        hermetic_git(&mut command).env("GIT_CONFIG_GLOBAL", &config);
+        Run::from_command(&mut command).expect(0);
+    }
+    assert!(
+        !sentinel.exists(),
+        "{}",
+        fs::read_to_string(&sentinel).unwrap()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(ORG_V1));
+}
+
+#[test]
+fn oversized_sources_and_unsafe_urls_or_refs_are_refused_before_anything_is_written() {
+    let (sandbox, origin) = setup();
+    let big = Origin::new(
+        &sandbox,
+        "big",
+        &format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always {}.\", \"Why\": \"x\"}}]\n",
+            "a".repeat(1_100_000)
+        ),
+    );
+    let refused = run(&sandbox, &["sources", "add", "big", &big.url()]).expect_noisy(1);
+    assert!(
+        refused.stderr.contains("is over the cap of 1048576"),
+        "{}",
+        refused.stderr
+    );
+    let many: Vec<(u64, &str, &str, &str, bool)> = (1..=5_001)
+        .map(|n| (n, "CODE", "Always do it.", "x", false))
+        .collect();
+    let many = Origin::new(&sandbox, "many", &rules_file(&many));
+    let refused = run(&sandbox, &["sources", "add", "many", &many.url()]).expect_noisy(1);
+    assert!(
+        refused
+            .stderr
+            .contains("5001 rules is over the cap of 5000"),
+        "{}",
+        refused.stderr
+    );
+    let long = Origin::new(
+        &sandbox,
+        "long",
+        &rules_file(&[(
+            1,
+            "CODE",
+            &format!("Always {}.", "b".repeat(5_000)),
+            "x",
+            false,
+        )]),
+    );
+    run(&sandbox, &["sources", "add", "long", &long.url()]).expect_noisy(1);
+    let url = origin.url();
+    for args in [
+        vec![
+            "sources",
+            "add",
+            "x",
+            &url,
+            "--ref=--upload-pack=touch /tmp/x",
+        ],
+        vec!["sources", "add", "x", "ext::sh -c touch% /tmp/x"],
+        vec!["sources", "add", "x", "http://example.com/x.git"],
+        vec!["sources", "add", "x", &url, "--path", "../etc/passwd"],
+        vec!["sources", "add", "user", &url],
+    ] {
+        let refused = run(&sandbox, &args).expect_noisy(2);
+        assert!(
+            refused.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            refused.stderr
+        );
+    }
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    assert!(!sandbox.join(format!("app/{LOCK}")).exists());
+    assert!(!sandbox.join("app/.agents/sources").exists());
+}
+
+#[test]
+fn supersedes_org_n_hides_it_and_a_locked_rule_needs_the_manifest_override() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let learned = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "team choice",
+            "--supersedes",
+            "org:2",
+            "Always use curl for HTTP calls.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        learned.stdout.starts_with("Learned rule #1"),
+        "{}",
+        learned.stdout
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains(
+            "1 [TOOL] Always use curl for HTTP calls. — team choice (supersedes org:2)\n"
+        ),
+        "{rules}"
+    );
+    assert!(!rules.contains("org:2 "), "{rules}");
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:2 [TOOL] Always use the internal HTTP client - because it retries. — org policy [superseded by local rule 1]"), "{all}");
+
+    // A locked rule: refused, nothing written.
+    let file = sandbox.read("app/.agents/autofix.json");
+    let refused = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "debugging",
+            "--supersedes",
+            "org:1",
+            "Always log request bodies.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        refused.stderr.contains("org:1 is locked by its source"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), file);
+    // A missing imported rule is an error, as a missing local one.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:9",
+            "Always x.",
+        ],
+    )
+    .expect_noisy(2);
+}
+
+#[test]
+fn a_locked_rule_stays_until_the_manifest_overrides_it_and_check_says_so_every_time() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let file = sandbox.read("app/.agents/autofix.json");
+    // Written by hand, the supersede does not hide it, and check says so.
+    let mut rules: serde_json::Value = serde_json::from_str(&file).unwrap();
+    rules.as_array_mut().unwrap().push(serde_json::json!({
+        "Rule_number": 2, "Category": "DATA", "Instruction": "Always log request bodies.", "Why": "debugging (supersedes org:1)"
+    }));
+    sandbox.write(
+        "app/.agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[source-locked-rule]: rule 2 supersedes org:1"),
+        "{}",
+        check.stdout
+    );
+    let listed = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        listed.contains("org:1 [DATA] Never log personal data"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("[locked: kept over rule 2 (no manifest override)]"),
+        "{listed}"
+    );
+
+    // With the reviewed override, it is hidden, and check warns every time.
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    manifest["overrides"] = serde_json::json!({"org:1": "this service logs no personal data"});
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    for _ in 0..2 {
+        let check = run(&sandbox, &["check"]).expect(0);
+        assert!(check.stdout.contains("warning[source-override]: rule 2 overrides the locked rule org:1 (manifest: this service logs no personal data)"), "{}", check.stdout);
+    }
+    assert!(
+        !run(&sandbox, &["rules"])
+            .expect(0)
+            .stdout
+            .contains("org:1 ")
+    );
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "y",
+            "--supersedes",
+            "org:1",
+            "Always log headers.",
+        ],
+    )
+    .expect(0);
+    // A reference to a source that does not exist.
+    rules.as_array_mut().unwrap().push(serde_json::json!({
+        "Rule_number": 9, "Category": "CODE", "Instruction": "Always x.", "Why": "supersedes team:3"
+    }));
+    sandbox.write(
+        "app/.agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[dangling-source-rule]: rule 9 supersedes team:3"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn concurrent_adds_and_updates_lose_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let names = ["a", "b", "c", "d"];
+    let origins: Vec<Origin> = names
+        .iter()
+        .map(|name| Origin::new(&sandbox, name, &rules_file(ORG_V1)))
+        .collect();
+    let children: Vec<_> = names
+        .iter()
+        .zip(&origins)
+        .map(|(name, origin)| {
+            let mut command = sandbox.command_in("app", &["sources", "add", name, &origin.url()]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let lock = lock_json(&sandbox);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    for name in names {
+        assert!(
+            lock["sources"][name]["commit"].is_string(),
+            "{name}: {lock}"
+        );
+        assert!(
+            manifest["sources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["name"] == name),
+            "{name}"
+        );
+    }
+    run(&sandbox, &["check"]).expect(0);
+    // Each source moves; four updates at once, one per source.
+    for origin in &origins {
+        origin.commit("README", "moved\n", "move");
+        origin.push(&sandbox, false);
+    }
+    let children: Vec<_> = names
+        .iter()
+        .map(|name| {
+            let mut command = sandbox.command_in("app", &["sources", "update", name]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let lock = lock_json(&sandbox);
+    for (name, origin) in names.iter().zip(&origins) {
+        let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+        assert_eq!(lock["sources"][name]["commit"], head.as_str(), "{name}");
+    }
+    run(&sandbox, &["check"]).expect(0);
+}
