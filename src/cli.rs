@@ -657,6 +657,12 @@ pub(crate) struct LearnArgs {
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
     #[arg(long)]
     pub(crate) no_export: bool,
+
+    /// Learn a personal rule (`user:N`) in $XDG_CONFIG_HOME/autofix/autofix.json (else
+    /// ~/.config/autofix/autofix.json): yours in every repository, never exported or
+    /// committed.
+    #[arg(long, conflicts_with = "supersedes")]
+    pub(crate) user: bool,
     /// Learn it even when it repeats or contradicts an active rule in other words (keep
     /// both). Without it, such a rule is refused (exit 1) unless it supersedes that rule.
     #[arg(long)]

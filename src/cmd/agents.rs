@@ -149,13 +149,18 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
     let agent = agent(hook_agent);
     let output = (|| -> anyhow::Result<String> {
         let workspace = context.workspace()?;
+        // Imported and personal rules: no exported file carries them.
+        let layers = crate::sources::layers::for_workspace(&workspace).hook_lines(&args.categories);
         // An instructions file the agent loads carries the rules already: hook output would
         // be a second copy (and Gemini CLI shows it to the model as data, not instructions).
-        if crate::export::targets::delivered_to(&workspace.root, agent.reader()).is_some() {
-            return Ok(hook::empty(agent).to_string());
-        }
+        let delivered = crate::export::targets::delivered_to(&workspace.root, agent.reader());
         let path = &workspace.rules_file;
-        let Some(source) = rules::read(path)? else {
+        let source = if delivered.is_some() {
+            None
+        } else {
+            rules::read(path)?
+        };
+        let Some(source) = source.or_else(|| (!layers.is_empty()).then(|| "[]".to_string())) else {
             return Ok(hook::empty(agent).to_string());
         };
         let document = rules::parse_tolerant(path, &source)?;
@@ -167,7 +172,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);
-        Ok(hook::render(agent, &listing, args.budget))
+        Ok(hook::render(agent, &listing, args.budget, &layers))
     })();
     let text = output.unwrap_or_else(|error| {
         eprint(&format!(

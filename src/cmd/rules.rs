@@ -26,8 +26,16 @@ fn learn_rule(
     request: &learn::Request,
     dry_run: bool,
     after: AfterLearning,
+    user: bool,
 ) -> anyhow::Result<(Learned, String)> {
-    let workspace = context.workspace()?;
+    let (workspace, after) = if user {
+        (
+            crate::cmd::sources::personal_workspace()?,
+            AfterLearning::Skip,
+        )
+    } else {
+        (context.workspace()?, after)
+    };
     let options = learn::Options {
         dry_run,
         lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
@@ -77,13 +85,14 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     } else {
         AfterLearning::Export
     };
-    let (learned, path) = learn_rule(context, &request, args.dry_run, after).map_err(|error| {
-        // learn's own refusals in the user's language; the rest as the library says them.
-        let localized = error
-            .downcast_ref::<rules::RulesError>()
-            .and_then(|error| i18n::learn_error(lang, error));
-        localized.map_or(error, anyhow::Error::msg)
-    })?;
+    let (learned, path) =
+        learn_rule(context, &request, args.dry_run, after, args.user).map_err(|error| {
+            // learn's own refusals in the user's language; the rest as the library says them.
+            let localized = error
+                .downcast_ref::<rules::RulesError>()
+                .and_then(|error| i18n::learn_error(lang, error));
+            localized.map_or(error, anyhow::Error::msg)
+        })?;
     let painter = context.stderr_painter();
     for warning in &learned.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));

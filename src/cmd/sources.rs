@@ -288,3 +288,21 @@ pub(crate) fn split_supersedes(
     };
     Ok(Ok((local, why)))
 }
+
+/// The personal rules file as a workspace of its own, for `learn --user`: nothing is
+/// exported from it.
+pub(crate) fn personal_workspace() -> anyhow::Result<crate::workspace::Workspace> {
+    let Some(path) = crate::sources::layers::personal_path() else {
+        anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
+    };
+    let root = path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    Ok(crate::workspace::Workspace {
+        root,
+        rules_file: path,
+        source: crate::workspace::Source::FileFlag,
+        candidates: Vec::new(),
+    })
+}

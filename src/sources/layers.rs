@@ -151,6 +151,46 @@ pub(crate) struct Layers {
     pub left_out: Vec<String>,
     /// Every source the manifest names, loaded or left out.
     pub named: Vec<String>,
+    /// The personal layer (`user:N`), for `rules` and the session hook only.
+    pub personal: Option<Personal>,
+}
+
+/// The user's own rules file, outside every repository.
+#[derive(Debug)]
+pub(crate) struct Personal {
+    pub path: std::path::PathBuf,
+    pub rules: Vec<Imported>,
+}
+
+/// Environment variable naming the configuration folder (the personal layer lives in
+/// `$XDG_CONFIG_HOME/autofix/autofix.json`, else `$HOME/.config/autofix/autofix.json`).
+const CONFIG_ENV: &str = "XDG_CONFIG_HOME";
+
+/// Where the personal rules file is; `None` when neither `XDG_CONFIG_HOME` (absolute) nor
+/// `HOME` is set.
+pub(crate) fn personal_path() -> Option<std::path::PathBuf> {
+    let config = std::env::var_os(CONFIG_ENV)
+        .map(std::path::PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|home| !home.is_empty())
+                .map(|home| std::path::PathBuf::from(home).join(".config"))
+        })?;
+    Some(config.join("autofix").join("autofix.json"))
+}
+
+/// The personal layer, when its file exists; one that cannot be read is left out, with why.
+fn personal(left_out: &mut Vec<String>) -> Option<Personal> {
+    let path = personal_path()?;
+    let bytes = super::read_bytes(&path).ok().flatten()?;
+    match vendor::parse("user", &bytes) {
+        Ok(rules) => Some(Personal { path, rules }),
+        Err(error) => {
+            left_out.push(format!("the personal rules ({}): {error}", path.display()));
+            None
+        }
+    }
 }
 
 /// Loads the layers offline; problems leave a source out and say why (`check` reports
@@ -217,12 +257,40 @@ pub(crate) fn for_workspace(workspace: &crate::workspace::Workspace) -> Layers {
     let document = source
         .as_deref()
         .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
-    load(&Layout::of(workspace), document.as_ref())
+    let mut layers = load(&Layout::of(workspace), document.as_ref());
+    layers.personal = personal(&mut layers.left_out);
+    layers
 }
 
 impl Layers {
     pub(crate) fn is_empty(&self) -> bool {
-        self.layers.is_empty() && self.left_out.is_empty()
+        self.layers.is_empty() && self.left_out.is_empty() && self.personal.is_none()
+    }
+
+    /// The session hook's lines for the active imported and personal rules (unscoped, of
+    /// `categories` when given), personal first: the first left out to fit.
+    pub(crate) fn hook_lines(&self, categories: &[String]) -> Vec<String> {
+        let categories: Vec<String> = categories
+            .iter()
+            .map(|c| crate::rules::category::normalize(c))
+            .collect();
+        let wanted = |rule: &Imported| {
+            rule.paths.is_empty() && (categories.is_empty() || categories.contains(&rule.category))
+        };
+        let personal = self.personal.iter().flat_map(|p| {
+            p.rules
+                .iter()
+                .filter(|r| r.superseded_by.is_empty())
+                .map(|r| ("user", r))
+        });
+        let imported = self
+            .active()
+            .map(|(layer, rule)| (layer.name.as_str(), rule));
+        personal
+            .chain(imported)
+            .filter(|(_, rule)| wanted(rule))
+            .map(|(name, rule)| line(name, rule, ""))
+            .collect()
     }
 
     /// The layer named `name`.
@@ -293,6 +361,7 @@ pub(crate) fn render_text(layers: &Layers, categories: &[String], all: bool) -> 
     for note in &layers.left_out {
         let _ = writeln!(out, "Left out: {note} (run `autofix check`).");
     }
+
     for layer in &layers.layers {
         let statuses: Vec<Status> = (0..layer.rules.len())
             .map(|at| layers.status(layer, at))
@@ -351,6 +420,9 @@ pub(crate) fn render_text(layers: &Layers, categories: &[String], all: bool) -> 
                 crate::text::shown(&rule.why),
             );
         }
+    }
+    if let Some(personal) = &layers.personal {
+        render_personal(&mut out, personal, categories, all);
     }
     out
 }
@@ -411,7 +483,68 @@ pub(crate) fn to_json(layers: &Layers, categories: &[String], all: bool) -> serd
             })
         })
         .collect();
-    json!({ "sources": sources, "left_out": layers.left_out })
+    let personal = layers.personal.as_ref().map(|personal| {
+        let rules: Vec<serde_json::Value> = personal
+            .rules
+            .iter()
+            .filter(|rule| categories.is_empty() || categories.contains(&rule.category))
+            .filter(|rule| all || rule.superseded_by.is_empty())
+            .map(|rule| {
+                json!({
+                    "id": id("user", rule.number),
+                    "number": rule.number,
+                    "category": rule.category,
+                    "instruction": rule.instruction,
+                    "why": rule.why,
+                    "active": rule.superseded_by.is_empty(),
+                    "superseded_by": rule.superseded_by.iter().map(|n| id("user", *n)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({ "path": personal.path.display().to_string(), "rules": rules })
+    });
+    json!({ "sources": sources, "user": personal, "left_out": layers.left_out })
+}
+
+/// One rule's line: `org:3 [CAT] instruction — why`, then `note`.
+fn line(name: &str, rule: &Imported, note: &str) -> String {
+    format!(
+        "{} [{}] {} — {}{note}\n",
+        id(name, rule.number),
+        crate::text::shown(&rule.category),
+        crate::text::shown(&rule.instruction),
+        crate::text::shown(&rule.why),
+    )
+}
+
+/// The personal section of `rules`: the user's own rules, said to be theirs only.
+fn render_personal(out: &mut String, personal: &Personal, categories: &[String], all: bool) {
+    let active = personal
+        .rules
+        .iter()
+        .filter(|r| r.superseded_by.is_empty())
+        .count();
+    let _ = writeln!(
+        out,
+        "Personal rules from {} (yours only: never exported or committed): {active} active of {}.",
+        personal.path.display(),
+        personal.rules.len()
+    );
+    for rule in &personal.rules {
+        if !categories.is_empty() && !categories.contains(&rule.category) {
+            continue;
+        }
+        if rule.superseded_by.is_empty() {
+            out.push_str(&line("user", rule, ""));
+        } else if all {
+            let by: Vec<String> = rule.superseded_by.iter().map(|n| id("user", *n)).collect();
+            out.push_str(&line(
+                "user",
+                rule,
+                &format!(" [superseded by {}]", by.join(", ")),
+            ));
+        }
+    }
 }
 
 fn numbers(by: &[u64]) -> String {

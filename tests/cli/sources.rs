@@ -776,3 +776,89 @@ fn concurrent_adds_and_updates_lose_nothing() {
     }
     run(&sandbox, &["check"]).expect(0);
 }
+
+#[test]
+fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let personal = "Always write commit messages in the imperative.";
+    let config = sandbox.join("xdg");
+    let user = |args: &[&str]| {
+        let mut command = sandbox.command_in("app", args);
+        Run::from_command(hermetic_git(&mut command).env("XDG_CONFIG_HOME", &config))
+    };
+    run(&sandbox, &["export"]).expect(0);
+    let learned = user(&["learn", "--user", "-c", "style", "-w", "my taste", personal]).expect(0);
+    assert!(
+        learned.stdout.contains("xdg/autofix/autofix.json"),
+        "{}",
+        learned.stdout
+    );
+    let listed = user(&["rules"]).expect(0).stdout;
+    assert!(
+        listed.contains(&format!("user:1 [STYLE] {personal} — my taste\n")),
+        "{listed}"
+    );
+    let json = user(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(json["imported"]["user"]["rules"][0]["id"], "user:1");
+    // Without XDG_CONFIG_HOME it is read from $HOME/.config; here HOME has none.
+    assert!(
+        !run(&sandbox, &["rules"])
+            .expect(0)
+            .stdout
+            .contains(personal)
+    );
+
+    // The session hook carries it, and the imported rules, even where AGENTS.md carries
+    // the local rules.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    let hook = user(&["rules", "--format", "hook", "--agent", "codex"])
+        .expect(0)
+        .json();
+    let context = hook["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        context.contains(&format!("user:1 [STYLE] {personal}")),
+        "{context}"
+    );
+    assert!(
+        context.contains("org:1 [DATA] Never log personal data"),
+        "{context}"
+    );
+    assert!(
+        !context.contains("named exports"),
+        "AGENTS.md carries it already: {context}"
+    );
+
+    // Learning, exporting and updating write no personal text anywhere in the repository.
+    user(&[
+        "learn",
+        "-c",
+        "code",
+        "-w",
+        "x",
+        "Always use early returns.",
+    ])
+    .expect(0);
+    user(&["export", "--target", "agents-md,claude"]).expect(0);
+    user(&["sources", "update"]).expect(0);
+    let app = sandbox.join("app");
+    for file in crate::support::files_below(&app) {
+        let text = fs::read_to_string(app.join(&file)).unwrap_or_default();
+        assert!(!text.contains(personal), "{file} holds the personal rule");
+    }
+    assert!(sandbox.read("app/AGENTS.md").contains("early returns"));
+}
