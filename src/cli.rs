@@ -308,6 +308,27 @@ pub(crate) enum SourcesCommand {
     List,
     /// Remove a source from the manifest and the lock, and its vendored copy.
     Remove { name: String },
+    /// Merge the lock or a vendored copy for git (run by git: `%O %A %B %P`), or set the
+    /// driver up with --install.
+    MergeDriver {
+        /// Set the driver up: local git config and `.gitattributes`.
+        #[arg(long, conflicts_with_all = ["base", "ours", "theirs", "path"])]
+        install: bool,
+        /// %X: how git names our side.
+        #[arg(long, value_name = "LABEL")]
+        ours_label: Option<String>,
+        /// %Y: how git names their side.
+        #[arg(long, value_name = "LABEL")]
+        theirs_label: Option<String>,
+        #[arg(value_name = "BASE", required_unless_present = "install")]
+        base: Option<PathBuf>,
+        #[arg(value_name = "OURS", required_unless_present = "install")]
+        ours: Option<PathBuf>,
+        #[arg(value_name = "THEIRS", required_unless_present = "install")]
+        theirs: Option<PathBuf>,
+        #[arg(value_name = "PATH", required_unless_present = "install")]
+        path: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]

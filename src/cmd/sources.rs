@@ -63,6 +63,40 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
             Ok(ExitCode::SUCCESS)
         }
         SourcesCommand::List => list(&layout),
+        SourcesCommand::MergeDriver { install: true, .. } => {
+            let cwd = std::env::current_dir()?;
+            let done = crate::sources::merge::install(&layout, &cwd)?;
+            let text = if done.is_empty() {
+                "The sources merge driver is installed already\n".to_string()
+            } else {
+                done.iter().map(|line| format!("{line}\n")).collect()
+            };
+            print(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SourcesCommand::MergeDriver {
+            base: Some(base),
+            ours: Some(ours),
+            theirs: Some(theirs),
+            path: Some(path),
+            ours_label,
+            theirs_label,
+            ..
+        } => {
+            let sides = crate::sources::merge::Sides {
+                ours_label,
+                theirs_label,
+            };
+            let (status, report) = crate::sources::merge::run(&base, &ours, &theirs, &path, &sides);
+            eprint(&format!(
+                "autofix sources merge-driver: {}\n",
+                crate::text::shown(report.trim_end())
+            ));
+            Ok(ExitCode::from(status))
+        }
+        SourcesCommand::MergeDriver { .. } => {
+            anyhow::bail!("BASE, OURS, THEIRS and PATH are required")
+        }
     }
 }
 

@@ -185,3 +185,38 @@ fn read_file(
     let bytes = remote.run(&["cat-file", "blob", id], MAX_FILE_BYTES)?;
     Ok(((*id).to_string(), bytes))
 }
+
+/// Whether commit `b` descends from commit `a` (`Some(true)`), `a` from `b`
+/// (`Some(false)`), or neither (`None`), in the history of `source`'s ref on its server.
+pub(crate) fn descends(source: &Source, a: &str, b: &str) -> Result<Option<bool>, SourceError> {
+    source.validate().map_err(SourceError::Invalid)?;
+    if !is_commit_id(a) || !is_commit_id(b) {
+        return Err(SourceError::Invalid("a pin is not a commit id".into()));
+    }
+    let (_dir, remote) = scratch()?;
+    remote.run(
+        &[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--filter=tree:0",
+            "--",
+            &source.url,
+            &source.reference,
+        ],
+        MAX_FILE_BYTES,
+    )?;
+    let ancestor = |x: &str, y: &str| {
+        remote
+            .run(&["merge-base", "--is-ancestor", x, y], 4096)
+            .is_ok()
+    };
+    Ok(if ancestor(a, b) {
+        Some(true)
+    } else if ancestor(b, a) {
+        Some(false)
+    } else {
+        None
+    })
+}

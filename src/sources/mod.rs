@@ -9,6 +9,7 @@ pub(crate) mod fetch;
 pub(crate) mod layers;
 pub(crate) mod lock;
 pub(crate) mod manifest;
+pub(crate) mod merge;
 pub(crate) mod vendor;
 pub(crate) mod verify;
 

@@ -164,7 +164,7 @@ fn man_writes_one_page_per_command() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["man", "--dir", "pages"]).expect(0);
     assert!(
-        run.stdout.starts_with("Wrote 28 man pages to pages"),
+        run.stdout.starts_with("Wrote 29 man pages to pages"),
         "{}",
         run.stdout
     );

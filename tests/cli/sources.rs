@@ -862,3 +862,156 @@ fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
     }
     assert!(sandbox.read("app/AGENTS.md").contains("early returns"));
 }
+
+/// `app/` as a git repository with the sources merge driver installed and `org` added,
+/// all committed on `main`.
+fn merging_setup() -> (Sandbox, Origin) {
+    let (sandbox, origin) = setup();
+    let app = sandbox.join("app");
+    git(&sandbox, &app, &["init", "-q", "-b", "main"]);
+    add_org(&sandbox, &origin);
+    let installed = run(&sandbox, &["sources", "merge-driver", "--install"]).expect(0);
+    assert!(
+        installed.stdout.contains("merge=autofix-sources"),
+        "{}",
+        installed.stdout
+    );
+    assert_eq!(
+        run(&sandbox, &["sources", "merge-driver", "--install"])
+            .expect(0)
+            .stdout,
+        "The sources merge driver is installed already\n"
+    );
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
+    (sandbox, origin)
+}
+
+/// Commits a new version of org's rules with rule `n` added, and pushes it.
+fn org_learns(
+    sandbox: &Sandbox,
+    origin: &Origin,
+    rules: &mut Vec<(u64, &'static str, &'static str, &'static str, bool)>,
+    n: u64,
+    text: &'static str,
+) {
+    rules.push((n, "CODE", text, "org policy", false));
+    origin.commit(".agents/autofix.json", &rules_file(rules), text);
+    origin.push(sandbox, false);
+}
+
+#[test]
+fn two_branches_updating_the_lock_merge_when_one_pin_descends_from_the_other() {
+    let (sandbox, origin) = merging_setup();
+    let app = sandbox.join("app");
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (early)"],
+    );
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        4,
+        "Always review your own diff first.",
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (late)"],
+    );
+
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&rules));
+    run(&sandbox, &["check"]).expect(0);
+
+    // A rebase of the later update onto the earlier one: theirs (the replayed commit)
+    // descends, and wins.
+    git(&sandbox, &app, &["reset", "-q", "--hard", "HEAD^1"]);
+    let mut rebase = sandbox.program("git", &["rebase", "-q", "early"]);
+    hermetic_git(&mut rebase).current_dir(&app);
+    let rebased = Run::from_command(&mut rebase).expect_noisy(0);
+    assert!(
+        rebased.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        rebased.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&rules));
+    run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn two_pins_on_diverged_histories_stay_a_conflict() {
+    let (sandbox, origin) = merging_setup();
+    let app = sandbox.join("app");
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "other"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (other)"],
+    );
+    // org rewrites its last commit: the two pins diverge.
+    git(&sandbox, &origin.work, &["reset", "-q", "--hard", "HEAD~1"]);
+    let mut rewritten = ORG_V1.to_vec();
+    rewritten.push((3, "CODE", "Always write tests after.", "org policy", false));
+    origin.commit(".agents/autofix.json", &rules_file(&rewritten), "rewritten");
+    origin.push(&sandbox, true);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (main)"],
+    );
+
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "other"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(1);
+    assert!(
+        merged
+            .stderr
+            .contains("neither pin of `org` descends from the other"),
+        "{}",
+        merged.stderr
+    );
+    assert!(sandbox.read(format!("app/{LOCK}")).contains("<<<<<<< ours"));
+    run(&sandbox, &["check"]).expect(1);
+}
