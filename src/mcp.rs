@@ -548,7 +548,24 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         (listing.to_text(), serde_json::to_value(listing))
     })
     .map_err(|error| failure(error.into()))?;
-    let json = json.map_err(|error| error.to_string())?;
+    let mut json = json.map_err(|error| error.to_string())?;
+    let mut text = text;
+    let categories: Vec<String> = query
+        .categories
+        .iter()
+        .map(|c| crate::rules::category::normalize(c))
+        .collect();
+    // Imported (`org:N`) and personal (`user:N`) rules, as `autofix rules` lists them.
+    let layers = crate::sources::layers::for_workspace(&workspace);
+    if !layers.is_empty() {
+        let filter = crate::sources::layers::Filter {
+            categories: &categories,
+            all,
+            paths: &query.paths,
+        };
+        text.push_str(&crate::sources::layers::render_text(&layers, &filter));
+        json["imported"] = crate::sources::layers::to_json(&layers, &filter);
+    }
     // As sent: the structured result on one line, beside the text.
     let size = json.to_string().len() + text.len();
     if size > MAX_RULES_BYTES {

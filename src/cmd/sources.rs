@@ -248,6 +248,11 @@ pub(crate) fn rules_with_layers(
         .iter()
         .map(|c| crate::rules::category::normalize(c))
         .collect();
+    let filter = layers::Filter {
+        categories: &categories,
+        all: query.all,
+        paths: &query.paths,
+    };
     let mut local = Vec::new();
     crate::cmd::rules::with_listing(context, query, |listing| {
         if json {
@@ -258,11 +263,11 @@ pub(crate) fn rules_with_layers(
     })??;
     if json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
-        document["imported"] = layers::to_json(layers, &categories, query.all);
+        document["imported"] = layers::to_json(layers, &filter);
         print(&crate::text::json_document(&document))?;
     } else {
         let mut text = String::from_utf8_lossy(&local).into_owned();
-        text.push_str(&layers::render_text(layers, &categories, query.all));
+        text.push_str(&layers::render_text(layers, &filter));
         print(&text)?;
     }
     Ok(ExitCode::SUCCESS)

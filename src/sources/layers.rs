@@ -349,6 +349,27 @@ impl Layers {
     }
 }
 
+/// What `rules` asked for: categories (bare, upper-case), `--all`, and the paths of
+/// `--for` (an imported rule scoped by `Paths` is listed only for a path it matches).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Filter<'a> {
+    pub categories: &'a [String],
+    pub all: bool,
+    pub paths: &'a [String],
+}
+
+impl Filter<'_> {
+    fn keeps(&self, rule: &Imported) -> bool {
+        (self.categories.is_empty() || self.categories.contains(&rule.category))
+            && (self.paths.is_empty()
+                || rule.paths.is_empty()
+                || self.paths.iter().any(|path| {
+                    crate::rules::scope::matching(rule.paths.iter().map(String::as_str), path)
+                        .is_some()
+                }))
+    }
+}
+
 /// `name:N`.
 pub(crate) fn id(name: &str, number: u64) -> String {
     format!("{name}:{number}")
@@ -356,7 +377,8 @@ pub(crate) fn id(name: &str, number: u64) -> String {
 
 /// The text section `rules` prints after the local listing: a headline per source, then
 /// one imported rule a line. With `all`, also the rules not active, and why.
-pub(crate) fn render_text(layers: &Layers, categories: &[String], all: bool) -> String {
+pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
+    let all = filter.all;
     let mut out = String::new();
     for note in &layers.left_out {
         let _ = writeln!(out, "Left out: {note} (run `autofix check`).");
@@ -381,7 +403,7 @@ pub(crate) fn render_text(layers: &Layers, categories: &[String], all: bool) -> 
             layer.name,
         );
         for (rule, status) in layer.rules.iter().zip(&statuses) {
-            if !categories.is_empty() && !categories.contains(&rule.category) {
+            if !filter.keeps(rule) {
                 continue;
             }
             let note = match status {
@@ -422,15 +444,16 @@ pub(crate) fn render_text(layers: &Layers, categories: &[String], all: bool) -> 
         }
     }
     if let Some(personal) = &layers.personal {
-        render_personal(&mut out, personal, categories, all);
+        render_personal(&mut out, personal, filter);
     }
     out
 }
 
 /// The `imported` array `rules --format json` adds when there are sources: one object a
 /// source, each rule with its `id`, its status and what superseded it.
-pub(crate) fn to_json(layers: &Layers, categories: &[String], all: bool) -> serde_json::Value {
+pub(crate) fn to_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value {
     use serde_json::json;
+    let all = filter.all;
     let sources: Vec<serde_json::Value> = layers
         .layers
         .iter()
@@ -439,7 +462,7 @@ pub(crate) fn to_json(layers: &Layers, categories: &[String], all: bool) -> serd
                 .rules
                 .iter()
                 .enumerate()
-                .filter(|(_, rule)| categories.is_empty() || categories.contains(&rule.category))
+                .filter(|(_, rule)| filter.keeps(rule))
                 .filter_map(|(at, rule)| {
                     let status = layers.status(layer, at);
                     let (active, why, by): (bool, &str, Vec<String>) = match &status {
@@ -487,7 +510,7 @@ pub(crate) fn to_json(layers: &Layers, categories: &[String], all: bool) -> serd
         let rules: Vec<serde_json::Value> = personal
             .rules
             .iter()
-            .filter(|rule| categories.is_empty() || categories.contains(&rule.category))
+            .filter(|rule| filter.keeps(rule))
             .filter(|rule| all || rule.superseded_by.is_empty())
             .map(|rule| {
                 json!({
@@ -518,7 +541,7 @@ fn line(name: &str, rule: &Imported, note: &str) -> String {
 }
 
 /// The personal section of `rules`: the user's own rules, said to be theirs only.
-fn render_personal(out: &mut String, personal: &Personal, categories: &[String], all: bool) {
+fn render_personal(out: &mut String, personal: &Personal, filter: &Filter<'_>) {
     let active = personal
         .rules
         .iter()
@@ -530,13 +553,10 @@ fn render_personal(out: &mut String, personal: &Personal, categories: &[String],
         personal.path.display(),
         personal.rules.len()
     );
-    for rule in &personal.rules {
-        if !categories.is_empty() && !categories.contains(&rule.category) {
-            continue;
-        }
+    for rule in personal.rules.iter().filter(|rule| filter.keeps(rule)) {
         if rule.superseded_by.is_empty() {
             out.push_str(&line("user", rule, ""));
-        } else if all {
+        } else if filter.all {
             let by: Vec<String> = rule.superseded_by.iter().map(|n| id("user", *n)).collect();
             out.push_str(&line(
                 "user",

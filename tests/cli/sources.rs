@@ -1015,3 +1015,177 @@ fn two_pins_on_diverged_histories_stay_a_conflict() {
     assert!(sandbox.read(format!("app/{LOCK}")).contains("<<<<<<< ours"));
     run(&sandbox, &["check"]).expect(1);
 }
+
+#[test]
+fn the_mcp_rules_tool_lists_the_imported_rules_too() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "rules", "arguments": {}}
+    });
+    let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+    let reply: serde_json::Value =
+        serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("org:2 [TOOL] Always use the internal HTTP client"),
+        "{text}"
+    );
+    let structured = &reply["result"]["structuredContent"];
+    assert_eq!(
+        structured["imported"]["sources"][0]["rules"][1]["id"], "org:2",
+        "{reply}"
+    );
+}
+
+#[test]
+fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_the_winner() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let mut scoped: serde_json::Value = serde_json::from_str(&rules_file(&[
+        (
+            1,
+            "STYLE",
+            "Always use tabs for indentation.",
+            "org style",
+            false,
+        ),
+        (
+            2,
+            "CODE",
+            "Always validate request bodies - because input is hostile.",
+            "org policy",
+            false,
+        ),
+    ]))
+    .unwrap();
+    scoped[1]["Paths"] = serde_json::json!(["src/api/**"]);
+    let origin = Origin::new(
+        &sandbox,
+        "org",
+        &serde_json::to_string_pretty(&scoped).unwrap(),
+    );
+    add_org(&sandbox, &origin);
+    let api = run(&sandbox, &["rules", "--for", "src/api/users.ts"])
+        .expect(0)
+        .stdout;
+    assert!(
+        api.contains("org:2 [CODE] Always validate request bodies"),
+        "{api}"
+    );
+    let docs = run(&sandbox, &["rules", "--for", "docs/index.md"])
+        .expect(0)
+        .stdout;
+    assert!(!docs.contains("org:2 "), "{docs}");
+    assert!(docs.contains("org:1 [STYLE]"), "{docs}");
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(
+        hook.contains("org:1 [STYLE]") && !hook.contains("org:2 "),
+        "{hook}"
+    );
+
+    run(&sandbox, &["check"]).expect(0);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "style",
+            "-w",
+            "house style",
+            "Never use tabs for indentation.",
+        ],
+    )
+    .expect(0);
+    let check = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        check.stdout.contains("warning[layer-conflict]: local rule 1 and org:1 contradict each other and neither supersedes the other: local rule 1 wins"),
+        "{}",
+        check.stdout
+    );
+    // Declaring it settles it.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "style",
+            "-w",
+            "house style",
+            "--supersedes",
+            "1",
+            "--supersedes",
+            "org:1",
+            "Never use tabs for indentation anywhere.",
+        ],
+    )
+    .expect_noisy(0);
+    let settled = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        !settled.stdout.contains("layer-conflict"),
+        "{}",
+        settled.stdout
+    );
+}
+
+#[test]
+fn the_rules_file_merge_driver_keeps_org_references_as_written() {
+    let (sandbox, _origin) = merging_setup();
+    let app = sandbox.join("app");
+    run(&sandbox, &["merge-driver", "--install"]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "driver"]);
+    git(&sandbox, &app, &["checkout", "-q", "-b", "feature"]);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "partner API",
+            "--supersedes",
+            "org:2",
+            "Always use curl for the partner API.",
+        ],
+    )
+    .expect(0);
+    git(&sandbox, &app, &["commit", "-q", "-am", "feature rule"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    git(&sandbox, &app, &["commit", "-q", "-am", "main rule"]);
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "feature"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    let rules = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(
+        rules.contains(
+            "2 [TOOL] Always use curl for the partner API. — partner API (supersedes org:2)"
+        ),
+        "{rules}"
+    );
+    assert!(rules.contains("[superseded by local rule 2]"), "{rules}");
+    run(&sandbox, &["check"]).expect(0);
+}
