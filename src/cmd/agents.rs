@@ -149,11 +149,13 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
     let agent = agent(hook_agent);
     let output = (|| -> anyhow::Result<String> {
         let workspace = context.workspace()?;
-        // Imported and personal rules: no exported file carries them.
-        let layers = crate::sources::layers::for_workspace(&workspace).hook_lines(&args.categories);
         // An instructions file the agent loads carries the rules already: hook output would
         // be a second copy (and Gemini CLI shows it to the model as data, not instructions).
         let delivered = crate::export::targets::delivered_to(&workspace.root, agent.reader());
+        // The personal rules, which no exported file carries, and the imported ones where
+        // none is delivered.
+        let layers = crate::sources::layers::for_workspace(&workspace)
+            .hook_lines(&args.categories, delivered.is_none());
         let path = &workspace.rules_file;
         let source = if delivered.is_some() {
             None

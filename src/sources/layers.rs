@@ -253,12 +253,24 @@ pub(crate) fn load(layout: &Layout, document: Option<&Document<'_>>) -> Layers {
 
 /// The layers of a workspace, its local rules read for their `name:N` references.
 pub(crate) fn for_workspace(workspace: &crate::workspace::Workspace) -> Layers {
+    let layout = Layout::of(workspace);
+    let mut left_out = Vec::new();
+    let personal = personal(&mut left_out);
+    // No manifest and no lock: no source, and the rules file need not be read again.
+    if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
+        return Layers {
+            left_out,
+            personal,
+            ..Layers::default()
+        };
+    }
     let source = crate::rules::read(&workspace.rules_file).ok().flatten();
     let document = source
         .as_deref()
         .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
-    let mut layers = load(&Layout::of(workspace), document.as_ref());
-    layers.personal = personal(&mut layers.left_out);
+    let mut layers = load(&layout, document.as_ref());
+    layers.left_out.extend(left_out);
+    layers.personal = personal;
     layers
 }
 
@@ -267,9 +279,10 @@ impl Layers {
         self.layers.is_empty() && self.left_out.is_empty() && self.personal.is_none()
     }
 
-    /// The session hook's lines for the active imported and personal rules (unscoped, of
-    /// `categories` when given), personal first: the first left out to fit.
-    pub(crate) fn hook_lines(&self, categories: &[String]) -> Vec<String> {
+    /// The session hook's lines for the active personal and (with `imported`) imported
+    /// rules, unscoped, of `categories` when given; personal first: the first left out to
+    /// fit.
+    pub(crate) fn hook_lines(&self, categories: &[String], imported: bool) -> Vec<String> {
         let categories: Vec<String> = categories
             .iter()
             .map(|c| crate::rules::category::normalize(c))
@@ -285,6 +298,7 @@ impl Layers {
         });
         let imported = self
             .active()
+            .filter(move |_| imported)
             .map(|(layer, rule)| (layer.name.as_str(), rule));
         personal
             .chain(imported)
@@ -347,6 +361,47 @@ impl Layers {
                 .map(move |(_, rule)| (layer, rule))
         })
     }
+}
+
+/// The imported rules an exported file carries: active, unscoped, from verified copies;
+/// never the personal layer. Empty when there is no manifest or lock.
+pub(crate) fn for_export(
+    repository: &std::path::Path,
+    rules_file: &std::path::Path,
+) -> Vec<(String, Imported)> {
+    let layout = Layout::beside(rules_file, repository);
+    if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
+        return Vec::new();
+    }
+    let source = crate::rules::read(rules_file).ok().flatten();
+    let document = source
+        .as_deref()
+        .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
+    let layers = load(&layout, document.as_ref());
+    layers
+        .active()
+        .filter(|(_, rule)| rule.paths.is_empty())
+        .map(|(layer, rule)| (layer.name.clone(), rule.clone()))
+        .collect()
+}
+
+/// The sentence an exported file's lead gains when it carries imported rules.
+pub(crate) const EXPORT_NOTE: &str = "Rules `name:N` are imported from git sources (`autofix sources list`); this repository's numbered rules win over them.";
+
+/// One imported rule as an exported Markdown item, as local ones are written:
+/// `- **org:3** [CODE] Instruction — _why_`.
+pub(crate) fn markdown_item(
+    name: &str,
+    rule: &Imported,
+    escape: &dyn Fn(&str) -> std::borrow::Cow<'_, str>,
+) -> String {
+    format!(
+        "- **{}** [{}] {} \u{2014} _{}_\n",
+        id(name, rule.number),
+        escape(&crate::text::shown(&rule.category)),
+        escape(&crate::text::shown(&rule.instruction)),
+        escape(&crate::text::shown(&rule.why)),
+    )
 }
 
 /// What `rules` asked for: categories (bare, upper-case), `--all`, and the paths of

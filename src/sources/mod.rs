@@ -109,16 +109,20 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn of(workspace: &Workspace) -> Layout {
-        let dir = workspace
-            .rules_file
+        Layout::beside(&workspace.rules_file, &workspace.repository_root())
+    }
+
+    /// The layout of the sources beside `rules_file`, written inside `repository`.
+    pub(crate) fn beside(rules_file: &Path, repository: &Path) -> Layout {
+        let dir = rules_file
             .parent()
-            .map_or_else(|| workspace.root.clone(), Path::to_path_buf);
+            .map_or_else(|| repository.to_path_buf(), Path::to_path_buf);
         Layout {
             manifest: dir.join(MANIFEST),
             lock: dir.join(LOCK),
             vendor: dir.join(VENDOR),
-            rules_file: workspace.rules_file.clone(),
-            fence: Fence::repository(&workspace.repository_root(), &workspace.rules_file),
+            rules_file: rules_file.to_path_buf(),
+            fence: Fence::repository(repository, rules_file),
         }
     }
 

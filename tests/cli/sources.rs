@@ -397,6 +397,7 @@ fn with_no_cache_and_an_unreachable_url_every_command_gives_the_same_output() {
         &["check", "--format", "sarif"],
         &["sources", "list"],
         &["export", "--dry-run"],
+        &["rules", "--format", "hook", "--agent", "claude"],
     ];
     let before: Vec<(i32, String)> = commands
         .iter()
@@ -809,8 +810,7 @@ fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
             .contains(personal)
     );
 
-    // The session hook carries it, and the imported rules, even where AGENTS.md carries
-    // the local rules.
+    // The session hook carries it, even where AGENTS.md carries the repository's rules.
     run(
         &sandbox,
         &[
@@ -834,13 +834,17 @@ fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
         context.contains(&format!("user:1 [STYLE] {personal}")),
         "{context}"
     );
+    // AGENTS.md carries the local and the imported rules; the hook only the personal ones.
+    for carried in ["org:1 [DATA]", "named exports"] {
+        assert!(
+            !context.contains(carried),
+            "AGENTS.md carries it already: {context}"
+        );
+    }
     assert!(
-        context.contains("org:1 [DATA] Never log personal data"),
-        "{context}"
-    );
-    assert!(
-        !context.contains("named exports"),
-        "AGENTS.md carries it already: {context}"
+        sandbox
+            .read("app/AGENTS.md")
+            .contains("- **org:1** [DATA] Never log personal data")
     );
 
     // Learning, exporting and updating write no personal text anywhere in the repository.
@@ -1188,4 +1192,91 @@ fn the_rules_file_merge_driver_keeps_org_references_as_written() {
     );
     assert!(rules.contains("[superseded by local rule 2]"), "{rules}");
     run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    run(&sandbox, &["export"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(
+        agents.contains("Rules `name:N` are imported from git sources"),
+        "{agents}"
+    );
+    let org = agents
+        .find("- **org:2** [TOOL] Always use the internal HTTP client")
+        .unwrap();
+    let local = agents
+        .find("- **1** [CODE] Always use named exports.")
+        .unwrap();
+    assert!(
+        org < local,
+        "imported rules come first (left out first): {agents}"
+    );
+    // Without a source the block is as before: no note, no imported rule.
+    let plain = Sandbox::new();
+    plain.write(".agents/autofix.json", "[]\n");
+    plain
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ])
+        .expect(0);
+    plain.run(&["export"]).expect(0);
+    assert!(!plain.read("AGENTS.md").contains("name:N"));
+
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    run(&sandbox, &["export", "--check"]).expect(1);
+    run(&sandbox, &["export"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(
+        agents.contains("- **org:3** [TOOL] Always use the v2 HTTP client."),
+        "{agents}"
+    );
+    assert!(!agents.contains("org:2"), "{agents}");
+    run(&sandbox, &["export", "--check"]).expect(0);
+    // A local rule that supersedes org:3: learning refreshes the export without it.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "y",
+            "--supersedes",
+            "org:3",
+            "Always use curl.",
+        ],
+    )
+    .expect(0);
+    assert!(!sandbox.read("app/AGENTS.md").contains("- **org:3**"));
+    run(&sandbox, &["export", "--check"]).expect(0);
 }
