@@ -759,7 +759,8 @@ impl Remote {
     /// time limit and prints at most `cap` bytes.
     pub(crate) fn run(&self, args: &[&str], cap: u64) -> Result<Vec<u8>, GitError> {
         use std::io::Read as _;
-        let mut child = Command::new("git")
+        let mut child = Command::new("git");
+        child
             .args(REMOTE_CONFIG)
             .args(args)
             .current_dir(&self.dir)
@@ -774,9 +775,12 @@ impl Remote {
             .env_remove("GIT_PROTOCOL_FROM_USER")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|error| GitError::Spawn { error })?;
+            .stderr(Stdio::piped());
+        // Its own process group, so a timeout also ends what git started (ssh, a helper),
+        // which would otherwise keep the pipes open.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut child, 0);
+        let mut child = child.spawn().map_err(|error| GitError::Spawn { error })?;
         let mut stdout = child.stdout.take().expect("piped");
         let mut stderr = child.stderr.take().expect("piped");
         let out = std::thread::spawn(move || {
@@ -802,6 +806,13 @@ impl Remote {
                 break Some(status);
             }
             if start.elapsed() >= self.timeout {
+                #[cfg(unix)]
+                if let Ok(group) = libc::pid_t::try_from(child.id()) {
+                    // SAFETY: kill(2) with a negative pid signals the group this run made.
+                    unsafe {
+                        libc::kill(-group, libc::SIGKILL);
+                    }
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;

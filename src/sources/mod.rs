@@ -331,11 +331,12 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
             commit: new_pin.commit,
         });
     }
-    let changes = vendor::diff(
+    let mut changes = vendor::diff(
         name,
         before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
         &rules,
     );
+    changes.extend(now_dangling(layout, name, &rules));
     let from = before.as_ref().map(|(pin, _)| pin.commit.clone());
     if !dry_run {
         let expected = before.map(|(pin, _)| pin);
@@ -353,6 +354,25 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
         to: new_pin.commit,
         changes,
     })
+}
+
+/// The local rules whose `name:N` references the new version of source `name` no longer
+/// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
+fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
+    let source = crate::rules::read(&layout.rules_file).ok().flatten();
+    let document = source
+        .as_deref()
+        .and_then(|source| crate::rules::parse_tolerant(&layout.rules_file, source).ok());
+    layers::local_references(document.as_ref())
+        .into_iter()
+        .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
+        .map(|r| {
+            format!(
+                "? rule {} supersedes {name}:{}, which the new version does not hold",
+                r.local, r.number
+            )
+        })
+        .collect()
 }
 
 /// Where a source stands against its server.

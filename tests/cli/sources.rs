@@ -1280,3 +1280,95 @@ fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
     assert!(!sandbox.read("app/AGENTS.md").contains("- **org:3**"));
     run(&sandbox, &["export", "--check"]).expect(0);
 }
+
+#[test]
+fn a_fetch_that_hangs_is_ended_at_the_timeout() {
+    let (sandbox, _origin) = setup();
+    let mut command = sandbox.command_in(
+        "app",
+        &[
+            "sources",
+            "add",
+            "slow",
+            "ssh://git@example.invalid/rules.git",
+        ],
+    );
+    hermetic_git(&mut command)
+        .env("AUTOFIX_SOURCES_TIMEOUT", "1")
+        .env("GIT_SSH_COMMAND", "sleep 30; true");
+    let start = std::time::Instant::now();
+    let run = Run::from_command(&mut command).expect_noisy(2);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+}
+
+#[test]
+fn the_manifest_selection_keeps_only_the_chosen_categories() {
+    let (sandbox, origin) = setup();
+    run(
+        &sandbox,
+        &["sources", "add", "org", &origin.url(), "-c", "tool"],
+    )
+    .expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("org:2 [TOOL]") && !rules.contains("org:1 "),
+        "{rules}"
+    );
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:1 [DATA] Never log personal data - because of the GDPR. — org policy [not selected by the manifest]"), "{all}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(
+        manifest["sources"][0]["categories"],
+        serde_json::json!(["TOOL"])
+    );
+}
+
+#[test]
+fn update_names_the_local_references_the_new_version_leaves_dangling() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:2",
+            "Always use curl.",
+        ],
+    )
+    .expect(0);
+    let v2 = [
+        ORG_V1[0],
+        (3, "CODE", "Always write tests first.", "org policy", false),
+    ];
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "drop rule 2");
+    origin.push(&sandbox, false);
+    let updated = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(
+        updated.contains("  - org:2 [TOOL] Always use the internal HTTP client"),
+        "{updated}"
+    );
+    assert!(
+        updated.contains("  ? rule 1 supersedes org:2, which the new version does not hold"),
+        "{updated}"
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[dangling-source-rule]: rule 1 supersedes org:2"),
+        "{}",
+        check.stdout
+    );
+}
