@@ -75,6 +75,13 @@ pub(crate) enum SourceError {
         path.display()
     )]
     Tampered { name: String, path: PathBuf },
+    #[error(
+        "source `{name}`: the vendored copy {} is missing. Nothing was written; restore it \
+         with `git checkout -- {}`",
+        path.display(),
+        path.display()
+    )]
+    CopyMissing { name: String, path: PathBuf },
     #[error("source `{0}` is already in the manifest (use `autofix sources update {0}`)")]
     Exists(String),
     #[error("no source named `{0}` in the manifest")]
@@ -91,6 +98,7 @@ impl SourceError {
             self,
             SourceError::Rewritten { .. }
                 | SourceError::Tampered { .. }
+                | SourceError::CopyMissing { .. }
                 | SourceError::TooLarge { .. }
         )
     }
@@ -200,7 +208,7 @@ impl Layout {
         &self,
         change: impl FnOnce(&mut State) -> Result<Vec<(String, Vec<u8>)>, SourceError>,
     ) -> Result<(), SourceError> {
-        let _held = self.fence.lock(&self.manifest, safe_write::timeout())?;
+        let held = self.fence.lock(&self.manifest, safe_write::timeout())?;
         let mut state = self.read()?;
         let copies = change(&mut state)?;
         for (name, bytes) in copies {
@@ -219,7 +227,7 @@ impl Layout {
         if state.manifest_text.as_deref() != Some(manifest_text.as_str()) {
             let expected = state.manifest_text.as_deref().map(str::as_bytes);
             // The lock on the manifest is held by this run: write it in place.
-            _held.write(&[manifest_text.as_bytes()], expected)?;
+            held.write(&[manifest_text.as_bytes()], expected)?;
         }
         Ok(())
     }
@@ -295,7 +303,12 @@ fn verified_copy(
         return Ok(None);
     };
     let path = layout.copy(name);
-    let bytes = read_bytes(&path)?.unwrap_or_default();
+    let Some(bytes) = read_bytes(&path)? else {
+        return Err(SourceError::CopyMissing {
+            name: name.to_string(),
+            path,
+        });
+    };
     if lock::digest(&bytes) != pin.sha256 {
         return Err(SourceError::Tampered {
             name: name.to_string(),

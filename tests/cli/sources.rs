@@ -361,6 +361,15 @@ fn a_tampered_copy_fails_check_is_left_out_and_blocks_update() {
         "{}",
         missing.stdout
     );
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update
+            .stderr
+            .contains("the vendored copy .agents/sources/org.json is missing"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
     let manifest = sandbox.read(format!("app/{MANIFEST}"));
     sandbox.write(
         format!("app/{MANIFEST}"),
