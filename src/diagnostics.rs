@@ -342,6 +342,11 @@ codes! {
         "Nothing, while the override holds; remove it from `overrides` to restore the rule.",
         "Said on every check so the exception stays visible to everyone who reads the output.",
         "\"overrides\": {\"org:4\": \"this service is exempt\"}";
+    SourceOverrideUnused = "source-override-unused", Warning,
+        "An entry of the manifest's `overrides` names no locked rule of an imported source (the source unlocked or dropped it, or a typo).",
+        "Remove the entry from `overrides`.",
+        "A stale exception reads as a decision someone made; left in place it would silently admit an override if the rule is locked again.",
+        "\"overrides\": {\"org:4\": \"...\"} while org:4 is not locked";
     LayerConflict = "layer-conflict", Warning,
         "An active local rule and an active imported rule (or rules of two sources) contradict each other, and no supersede settles which holds.",
         "Learn a local rule with `--supersedes` naming the one that no longer holds (`--supersedes org:12`).",

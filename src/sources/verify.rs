@@ -47,7 +47,12 @@ pub(crate) fn verify(
         }
     };
     if state.manifest_text.is_none() && state.lock_text.is_none() {
-        return verify_references(&layers::load(layout, document), document, rules_file, out);
+        return verify_references(
+            &layers::load(layout, document),
+            document,
+            [rules_file, &manifest_file],
+            out,
+        );
     }
     for source in &state.manifest.sources {
         let name = &source.name;
@@ -79,41 +84,7 @@ pub(crate) fn verify(
                 )),
             );
         }
-        let copy = layout.copy(name);
-        let copy_file = shown(&copy);
-        let Some(bytes) = read_bytes(&copy).ok().flatten() else {
-            out.push(
-                Diagnostic::new(
-                    Code::SourceCopyMissing,
-                    format!("source `{name}`: the vendored copy {copy_file} is missing"),
-                )
-                .in_file(&copy_file)
-                .with_help(format!(
-                    "Restore it from git, or run `autofix sources update {name}`."
-                )),
-            );
-            continue;
-        };
-        let digest = lock::digest(&bytes);
-        let parsed = vendor::parse(name, &bytes);
-        let counts_match = parsed.as_ref().is_ok_and(|rules| {
-            rules.len() == pin.rules
-                && rules.iter().map(|r| r.number).max().unwrap_or(0) == pin.highest
-        });
-        if digest != pin.sha256 || !counts_match {
-            out.push(
-                Diagnostic::new(
-                    Code::SourceTampered,
-                    format!(
-                        "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}); it is left out of every listing",
-                        layers::short(&digest),
-                        layers::short(&pin.sha256)
-                    ),
-                )
-                .in_file(&copy_file)
-                .with_help(format!("Restore it with `git checkout -- {copy_file}`; imported rules change only through `autofix sources update`.")),
-            );
-        }
+        out.extend(verify_copy(layout, name, pin, shown));
     }
     for name in state.lock.sources.keys() {
         if state.manifest.source(name).is_none() {
@@ -129,7 +100,57 @@ pub(crate) fn verify(
             );
         }
     }
-    verify_references(&layers::load(layout, document), document, rules_file, out)
+    verify_references(
+        &layers::load(layout, document),
+        document,
+        [rules_file, &manifest_file],
+        out,
+    )
+}
+
+/// The vendored copy of `name` against its pin: present, and matching its digest and counts.
+fn verify_copy(
+    layout: &Layout,
+    name: &str,
+    pin: &super::lock::Pin,
+    shown: &dyn Fn(&Path) -> String,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let copy = layout.copy(name);
+    let copy_file = shown(&copy);
+    let Some(bytes) = read_bytes(&copy).ok().flatten() else {
+        out.push(
+            Diagnostic::new(
+                Code::SourceCopyMissing,
+                format!("source `{name}`: the vendored copy {copy_file} is missing"),
+            )
+            .in_file(&copy_file)
+            .with_help(format!(
+                "Restore it from git, or run `autofix sources update {name}`."
+            )),
+        );
+        return out;
+    };
+    let digest = lock::digest(&bytes);
+    let parsed = vendor::parse(name, &bytes);
+    let counts_match = parsed.as_ref().is_ok_and(|rules| {
+        rules.len() == pin.rules && rules.iter().map(|r| r.number).max().unwrap_or(0) == pin.highest
+    });
+    if digest != pin.sha256 || !counts_match {
+        out.push(
+            Diagnostic::new(
+                Code::SourceTampered,
+                format!(
+                    "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}); it is left out of every listing",
+                    layers::short(&digest),
+                    layers::short(&pin.sha256)
+                ),
+            )
+            .in_file(&copy_file)
+            .with_help(format!("Restore it with `git checkout -- {copy_file}`; imported rules change only through `autofix sources update`.")),
+        );
+    }
+    out
 }
 
 /// The local rules' `name:N` references, the locked rules they supersede, and the
@@ -137,7 +158,7 @@ pub(crate) fn verify(
 fn verify_references(
     layers: &layers::Layers,
     document: Option<&Document<'_>>,
-    rules_file: &str,
+    [rules_file, manifest_file]: [&str; 2],
     mut out: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
     let start = out.len();
@@ -194,9 +215,31 @@ fn verify_references(
             _ => {}
         }
     }
+    for id in layers.overrides.keys() {
+        let locked = id.split_once(':').is_some_and(|(name, number)| {
+            layers.layer(name).is_some_and(|layer| {
+                layer
+                    .rules
+                    .iter()
+                    .any(|r| r.locked && number.parse() == Ok(r.number))
+            }) || (layers.layer(name).is_none() && layers.named.iter().any(|n| n == name))
+        });
+        if !locked {
+            out.push(
+                Diagnostic::new(
+                    Code::SourceOverrideUnused,
+                    format!("the manifest overrides {id}, which is no locked imported rule"),
+                )
+                .with_help("Remove the entry from `overrides`.")
+                .in_file(manifest_file),
+            );
+        }
+    }
     out.extend(layer_conflicts(layers, document));
     for diagnostic in &mut out[start..] {
-        diagnostic.file = Some(rules_file.into());
+        if diagnostic.file.is_none() {
+            diagnostic.file = Some(rules_file.into());
+        }
     }
     out
 }

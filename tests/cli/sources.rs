@@ -702,6 +702,23 @@ fn a_locked_rule_stays_until_the_manifest_overrides_it_and_check_says_so_every_t
         ],
     )
     .expect(0);
+    // An override that names no locked rule is a warning.
+    manifest["overrides"]["org:2"] = serde_json::json!("not locked");
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        check.stdout.contains("warning[source-override-unused]: the manifest overrides org:2, which is no locked imported rule"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !check.stdout.contains("overrides org:1, which"),
+        "{}",
+        check.stdout
+    );
     // A reference to a source that does not exist.
     rules.as_array_mut().unwrap().push(serde_json::json!({
         "Rule_number": 9, "Category": "CODE", "Instruction": "Always x.", "Why": "supersedes team:3"
@@ -1380,4 +1397,36 @@ fn update_names_the_local_references_the_new_version_leaves_dangling() {
         "{}",
         check.stdout
     );
+}
+
+#[test]
+fn a_rules_path_that_is_a_link_or_missing_is_refused() {
+    let (sandbox, origin) = setup();
+    std::os::unix::fs::symlink("/etc/passwd", origin.work.join("linked.json")).unwrap();
+    origin.commit("README", "x\n", "a link");
+    origin.push(&sandbox, false);
+    let url = origin.url();
+    let link = run(
+        &sandbox,
+        &["sources", "add", "org", &url, "--path", "linked.json"],
+    )
+    .expect_noisy(2);
+    assert!(
+        link.stderr.contains("is not a regular file (mode 120000"),
+        "{}",
+        link.stderr
+    );
+    let missing = run(
+        &sandbox,
+        &["sources", "add", "org", &url, "--path", "nope.json"],
+    )
+    .expect_noisy(2);
+    assert!(
+        missing.stderr.contains("no file nope.json at commit"),
+        "{}",
+        missing.stderr
+    );
+    let no_ref = run(&sandbox, &["sources", "add", "org", &url, "--ref", "v9"]).expect_noisy(2);
+    assert!(no_ref.stderr.starts_with("error: "), "{}", no_ref.stderr);
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
 }
