@@ -92,6 +92,20 @@ fn qualified(text: &str) -> Option<(&str, u64, &str)> {
     Some((name, number, &rest[digits_end..]))
 }
 
+/// The local rules file parsed for its `name:N` references, and `f` run on it: a file
+/// whose text holds no such marker is not parsed (`None`), so listings stay one parse.
+pub(crate) fn with_references<R>(
+    rules_file: &std::path::Path,
+    f: impl FnOnce(Option<&Document<'_>>) -> R,
+) -> R {
+    let source = crate::rules::read(rules_file).ok().flatten();
+    let source = source.filter(|text| !qualified_references(text).is_empty());
+    let document = source
+        .as_deref()
+        .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
+    f(document.as_ref())
+}
+
 /// Every `name:N` reference the local rules make.
 pub(crate) fn local_references(document: Option<&Document<'_>>) -> Vec<SourceRef> {
     let mut refs = Vec::new();
@@ -264,11 +278,7 @@ pub(crate) fn for_workspace(workspace: &crate::workspace::Workspace) -> Layers {
             ..Layers::default()
         };
     }
-    let source = crate::rules::read(&workspace.rules_file).ok().flatten();
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
-    let mut layers = load(&layout, document.as_ref());
+    let mut layers = with_references(&workspace.rules_file, |document| load(&layout, document));
     layers.left_out.extend(left_out);
     layers.personal = personal;
     layers
@@ -373,11 +383,7 @@ pub(crate) fn for_export(
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
         return Vec::new();
     }
-    let source = crate::rules::read(rules_file).ok().flatten();
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
-    let layers = load(&layout, document.as_ref());
+    let layers = with_references(rules_file, |document| load(&layout, document));
     layers
         .active()
         .filter(|(_, rule)| rule.paths.is_empty())

@@ -372,11 +372,7 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
 /// The local rules whose `name:N` references the new version of source `name` no longer
 /// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
 fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
-    let source = crate::rules::read(&layout.rules_file).ok().flatten();
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(&layout.rules_file, source).ok());
-    layers::local_references(document.as_ref())
+    layers::with_references(&layout.rules_file, layers::local_references)
         .into_iter()
         .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
         .map(|r| {
