@@ -99,11 +99,23 @@ pub(crate) fn with_references<R>(
     f: impl FnOnce(Option<&Document<'_>>) -> R,
 ) -> R {
     let source = crate::rules::read(rules_file).ok().flatten();
-    let source = source.filter(|text| !qualified_references(text).is_empty());
+    let source =
+        source.filter(|text| may_reference(text) && !qualified_references(text).is_empty());
     let document = source
         .as_deref()
         .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
     f(document.as_ref())
+}
+
+/// Whether `text` holds `x:1` anywhere (a letter, digit or `-`, a colon, a digit): a
+/// quick scan that spares the full one for a file with no `name:N` at all.
+fn may_reference(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b':', bytes).any(|at| {
+        at > 0
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
+            && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'-')
+    })
 }
 
 /// Every `name:N` reference the local rules make.

@@ -355,7 +355,9 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
         let expected = before.map(|(pin, _)| pin);
         let recorded = new_pin.clone();
         layout.commit(|state| {
-            if state.lock.sources.get(name) != expected.as_ref() {
+            let now = state.lock.sources.get(name);
+            // Another run pinned the same commit meanwhile: nothing is lost, nothing to do.
+            if now != expected.as_ref() && now != Some(&recorded) {
                 return Err(SourceError::Changed(name.to_string()));
             }
             state.lock.sources.insert(name.to_string(), recorded);

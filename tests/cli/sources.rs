@@ -796,6 +796,21 @@ fn concurrent_adds_and_updates_lose_nothing() {
     for mut child in children {
         assert!(child.wait().unwrap().success());
     }
+    // And four updates of one source at once all succeed, with one pin.
+    origins[0].commit("README", "moved again\n", "move");
+    origins[0].push(&sandbox, false);
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut command = sandbox.command_in("app", &["sources", "update", "a"]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
     let lock = lock_json(&sandbox);
     for (name, origin) in names.iter().zip(&origins) {
         let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
