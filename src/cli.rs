@@ -682,7 +682,7 @@ pub(crate) struct LearnArgs {
     /// Learn a personal rule (`user:N`) in $XDG_CONFIG_HOME/autofix/autofix.json (else
     /// ~/.config/autofix/autofix.json): yours in every repository, never exported or
     /// committed.
-    #[arg(long, conflicts_with = "supersedes")]
+    #[arg(long)]
     pub(crate) user: bool,
     /// Learn it even when it repeats or contradicts an active rule in other words (keep
     /// both). Without it, such a rule is refused (exit 1) unless it supersedes that rule.

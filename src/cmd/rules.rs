@@ -60,6 +60,16 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         request.force |= args.force;
         request
     } else {
+        if args.user
+            && args
+                .supersedes
+                .iter()
+                .any(|s| matches!(s, crate::cli::Supersede::Imported(..)))
+        {
+            anyhow::bail!(
+                "--user: a personal rule supersedes only personal rules (--supersedes N)"
+            );
+        }
         let (supersedes, why) =
             match crate::cmd::sources::split_supersedes(context, &args.supersedes, args.why)? {
                 Ok(split) => split,

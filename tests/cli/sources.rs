@@ -1445,3 +1445,50 @@ fn a_rules_path_that_is_a_link_or_missing_is_refused() {
     assert!(no_ref.stderr.starts_with("error: "), "{}", no_ref.stderr);
     assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
 }
+
+#[test]
+fn a_personal_rule_supersedes_only_personal_rules() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let personal = "Always write commit messages in the imperative.";
+    let config = sandbox.join("xdg");
+    let user = |args: &[&str]| {
+        let mut command = sandbox.command_in("app", args);
+        Run::from_command(hermetic_git(&mut command).env("XDG_CONFIG_HOME", &config))
+    };
+    user(&["learn", "--user", "-c", "style", "-w", "my taste", personal]).expect(0);
+    // A personal rule supersedes personal rules, never imported ones.
+    user(&[
+        "learn",
+        "--user",
+        "-c",
+        "style",
+        "-w",
+        "t",
+        "--supersedes",
+        "org:2",
+        "Always x.",
+    ])
+    .expect_noisy(2);
+    user(&[
+        "learn",
+        "--user",
+        "-c",
+        "style",
+        "-w",
+        "t",
+        "--supersedes",
+        "1",
+        "Always write short commit subjects.",
+    ])
+    .expect(0);
+    let all = user(&["rules", "--all"]).expect(0).stdout;
+    assert!(
+        all.contains(&format!(
+            "user:1 [STYLE] {personal} — my taste [superseded by user:2]"
+        )),
+        "{all}"
+    );
+    // The repository's own rules file was never touched.
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), "[]\n");
+}
