@@ -915,6 +915,11 @@ fn merging_setup() -> (Sandbox, Origin) {
     let app = sandbox.join("app");
     git(&sandbox, &app, &["init", "-q", "-b", "main"]);
     add_org(&sandbox, &origin);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains("FAIL  sources     merge.autofix-sources.driver is not set"),
+        "{doctor}"
+    );
     let installed = run(&sandbox, &["sources", "merge-driver", "--install"]).expect(0);
     assert!(
         installed.stdout.contains("merge=autofix-sources"),
@@ -926,6 +931,13 @@ fn merging_setup() -> (Sandbox, Origin) {
             .expect(0)
             .stdout,
         "The sources merge driver is installed already\n"
+    );
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains(
+            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+        ),
+        "{doctor}"
     );
     git(&sandbox, &app, &["add", "-A"]);
     git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
