@@ -180,13 +180,8 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
     let layers = crate::sources::layers::for_workspace(&context.workspace()?);
-    if !layers.is_empty() && args.format != RulesFormat::Markdown {
-        return crate::cmd::sources::rules_with_layers(
-            context,
-            &query,
-            &layers,
-            args.format == RulesFormat::Json,
-        );
+    if !layers.is_empty() {
+        return crate::cmd::sources::rules_with_layers(context, &query, &layers, args.format);
     }
     with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.

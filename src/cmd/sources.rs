@@ -240,8 +240,9 @@ pub(crate) fn rules_with_layers(
     context: &Context,
     query: &crate::rules::listing::Query,
     layers: &crate::sources::layers::Layers,
-    json: bool,
+    format: crate::cli::RulesFormat,
 ) -> anyhow::Result<ExitCode> {
+    use crate::cli::RulesFormat;
     use crate::sources::layers;
     let categories: Vec<String> = query
         .categories
@@ -254,14 +255,28 @@ pub(crate) fn rules_with_layers(
         paths: &query.paths,
     };
     let mut local = Vec::new();
-    crate::cmd::rules::with_listing(context, query, |listing| {
-        if json {
-            listing.write_json(&mut local)
-        } else {
-            listing.write_text(&mut local)
-        }
+    crate::cmd::rules::with_listing(context, query, |listing| match format {
+        RulesFormat::Json => listing.write_json(&mut local),
+        RulesFormat::Markdown => listing.write_markdown(&mut local),
+        _ => listing.write_text(&mut local),
     })??;
-    if json {
+    if format == RulesFormat::Markdown {
+        // For pasting into a committed file: the imported rules, never the personal ones.
+        let mut text = String::from_utf8_lossy(&local).into_owned();
+        fn plain(text: &str) -> std::borrow::Cow<'_, str> {
+            std::borrow::Cow::Borrowed(text)
+        }
+        let items: Vec<String> = layers
+            .active()
+            .filter(|(_, rule)| rule.paths.is_empty() && filter.keeps(rule))
+            .map(|(layer, rule)| layers::markdown_item(&layer.name, rule, &plain))
+            .collect();
+        if !items.is_empty() {
+            text.push_str(&format!("\n{}\n\n", layers::EXPORT_NOTE));
+            text.push_str(&items.concat());
+        }
+        print(&text)?;
+    } else if format == RulesFormat::Json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
         document["imported"] = layers::to_json(layers, &filter);
         print(&crate::text::json_document(&document))?;

@@ -432,7 +432,7 @@ pub(crate) struct Filter<'a> {
 }
 
 impl Filter<'_> {
-    fn keeps(&self, rule: &Imported) -> bool {
+    pub(crate) fn keeps(&self, rule: &Imported) -> bool {
         (self.categories.is_empty() || self.categories.contains(&rule.category))
             && (self.paths.is_empty()
                 || rule.paths.is_empty()

@@ -843,6 +843,13 @@ fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
     );
     let json = user(&["rules", "--format", "json"]).expect(0).json();
     assert_eq!(json["imported"]["user"]["rules"][0]["id"], "user:1");
+    // Markdown is for pasting into committed files: imported rules yes, personal ones no.
+    let markdown = user(&["rules", "--format", "markdown"]).expect(0).stdout;
+    assert!(
+        markdown.contains("- **org:1** [DATA] Never log personal data"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains(personal), "{markdown}");
     // Without XDG_CONFIG_HOME it is read from $HOME/.config; here HOME has none.
     assert!(
         !run(&sandbox, &["rules"])
