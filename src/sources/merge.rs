@@ -349,3 +349,69 @@ pub(crate) fn install(
     }
     Ok(done)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pin(commit: char) -> Pin {
+        Pin {
+            url: "file:///x".into(),
+            reference: "main".into(),
+            path: ".agents/autofix.json".into(),
+            commit: commit.to_string().repeat(40),
+            blob: "b".repeat(40),
+            sha256: commit.to_string().repeat(64),
+            rules: 1,
+            highest: 1,
+        }
+    }
+
+    fn lock(pins: &[(&str, char)]) -> Vec<u8> {
+        let mut lock = Lock {
+            version: 1,
+            ..Lock::default()
+        };
+        for (name, commit) in pins {
+            lock.sources.insert((*name).to_string(), pin(*commit));
+        }
+        lock.to_text().into_bytes()
+    }
+
+    #[test]
+    fn a_pin_changed_on_one_side_is_taken_and_sources_of_both_sides_are_kept() {
+        let base = lock(&[("org", 'a'), ("team", 'a')]);
+        let ours = lock(&[("org", 'b'), ("team", 'a'), ("mine", 'c')]);
+        let theirs = lock(&[("org", 'a'), ("team", 'd'), ("yours", 'e')]);
+        let (merged, _) = merge_lock(&base, &ours, &theirs).unwrap();
+        assert_eq!(
+            merged,
+            lock(&[("org", 'b'), ("team", 'd'), ("mine", 'c'), ("yours", 'e')])
+        );
+        // Merging the result with itself changes nothing.
+        assert_eq!(merge_lock(&base, &merged, &merged).unwrap().0, merged);
+    }
+
+    #[test]
+    fn removed_on_one_side_and_moved_on_the_other_is_a_conflict() {
+        let base = lock(&[("org", 'a')]);
+        let error = merge_lock(&base, &lock(&[]), &lock(&[("org", 'b')])).unwrap_err();
+        assert!(error.contains("removed on one side"), "{error}");
+        // Removed on one side only: removed.
+        assert_eq!(merge_lock(&base, &lock(&[]), &base).unwrap().0, lock(&[]));
+    }
+
+    #[test]
+    fn pins_of_different_urls_conflict_without_a_fetch_and_bad_input_is_refused() {
+        let mut other = pin('b');
+        other.url = "file:///y".into();
+        let error = decide("org", &pin('a'), &other).unwrap_err();
+        assert!(error.contains("different URLs"), "{error}");
+        assert!(merge_lock(b"", b"{", &lock(&[])).is_err());
+        assert_eq!(
+            label_rev(Some("abc123 (subject)")).as_deref(),
+            Some("abc123")
+        );
+        assert_eq!(label_rev(Some("%Y")), None);
+    }
+}
