@@ -366,7 +366,7 @@ fn tools() -> Value {
                 "category": {"type": "string", "description": "One of STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER, in any case, brackets allowed ([code]); stored upper-case."},
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
-                "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "supersedes": {"type": "array", "items": {"type": ["integer", "string"]}, "description": "Numbers of older rules this one replaces, or imported rules as \"org:12\"."},
                 "paths": {"type": "array", "items": {"type": "string"}, "description": "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere."},
                 "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
                 "dry_run": {"type": "boolean"},
@@ -494,16 +494,31 @@ fn strings(arguments: &Map<String, Value>, key: &str) -> Result<Vec<String>, Str
     }
 }
 
-fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String> {
-    match arguments.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(Value::as_u64)
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("`{key}` must be a list of rule numbers")),
-        Some(_) => Err(format!("`{key}` must be a list of rule numbers")),
+/// Local rule numbers, and imported rules (`org:12` as its name and number).
+type Superseded = (Vec<u64>, Vec<(String, u64)>);
+
+/// `supersedes`: local rule numbers, and imported rules as `"org:12"`.
+fn supersedes(arguments: &Map<String, Value>) -> Result<Superseded, String> {
+    let bad =
+        || "`supersedes` must be a list of rule numbers or imported rules (\"org:12\")".to_string();
+    let (mut local, mut imported) = (Vec::new(), Vec::new());
+    let items = match arguments.get("supersedes") {
+        None | Some(Value::Null) => return Ok((local, imported)),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(bad()),
+    };
+    for item in items {
+        match item {
+            Value::Number(n) => local.push(n.as_u64().ok_or_else(bad)?),
+            Value::String(text) => {
+                let (name, number) = text.split_once(':').ok_or_else(bad)?;
+                crate::sources::manifest::check_name(name).map_err(|_| bad())?;
+                imported.push((name.to_string(), number.parse().map_err(|_| bad())?));
+            }
+            _ => return Err(bad()),
+        }
     }
+    Ok((local, imported))
 }
 
 fn count(arguments: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
@@ -578,11 +593,23 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 }
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let (supersedes, imported) = supersedes(arguments)?;
+    let mut why = required(arguments, "why")?;
+    if !imported.is_empty() {
+        let workspace = context.workspace().map_err(failure)?;
+        let marked =
+            crate::sources::layers::mark_superseded(&workspace, &why, &imported, "`supersedes`")
+                .map_err(|error| error.to_string())?;
+        why = match marked {
+            Ok(why) => why,
+            Err(refusal) => return Ok(Answer::Failed(refusal)),
+        };
+    }
     let request = learn::Request {
         category: required(arguments, "category")?,
         instruction: required(arguments, "instruction")?,
-        why: required(arguments, "why")?,
-        supersedes: numbers(arguments, "supersedes")?,
+        why,
+        supersedes,
         force: flag(arguments, "force")?,
         paths: strings(arguments, "paths")?,
     };

@@ -310,37 +310,8 @@ pub(crate) fn split_supersedes(
     if imported.is_empty() {
         return Ok(Ok((local, why)));
     }
-    let layers = layers::for_workspace(&context.workspace()?);
-    let mut ids = Vec::new();
-    for (name, number) in imported {
-        let id = layers::id(&name, number);
-        let Some(layer) = layers.layer(&name) else {
-            anyhow::bail!(
-                "--supersedes {id}: no source `{name}` is imported here (autofix sources list)"
-            );
-        };
-        let Some(rule) = layer.rules.iter().find(|r| r.number == number) else {
-            anyhow::bail!(
-                "--supersedes {id}: source `{name}` holds no rule {number} at {}",
-                short(&layer.commit)
-            );
-        };
-        if rule.locked && !layers.overrides.contains_key(&id) {
-            return Ok(Err(format!(
-                "{id} is locked by its source: overriding it needs a reviewed entry \
-                 `\"{id}\": \"<reason>\"` in `overrides` of {}; nothing learned",
-                shown(&Layout::of(&context.workspace()?).manifest)
-            )));
-        }
-        ids.push(id);
-    }
-    let marker = format!("(supersedes {})", ids.join(", "));
-    let why = if why.trim().is_empty() {
-        marker
-    } else {
-        format!("{} {marker}", why.trim_end())
-    };
-    Ok(Ok((local, why)))
+    let marked = layers::mark_superseded(&context.workspace()?, &why, &imported, "--supersedes")?;
+    Ok(marked.map(|why| (local, why)))
 }
 
 /// The personal rules file as a workspace of its own, for `learn --user`: nothing is

@@ -443,6 +443,50 @@ impl Filter<'_> {
     }
 }
 
+/// The reason of a rule that supersedes the imported rules `imported`, with their
+/// `(supersedes org:12)` marker; `Err` inside when one is locked and the manifest does not
+/// override it (a refusal, nothing learned). A rule that does not exist is an error
+/// (named after `option`, as the front end calls it).
+pub(crate) fn mark_superseded(
+    workspace: &crate::workspace::Workspace,
+    why: &str,
+    imported: &[(String, u64)],
+    option: &str,
+) -> Result<Result<String, String>, super::SourceError> {
+    let layers = for_workspace(workspace);
+    let mut ids = Vec::new();
+    for (name, number) in imported {
+        let id = id(name, *number);
+        let Some(layer) = layers.layer(name) else {
+            return Err(super::SourceError::Invalid(format!(
+                "{option} {id}: no source `{name}` is imported here (autofix sources list)"
+            )));
+        };
+        let Some(rule) = layer.rules.iter().find(|r| r.number == *number) else {
+            return Err(super::SourceError::Invalid(format!(
+                "{option} {id}: source `{name}` holds no rule {number} at {}",
+                short(&layer.commit)
+            )));
+        };
+        if rule.locked && !layers.overrides.contains_key(&id) {
+            let manifest = Layout::of(workspace).manifest;
+            let cwd = std::env::current_dir().unwrap_or_default();
+            return Ok(Err(format!(
+                "{id} is locked by its source: overriding it needs a reviewed entry \
+                 `\"{id}\": \"<reason>\"` in `overrides` of {}; nothing learned",
+                crate::workspace::display_path(&manifest, &cwd)
+            )));
+        }
+        ids.push(id);
+    }
+    let marker = format!("(supersedes {})", ids.join(", "));
+    Ok(Ok(if why.trim().is_empty() {
+        marker
+    } else {
+        format!("{} {marker}", why.trim_end())
+    }))
+}
+
 /// `name:N`.
 pub(crate) fn id(name: &str, number: u64) -> String {
     format!("{name}:{number}")

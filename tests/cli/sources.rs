@@ -1511,3 +1511,38 @@ fn a_personal_rule_supersedes_only_personal_rules() {
     // The repository's own rules file was never touched.
     assert_eq!(sandbox.read("app/.agents/autofix.json"), "[]\n");
 }
+
+#[test]
+fn the_mcp_learn_tool_supersedes_imported_rules_and_refuses_a_locked_one() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let call = |id: u64, supersedes: serde_json::Value| {
+        let request = serde_json::json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "learn", "arguments": {
+                "category": "tool", "instruction": format!("Always use curl, take {id}."),
+                "why": "partner API", "supersedes": supersedes, "export": false
+            }}
+        });
+        let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+        serde_json::from_str::<serde_json::Value>(run.stdout.lines().next().unwrap()).unwrap()
+    };
+    let learned = call(1, serde_json::json!(["org:2"]));
+    assert_eq!(learned["result"]["isError"], false, "{learned}");
+    assert!(
+        sandbox
+            .read("app/.agents/autofix.json")
+            .contains("partner API (supersedes org:2)")
+    );
+    let refused = call(2, serde_json::json!(["org:1"]));
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("org:1 is locked by its source"),
+        "{refused}"
+    );
+    let missing = call(3, serde_json::json!(["org:9"]));
+    assert!(missing.to_string().contains("holds no rule 9"), "{missing}");
+    assert!(!sandbox.read("app/.agents/autofix.json").contains("take 2"));
+}
