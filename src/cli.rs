@@ -208,6 +208,8 @@ pub(crate) enum Command {
     /// Reads only; nothing leaves the machine.
     #[command(after_help = LEDGER_EXIT_STATUS)]
     Ledger(LedgerArgs),
+    /// Import rules from git sources: pinned in a lock, vendored beside the rules file.
+    Sources(SourcesArgs),
     /// Check and render preset tasks.
     #[command(subcommand)]
     Preset(PresetCommand),
@@ -249,6 +251,7 @@ impl Command {
             Command::Export(args) => Some(args.workspace.clone()),
             Command::Where(args) => Some(args.workspace.clone()),
             Command::Preset(command) => Some(command.root().into()),
+            Command::Sources(args) => Some(args.workspace.clone()),
             Command::MergeDriver(args) => Some(args.workspace.clone()),
             Command::Resolve(args) => Some(args.workspace.clone()),
             Command::Doctor(args) => Some(args.workspace.clone()),
@@ -259,6 +262,85 @@ impl Command {
             }
         }
     }
+}
+
+const SOURCES_EXIT_STATUS: &str = "\
+Exit status:
+  0  done (outdated: every source is at its ref's commit)
+  1  refused to protect the pins (a force-pushed pin, a tampered copy, an oversized
+     source; nothing written); outdated: a source is behind or not locked
+  2  it could not run (usage error, a failed fetch, an invalid manifest); outdated: a
+     source could not be reached
+
+Environment:
+  AUTOFIX_SOURCES_TIMEOUT  seconds each git step of a fetch may take (default 60)";
+
+#[derive(Debug, Args)]
+#[command(after_help = SOURCES_EXIT_STATUS)]
+pub(crate) struct SourcesArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    #[command(subcommand)]
+    pub(crate) command: SourcesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SourcesCommand {
+    /// Add a git source: fetch it, pin it in the lock, vendor its rules file.
+    Add {
+        /// The source's name: its rules are NAME:N (lower-case letters, digits, `-`).
+        name: String,
+        /// https://, ssh://, user@host:path or file:// URL.
+        url: String,
+        /// The branch, tag or commit to follow.
+        #[arg(long = "ref", value_name = "REF", default_value = "main")]
+        reference: String,
+        /// The autofix rules file inside the source.
+        #[arg(long, value_name = "PATH", default_value = ".agents/autofix.json")]
+        path: String,
+        /// Import only rules of this category (repeatable).
+        #[arg(short, long = "category", value_name = "CAT")]
+        categories: Vec<String>,
+        /// Import only this rule number (repeatable).
+        #[arg(long = "rule", value_name = "N")]
+        rules: Vec<u64>,
+    },
+    /// Move pins to their ref's commit now, showing the rule-level changes.
+    Update {
+        /// The sources to update [default: all].
+        names: Vec<String>,
+        /// Show what would change; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Compare each pin with its ref on the server (exit 1 when one is behind).
+    Outdated,
+    /// List the sources, their pins and whether the vendored copies match (offline).
+    List,
+    /// Remove a source from the manifest and the lock, and its vendored copy.
+    Remove { name: String },
+    /// Merge the lock or a vendored copy for git (run by git: `%O %A %B %P`), or set the
+    /// driver up with --install.
+    MergeDriver {
+        /// Set the driver up: local git config and `.gitattributes`.
+        #[arg(long, conflicts_with_all = ["base", "ours", "theirs", "path"])]
+        install: bool,
+        /// %X: how git names our side.
+        #[arg(long, value_name = "LABEL")]
+        ours_label: Option<String>,
+        /// %Y: how git names their side.
+        #[arg(long, value_name = "LABEL")]
+        theirs_label: Option<String>,
+        #[arg(value_name = "BASE", required_unless_present = "install")]
+        base: Option<PathBuf>,
+        #[arg(value_name = "OURS", required_unless_present = "install")]
+        ours: Option<PathBuf>,
+        #[arg(value_name = "THEIRS", required_unless_present = "install")]
+        theirs: Option<PathBuf>,
+        #[arg(value_name = "PATH", required_unless_present = "install")]
+        path: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -511,6 +593,23 @@ Exit status:
   1  a check failed (each failure names the command that fixes it)
   2  it could not run";
 
+/// A `--supersedes` value: a local rule number, or an imported rule `name:N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Supersede {
+    Local(u64),
+    Imported(String, u64),
+}
+
+fn parse_supersedes(text: &str) -> Result<Supersede, String> {
+    if let Ok(number) = text.parse::<u64>() {
+        return Ok(Supersede::Local(number));
+    }
+    text.split_once(':')
+        .and_then(|(name, n)| Some(Supersede::Imported(name.to_string(), n.parse().ok()?)))
+        .filter(|s| matches!(s, Supersede::Imported(name, _) if crate::sources::manifest::check_name(name).is_ok()))
+        .ok_or_else(|| format!("`{text}` is neither a rule number nor an imported rule NAME:N"))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Color {
     Auto,
@@ -572,9 +671,10 @@ pub(crate) struct LearnArgs {
     #[arg(short, long, value_name = "WHY", required_unless_present = "json")]
     pub(crate) why: Option<String>,
 
-    /// The number of an older rule this one replaces (repeatable).
-    #[arg(short, long, value_name = "N")]
-    pub(crate) supersedes: Vec<u64>,
+    /// The number of an older rule this one replaces, or an imported rule `NAME:N`
+    /// (repeatable).
+    #[arg(short, long, value_name = "N", value_parser = parse_supersedes)]
+    pub(crate) supersedes: Vec<Supersede>,
 
     /// Scope the rule to the files matching this glob, gitignore-style and relative to the
     /// workspace root: `src/api/**`, `*.sql`, `!src/gen/**` (repeatable; without it the
@@ -590,6 +690,12 @@ pub(crate) struct LearnArgs {
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
     #[arg(long)]
     pub(crate) no_export: bool,
+
+    /// Learn a personal rule (`user:N`) in $XDG_CONFIG_HOME/autofix/autofix.json (else
+    /// ~/.config/autofix/autofix.json): yours in every repository, never exported or
+    /// committed.
+    #[arg(long)]
+    pub(crate) user: bool,
     /// Learn it even when it repeats or contradicts an active rule in other words (keep
     /// both). Without it, such a rule is refused (exit 1) unless it supersedes that rule.
     #[arg(long)]

@@ -307,6 +307,56 @@ codes! {
         "Make the file (and its folder) writable, then run `autofix export` again.",
         "The exported copy stays stale until it can be written.",
         "chmod 444 AGENTS.md";
+    SourceManifestInvalid = "source-manifest-invalid", Error,
+        "The sources manifest (`autofix.sources.json`) or lock (`autofix.sources.lock.json`) is not valid: bad JSON, an unknown field, an unsafe URL or ref.",
+        "Fix the file at the reported place; `autofix sources add` writes both files correctly.",
+        "No imported rule can be trusted until both files read: every listing leaves all sources out.",
+        "{\"version\": 1, \"sources\": [{\"name\": \"org\", \"url\": \"ext::sh -c x\", ...}]}";
+    SourceNotLocked = "source-not-locked", Error,
+        "A source in the manifest has no pin in the lock.",
+        "Run `autofix sources update NAME` and commit the lock and the vendored copy.",
+        "Without a pin, what the source means depends on when and where it is fetched; autofix lists only pinned sources.",
+        "a manifest entry added by hand, without `sources add`";
+    SourceLockStale = "source-lock-stale", Error,
+        "The lock pins another URL, ref or path than the manifest asks for, or pins a source the manifest no longer names.",
+        "Run `autofix sources update NAME` (or `autofix sources remove NAME` for a pin left behind).",
+        "The rules in use are not the ones the manifest, which reviewers read, says.",
+        "the manifest's ref moved from `main` to `v2`, the lock still pins `main`";
+    SourceCopyMissing = "source-copy-missing", Error,
+        "A pinned source has no vendored copy (`sources/NAME.json` beside the rules file).",
+        "Restore it from git, or run `autofix sources update NAME`.",
+        "Clones, CI and offline runs read imported rules only from the copy; without it the source's rules reach no agent.",
+        "sources/org.json deleted, or never committed";
+    SourceTampered = "source-tampered", Error,
+        "A vendored copy does not match the SHA-256 (or the rule count) its pin records.",
+        "Restore the copy from git; imported rules change only through `autofix sources update`, which shows the rule-level diff.",
+        "An edit there would change what every agent reads without anyone reviewing a source update; the copy is left out until it matches.",
+        "sources/org.json edited by hand after `sources update`";
+    DanglingSourceRule = "dangling-source-rule", Error,
+        "A local rule supersedes `name:N`, but no source has that name or the source holds no rule N.",
+        "Reference a rule an imported source holds (`autofix rules --all` lists them), or add the source.",
+        "The reference does nothing: the imported rule it meant to retire stays active.",
+        "\"Why\": \"user preference (supersedes org:99)\" while org has rules 1-12";
+    SourceLockedRule = "source-locked-rule", Error,
+        "A local rule supersedes an imported rule its source locks (`\"Locked\": true`), without an override in the manifest; the locked rule stays active.",
+        "Add `\"org:N\": \"reason\"` to the manifest's `overrides` (reviewed like code), or supersede the local rule.",
+        "A locked rule is one the organisation requires everywhere; overriding it must be a reviewed decision, not a side effect of a learned rule.",
+        "rule 7 says \"supersedes org:4\", and org:4 is locked";
+    SourceOverride = "source-override", Warning,
+        "A local rule overrides a locked imported rule, as a manifest override allows.",
+        "Nothing, while the override holds; remove it from `overrides` to restore the rule.",
+        "Said on every check so the exception stays visible to everyone who reads the output.",
+        "\"overrides\": {\"org:4\": \"this service is exempt\"}";
+    SourceOverrideUnused = "source-override-unused", Warning,
+        "An entry of the manifest's `overrides` names no locked rule of an imported source (the source unlocked or dropped it, or a typo).",
+        "Remove the entry from `overrides`.",
+        "A stale exception reads as a decision someone made; left in place it would silently admit an override if the rule is locked again.",
+        "\"overrides\": {\"org:4\": \"...\"} while org:4 is not locked";
+    LayerConflict = "layer-conflict", Warning,
+        "An active local rule and an active imported rule (or rules of two sources) contradict each other, and no supersede settles which holds.",
+        "Learn a local rule with `--supersedes` naming the one that no longer holds (`--supersedes org:12`).",
+        "Agents read every layer; the listing says local rules come first, but an explicit supersede makes every reader resolve it alike.",
+        "local rule 3 \"Use tabs.\" and org:2 \"Never use tabs.\"";
     ConflictingPrelude = "conflicting-prelude", Warning,
         "A command bound to S has a template that starts with another slash command `/T`, so it renders as `/S /T …`.",
         "Bind the command to `T`, or drop `/T` from the template.",

@@ -808,6 +808,138 @@ pub(crate) fn walk_to_top(start: &Path, ceilings: &[PathBuf]) -> Option<PathBuf>
     None
 }
 
+/// git run against a source someone else controls (`autofix sources`): in a private bare
+/// repository, with no hooks (`core.hooksPath=/dev/null`), only the https, ssh and file
+/// transports, no terminal prompt, no ambient repository, a time limit and a cap on what
+/// it prints. Nothing is ever checked out, so no filter, hook or link of the source runs.
+#[derive(Debug)]
+pub(crate) struct Remote {
+    dir: PathBuf,
+    timeout: std::time::Duration,
+}
+
+/// The settings every remote run gets, before its own arguments.
+const REMOTE_CONFIG: [&str; 14] = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "protocol.allow=never",
+    "-c",
+    "protocol.https.allow=always",
+    "-c",
+    "protocol.ssh.allow=always",
+    "-c",
+    "protocol.file.allow=always",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "transfer.fsckObjects=true",
+];
+
+impl Remote {
+    /// A remote runner in `dir` (a bare repository it creates when `init` is called).
+    pub(crate) fn new(dir: &Path, timeout: std::time::Duration) -> Remote {
+        Remote {
+            dir: dir.to_path_buf(),
+            timeout,
+        }
+    }
+
+    /// Runs `git <settings> <args>` in the directory; its stdout when it succeeds within the
+    /// time limit and prints at most `cap` bytes.
+    pub(crate) fn run(&self, args: &[&str], cap: u64) -> Result<Vec<u8>, GitError> {
+        use std::io::Read as _;
+        let mut child = Command::new("git");
+        child
+            .args(REMOTE_CONFIG)
+            .args(args)
+            .current_dir(&self.dir)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .env("GIT_ASKPASS", "/bin/false")
+            .env("SSH_ASKPASS", "/bin/false")
+            .env("GCM_INTERACTIVE", "never")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_ALLOW_PROTOCOL")
+            .env_remove("GIT_PROTOCOL_FROM_USER")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Its own process group, so a timeout also ends what git started (ssh, a helper),
+        // which would otherwise keep the pipes open.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut child, 0);
+        let mut child = child.spawn().map_err(|error| GitError::Spawn { error })?;
+        let mut stdout = child.stdout.take().expect("piped");
+        let mut stderr = child.stderr.take().expect("piped");
+        let out = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let read = (&mut stdout).take(cap + 1).read_to_end(&mut bytes);
+            (
+                read.map(|_| bytes),
+                std::io::copy(&mut stdout, &mut io::sink()),
+            )
+        });
+        let err = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = (&mut stderr).take(64 * 1024).read_to_end(&mut bytes);
+            let _ = std::io::copy(&mut stderr, &mut io::sink());
+            bytes
+        });
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child
+                .try_wait()
+                .map_err(|error| GitError::Spawn { error })?
+            {
+                break Some(status);
+            }
+            if start.elapsed() >= self.timeout {
+                // The whole group this run made (git's helpers too), by the shell's kill:
+                // the crate holds no unsafe code.
+                let _ = Command::new("sh")
+                    .args(["-c", "kill -KILL -- \"-$0\"", &child.id().to_string()])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status();
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let (stdout, _) = out.join().unwrap_or((Ok(Vec::new()), Ok(0)));
+        let stderr = err.join().unwrap_or_default();
+        let shown = || args.join(" ");
+        let Some(status) = status else {
+            return Err(GitError::Failed {
+                args: shown(),
+                message: format!("timed out after {} s", self.timeout.as_secs()),
+            });
+        };
+        let stdout = stdout.map_err(|error| GitError::Spawn { error })?;
+        if u64::try_from(stdout.len()).unwrap_or(u64::MAX) > cap {
+            return Err(GitError::Failed {
+                args: shown(),
+                message: format!("printed more than {cap} bytes"),
+            });
+        }
+        if !status.success() {
+            let text = String::from_utf8_lossy(&stderr);
+            return Err(GitError::Failed {
+                args: shown(),
+                message: match text.trim() {
+                    "" => format!("exit status {}", status.code().unwrap_or(-1)),
+                    text => text.to_string(),
+                },
+            });
+        }
+        Ok(stdout)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,8 +64,24 @@ pub(crate) fn empty(agent: Agent) -> &'static str {
 
 /// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
 /// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
-pub(crate) fn render(agent: Agent, listing: &Listing<'_>, budget_tokens: Option<usize>) -> String {
-    let output = Output::new(agent, listing, budget_tokens);
+///
+/// `layers` are the lines of the rules beyond this repository (imported `name:N`, personal
+/// `user:N`), listed before its own rules and left out first.
+pub(crate) fn render(
+    agent: Agent,
+    listing: &Listing<'_>,
+    budget_tokens: Option<usize>,
+    layers: &[String],
+) -> String {
+    let mut output = Output::new(agent, listing, budget_tokens);
+    if !layers.is_empty() {
+        output.lines.splice(0..0, layers.iter().cloned());
+        output.header = format!(
+            "{}Rules named `name:N` come from git sources and `user:N` are the user's own; this \
+             repository's numbered rules win over them.\n",
+            output.header
+        );
+    }
     // The cap in characters, and a token budget if one was given (context the agent reads).
     let fits = |omitted: usize| {
         let chars = output.text(omitted).chars().count();
@@ -249,7 +265,7 @@ mod tests {
         let document = file::parse(&source).unwrap();
         let query = Query::default();
         let listing = build("r.json".into(), Some(&document), &query);
-        let claude = render(Agent::Claude, &listing, None);
+        let claude = render(Agent::Claude, &listing, None, &[]);
         assert!(claude.chars().count() <= CAP);
         let value: serde_json::Value = serde_json::from_str(&claude).unwrap();
         let text = value["hookSpecificOutput"]["additionalContext"]
@@ -259,7 +275,7 @@ mod tests {
         assert!(text.starts_with("Project rules recorded in r.json"));
         assert!(text.contains("older rules omitted"));
         assert!(text.ends_with("400 [CODE] Always do \"thing\" number 400 carefully \u{2014} w"));
-        let cursor = render(Agent::Cursor, &listing, None);
+        let cursor = render(Agent::Cursor, &listing, None, &[]);
         let value: serde_json::Value = serde_json::from_str(&cursor).unwrap();
         assert!(value["additional_context"].is_string());
         assert_eq!(empty(Agent::Cursor), "{}\n");

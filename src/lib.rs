@@ -50,6 +50,7 @@ mod rules;
 mod safe_write;
 mod sarif;
 mod service;
+mod sources;
 mod text;
 mod workspace;
 

@@ -371,7 +371,7 @@ fn tools() -> Value {
                 "category": {"type": "string", "description": "One of STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER, in any case, brackets allowed ([code]); stored upper-case."},
                 "instruction": {"type": "string", "description": "Imperative: \"Always/Never do X - because Y.\""},
                 "why": {"type": "string", "description": "Brief reason: user preference, codebase pattern, framework limitation."},
-                "supersedes": {"type": "array", "items": {"type": "integer"}, "description": "Numbers of older rules this one replaces."},
+                "supersedes": {"type": "array", "items": {"type": ["integer", "string"]}, "description": "Numbers of older rules this one replaces, or imported rules as \"org:12\"."},
                 "paths": {"type": "array", "items": {"type": "string"}, "description": "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere."},
                 "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
                 "dry_run": {"type": "boolean"},
@@ -551,16 +551,31 @@ fn strings(arguments: &Map<String, Value>, key: &str) -> Result<Vec<String>, Str
     }
 }
 
-fn numbers(arguments: &Map<String, Value>, key: &str) -> Result<Vec<u64>, String> {
-    match arguments.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(Value::as_u64)
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("`{key}` must be a list of rule numbers")),
-        Some(_) => Err(format!("`{key}` must be a list of rule numbers")),
+/// Local rule numbers, and imported rules (`org:12` as its name and number).
+type Superseded = (Vec<u64>, Vec<(String, u64)>);
+
+/// `supersedes`: local rule numbers, and imported rules as `"org:12"`.
+fn supersedes(arguments: &Map<String, Value>) -> Result<Superseded, String> {
+    let bad =
+        || "`supersedes` must be a list of rule numbers or imported rules (\"org:12\")".to_string();
+    let (mut local, mut imported) = (Vec::new(), Vec::new());
+    let items = match arguments.get("supersedes") {
+        None | Some(Value::Null) => return Ok((local, imported)),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(bad()),
+    };
+    for item in items {
+        match item {
+            Value::Number(n) => local.push(n.as_u64().ok_or_else(bad)?),
+            Value::String(text) => {
+                let (name, number) = text.split_once(':').ok_or_else(bad)?;
+                crate::sources::manifest::check_name(name).map_err(|_| bad())?;
+                imported.push((name.to_string(), number.parse().map_err(|_| bad())?));
+            }
+            _ => return Err(bad()),
+        }
     }
+    Ok((local, imported))
 }
 
 fn count(arguments: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
@@ -622,7 +637,24 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         (listing.to_text(), serde_json::to_value(listing))
     })
     .map_err(|error| failure(error.into()))?;
-    let json = json.map_err(|error| error.to_string())?;
+    let mut json = json.map_err(|error| error.to_string())?;
+    let mut text = text;
+    let categories: Vec<String> = query
+        .categories
+        .iter()
+        .map(|c| crate::rules::category::normalize(c))
+        .collect();
+    // Imported (`org:N`) and personal (`user:N`) rules, as `autofix rules` lists them.
+    let layers = crate::sources::layers::for_workspace(&workspace);
+    if !layers.is_empty() {
+        let filter = crate::sources::layers::Filter {
+            categories: &categories,
+            all,
+            paths: &query.paths,
+        };
+        text.push_str(&crate::sources::layers::render_text(&layers, &filter));
+        json["imported"] = crate::sources::layers::to_json(&layers, &filter);
+    }
     // As sent: the structured result on one line, beside the text.
     let size = json.to_string().len() + text.len();
     if size > MAX_RULES_BYTES {
@@ -635,11 +667,23 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 }
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let (supersedes, imported) = supersedes(arguments)?;
+    let mut why = required(arguments, "why")?;
+    if !imported.is_empty() {
+        let workspace = context.workspace().map_err(failure)?;
+        let marked =
+            crate::sources::layers::mark_superseded(&workspace, &why, &imported, "`supersedes`")
+                .map_err(|error| error.to_string())?;
+        why = match marked {
+            Ok(why) => why,
+            Err(refusal) => return Ok(Answer::Failed(refusal)),
+        };
+    }
     let request = learn::Request {
         category: required(arguments, "category")?,
         instruction: required(arguments, "instruction")?,
-        why: required(arguments, "why")?,
-        supersedes: numbers(arguments, "supersedes")?,
+        why,
+        supersedes,
         force: flag(arguments, "force")?,
         paths: strings(arguments, "paths")?,
         retirement: false,

@@ -39,11 +39,16 @@ pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report,
         tracked: tracked.as_deref(),
         root: Some(&workspace.root),
     };
-    check::check_with(
+    let mut report = check::check_with(
         Path::new(shown),
         rules::read(&workspace.rules_file),
         &context,
-    )
+    )?;
+    // The sources, offline: manifest, lock, vendored copies, `name:N` references.
+    report
+        .diagnostics
+        .extend(crate::sources::verify::for_workspace(workspace));
+    Ok(report)
 }
 
 /// The presets found, and whether the search found none in the default folders (a front

@@ -152,10 +152,13 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         // An instructions file the agent loads carries the rules already: hook output would
         // be a second copy (and Gemini CLI shows it to the model as data, not instructions).
         let path = &workspace.rules_file;
-        if crate::export::delivers(&workspace.root, path, agent.reader()) {
-            return Ok(hook::empty(agent).to_string());
-        }
-        let Some(source) = rules::read(path)? else {
+        let delivered = crate::export::delivers(&workspace.root, path, agent.reader());
+        // The personal rules, which no exported file carries, and the imported ones where
+        // none is delivered.
+        let layers = crate::sources::layers::for_workspace(&workspace)
+            .hook_lines(&args.categories, !delivered);
+        let source = if delivered { None } else { rules::read(path)? };
+        let Some(source) = source.or_else(|| (!layers.is_empty()).then(|| "[]".to_string())) else {
             return Ok(hook::empty(agent).to_string());
         };
         let document = rules::parse_tolerant(path, &source)?;
@@ -168,7 +171,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         };
         let shown = workspace::display_path(path, &workspace.root);
         let listing = listing::build(shown, Some(&document), &query);
-        Ok(hook::render(agent, &listing, args.budget))
+        Ok(hook::render(agent, &listing, args.budget, &layers))
     })();
     let text = output.unwrap_or_else(|error| {
         eprint(&format!(

@@ -9,6 +9,7 @@ pub(crate) mod ledger;
 pub(crate) mod preset;
 pub(crate) mod rules;
 pub(crate) mod shell;
+pub(crate) mod sources;
 pub(crate) mod team;
 
 use std::io::{self, Write};
@@ -142,6 +143,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Ledger(args) => ledger::ledger(&context, args),
         Command::Where(args) => rules::where_(&context, args),
         Command::Preset(command) => preset::run(&context, command),
+        Command::Sources(args) => sources::run(&context, args),
         Command::Explain(args) => shell::explain(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

@@ -26,8 +26,16 @@ fn learn_rule(
     request: &learn::Request,
     dry_run: bool,
     after: AfterLearning,
+    user: bool,
 ) -> anyhow::Result<(Learned, String)> {
-    let workspace = context.workspace()?;
+    let (workspace, after) = if user {
+        (
+            crate::cmd::sources::personal_workspace()?,
+            AfterLearning::Skip,
+        )
+    } else {
+        (context.workspace()?, after)
+    };
     let options = learn::Options {
         dry_run,
         lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
@@ -58,11 +66,32 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         request.force |= args.force;
         request
     } else {
+        if args.user
+            && args
+                .supersedes
+                .iter()
+                .any(|s| matches!(s, crate::cli::Supersede::Imported(..)))
+        {
+            anyhow::bail!(
+                "--user: a personal rule supersedes only personal rules (--supersedes N)"
+            );
+        }
+        let (supersedes, why) =
+            match crate::cmd::sources::split_supersedes(context, &args.supersedes, args.why)? {
+                Ok(split) => split,
+                Err(refusal) => {
+                    eprint(&format!(
+                        "{} {refusal}\n",
+                        context.stderr_painter().error("error:")
+                    ));
+                    return Ok(status(true));
+                }
+            };
         learn::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
-            why: args.why.unwrap_or_default(),
-            supersedes: args.supersedes,
+            why,
+            supersedes,
             force: args.force,
             paths: args.paths,
             retirement: false,
@@ -73,13 +102,14 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     } else {
         AfterLearning::Export
     };
-    let (learned, path) = learn_rule(context, &request, args.dry_run, after).map_err(|error| {
-        // learn's own refusals in the user's language; the rest as the library says them.
-        let localized = error
-            .downcast_ref::<rules::RulesError>()
-            .and_then(|error| i18n::learn_error(lang, error));
-        localized.map_or(error, anyhow::Error::msg)
-    })?;
+    let (learned, path) =
+        learn_rule(context, &request, args.dry_run, after, args.user).map_err(|error| {
+            // learn's own refusals in the user's language; the rest as the library says them.
+            let localized = error
+                .downcast_ref::<rules::RulesError>()
+                .and_then(|error| i18n::learn_error(lang, error));
+            localized.map_or(error, anyhow::Error::msg)
+        })?;
     let painter = context.stderr_painter();
     for warning in &learned.warnings {
         eprint(&format!("{} {warning}\n", painter.warning("warning:")));
@@ -167,6 +197,10 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
+    let layers = crate::sources::layers::for_workspace(&context.workspace()?);
+    if !layers.is_empty() {
+        return crate::cmd::sources::rules_with_layers(context, &query, &layers, args.format);
+    }
     let warning = with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -19,6 +19,8 @@ pub mod delivery {}
 pub mod export {}
 #[doc = include_str!("team.md")]
 pub mod team {}
+#[doc = include_str!("sources.md")]
+pub mod sources {}
 #[doc = include_str!("presets.md")]
 pub mod presets {}
 #[doc = include_str!("hagitask-checks.md")]

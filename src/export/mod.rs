@@ -305,6 +305,8 @@ struct Context<'a> {
     /// Where a target may be written: inside the repository, never `.git/` or the rules file.
     fence: Fence,
     facts: Facts,
+    /// The imported rules (`org:N`) the target's own file carries before the local ones.
+    imported: Vec<(String, crate::sources::vendor::Imported)>,
 }
 
 /// The files `export` writes by default in the repository at `root` (the defaults and
@@ -411,6 +413,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         scope_members: Default::default(),
         fence: Fence::repository(&root, &request.rules_file),
         facts,
+        imported: crate::sources::layers::for_export(&root, &request.rules_file),
     };
     // The claude target's guard matters only where our AGENTS.md block would reach Claude
     // Code; beside rulesync or Ruler, what Claude Code reads is theirs.
@@ -723,20 +726,33 @@ impl Context<'_> {
             rules::PRECEDENCE,
             job.scope_note
         );
+        let lead = if self.imported.is_empty() {
+            lead
+        } else {
+            format!("{lead} {}", crate::sources::layers::EXPORT_NOTE)
+        };
         let style = MarkdownStyle {
             lead: Some(&lead),
             escape: &escape,
         };
         let head = listing::to_string(|out| self.listing.write_markdown_head(out, &style));
-        let items: Vec<(String, String)> = self
-            .shown_by(&job.part)
-            .into_iter()
-            .map(|at| self.listing.rules.get(at))
-            .map(|entry| {
-                let item =
-                    listing::to_string(|out| Listing::write_markdown_item(out, &entry, &style));
-                (job.part.heading(&entry), item)
+        let imported = matches!(job.part, scoped::Part::All | scoped::Part::Unscoped);
+        let items: Vec<(String, String)> = (self.imported.iter().filter(|_| imported))
+            .map(|(name, rule)| {
+                let item = crate::sources::layers::markdown_item(name, rule, &escape);
+                (String::new(), item)
             })
+            .chain(
+                self.shown_by(&job.part)
+                    .into_iter()
+                    .map(|at| self.listing.rules.get(at))
+                    .map(|entry| {
+                        let item = listing::to_string(|out| {
+                            Listing::write_markdown_item(out, &entry, &style)
+                        });
+                        (job.part.heading(&entry), item)
+                    }),
+            )
             .collect();
         let note = |omitted: usize| match target.budget {
             Some(budget) if omitted > 0 => format!(

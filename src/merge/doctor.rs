@@ -1,8 +1,9 @@
 //! `autofix doctor`: is this clone set up to merge the rules file? Each check says what it
 //! found and, when it fails, the command that fixes it: git and a work tree, the driver in
 //! the config, the `merge=autofix` attribute on the rules file, `merge=autofix-export` on
-//! the exported copies, the driver's program on `PATH`, and the rules file itself (valid,
-//! no conflict left in the index, staged once resolved).
+//! the exported copies, the sources driver on the sources lock (when there is one), the
+//! driver's program on `PATH`, and the rules file itself (valid, no conflict left in the
+//! index, staged once resolved).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,7 @@ pub(crate) fn doctor(request: &Request<'_>) -> Report {
         }
         check_attribute(&mut report, top, request);
         check_exports(&mut report, top, request.root);
+        check_sources(&mut report, top, request.rules_file);
     }
     check_binary(&mut report, &program, request.path_var.as_deref());
     check_rules_file(&mut report, top.as_deref(), request);
@@ -136,6 +138,41 @@ fn check_git(report: &mut Report, cwd: &Path) -> Option<PathBuf> {
             Some(top)
         }
     }
+}
+
+/// With a sources lock beside the rules file: the sources driver in the config and its
+/// attribute on the lock (see [`crate::sources::merge`]).
+fn check_sources(report: &mut Report, top: &Path, rules_file: &Path) {
+    use crate::sources::merge::DRIVER;
+    let lock = rules_file.with_file_name(crate::sources::LOCK);
+    let Some(relative) = git::relative_to_top(top, &lock).filter(|_| lock.exists()) else {
+        return;
+    };
+    let git = Git::new(top);
+    let key = format!("merge.{DRIVER}.driver");
+    let configured = git
+        .config_get(None, &key)
+        .ok()
+        .flatten()
+        .is_some_and(|command| command.contains("sources merge-driver"));
+    let attribute = git.attribute("merge", &relative).unwrap_or_default();
+    let ok = configured && attribute == DRIVER;
+    let message = if ok {
+        format!("{} merges with merge={DRIVER}", relative.display())
+    } else if !configured {
+        format!("{key} is not set: git merges the sources lock as text")
+    } else {
+        format!(
+            "{} has no merge={DRIVER} attribute (merge: {attribute})",
+            relative.display()
+        )
+    };
+    report.push(
+        "sources",
+        ok,
+        message,
+        Some("autofix sources merge-driver --install, then commit .gitattributes"),
+    );
 }
 
 /// `merge.autofix.driver`; returns the program it runs.

@@ -21,4 +21,5 @@ mod reliability;
 mod rules;
 mod scoping;
 mod shell;
+mod sources;
 mod write_safety;

@@ -164,7 +164,7 @@ fn man_writes_one_page_per_command() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["man", "--dir", "pages"]).expect(0);
     assert!(
-        run.stdout.starts_with("Wrote 24 man pages to pages"),
+        run.stdout.starts_with("Wrote 31 man pages to pages"),
         "{}",
         run.stdout
     );
@@ -212,6 +212,7 @@ fn help_groups_global_options_and_shows_them_where_they_apply() {
             "where",
             "reflect",
             "ledger",
+            "sources",
             "preset",
             "merge-driver",
             "resolve",

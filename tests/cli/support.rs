@@ -150,6 +150,8 @@ impl Sandbox {
             .env_remove("LC_MESSAGES")
             .env_remove("LANG")
             .env("HOME", self.join("home"))
+            // The personal layer is read from `$XDG_CONFIG_HOME` (else `$HOME/.config`).
+            .env_remove("XDG_CONFIG_HOME")
             .env("AUTOFIX_CEILING_DIRECTORIES", self.path())
             // git (run by tests and by `init`) reads no machine-wide configuration.
             .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -168,8 +170,13 @@ impl Sandbox {
 
     /// Runs the binary with `input` on standard input.
     pub(crate) fn run_with_stdin(&self, args: &[&str], input: &str) -> Run {
+        self.run_with_stdin_in("", args, input)
+    }
+
+    /// Runs the binary in `relative_cwd` with `input` on standard input.
+    pub(crate) fn run_with_stdin_in(&self, relative_cwd: &str, args: &[&str], input: &str) -> Run {
         let mut child = self
-            .command(args)
+            .command_in(relative_cwd, args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

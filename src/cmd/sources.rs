@@ -1,0 +1,333 @@
+//! `autofix sources add|update|outdated|list|remove`: convert the arguments, call
+//! [`crate::sources`], print what it did.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+use crate::cli::{SourcesArgs, SourcesCommand};
+use crate::cmd::{Context, eprint, print, shown};
+use crate::sources::layers::short;
+use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
+
+pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let layout = Layout::of(&workspace);
+    match args.command {
+        SourcesCommand::Add {
+            name,
+            url,
+            reference,
+            path,
+            categories,
+            rules,
+        } => {
+            let source = Source {
+                name,
+                url,
+                reference,
+                path,
+                categories: categories
+                    .iter()
+                    .map(|c| crate::rules::category::normalize(c))
+                    .collect(),
+                rules,
+            };
+            let name = source.name.clone();
+            match sources::add(&layout, source) {
+                Ok(added) => {
+                    print(&format!(
+                        "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
+                        added.pin.url,
+                        added.pin.reference,
+                        short(&added.pin.commit),
+                        added.pin.path,
+                        added.pin.rules,
+                        added.active,
+                        shown(&layout.lock),
+                        shown(&added.copy),
+                    ))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(error) => Ok(failed(context, &error)),
+            }
+        }
+        SourcesCommand::Update { names, dry_run } => update(context, &layout, names, dry_run),
+        SourcesCommand::Outdated => outdated(&layout),
+        SourcesCommand::Remove { name } => {
+            sources::remove(&layout, &name)?;
+            print(&format!(
+                "Removed source {name} from {} and {}, and its copy\n",
+                shown(&layout.manifest),
+                shown(&layout.lock)
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SourcesCommand::List => list(&layout),
+        SourcesCommand::MergeDriver { install: true, .. } => {
+            let cwd = std::env::current_dir()?;
+            let done = crate::sources::merge::install(&layout, &cwd)?;
+            let text = if done.is_empty() {
+                "The sources merge driver is installed already\n".to_string()
+            } else {
+                done.iter().map(|line| format!("{line}\n")).collect()
+            };
+            print(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SourcesCommand::MergeDriver {
+            base: Some(base),
+            ours: Some(ours),
+            theirs: Some(theirs),
+            path: Some(path),
+            ours_label,
+            theirs_label,
+            ..
+        } => {
+            let sides = crate::sources::merge::Sides {
+                ours_label,
+                theirs_label,
+            };
+            let (status, report) = crate::sources::merge::run(&base, &ours, &theirs, &path, &sides);
+            eprint(&format!(
+                "autofix sources merge-driver: {}\n",
+                crate::text::shown(report.trim_end())
+            ));
+            Ok(ExitCode::from(status))
+        }
+        SourcesCommand::MergeDriver { .. } => {
+            anyhow::bail!("BASE, OURS, THEIRS and PATH are required")
+        }
+    }
+}
+
+/// Prints a source error; exit 1 for a refusal that protects the pins, else 2.
+fn failed(context: &Context, error: &SourceError) -> ExitCode {
+    let painter = context.stderr_painter();
+    let text = crate::cmd::describe(&anyhow::anyhow!(error.to_string()));
+    eprint(&format!(
+        "{} {}\n",
+        painter.error("error:"),
+        crate::text::shown(&text)
+    ));
+    ExitCode::from(if error.fails_closed() { 1 } else { 2 })
+}
+
+fn update(
+    context: &Context,
+    layout: &Layout,
+    names: Vec<String>,
+    dry_run: bool,
+) -> anyhow::Result<ExitCode> {
+    let state = layout.read()?;
+    let names = if names.is_empty() {
+        state
+            .manifest
+            .sources
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    } else {
+        names
+    };
+    if names.is_empty() {
+        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut worst = ExitCode::SUCCESS;
+    let mut worst_rank = 0;
+    for name in names {
+        match sources::update(layout, &name, dry_run) {
+            Ok(Updated::Current { commit }) => {
+                print(&format!("{name}: up to date at {}\n", short(&commit)))?;
+            }
+            Ok(Updated::Moved { from, to, changes }) => {
+                let verb = if dry_run { "would move" } else { "moved" };
+                let from = from
+                    .as_deref()
+                    .map_or("(not pinned)".to_string(), |c| short(c).to_string());
+                let mut text = format!("{name}: {verb} {from} -> {}\n", short(&to));
+                if changes.is_empty() {
+                    text.push_str("  (no rule changed)\n");
+                }
+                for line in &changes {
+                    let _ = writeln!(text, "  {}", crate::text::shown(line));
+                }
+                print(&text)?;
+            }
+            Err(error) => {
+                let code = failed(context, &error);
+                let rank = if error.fails_closed() { 1 } else { 2 };
+                if rank > worst_rank {
+                    worst_rank = rank;
+                    worst = code;
+                }
+            }
+        }
+    }
+    Ok(worst)
+}
+
+fn outdated(layout: &Layout) -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    let mut rank = 0;
+    for (name, status) in sources::outdated(layout)? {
+        let line = match status {
+            Outdated::Current { commit } => format!("{name}: current at {}", short(&commit)),
+            Outdated::Behind { pinned, now } => {
+                rank = rank.max(1);
+                format!(
+                    "{name}: behind: pinned {}, the ref is now at {}",
+                    short(&pinned),
+                    short(&now)
+                )
+            }
+            Outdated::NotLocked { now } => {
+                rank = rank.max(1);
+                format!("{name}: not locked (the ref is at {})", short(&now))
+            }
+            Outdated::Unknown { error } => {
+                rank = 2;
+                format!("{name}: unknown: {error}")
+            }
+        };
+        let _ = writeln!(text, "{}", crate::text::shown(&line));
+    }
+    print(&text)?;
+    Ok(ExitCode::from(rank))
+}
+
+fn list(layout: &Layout) -> anyhow::Result<ExitCode> {
+    let state = layout.read()?;
+    if state.manifest.sources.is_empty() {
+        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    for source in &state.manifest.sources {
+        let copy = layout.copy(&source.name);
+        let status = match state.lock.sources.get(&source.name) {
+            None => "not locked".to_string(),
+            Some(pin) if !pin.matches(source) => "the lock pins another url, ref or path".into(),
+            Some(pin) => match sources::read_bytes(&copy).ok().flatten() {
+                None => "vendored copy missing".into(),
+                Some(bytes) if lock::digest(&bytes) != pin.sha256 => {
+                    "vendored copy does not match the lock".into()
+                }
+                Some(_) => format!(
+                    "pinned at {}, {} rules, copy ok",
+                    short(&pin.commit),
+                    pin.rules
+                ),
+            },
+        };
+        let _ = writeln!(
+            text,
+            "{}  {} {} {}  {status}  ({})",
+            source.name,
+            crate::text::shown(&source.url),
+            source.reference,
+            source.path,
+            shown(&copy)
+        );
+    }
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rules` in a workspace with sources: the local listing, then the imported rules (text),
+/// or the listing's JSON document with an `imported` member.
+pub(crate) fn rules_with_layers(
+    context: &Context,
+    query: &crate::rules::listing::Query,
+    layers: &crate::sources::layers::Layers,
+    format: crate::cli::RulesFormat,
+) -> anyhow::Result<ExitCode> {
+    use crate::cli::RulesFormat;
+    use crate::sources::layers;
+    let categories: Vec<String> = query
+        .categories
+        .iter()
+        .map(|c| crate::rules::category::normalize(c))
+        .collect();
+    let filter = layers::Filter {
+        categories: &categories,
+        all: query.all,
+        paths: &query.paths,
+    };
+    let mut local = Vec::new();
+    crate::cmd::rules::with_listing(context, query, |listing| match format {
+        RulesFormat::Json => listing.write_json(&mut local),
+        RulesFormat::Markdown => listing.write_markdown(&mut local),
+        _ => listing.write_text(&mut local),
+    })??;
+    if format == RulesFormat::Markdown {
+        // For pasting into a committed file: the imported rules, never the personal ones.
+        let mut text = String::from_utf8_lossy(&local).into_owned();
+        fn plain(text: &str) -> std::borrow::Cow<'_, str> {
+            std::borrow::Cow::Borrowed(text)
+        }
+        let items: Vec<String> = layers
+            .active()
+            .filter(|(_, rule)| rule.paths.is_empty() && filter.keeps(rule))
+            .map(|(layer, rule)| layers::markdown_item(&layer.name, rule, &plain))
+            .collect();
+        if !items.is_empty() {
+            text.push_str(&format!("\n{}\n\n", layers::EXPORT_NOTE));
+            text.push_str(&items.concat());
+        }
+        print(&text)?;
+    } else if format == RulesFormat::Json {
+        let mut document: serde_json::Value = serde_json::from_slice(&local)?;
+        document["imported"] = layers::to_json(layers, &filter);
+        print(&crate::text::json_document(&document))?;
+    } else {
+        let mut text = String::from_utf8_lossy(&local).into_owned();
+        text.push_str(&layers::render_text(layers, &filter));
+        print(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `learn --supersedes`: the local numbers, and the reason with a `(supersedes org:12)`
+/// marker for the imported ones; or why it is refused (an imported rule that does not
+/// exist, or a locked one the manifest does not let this repository override).
+pub(crate) fn split_supersedes(
+    context: &Context,
+    given: &[crate::cli::Supersede],
+    why: Option<String>,
+) -> anyhow::Result<Result<(Vec<u64>, String), String>> {
+    use crate::cli::Supersede;
+    use crate::sources::layers;
+    let why = why.unwrap_or_default();
+    let mut local = Vec::new();
+    let mut imported = Vec::new();
+    for value in given {
+        match value {
+            Supersede::Local(number) => local.push(*number),
+            Supersede::Imported(name, number) => imported.push((name.clone(), *number)),
+        }
+    }
+    if imported.is_empty() {
+        return Ok(Ok((local, why)));
+    }
+    let marked = layers::mark_superseded(&context.workspace()?, &why, &imported, "--supersedes")?;
+    Ok(marked.map(|why| (local, why)))
+}
+
+/// The personal rules file as a workspace of its own, for `learn --user`: nothing is
+/// exported from it.
+pub(crate) fn personal_workspace() -> anyhow::Result<crate::workspace::Workspace> {
+    let Some(path) = crate::sources::layers::personal_path() else {
+        anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
+    };
+    let root = path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    Ok(crate::workspace::Workspace {
+        root,
+        rules_file: path,
+        source: crate::workspace::Source::FileFlag,
+        candidates: Vec::new(),
+    })
+}

@@ -1,0 +1,451 @@
+//! Rules beyond one repository: git sources named in a committed manifest
+//! ([`manifest`]), pinned in a committed lock ([`lock`]), fetched safely ([`fetch`]) and
+//! vendored beside the rules file ([`vendor`]); the `sources` commands (`add`, `update`,
+//! `outdated`, `list`, `remove`) and the offline verification `check` runs ([`verify`]).
+//! Every file is written through [`crate::safe_write`], under the manifest's lock, so two
+//! updates at once lose nothing.
+
+pub(crate) mod fetch;
+pub(crate) mod layers;
+pub(crate) mod lock;
+pub(crate) mod manifest;
+pub(crate) mod merge;
+pub(crate) mod vendor;
+pub(crate) mod verify;
+
+use std::path::{Path, PathBuf};
+
+use crate::atomic::AtomicError;
+use crate::git::GitError;
+use crate::safe_write::{self, Fence};
+use crate::workspace::Workspace;
+
+use lock::{Lock, Pin};
+use manifest::{Manifest, Source};
+use vendor::Imported;
+
+/// The manifest's file name, beside the rules file.
+pub(crate) const MANIFEST: &str = "autofix.sources.json";
+/// The lock's file name, beside the rules file.
+pub(crate) const LOCK: &str = "autofix.sources.lock.json";
+/// The folder of vendored copies, beside the rules file.
+pub(crate) const VENDOR: &str = "sources";
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SourceError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("{}: {message}", path.display())]
+    File { path: PathBuf, message: String },
+    #[error(transparent)]
+    Git(#[from] GitError),
+    #[error(transparent)]
+    Write(#[from] AtomicError),
+    #[error("source `{name}`: the ref `{reference}` does not exist on the server")]
+    NoSuchRef { name: String, reference: String },
+    #[error("source `{name}`: no file {path} at commit {commit}")]
+    NoFile {
+        name: String,
+        path: String,
+        commit: String,
+    },
+    #[error("source `{name}`: {what} is over the cap of {cap}; refused, nothing written")]
+    TooLarge {
+        name: String,
+        what: String,
+        cap: u64,
+    },
+    #[error(
+        "source `{name}`: the pinned commit {pinned} is not in the history of `{reference}` \
+         (now {now}): the source was force-pushed or the commit removed. Nothing was written; \
+         review the new history, then `autofix sources remove {name}` and add it again"
+    )]
+    Rewritten {
+        name: String,
+        reference: String,
+        pinned: String,
+        now: String,
+    },
+    #[error(
+        "source `{name}`: the vendored copy {} does not match the lock's sha256 (edited by \
+         hand?). Nothing was written; restore it with `git checkout -- {}`",
+        path.display(),
+        path.display()
+    )]
+    Tampered { name: String, path: PathBuf },
+    #[error(
+        "source `{name}`: the vendored copy {} is missing. Nothing was written; restore it \
+         with `git checkout -- {}`",
+        path.display(),
+        path.display()
+    )]
+    CopyMissing { name: String, path: PathBuf },
+    #[error("source `{0}` is already in the manifest (use `autofix sources update {0}`)")]
+    Exists(String),
+    #[error("no source named `{0}` in the manifest")]
+    Unknown(String),
+    #[error("source `{0}` was updated by another run meanwhile; nothing written, run again")]
+    Changed(String),
+}
+
+impl SourceError {
+    /// A refusal that protects the pins (a rewritten history, a tampered copy): a finding,
+    /// exit 1, rather than a failure to run.
+    pub(crate) fn fails_closed(&self) -> bool {
+        matches!(
+            self,
+            SourceError::Rewritten { .. }
+                | SourceError::Tampered { .. }
+                | SourceError::CopyMissing { .. }
+                | SourceError::TooLarge { .. }
+        )
+    }
+}
+
+/// Where a workspace keeps its sources: beside the rules file.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    pub manifest: PathBuf,
+    pub lock: PathBuf,
+    pub vendor: PathBuf,
+    /// The local rules file the sources sit beside.
+    pub rules_file: PathBuf,
+    fence: Fence,
+}
+
+impl Layout {
+    pub(crate) fn of(workspace: &Workspace) -> Layout {
+        Layout::beside(&workspace.rules_file, &workspace.repository_root())
+    }
+
+    /// The layout of the sources beside `rules_file`, written inside `repository`.
+    pub(crate) fn beside(rules_file: &Path, repository: &Path) -> Layout {
+        let dir = rules_file
+            .parent()
+            .map_or_else(|| repository.to_path_buf(), Path::to_path_buf);
+        Layout {
+            manifest: dir.join(MANIFEST),
+            lock: dir.join(LOCK),
+            vendor: dir.join(VENDOR),
+            rules_file: rules_file.to_path_buf(),
+            fence: Fence::repository(repository, rules_file),
+        }
+    }
+
+    /// The vendored copy of source `name`.
+    pub(crate) fn copy(&self, name: &str) -> PathBuf {
+        self.vendor.join(format!("{name}.json"))
+    }
+}
+
+/// The manifest, the lock and their texts as read (`None`: the file does not exist).
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub manifest: Manifest,
+    pub manifest_text: Option<String>,
+    pub lock: Lock,
+    pub lock_text: Option<String>,
+}
+
+fn read_text(path: &Path) -> Result<Option<String>, SourceError> {
+    match crate::limits::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(SourceError::File {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        }),
+    }
+}
+
+pub(crate) fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, SourceError> {
+    match crate::limits::read_file(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(SourceError::File {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        }),
+    }
+}
+
+impl Layout {
+    /// Reads the manifest and the lock (an absent one is empty).
+    pub(crate) fn read(&self) -> Result<State, SourceError> {
+        let bad = |path: &Path, message: String| SourceError::File {
+            path: path.to_path_buf(),
+            message,
+        };
+        let manifest_text = read_text(&self.manifest)?;
+        let manifest = match &manifest_text {
+            Some(text) => Manifest::parse(text).map_err(|m| bad(&self.manifest, m))?,
+            None => Manifest {
+                version: 1,
+                ..Manifest::default()
+            },
+        };
+        let lock_text = read_text(&self.lock)?;
+        let lock = match &lock_text {
+            Some(text) => Lock::parse(text).map_err(|m| bad(&self.lock, m))?,
+            None => Lock {
+                version: 1,
+                ..Lock::default()
+            },
+        };
+        Ok(State {
+            manifest,
+            manifest_text,
+            lock,
+            lock_text,
+        })
+    }
+
+    /// Runs `change` on the state read under the manifest's lock, then writes what it
+    /// returns: the copies first, then the lock, then the manifest, each only if changed.
+    fn commit(
+        &self,
+        change: impl FnOnce(&mut State) -> Result<Vec<(String, Vec<u8>)>, SourceError>,
+    ) -> Result<(), SourceError> {
+        let held = self.fence.lock(&self.manifest, safe_write::timeout())?;
+        let mut state = self.read()?;
+        let copies = change(&mut state)?;
+        for (name, bytes) in copies {
+            let path = self.copy(&name);
+            let before = read_bytes(&path)?;
+            if before.as_deref() != Some(bytes.as_slice()) {
+                safe_write::write(&self.fence, &path, &bytes, before.as_deref())?;
+            }
+        }
+        let lock_text = state.lock.to_text();
+        if state.lock_text.as_deref() != Some(lock_text.as_str()) {
+            let expected = state.lock_text.as_deref().map(str::as_bytes);
+            safe_write::write(&self.fence, &self.lock, lock_text.as_bytes(), expected)?;
+        }
+        let manifest_text = state.manifest.to_text();
+        if state.manifest_text.as_deref() != Some(manifest_text.as_str()) {
+            let expected = state.manifest_text.as_deref().map(str::as_bytes);
+            // The lock on the manifest is held by this run: write it in place.
+            held.write(&[manifest_text.as_bytes()], expected)?;
+        }
+        Ok(())
+    }
+}
+
+/// A pin for `source` from what was fetched.
+fn pin(source: &Source, fetched: &fetch::Fetched, rules: &[Imported]) -> Pin {
+    Pin {
+        url: source.url.clone(),
+        reference: source.reference.clone(),
+        path: source.path.clone(),
+        commit: fetched.commit.clone(),
+        blob: fetched.blob.clone(),
+        sha256: lock::digest(&fetched.bytes),
+        rules: rules.len(),
+        highest: rules.iter().map(|r| r.number).max().unwrap_or(0),
+    }
+}
+
+/// What `sources add` did.
+#[derive(Debug)]
+pub(crate) struct Added {
+    pub pin: Pin,
+    pub active: usize,
+    pub copy: PathBuf,
+}
+
+/// `sources add`: fetch the source, then record it in the manifest, the lock and a copy.
+pub(crate) fn add(layout: &Layout, source: Source) -> Result<Added, SourceError> {
+    source.validate().map_err(SourceError::Invalid)?;
+    if layout.read()?.manifest.source(&source.name).is_some() {
+        return Err(SourceError::Exists(source.name));
+    }
+    let fetched = fetch::fetch(&source, None)?;
+    let rules = vendor::parse(&source.name, &fetched.bytes)?;
+    let pin = pin(&source, &fetched, &rules);
+    let active = rules.iter().filter(|r| r.superseded_by.is_empty()).count();
+    let name = source.name.clone();
+    let copy = layout.copy(&name);
+    let recorded = pin.clone();
+    layout.commit(move |state| {
+        if state.manifest.source(&source.name).is_some() {
+            return Err(SourceError::Exists(source.name.clone()));
+        }
+        state.lock.sources.insert(source.name.clone(), recorded);
+        state.manifest.sources.push(source);
+        Ok(vec![(name, fetched.bytes)])
+    })?;
+    Ok(Added { pin, active, copy })
+}
+
+/// What `sources update` did to one source.
+#[derive(Debug)]
+pub(crate) enum Updated {
+    /// Already at the ref's commit.
+    Current { commit: String },
+    /// Moved (or pinned for the first time, `from` `None`), with the rule-level changes.
+    Moved {
+        from: Option<String>,
+        to: String,
+        changes: Vec<String>,
+    },
+}
+
+/// The pin and copy of `name` as they stand, verified: a copy that does not match its
+/// pin fails closed.
+fn verified_copy(
+    layout: &Layout,
+    state: &State,
+    name: &str,
+) -> Result<Option<(Pin, Vec<Imported>)>, SourceError> {
+    let Some(pin) = state.lock.sources.get(name) else {
+        return Ok(None);
+    };
+    let path = layout.copy(name);
+    let Some(bytes) = read_bytes(&path)? else {
+        return Err(SourceError::CopyMissing {
+            name: name.to_string(),
+            path,
+        });
+    };
+    if lock::digest(&bytes) != pin.sha256 {
+        return Err(SourceError::Tampered {
+            name: name.to_string(),
+            path,
+        });
+    }
+    Ok(Some((pin.clone(), vendor::parse(name, &bytes)?)))
+}
+
+/// `sources update NAME`: move the pin to the ref's commit now, refusing a rewritten
+/// history or a tampered copy; with `dry_run`, only say what would change.
+pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updated, SourceError> {
+    let state = layout.read()?;
+    let source = state
+        .manifest
+        .source(name)
+        .cloned()
+        .ok_or_else(|| SourceError::Unknown(name.to_string()))?;
+    let before = verified_copy(layout, &state, name)?;
+    // A pin made for another URL, ref or path is not an ancestor to require: the manifest
+    // change was reviewed.
+    let pinned = before
+        .as_ref()
+        .filter(|(pin, _)| pin.matches(&source))
+        .map(|(pin, _)| pin.commit.clone());
+    let fetched = fetch::fetch(&source, pinned.as_deref())?;
+    let rules = vendor::parse(name, &fetched.bytes)?;
+    let new_pin = pin(&source, &fetched, &rules);
+    if let Some((old, _)) = &before
+        && *old == new_pin
+    {
+        return Ok(Updated::Current {
+            commit: new_pin.commit,
+        });
+    }
+    let mut changes = vendor::diff(
+        name,
+        before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
+        &rules,
+    );
+    changes.extend(now_dangling(layout, name, &rules));
+    let from = before.as_ref().map(|(pin, _)| pin.commit.clone());
+    if !dry_run {
+        let expected = before.map(|(pin, _)| pin);
+        let recorded = new_pin.clone();
+        layout.commit(|state| {
+            let now = state.lock.sources.get(name);
+            // Another run pinned the same commit meanwhile: nothing is lost, nothing to do.
+            if now != expected.as_ref() && now != Some(&recorded) {
+                return Err(SourceError::Changed(name.to_string()));
+            }
+            state.lock.sources.insert(name.to_string(), recorded);
+            Ok(vec![(name.to_string(), fetched.bytes)])
+        })?;
+    }
+    Ok(Updated::Moved {
+        from,
+        to: new_pin.commit,
+        changes,
+    })
+}
+
+/// The local rules whose `name:N` references the new version of source `name` no longer
+/// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
+fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
+    layers::with_references(&layout.rules_file, layers::local_references)
+        .into_iter()
+        .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
+        .map(|r| {
+            format!(
+                "? rule {} supersedes {name}:{}, which the new version does not hold",
+                r.local, r.number
+            )
+        })
+        .collect()
+}
+
+/// Where a source stands against its server.
+#[derive(Debug)]
+pub(crate) enum Outdated {
+    Current { commit: String },
+    Behind { pinned: String, now: String },
+    NotLocked { now: String },
+    Unknown { error: String },
+}
+
+/// `sources outdated`: each source's pin against what its ref names now (`ls-remote`).
+pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, SourceError> {
+    let state = layout.read()?;
+    Ok(state
+        .manifest
+        .sources
+        .iter()
+        .map(|source| {
+            let pin = state
+                .lock
+                .sources
+                .get(&source.name)
+                .filter(|pin| pin.matches(source));
+            let status = match (fetch::resolve(source), pin) {
+                (Err(error), _) => Outdated::Unknown {
+                    error: error.to_string(),
+                },
+                (Ok(now), None) => Outdated::NotLocked { now },
+                (Ok(now), Some(pin)) if now == pin.commit => Outdated::Current { commit: now },
+                (Ok(now), Some(pin)) => Outdated::Behind {
+                    pinned: pin.commit.clone(),
+                    now,
+                },
+            };
+            (source.name.clone(), status)
+        })
+        .collect())
+}
+
+/// `sources remove NAME`: drop it from the manifest and the lock, and its copy.
+pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
+    layout.commit(|state| {
+        let before = state.manifest.sources.len();
+        state.manifest.sources.retain(|source| source.name != name);
+        if state.manifest.sources.len() == before {
+            return Err(SourceError::Unknown(name.to_string()));
+        }
+        state.lock.sources.remove(name);
+        let prefix = format!("{name}:");
+        state
+            .manifest
+            .overrides
+            .retain(|id, _| !id.starts_with(&prefix));
+        Ok(Vec::new())
+    })?;
+    let path = layout.copy(name);
+    if let Some(bytes) = read_bytes(&path)? {
+        layout
+            .fence
+            .lock(&path, safe_write::timeout())?
+            .remove(&bytes)?;
+    }
+    Ok(())
+}

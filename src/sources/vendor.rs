@@ -1,0 +1,125 @@
+//! The vendored copies, `sources/<name>.json` beside the rules file: each source's rules
+//! file exactly as fetched, so clones, CI and offline runs need no network. Read into
+//! imported rules (number, text, lock, supersession inside the source), with the caps a
+//! fetched file is held to, and compared rule by rule for `sources update`.
+
+use std::path::Path;
+
+use crate::rules::{self, supersede};
+
+use super::SourceError;
+use super::fetch::{MAX_RULES, MAX_TEXT_BYTES};
+
+/// One rule of a source, as imported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Imported {
+    pub number: u64,
+    pub category: String,
+    pub instruction: String,
+    pub why: String,
+    pub paths: Vec<String>,
+    /// `"Locked": true`: a local rule may supersede it only with a manifest override.
+    pub locked: bool,
+    /// The source's own rules that supersede it (empty: active in the source).
+    pub superseded_by: Vec<u64>,
+}
+
+/// Reads a source's rules file: valid UTF-8, strictly an autofix rules file, within the
+/// caps, with no hidden character in a text an agent would read.
+pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceError> {
+    let invalid = |why: String| SourceError::Invalid(format!("source `{name}`: {why}"));
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| invalid("the rules file is not UTF-8".into()))?;
+    let document = rules::parse_strict(Path::new(name), text)
+        .map_err(|error| invalid(format!("not an autofix rules file: {error}")))?;
+    if document.rules.len() > MAX_RULES {
+        return Err(SourceError::TooLarge {
+            name: name.to_string(),
+            what: format!("{} rules", document.rules.len()),
+            cap: MAX_RULES as u64,
+        });
+    }
+    let resolution = supersede::resolve(&document);
+    let mut imported = Vec::with_capacity(document.rules.len());
+    for (rule, superseded_by) in document.rules.iter().zip(resolution.superseded_by) {
+        let number = rule.number.value().unwrap_or_default();
+        let instruction = rule.instruction.display().trim().to_string();
+        let why = rule.why.display().trim().to_string();
+        for text in [&instruction, &why] {
+            if text.len() > MAX_TEXT_BYTES {
+                return Err(SourceError::TooLarge {
+                    name: name.to_string(),
+                    what: format!("rule {number}'s text ({} bytes)", text.len()),
+                    cap: MAX_TEXT_BYTES as u64,
+                });
+            }
+            if text.chars().any(crate::text::is_hidden) || text.chars().any(is_tag) {
+                return Err(invalid(format!(
+                    "rule {number} holds a control, bidirectional or invisible character"
+                )));
+            }
+        }
+        let locked = serde_json::from_str::<serde_json::Value>(rule.raw)
+            .ok()
+            .and_then(|value| value.get("Locked").and_then(serde_json::Value::as_bool))
+            .unwrap_or(false);
+        imported.push(Imported {
+            number,
+            category: crate::rules::category::normalize(rule.category.display()),
+            instruction,
+            why,
+            paths: rule.paths.globs().iter().map(ToString::to_string).collect(),
+            locked,
+            superseded_by,
+        });
+    }
+    imported.sort_by_key(|rule| rule.number);
+    Ok(imported)
+}
+
+fn is_tag(c: char) -> bool {
+    ('\u{e0000}'..='\u{e007f}').contains(&c)
+}
+
+/// The rule-level difference between two versions of a source, one line a change:
+/// `+` a new rule, `-` a rule gone, `~` a rule whose text changed, `=` a rule the new
+/// version supersedes, `!` a rule newly locked or unlocked.
+pub(crate) fn diff(name: &str, old: &[Imported], new: &[Imported]) -> Vec<String> {
+    let find = |rules: &[Imported], number: u64| rules.iter().find(|r| r.number == number).cloned();
+    let mut lines = Vec::new();
+    for rule in new {
+        let id = format!("{name}:{}", rule.number);
+        match find(old, rule.number) {
+            None => lines.push(format!("+ {id} [{}] {}", rule.category, rule.instruction)),
+            Some(before) => {
+                if before.instruction != rule.instruction || before.category != rule.category {
+                    lines.push(format!(
+                        "~ {id} [{}] {} (was [{}] {})",
+                        rule.category, rule.instruction, before.category, before.instruction
+                    ));
+                }
+                if before.superseded_by.is_empty() && !rule.superseded_by.is_empty() {
+                    let by: Vec<String> = rule
+                        .superseded_by
+                        .iter()
+                        .map(|n| format!("{name}:{n}"))
+                        .collect();
+                    lines.push(format!("= {id} now superseded by {}", by.join(", ")));
+                }
+                if before.locked != rule.locked {
+                    let now = if rule.locked { "locked" } else { "unlocked" };
+                    lines.push(format!("! {id} is now {now}"));
+                }
+            }
+        }
+    }
+    for rule in old {
+        if find(new, rule.number).is_none() {
+            lines.push(format!(
+                "- {name}:{} [{}] {}",
+                rule.number, rule.category, rule.instruction
+            ));
+        }
+    }
+    lines
+}

@@ -1,0 +1,1548 @@
+//! Rules from git sources through the binary, with local bare repositories as sources
+//! (`file://` URLs) and real git: add, update, outdated, list and remove; the lock and
+//! the vendored copy verified by `check`; fail-closed updates; the offline guarantee; no
+//! hook or filter of a source ever runs; caps; `--supersedes org:N` and locked rules.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::support::{Run, Sandbox, hermetic_git};
+
+const MANIFEST: &str = ".agents/autofix.sources.json";
+const LOCK: &str = ".agents/autofix.sources.lock.json";
+const COPY: &str = ".agents/sources/org.json";
+
+/// A source repository: a work tree (`org/`) where the test commits, pushed to a bare
+/// repository (`org.git/`) that is the source's URL.
+struct Origin {
+    work: PathBuf,
+    bare: PathBuf,
+}
+
+/// Runs git hermetically in `dir`; panics on failure.
+fn git(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> String {
+    let mut command = sandbox.program("git", args);
+    hermetic_git(&mut command).current_dir(dir);
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// A rules file of `(number, category, instruction, why, locked)`.
+fn rules_file(rules: &[(u64, &str, &str, &str, bool)]) -> String {
+    let objects: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|(n, category, instruction, why, locked)| {
+            let mut rule = serde_json::json!({
+                "Rule_number": n, "Category": category, "Instruction": instruction, "Why": why,
+            });
+            if *locked {
+                rule["Locked"] = serde_json::json!(true);
+            }
+            rule
+        })
+        .collect();
+    serde_json::to_string_pretty(&objects).unwrap() + "\n"
+}
+
+const ORG_V1: &[(u64, &str, &str, &str, bool)] = &[
+    (
+        1,
+        "DATA",
+        "Never log personal data - because of the GDPR.",
+        "org policy",
+        true,
+    ),
+    (
+        2,
+        "TOOL",
+        "Always use the internal HTTP client - because it retries.",
+        "org policy",
+        false,
+    ),
+];
+
+impl Origin {
+    fn new(sandbox: &Sandbox, name: &str, rules: &str) -> Origin {
+        let work = sandbox.join(name);
+        fs::create_dir_all(work.join(".agents")).unwrap();
+        git(sandbox, &work, &["init", "-q", "-b", "main"]);
+        let origin = Origin {
+            bare: sandbox.join(format!("{name}.git")),
+            work,
+        };
+        origin.commit(".agents/autofix.json", rules, "rules");
+        git(
+            sandbox,
+            sandbox.path(),
+            &["clone", "-q", "--bare", name, &format!("{name}.git")],
+        );
+        origin
+    }
+
+    fn url(&self) -> String {
+        format!("file://{}", self.bare.display())
+    }
+
+    fn commit(&self, path: &str, contents: &str, message: &str) {
+        let sandbox_git = |args: &[&str]| {
+            let mut command = std::process::Command::new("git");
+            command.args(args);
+            hermetic_git(&mut command).current_dir(&self.work);
+            let output = command.output().unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        };
+        let file = self.work.join(path);
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(file, contents).unwrap();
+        sandbox_git(&["add", "-A"]);
+        sandbox_git(&["commit", "-q", "-m", message]);
+    }
+
+    fn push(&self, sandbox: &Sandbox, force: bool) {
+        let bare = self.bare.display().to_string();
+        let mut args = vec!["push", "-q"];
+        if force {
+            args.push("--force");
+        }
+        args.extend([bare.as_str(), "main"]);
+        git(sandbox, &self.work, &args);
+    }
+}
+
+/// A sandbox whose workspace (`app/`) has an empty rules file, and a source `org`.
+fn setup() -> (Sandbox, Origin) {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = Origin::new(&sandbox, "org", &rules_file(ORG_V1));
+    (sandbox, origin)
+}
+
+/// Runs autofix in `app/`, with git isolated from the machine.
+fn run(sandbox: &Sandbox, args: &[&str]) -> Run {
+    let mut command = sandbox.command_in("app", args);
+    Run::from_command(hermetic_git(&mut command))
+}
+
+fn add_org(sandbox: &Sandbox, origin: &Origin) -> Run {
+    run(sandbox, &["sources", "add", "org", &origin.url()]).expect(0)
+}
+
+fn lock_json(sandbox: &Sandbox) -> serde_json::Value {
+    serde_json::from_str(&sandbox.read(format!("app/{LOCK}"))).unwrap()
+}
+
+#[test]
+fn add_pins_vendors_and_lists_the_imported_rules() {
+    let (sandbox, origin) = setup();
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    let added = add_org(&sandbox, &origin);
+    assert!(
+        added.stdout.starts_with("Added source org: file://"),
+        "{}",
+        added.stdout
+    );
+    assert!(
+        added.stdout.contains("2 rules, 2 active"),
+        "{}",
+        added.stdout
+    );
+    let lock = lock_json(&sandbox);
+    assert_eq!(lock["sources"]["org"]["commit"], head.as_str());
+    assert_eq!(lock["sources"]["org"]["rules"], 2);
+    // The copy is the source's file byte for byte.
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(ORG_V1));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(manifest["sources"][0]["url"], origin.url().as_str());
+    assert_eq!(manifest["sources"][0]["ref"], "main");
+
+    let rules = run(&sandbox, &["rules"]).expect(0);
+    assert!(
+        rules.stdout.contains("Imported from org ("),
+        "{}",
+        rules.stdout
+    );
+    assert!(
+        rules.stdout.contains(
+            "org:1 [DATA] Never log personal data - because of the GDPR. — org policy [locked]\n"
+        ),
+        "{}",
+        rules.stdout
+    );
+    assert!(
+        rules
+            .stdout
+            .contains("org:2 [TOOL] Always use the internal HTTP client")
+    );
+    let json = run(&sandbox, &["rules", "--format", "json"])
+        .expect(0)
+        .json();
+    let imported = &json["imported"]["sources"][0];
+    assert_eq!(imported["name"], "org");
+    assert_eq!(imported["commit"], head.as_str());
+    assert_eq!(imported["rules"][0]["id"], "org:1");
+    assert_eq!(imported["rules"][0]["locked"], true);
+    run(&sandbox, &["check"]).expect(0);
+    let list = run(&sandbox, &["sources", "list"]).expect(0);
+    assert!(list.stdout.contains("copy ok"), "{}", list.stdout);
+    // A second add of the same name is refused, and changes nothing.
+    let before = sandbox.read(format!("app/{LOCK}"));
+    let again = run(&sandbox, &["sources", "add", "org", &origin.url()]).expect_noisy(2);
+    assert!(
+        again.stderr.contains("already in the manifest"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), before);
+}
+
+#[test]
+fn a_moved_branch_is_outdated_and_update_shows_the_rule_level_diff() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["sources", "outdated"]).expect(0);
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client - because v1 is retired.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
+    assert!(
+        outdated.stdout.starts_with("org: behind: pinned "),
+        "{}",
+        outdated.stdout
+    );
+    assert!(outdated.stdout.contains(&head[..12]), "{}", outdated.stdout);
+
+    let before = sandbox.read(format!("app/{LOCK}"));
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"]).expect(0);
+    assert!(dry.stdout.contains("would move"), "{}", dry.stdout);
+    assert_eq!(
+        sandbox.read(format!("app/{LOCK}")),
+        before,
+        "--dry-run wrote the lock"
+    );
+
+    let updated = run(&sandbox, &["sources", "update"]).expect(0);
+    assert!(updated.stdout.contains("org: moved "), "{}", updated.stdout);
+    assert!(
+        updated
+            .stdout
+            .contains("  + org:3 [TOOL] Always use the v2 HTTP client"),
+        "{}",
+        updated.stdout
+    );
+    assert!(
+        updated.stdout.contains("  = org:2 now superseded by org:3"),
+        "{}",
+        updated.stdout
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&v2));
+    run(&sandbox, &["sources", "outdated"]).expect(0);
+
+    // Updating again changes no byte.
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let again = run(&sandbox, &["sources", "update"]).expect(0);
+    assert!(
+        again.stdout.contains("org: up to date at "),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+
+    // The source's own supersede is applied: org:2 is no longer listed as active.
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("org:2 "), "{rules}");
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("[superseded by org:3]"), "{all}");
+}
+
+#[test]
+fn a_force_pushed_pin_fails_closed_and_writes_nothing() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "CODE",
+        "Always write tests first - because they find bugs.",
+        "org policy",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    let (lock, copy) = (
+        sandbox.read(format!("app/{LOCK}")),
+        sandbox.read(format!("app/{COPY}")),
+    );
+
+    // Rewrite history: the pinned commit is no longer on `main`.
+    git(&sandbox, &origin.work, &["reset", "-q", "--hard", "HEAD~1"]);
+    origin.commit("README", "rewritten\n", "rewrite");
+    origin.push(&sandbox, true);
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
+    assert!(outdated.stdout.contains("behind"), "{}", outdated.stdout);
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update.stderr.contains("is not in the history of `main`"),
+        "{}",
+        update.stderr
+    );
+    assert!(
+        update.stderr.contains("Nothing was written"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+    assert_eq!(sandbox.read(format!("app/{COPY}")), copy);
+}
+
+#[test]
+fn a_tampered_copy_fails_check_is_left_out_and_blocks_update() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let copy = sandbox.read(format!("app/{COPY}"));
+    sandbox.write(format!("app/{COPY}"), copy.replace("GDPR", "fun"));
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[source-tampered]: source `org`"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !check.stdout.contains("dangling-source-rule"),
+        "{}",
+        check.stdout
+    );
+    let json = run(&sandbox, &["check", "--format", "json"])
+        .expect(1)
+        .json();
+    assert_eq!(json["diagnostics"][0]["code"], "source-tampered");
+    // No tampered text reaches an agent.
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("fun"), "{rules}");
+    assert!(rules.contains("Left out: source `org`"), "{rules}");
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update.stderr.contains("does not match the lock's sha256"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+    // A missing copy and a lock that no longer matches the manifest are errors too.
+    fs::remove_file(sandbox.join(format!("app/{COPY}"))).unwrap();
+    let missing = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        missing.stdout.contains("error[source-copy-missing]"),
+        "{}",
+        missing.stdout
+    );
+    let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
+    assert!(
+        update
+            .stderr
+            .contains("the vendored copy .agents/sources/org.json is missing"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
+    let manifest = sandbox.read(format!("app/{MANIFEST}"));
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        manifest.replace("\"main\"", "\"v2\""),
+    );
+    let stale = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        stale.stdout.contains("error[source-lock-stale]"),
+        "{}",
+        stale.stdout
+    );
+}
+
+#[test]
+fn with_no_cache_and_an_unreachable_url_every_command_gives_the_same_output() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    let commands: &[&[&str]] = &[
+        &["rules"],
+        &["rules", "--all", "--format", "json"],
+        &["check"],
+        &["check", "--format", "sarif"],
+        &["sources", "list"],
+        &["export", "--dry-run"],
+        &["rules", "--format", "hook", "--agent", "claude"],
+    ];
+    let before: Vec<(i32, String)> = commands
+        .iter()
+        .map(|args| {
+            let run = run(&sandbox, args);
+            (run.code, run.stdout)
+        })
+        .collect();
+    fs::remove_dir_all(&origin.bare).unwrap();
+    fs::remove_dir_all(&origin.work).unwrap();
+    for (args, before) in commands.iter().zip(&before) {
+        let now = run(&sandbox, args);
+        assert_eq!((now.code, &now.stdout), (before.0, &before.1), "{args:?}");
+    }
+    // Only the commands that go to the server notice.
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(2);
+    assert!(
+        outdated.stdout.starts_with("org: unknown: "),
+        "{}",
+        outdated.stdout
+    );
+    run(&sandbox, &["sources", "update"]).expect_noisy(2);
+    // Nothing was cached outside the repository.
+    assert_eq!(fs::read_dir(sandbox.join("home")).unwrap().count(), 0);
+}
+
+#[test]
+fn a_sources_hooks_and_gitattributes_filters_never_run() {
+    let (sandbox, origin) = setup();
+    let sentinel = sandbox.join("sentinel");
+    let hooks = sandbox.join("hooks");
+    fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-merge",
+        "post-rewrite",
+    ] {
+        let path = hooks.join(hook);
+        fs::write(
+            &path,
+            format!("#!/bin/sh\necho {hook} >> '{}'\n", sentinel.display()),
+        )
+        .unwrap();
+        fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let smudge = hooks.join("smudge");
+    fs::write(
+        &smudge,
+        format!("#!/bin/sh\necho smudge >> '{}'\ncat\n", sentinel.display()),
+    )
+    .unwrap();
+    fs::set_permissions(&smudge, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = sandbox.write(
+        "trap.gitconfig",
+        format!(
+            "[core]\n\thooksPath = {}\n[filter \"evil\"]\n\tsmudge = {}\n\tclean = cat\n\trequired = true\n",
+            hooks.display(),
+            smudge.display()
+        ),
+    );
+    origin.commit(".gitattributes", "*.json filter=evil\n", "attributes");
+    origin.push(&sandbox, false);
+    // The trap works: a plain clone with this configuration runs both.
+    let mut clone = sandbox.program("git", &["clone", "-q", &origin.url(), "probe"]);
+    hermetic_git(&mut clone).env("GIT_CONFIG_GLOBAL", &config);
+    Run::from_command(&mut clone).expect_noisy(0);
+    let sprung = fs::read_to_string(&sentinel).unwrap_or_default();
+    assert!(
+        sprung.contains("smudge") && sprung.contains("post-checkout"),
+        "{sprung}"
+    );
+    fs::remove_file(&sentinel).unwrap();
+
+    for args in [
+        &["sources", "add", "org", &origin.url()][..],
+        &["sources", "update"],
+        &["sources", "outdated"],
+    ] {
+        let mut command = sandbox.command_in("app", args);
+        hermetic_git(&mut command).env("GIT_CONFIG_GLOBAL", &config);
+        Run::from_command(&mut command).expect(0);
+    }
+    assert!(
+        !sentinel.exists(),
+        "{}",
+        fs::read_to_string(&sentinel).unwrap()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(ORG_V1));
+}
+
+#[test]
+fn oversized_sources_and_unsafe_urls_or_refs_are_refused_before_anything_is_written() {
+    let (sandbox, origin) = setup();
+    let big = Origin::new(
+        &sandbox,
+        "big",
+        &format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always {}.\", \"Why\": \"x\"}}]\n",
+            "a".repeat(1_100_000)
+        ),
+    );
+    let refused = run(&sandbox, &["sources", "add", "big", &big.url()]).expect_noisy(1);
+    assert!(
+        refused.stderr.contains("is over the cap of 1048576"),
+        "{}",
+        refused.stderr
+    );
+    let many: Vec<(u64, &str, &str, &str, bool)> = (1..=5_001)
+        .map(|n| (n, "CODE", "Always do it.", "x", false))
+        .collect();
+    let many = Origin::new(&sandbox, "many", &rules_file(&many));
+    let refused = run(&sandbox, &["sources", "add", "many", &many.url()]).expect_noisy(1);
+    assert!(
+        refused
+            .stderr
+            .contains("5001 rules is over the cap of 5000"),
+        "{}",
+        refused.stderr
+    );
+    let long = Origin::new(
+        &sandbox,
+        "long",
+        &rules_file(&[(
+            1,
+            "CODE",
+            &format!("Always {}.", "b".repeat(5_000)),
+            "x",
+            false,
+        )]),
+    );
+    run(&sandbox, &["sources", "add", "long", &long.url()]).expect_noisy(1);
+    let url = origin.url();
+    for args in [
+        vec![
+            "sources",
+            "add",
+            "x",
+            &url,
+            "--ref=--upload-pack=touch /tmp/x",
+        ],
+        vec!["sources", "add", "x", "ext::sh -c touch% /tmp/x"],
+        vec!["sources", "add", "x", "http://example.com/x.git"],
+        vec!["sources", "add", "x", &url, "--path", "../etc/passwd"],
+        vec!["sources", "add", "user", &url],
+    ] {
+        let refused = run(&sandbox, &args).expect_noisy(2);
+        assert!(
+            refused.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            refused.stderr
+        );
+    }
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    assert!(!sandbox.join(format!("app/{LOCK}")).exists());
+    assert!(!sandbox.join("app/.agents/sources").exists());
+}
+
+#[test]
+fn supersedes_org_n_hides_it_and_a_locked_rule_needs_the_manifest_override() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let learned = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "team choice",
+            "--supersedes",
+            "org:2",
+            "Always use curl for HTTP calls.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        learned.stdout.starts_with("Learned rule #1"),
+        "{}",
+        learned.stdout
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains(
+            "1 [TOOL] Always use curl for HTTP calls. — team choice (supersedes org:2)\n"
+        ),
+        "{rules}"
+    );
+    assert!(!rules.contains("org:2 "), "{rules}");
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:2 [TOOL] Always use the internal HTTP client - because it retries. — org policy [superseded by local rule 1]"), "{all}");
+
+    // A locked rule: refused, nothing written.
+    let file = sandbox.read("app/.agents/autofix.json");
+    let refused = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "debugging",
+            "--supersedes",
+            "org:1",
+            "Always log request bodies.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        refused.stderr.contains("org:1 is locked by its source"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), file);
+    // A missing imported rule is an error, as a missing local one.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:9",
+            "Always x.",
+        ],
+    )
+    .expect_noisy(2);
+}
+
+#[test]
+fn a_locked_rule_stays_until_the_manifest_overrides_it_and_check_says_so_every_time() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let file = sandbox.read("app/.agents/autofix.json");
+    // Written by hand, the supersede does not hide it, and check says so.
+    let mut rules: serde_json::Value = serde_json::from_str(&file).unwrap();
+    rules.as_array_mut().unwrap().push(serde_json::json!({
+        "Rule_number": 2, "Category": "DATA", "Instruction": "Always log request bodies.", "Why": "debugging (supersedes org:1)"
+    }));
+    sandbox.write(
+        "app/.agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[source-locked-rule]: rule 2 supersedes org:1"),
+        "{}",
+        check.stdout
+    );
+    let listed = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        listed.contains("org:1 [DATA] Never log personal data"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("[locked: kept over rule 2 (no manifest override)]"),
+        "{listed}"
+    );
+
+    // With the reviewed override, it is hidden, and check warns every time.
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    manifest["overrides"] = serde_json::json!({"org:1": "this service logs no personal data"});
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    for _ in 0..2 {
+        let check = run(&sandbox, &["check"]).expect(0);
+        assert!(check.stdout.contains("warning[source-override]: rule 2 overrides the locked rule org:1 (manifest: this service logs no personal data)"), "{}", check.stdout);
+    }
+    assert!(
+        !run(&sandbox, &["rules"])
+            .expect(0)
+            .stdout
+            .contains("org:1 ")
+    );
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "y",
+            "--supersedes",
+            "org:1",
+            "Always log headers.",
+        ],
+    )
+    .expect(0);
+    // An override that names no locked rule is a warning.
+    manifest["overrides"]["org:2"] = serde_json::json!("not locked");
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        check.stdout.contains("warning[source-override-unused]: the manifest overrides org:2, which is no locked imported rule"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        !check.stdout.contains("overrides org:1, which"),
+        "{}",
+        check.stdout
+    );
+    // A reference to a source that does not exist.
+    rules.as_array_mut().unwrap().push(serde_json::json!({
+        "Rule_number": 9, "Category": "CODE", "Instruction": "Always x.", "Why": "supersedes team:3"
+    }));
+    sandbox.write(
+        "app/.agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[dangling-source-rule]: rule 9 supersedes team:3"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn concurrent_adds_and_updates_lose_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let names = ["a", "b", "c", "d"];
+    let origins: Vec<Origin> = names
+        .iter()
+        .map(|name| Origin::new(&sandbox, name, &rules_file(ORG_V1)))
+        .collect();
+    let children: Vec<_> = names
+        .iter()
+        .zip(&origins)
+        .map(|(name, origin)| {
+            let mut command = sandbox.command_in("app", &["sources", "add", name, &origin.url()]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let lock = lock_json(&sandbox);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    for name in names {
+        assert!(
+            lock["sources"][name]["commit"].is_string(),
+            "{name}: {lock}"
+        );
+        assert!(
+            manifest["sources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["name"] == name),
+            "{name}"
+        );
+    }
+    run(&sandbox, &["check"]).expect(0);
+    // Each source moves; four updates at once, one per source.
+    for origin in &origins {
+        origin.commit("README", "moved\n", "move");
+        origin.push(&sandbox, false);
+    }
+    let children: Vec<_> = names
+        .iter()
+        .map(|name| {
+            let mut command = sandbox.command_in("app", &["sources", "update", name]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    // And four updates of one source at once all succeed, with one pin.
+    origins[0].commit("README", "moved again\n", "move");
+    origins[0].push(&sandbox, false);
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            let mut command = sandbox.command_in("app", &["sources", "update", "a"]);
+            hermetic_git(&mut command)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let lock = lock_json(&sandbox);
+    for (name, origin) in names.iter().zip(&origins) {
+        let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+        assert_eq!(lock["sources"][name]["commit"], head.as_str(), "{name}");
+    }
+    run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let personal = "Always write commit messages in the imperative.";
+    let config = sandbox.join("xdg");
+    let user = |args: &[&str]| {
+        let mut command = sandbox.command_in("app", args);
+        Run::from_command(hermetic_git(&mut command).env("XDG_CONFIG_HOME", &config))
+    };
+    run(&sandbox, &["export"]).expect(0);
+    let learned = user(&["learn", "--user", "-c", "style", "-w", "my taste", personal]).expect(0);
+    assert!(
+        learned.stdout.contains("xdg/autofix/autofix.json"),
+        "{}",
+        learned.stdout
+    );
+    let listed = user(&["rules"]).expect(0).stdout;
+    assert!(
+        listed.contains(&format!("user:1 [STYLE] {personal} — my taste\n")),
+        "{listed}"
+    );
+    let json = user(&["rules", "--format", "json"]).expect(0).json();
+    assert_eq!(json["imported"]["user"]["rules"][0]["id"], "user:1");
+    // Markdown is for pasting into committed files: imported rules yes, personal ones no.
+    let markdown = user(&["rules", "--format", "markdown"]).expect(0).stdout;
+    assert!(
+        markdown.contains("- **org:1** [DATA] Never log personal data"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains(personal), "{markdown}");
+    // Without XDG_CONFIG_HOME it is read from $HOME/.config; here HOME has none.
+    assert!(
+        !run(&sandbox, &["rules"])
+            .expect(0)
+            .stdout
+            .contains(personal)
+    );
+
+    // The session hook carries it, even where AGENTS.md carries the repository's rules.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    let hook = user(&["rules", "--format", "hook", "--agent", "codex"])
+        .expect(0)
+        .json();
+    let context = hook["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        context.contains(&format!("user:1 [STYLE] {personal}")),
+        "{context}"
+    );
+    // AGENTS.md carries the local and the imported rules; the hook only the personal ones.
+    for carried in ["org:1 [DATA]", "named exports"] {
+        assert!(
+            !context.contains(carried),
+            "AGENTS.md carries it already: {context}"
+        );
+    }
+    assert!(
+        sandbox
+            .read("app/AGENTS.md")
+            .contains("- **org:1** [DATA] Never log personal data")
+    );
+
+    // Learning, exporting and updating write no personal text anywhere in the repository.
+    user(&[
+        "learn",
+        "-c",
+        "code",
+        "-w",
+        "x",
+        "Always use early returns.",
+    ])
+    .expect(0);
+    user(&["export", "--target", "agents-md,claude"]).expect(0);
+    user(&["sources", "update"]).expect(0);
+    let app = sandbox.join("app");
+    for file in crate::support::files_below(&app) {
+        let text = fs::read_to_string(app.join(&file)).unwrap_or_default();
+        assert!(!text.contains(personal), "{file} holds the personal rule");
+    }
+    assert!(sandbox.read("app/AGENTS.md").contains("early returns"));
+}
+
+/// `app/` as a git repository with the sources merge driver installed and `org` added,
+/// all committed on `main`.
+fn merging_setup() -> (Sandbox, Origin) {
+    let (sandbox, origin) = setup();
+    let app = sandbox.join("app");
+    git(&sandbox, &app, &["init", "-q", "-b", "main"]);
+    add_org(&sandbox, &origin);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains("FAIL  sources     merge.autofix-sources.driver is not set"),
+        "{doctor}"
+    );
+    let installed = run(&sandbox, &["sources", "merge-driver", "--install"]).expect(0);
+    assert!(
+        installed.stdout.contains("merge=autofix-sources"),
+        "{}",
+        installed.stdout
+    );
+    assert_eq!(
+        run(&sandbox, &["sources", "merge-driver", "--install"])
+            .expect(0)
+            .stdout,
+        "The sources merge driver is installed already\n"
+    );
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains(
+            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+        ),
+        "{doctor}"
+    );
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
+    (sandbox, origin)
+}
+
+/// Commits a new version of org's rules with rule `n` added, and pushes it.
+fn org_learns(
+    sandbox: &Sandbox,
+    origin: &Origin,
+    rules: &mut Vec<(u64, &'static str, &'static str, &'static str, bool)>,
+    n: u64,
+    text: &'static str,
+) {
+    rules.push((n, "CODE", text, "org policy", false));
+    origin.commit(".agents/autofix.json", &rules_file(rules), text);
+    origin.push(sandbox, false);
+}
+
+#[test]
+fn two_branches_updating_the_lock_merge_when_one_pin_descends_from_the_other() {
+    let (sandbox, origin) = merging_setup();
+    let app = sandbox.join("app");
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (early)"],
+    );
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        4,
+        "Always review your own diff first.",
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (late)"],
+    );
+
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&rules));
+    run(&sandbox, &["check"]).expect(0);
+
+    // A rebase of the later update onto the earlier one: theirs (the replayed commit)
+    // descends, and wins.
+    git(&sandbox, &app, &["reset", "-q", "--hard", "HEAD^1"]);
+    let mut rebase = sandbox.program("git", &["rebase", "-q", "early"]);
+    hermetic_git(&mut rebase).current_dir(&app);
+    let rebased = Run::from_command(&mut rebase).expect_noisy(0);
+    assert!(
+        rebased.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        rebased.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&rules));
+    run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn two_pins_on_diverged_histories_stay_a_conflict() {
+    let (sandbox, origin) = merging_setup();
+    let app = sandbox.join("app");
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "other"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (other)"],
+    );
+    // org rewrites its last commit: the two pins diverge.
+    git(&sandbox, &origin.work, &["reset", "-q", "--hard", "HEAD~1"]);
+    let mut rewritten = ORG_V1.to_vec();
+    rewritten.push((3, "CODE", "Always write tests after.", "org policy", false));
+    origin.commit(".agents/autofix.json", &rules_file(&rewritten), "rewritten");
+    origin.push(&sandbox, true);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (main)"],
+    );
+
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "other"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(1);
+    assert!(
+        merged
+            .stderr
+            .contains("neither pin of `org` descends from the other"),
+        "{}",
+        merged.stderr
+    );
+    assert!(sandbox.read(format!("app/{LOCK}")).contains("<<<<<<< ours"));
+    run(&sandbox, &["check"]).expect(1);
+}
+
+#[test]
+fn the_mcp_rules_tool_lists_the_imported_rules_too() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "rules", "arguments": {}}
+    });
+    let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+    let reply: serde_json::Value =
+        serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap();
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("org:2 [TOOL] Always use the internal HTTP client"),
+        "{text}"
+    );
+    let structured = &reply["result"]["structuredContent"];
+    assert_eq!(
+        structured["imported"]["sources"][0]["rules"][1]["id"], "org:2",
+        "{reply}"
+    );
+}
+
+#[test]
+fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_the_winner() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let mut scoped: serde_json::Value = serde_json::from_str(&rules_file(&[
+        (
+            1,
+            "STYLE",
+            "Always use tabs for indentation.",
+            "org style",
+            false,
+        ),
+        (
+            2,
+            "CODE",
+            "Always validate request bodies - because input is hostile.",
+            "org policy",
+            false,
+        ),
+    ]))
+    .unwrap();
+    scoped[1]["Paths"] = serde_json::json!(["src/api/**"]);
+    let origin = Origin::new(
+        &sandbox,
+        "org",
+        &serde_json::to_string_pretty(&scoped).unwrap(),
+    );
+    add_org(&sandbox, &origin);
+    let api = run(&sandbox, &["rules", "--for", "src/api/users.ts"])
+        .expect(0)
+        .stdout;
+    assert!(
+        api.contains("org:2 [CODE] Always validate request bodies"),
+        "{api}"
+    );
+    let docs = run(&sandbox, &["rules", "--for", "docs/index.md"])
+        .expect(0)
+        .stdout;
+    assert!(!docs.contains("org:2 "), "{docs}");
+    assert!(docs.contains("org:1 [STYLE]"), "{docs}");
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(
+        hook.contains("org:1 [STYLE]") && !hook.contains("org:2 "),
+        "{hook}"
+    );
+
+    run(&sandbox, &["check"]).expect(0);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "style",
+            "-w",
+            "house style",
+            "Never use tabs for indentation.",
+        ],
+    )
+    .expect(0);
+    let check = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        check.stdout.contains("warning[layer-conflict]: local rule 1 and org:1 contradict each other and neither supersedes the other: local rule 1 wins"),
+        "{}",
+        check.stdout
+    );
+    // Declaring it settles it.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "style",
+            "-w",
+            "house style",
+            "--supersedes",
+            "1",
+            "--supersedes",
+            "org:1",
+            "Never use tabs for indentation anywhere.",
+        ],
+    )
+    .expect_noisy(0);
+    let settled = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        !settled.stdout.contains("layer-conflict"),
+        "{}",
+        settled.stdout
+    );
+}
+
+#[test]
+fn the_rules_file_merge_driver_keeps_org_references_as_written() {
+    let (sandbox, _origin) = merging_setup();
+    let app = sandbox.join("app");
+    run(&sandbox, &["merge-driver", "--install"]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "driver"]);
+    git(&sandbox, &app, &["checkout", "-q", "-b", "feature"]);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "partner API",
+            "--supersedes",
+            "org:2",
+            "Always use curl for the partner API.",
+        ],
+    )
+    .expect(0);
+    git(&sandbox, &app, &["commit", "-q", "-am", "feature rule"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    git(&sandbox, &app, &["commit", "-q", "-am", "main rule"]);
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "feature"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    let rules = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(
+        rules.contains(
+            "2 [TOOL] Always use curl for the partner API. — partner API (supersedes org:2)"
+        ),
+        "{rules}"
+    );
+    assert!(rules.contains("[superseded by local rule 2]"), "{rules}");
+    run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    run(&sandbox, &["export"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(
+        agents.contains("Rules `name:N` are imported from git sources"),
+        "{agents}"
+    );
+    let org = agents
+        .find("- **org:2** [TOOL] Always use the internal HTTP client")
+        .unwrap();
+    let local = agents
+        .find("- **1** [CODE] Always use named exports.")
+        .unwrap();
+    assert!(
+        org < local,
+        "imported rules come first (left out first): {agents}"
+    );
+    // Without a source the block is as before: no note, no imported rule.
+    let plain = Sandbox::new();
+    plain.write(".agents/autofix.json", "[]\n");
+    plain
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ])
+        .expect(0);
+    plain.run(&["export"]).expect(0);
+    assert!(!plain.read("AGENTS.md").contains("name:N"));
+
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    run(&sandbox, &["export", "--check"]).expect(1);
+    run(&sandbox, &["export"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(
+        agents.contains("- **org:3** [TOOL] Always use the v2 HTTP client."),
+        "{agents}"
+    );
+    assert!(!agents.contains("org:2"), "{agents}");
+    run(&sandbox, &["export", "--check"]).expect(0);
+    // A local rule that supersedes org:3: learning refreshes the export without it.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "y",
+            "--supersedes",
+            "org:3",
+            "Always use curl.",
+        ],
+    )
+    .expect(0);
+    assert!(!sandbox.read("app/AGENTS.md").contains("- **org:3**"));
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn a_fetch_that_hangs_is_ended_at_the_timeout() {
+    let (sandbox, _origin) = setup();
+    let mut command = sandbox.command_in(
+        "app",
+        &[
+            "sources",
+            "add",
+            "slow",
+            "ssh://git@example.invalid/rules.git",
+        ],
+    );
+    hermetic_git(&mut command)
+        .env("AUTOFIX_SOURCES_TIMEOUT", "1")
+        .env("GIT_SSH_COMMAND", "sleep 30; true");
+    let start = std::time::Instant::now();
+    let run = Run::from_command(&mut command).expect_noisy(2);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+}
+
+#[test]
+fn the_manifest_selection_keeps_only_the_chosen_categories() {
+    let (sandbox, origin) = setup();
+    run(
+        &sandbox,
+        &["sources", "add", "org", &origin.url(), "-c", "tool"],
+    )
+    .expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("org:2 [TOOL]") && !rules.contains("org:1 "),
+        "{rules}"
+    );
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:1 [DATA] Never log personal data - because of the GDPR. — org policy [not selected by the manifest]"), "{all}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(
+        manifest["sources"][0]["categories"],
+        serde_json::json!(["TOOL"])
+    );
+}
+
+#[test]
+fn update_names_the_local_references_the_new_version_leaves_dangling() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:2",
+            "Always use curl.",
+        ],
+    )
+    .expect(0);
+    let v2 = [
+        ORG_V1[0],
+        (3, "CODE", "Always write tests first.", "org policy", false),
+    ];
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "drop rule 2");
+    origin.push(&sandbox, false);
+    let updated = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(
+        updated.contains("  - org:2 [TOOL] Always use the internal HTTP client"),
+        "{updated}"
+    );
+    assert!(
+        updated.contains("  ? rule 1 supersedes org:2, which the new version does not hold"),
+        "{updated}"
+    );
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("error[dangling-source-rule]: rule 1 supersedes org:2"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn a_rules_path_that_is_a_link_or_missing_is_refused() {
+    let (sandbox, origin) = setup();
+    std::os::unix::fs::symlink("/etc/passwd", origin.work.join("linked.json")).unwrap();
+    origin.commit("README", "x\n", "a link");
+    origin.push(&sandbox, false);
+    let url = origin.url();
+    let link = run(
+        &sandbox,
+        &["sources", "add", "org", &url, "--path", "linked.json"],
+    )
+    .expect_noisy(2);
+    assert!(
+        link.stderr.contains("is not a regular file (mode 120000"),
+        "{}",
+        link.stderr
+    );
+    let missing = run(
+        &sandbox,
+        &["sources", "add", "org", &url, "--path", "nope.json"],
+    )
+    .expect_noisy(2);
+    assert!(
+        missing.stderr.contains("no file nope.json at commit"),
+        "{}",
+        missing.stderr
+    );
+    let no_ref = run(&sandbox, &["sources", "add", "org", &url, "--ref", "v9"]).expect_noisy(2);
+    assert!(no_ref.stderr.starts_with("error: "), "{}", no_ref.stderr);
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+}
+
+#[test]
+fn a_personal_rule_supersedes_only_personal_rules() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let personal = "Always write commit messages in the imperative.";
+    let config = sandbox.join("xdg");
+    let user = |args: &[&str]| {
+        let mut command = sandbox.command_in("app", args);
+        Run::from_command(hermetic_git(&mut command).env("XDG_CONFIG_HOME", &config))
+    };
+    user(&["learn", "--user", "-c", "style", "-w", "my taste", personal]).expect(0);
+    // A personal rule supersedes personal rules, never imported ones.
+    user(&[
+        "learn",
+        "--user",
+        "-c",
+        "style",
+        "-w",
+        "t",
+        "--supersedes",
+        "org:2",
+        "Always x.",
+    ])
+    .expect_noisy(2);
+    user(&[
+        "learn",
+        "--user",
+        "-c",
+        "style",
+        "-w",
+        "t",
+        "--supersedes",
+        "1",
+        "Always write short commit subjects.",
+    ])
+    .expect(0);
+    let all = user(&["rules", "--all"]).expect(0).stdout;
+    assert!(
+        all.contains(&format!(
+            "user:1 [STYLE] {personal} — my taste [superseded by user:2]"
+        )),
+        "{all}"
+    );
+    // The repository's own rules file was never touched.
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), "[]\n");
+}
+
+#[test]
+fn the_mcp_learn_tool_supersedes_imported_rules_and_refuses_a_locked_one() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let call = |id: u64, supersedes: serde_json::Value| {
+        let request = serde_json::json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "learn", "arguments": {
+                "category": "tool", "instruction": format!("Always use curl, take {id}."),
+                "why": "partner API", "supersedes": supersedes, "export": false
+            }}
+        });
+        let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+        serde_json::from_str::<serde_json::Value>(run.stdout.lines().next().unwrap()).unwrap()
+    };
+    let learned = call(1, serde_json::json!(["org:2"]));
+    assert_eq!(learned["result"]["isError"], false, "{learned}");
+    assert!(
+        sandbox
+            .read("app/.agents/autofix.json")
+            .contains("partner API (supersedes org:2)")
+    );
+    let refused = call(2, serde_json::json!(["org:1"]));
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(
+        refused
+            .to_string()
+            .contains("org:1 is locked by its source"),
+        "{refused}"
+    );
+    let missing = call(3, serde_json::json!(["org:9"]));
+    assert!(missing.to_string().contains("holds no rule 9"), "{missing}");
+    assert!(!sandbox.read("app/.agents/autofix.json").contains("take 2"));
+}
