@@ -49,6 +49,26 @@ fn scratch() -> Result<(tempfile::TempDir, Remote), SourceError> {
     Ok((dir, remote))
 }
 
+/// A scratch repository holding `source`'s ref, commits and trees only (`tree:0`: no
+/// file is fetched until it is read).
+fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote), SourceError> {
+    let (dir, remote) = scratch()?;
+    remote.run(
+        &[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--filter=tree:0",
+            "--",
+            &source.url,
+            &source.reference,
+        ],
+        MAX_FILE_BYTES,
+    )?;
+    Ok((dir, remote))
+}
+
 /// Which commit `source`'s ref names on its server now (`git ls-remote`); a commit id
 /// is its own answer.
 pub(crate) fn resolve(source: &Source) -> Result<String, SourceError> {
@@ -91,20 +111,7 @@ pub(crate) fn is_commit_id(text: &str) -> bool {
 /// closed.
 pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, SourceError> {
     source.validate().map_err(SourceError::Invalid)?;
-    let (_dir, remote) = scratch()?;
-    remote.run(
-        &[
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            "--no-recurse-submodules",
-            "--filter=tree:0",
-            "--",
-            &source.url,
-            &source.reference,
-        ],
-        MAX_FILE_BYTES,
-    )?;
+    let (_dir, remote) = fetched(source)?;
     let weight = remote.run(&["count-objects", "-v"], 4096)?;
     let kib: u64 = String::from_utf8_lossy(&weight)
         .lines()
@@ -193,20 +200,7 @@ pub(crate) fn descends(source: &Source, a: &str, b: &str) -> Result<Option<bool>
     if !is_commit_id(a) || !is_commit_id(b) {
         return Err(SourceError::Invalid("a pin is not a commit id".into()));
     }
-    let (_dir, remote) = scratch()?;
-    remote.run(
-        &[
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            "--no-recurse-submodules",
-            "--filter=tree:0",
-            "--",
-            &source.url,
-            &source.reference,
-        ],
-        MAX_FILE_BYTES,
-    )?;
+    let (_dir, remote) = fetched(source)?;
     let ancestor = |x: &str, y: &str| {
         remote
             .run(&["merge-base", "--is-ancestor", x, y], 4096)

@@ -415,23 +415,21 @@ fn claude_code_is_reminded_on_a_correction_only() {
     assert_eq!(correction.last().unwrap().count(REMINDER), 1);
 }
 
-#[test]
-fn claude_code_expands_learn() {
-    let Some(requests) = requests(
-        Client::Claude,
-        "/learn Always use tabs - because the linter wants them.",
-        None,
-    ) else {
+/// `/learn <rule>` reaches the model as the command's prompt, without its stamp.
+fn learn_is_expanded(client: Client) {
+    let prompt = "/learn Always use tabs - because the linter wants them.";
+    let Some(requests) = requests(client, prompt, None) else {
         return;
     };
     let last = requests.last().unwrap();
-    assert_eq!(
-        last.count("Turn it into one imperative rule"),
-        1,
-        "{}",
-        last.text
-    );
+    let body = last.count("Turn it into one imperative rule");
+    assert_eq!(body, 1, "{}", last.text);
     assert_eq!(last.count("autofix:owned"), 0, "{}", last.text);
+}
+
+#[test]
+fn claude_code_expands_learn() {
+    learn_is_expanded(Client::Claude);
 }
 
 #[test]
@@ -739,18 +737,5 @@ fn gemini_cli_is_reminded_on_a_correction_only() {
 
 #[test]
 fn gemini_cli_expands_learn() {
-    let Some(requests) = requests(
-        Client::Gemini,
-        "/learn Always use tabs - because the linter wants them.",
-        None,
-    ) else {
-        return;
-    };
-    let last = requests.last().unwrap();
-    assert_eq!(
-        last.count("Turn it into one imperative rule"),
-        1,
-        "{}",
-        last.text
-    );
+    learn_is_expanded(Client::Gemini);
 }
