@@ -15,14 +15,20 @@ use super::{Layout, lock, read_bytes, vendor};
 /// directory when they lie below it.
 pub(crate) fn for_workspace(workspace: &crate::workspace::Workspace) -> Vec<Diagnostic> {
     let layout = Layout::of(workspace);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = |path: &Path| crate::workspace::display_path(path, &cwd);
+    // No manifest and no lock: only a dangling `name:N` can be wrong, and a file with no
+    // such marker is not parsed a second time (`check` on 100k rules: 43% of its time).
+    if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
+        return layers::with_references(&workspace.rules_file, |document| {
+            verify(&layout, document, &shown)
+        });
+    }
     let source = crate::rules::read(&workspace.rules_file).ok().flatten();
     let document = source
         .as_deref()
         .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
-    let cwd = std::env::current_dir().unwrap_or_default();
-    verify(&layout, document.as_ref(), &|path| {
-        crate::workspace::display_path(path, &cwd)
-    })
+    verify(&layout, document.as_ref(), &shown)
 }
 
 /// The diagnostics of the sources of `layout`, with the local `document`. Nothing when the

@@ -54,7 +54,7 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
             r#"{{"schemaVersion": "1.0", "taskPresetId": "{id}", "version": "1.0.0",
   "displayName": {{"key": "n"}}, "description": {{"key": "d"}}, "kind": "custom-executor",
   "status": "experimental",
-  "localization": {{"strategy": "host-i18n-bridge", "namespace": "{id}", "defaultLocale": "en-US", "supportedLocales": ["en-US"]}},
+  "localization": {{"strategy": "host-i18n-bridge", "namespace": "{id}", "defaultLocale": "en-US", "supportedLocales": ["en-US"], "bundles": {{"en-US": "./locales/en-US.json"}}}},
   "ui": {{"panel": "./frontend/panel.json", "commands": "./frontend/commands.json"}},
   "site": {{"storePage": "./store-page/"}},
   "backend": {{"taskPreset": "./backend/task-preset.json", "prompts": "./backend/prompts.json"}}}}"#
@@ -94,6 +94,8 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
             "---\nlocale: en-US\nslug: {id}\ntitle: Bench\nsummary: A generated preset.\nstatus: experimental\n---\n\nBench.\n"
         ),
     );
+    // HagiCode's validator asks for a bundle per supported locale, with the bridge too.
+    write("locales/en-US.json", "{}\n".to_string());
     write("backend/s.md", "You are a careful engineer.\n".to_string());
     write("backend/u.hbs", "{{query}}\n".to_string());
     write(
