@@ -369,11 +369,9 @@ Exit status:
   0  done (with or without candidates)
   2  it could not run (an invalid rules file, HOME not set)";
 
+/// Which of the agents' local sessions `reflect` and `ledger` read.
 #[derive(Debug, Args)]
-pub(crate) struct ReflectArgs {
-    #[command(flatten)]
-    pub(crate) workspace: WorkspaceArgs,
-
+pub(crate) struct SessionsArgs {
     /// Read only these agents' sessions (repeatable or comma-separated) [default: all].
     #[arg(
         long = "agent",
@@ -386,6 +384,15 @@ pub(crate) struct ReflectArgs {
     /// Only messages from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
     #[arg(long, value_name = "DATE", value_parser = parse_since)]
     pub(crate) since: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReflectArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    #[command(flatten)]
+    pub(crate) sessions: SessionsArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
@@ -822,18 +829,8 @@ pub(crate) struct LedgerArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
-    /// Read only these agents' sessions (repeatable or comma-separated) [default: all].
-    #[arg(
-        long = "agent",
-        value_name = "AGENT",
-        value_enum,
-        value_delimiter = ','
-    )]
-    pub(crate) agents: Vec<PromptAgent>,
-
-    /// Only corrections from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
-    #[arg(long, value_name = "DATE", value_parser = parse_since)]
-    pub(crate) since: Option<String>,
+    #[command(flatten)]
+    pub(crate) sessions: SessionsArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]

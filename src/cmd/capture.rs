@@ -9,7 +9,7 @@ use crate::hook::Agent;
 use crate::rules::{self, listing};
 use anyhow::Context as _;
 
-use crate::cli::{HookCommand, PromptAgent, ReflectArgs, TextOrJson};
+use crate::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
 use crate::cmd::{Context, eprint, print};
 
 fn agent(agent: PromptAgent) -> Agent {
@@ -86,14 +86,16 @@ fn active_rules(path: &std::path::Path) -> anyhow::Result<Vec<ActiveRule>> {
         .collect())
 }
 
-pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
+/// Where the agents keep their transcripts (`HOME`), and the agents `sessions` names (all
+/// three when it names none), each once: what `reflect` and `ledger` read.
+pub(crate) fn sessions(
+    sessions: &SessionsArgs,
+) -> anyhow::Result<(std::path::PathBuf, Vec<Agent>)> {
     let home = std::env::var_os("HOME")
         .filter(|home| !home.is_empty())
         .context("HOME is not set: it locates the agents' transcripts")?;
-    let workspace = context.workspace()?;
-    let rules = active_rules(&workspace.rules_file)?;
     let mut agents: Vec<Agent> = Vec::new();
-    for named in args.agents.into_iter().map(agent) {
+    for named in sessions.agents.iter().copied().map(agent) {
         if !agents.contains(&named) {
             agents.push(named);
         }
@@ -101,11 +103,18 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
     if agents.is_empty() {
         agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
     }
+    Ok((home.into(), agents))
+}
+
+pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
+    let (home, agents) = sessions(&args.sessions)?;
+    let workspace = context.workspace()?;
+    let rules = active_rules(&workspace.rules_file)?;
     let request = reflect::Request {
-        home: home.into(),
+        home,
         root: workspace.root,
         agents,
-        since: args.since,
+        since: args.sessions.since,
         rules,
     };
     let report = reflect::run(&request);

@@ -6,13 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use crate::capture::reflect;
-use crate::hook::Agent;
 use crate::learning::{self, AfterLearning, Learned};
 use crate::rules::provenance::History;
 use crate::rules::{self, learn, retire, show};
 use crate::workspace::Workspace;
 
-use crate::cli::{LedgerArgs, PromptAgent, RetireArgs, RulesFormat, TextOrJson};
+use crate::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
 use crate::cmd::{Context, eprint, print, shown};
 
 /// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
@@ -130,18 +129,8 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-fn agent(agent: PromptAgent) -> Agent {
-    match agent {
-        PromptAgent::Claude => Agent::Claude,
-        PromptAgent::Codex => Agent::Codex,
-        PromptAgent::Gemini => Agent::Gemini,
-    }
-}
-
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
-    let home = std::env::var_os("HOME")
-        .filter(|home| !home.is_empty())
-        .context("HOME is not set: it locates the agents' transcripts")?;
+    let (home, agents) = crate::cmd::capture::sessions(&args.sessions)?;
     let workspace = context.workspace()?;
     let source = rules::read(&workspace.rules_file)?;
     let document = source
@@ -149,26 +138,17 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         .map(|source| rules::parse_tolerant(&workspace.rules_file, source))
         .transpose()?;
     let history = History::read(&workspace.rules_file);
-    let mut agents: Vec<Agent> = Vec::new();
-    for named in args.agents.into_iter().map(agent) {
-        if !agents.contains(&named) {
-            agents.push(named);
-        }
-    }
-    if agents.is_empty() {
-        agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
-    }
     // Every correction: none is dropped for being a rule already, that is the point.
     let reflected = reflect::run(&reflect::Request {
-        home: home.into(),
+        home,
         root: workspace.root.clone(),
         agents,
-        since: args.since.clone(),
+        since: args.sessions.since.clone(),
         rules: Vec::new(),
     });
     let report = crate::ledger::build(
         shown(&workspace.rules_file),
-        args.since,
+        args.sessions.since,
         document.as_ref(),
         &history,
         reflected,
