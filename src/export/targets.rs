@@ -823,8 +823,8 @@ pub(crate) fn exported(root: &Path, target: &Target) -> bool {
     }
 }
 
-/// The files whose presence makes a project "a CLAUDE.md project" for Claude Code, which
-/// then does not load `AGENTS.md` in their place (`CLAUDE_NAMES` of its built-in
+/// The files that make a project "a CLAUDE.md project" for Claude Code when one holds text
+/// besides HTML comments ([`ClaudeFiles`]); it then does not load `AGENTS.md` in their place (`CLAUDE_NAMES` of its built-in
 /// `cc-plugin-agents-md`, mode `claude-md-or-agents-md` by default; seen in the client's
 /// own bundle, version 2.1.328, and in what it sent to a stub model).
 pub(crate) const CLAUDE_FILES: [&str; 3] = ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
