@@ -13,7 +13,7 @@ use crate::rules::{check, file, listing, provenance, retire, show, stale, supers
 /// renderers, the lint, and the append, whose output must read back as the old rules,
 /// byte for byte, plus the new one.
 pub fn rules_file(text: &str) {
-    let _ = crate::jsonpos::locate(text, "/0/Rule_number");
+    let _ = crate::report::jsonpos::locate(text, "/0/Rule_number");
     let report = check::check(Path::new("autofix.json"), Ok(Some(text.to_string())));
     let _ = report.expect("text that was read always lints").to_json();
     let Ok(document) = file::parse(text) else {

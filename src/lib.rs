@@ -6,57 +6,37 @@
 //! their reference page) and [`docs`] (the reference pages); `fuzz`, hidden, holds what the
 //! fuzz targets run. Everything else is private, so the compiler reports what nothing uses.
 //!
-//! Inside, the layers are (see [`docs::architecture`] for who may call whom):
-//! - the front ends: `cli` (the clap surface), `cmd` (one file per command group: convert
-//!   arguments, call the library, print) and `mcp` (the same operations as MCP tools);
-//! - the services they share: `service` (list, check, load presets) and `learning` (learn
-//!   the rule, then refresh the exported copies);
-//! - the two halves: `rules` (read, precedence, lint, append to `autofix.json`) and
-//!   `preset` (load flat and HagiTask presets, validate, render, check requirements);
-//! - around them: `export`, `hook` and `init` (put the rules where agents read them),
-//!   `merge` (the merge drivers, `resolve`, `doctor`), `capture` (notice corrections),
-//!   `sarif` and `explain` (diagnostics for code scanning and for people);
-//! - shared pieces: `safe_write` (the one write path, over `atomic` and `lock`), `git` (the
-//!   one place that runs git), `workspace` (discovery), `diagnostics`, `jsonpos`, `paint`,
-//!   `i18n`, `limits`, `text`.
+//! Inside, the folders are the layers, top to bottom (see [`docs::architecture`] for who
+//! may call whom; a test holds the imports to it):
+//! - `front`: the command line (`cli`, `cmd`), the MCP server (`mcp`) and the languages
+//!   `learn` answers in (`i18n`);
+//! - `ops`: the operations both front ends offer (`service`, `learning`, `ledger`);
+//! - the domains: `merge`, `init`, `capture`, `export`, `sources` over `rules`, and
+//!   `preset` beside them;
+//! - `report`: diagnostics and their renderers, positions in JSON, color, counted nouns;
+//! - `io`: the one write path (`safe_write` over `atomic` and `lock`), discovery
+//!   (`workspace`), the one place that runs git, and the size limits of every read.
 //!
 //! Only the front ends print; every renderer below them returns a value or a `String`.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-mod atomic;
 mod capture;
-mod cli;
-mod cmd;
-mod diagnostics;
 pub mod docs;
-mod explain;
 mod export;
+mod front;
 #[doc(hidden)]
 pub mod fuzz;
-mod git;
-mod hook;
-mod i18n;
 mod init;
-mod jsonpos;
-mod learning;
-mod ledger;
-mod limits;
-mod lock;
-mod mcp;
+mod io;
 mod merge;
-mod paint;
+mod ops;
 mod preset;
+mod report;
 mod rules;
-mod safe_write;
-mod sarif;
-mod service;
 mod sources;
-mod text;
-mod workspace;
 
-pub use diagnostics::Code;
+pub use report::diagnostics::Code;
 
-/// Runs the `autofix` command line of this process and returns its exit status.
 pub fn run() -> std::process::ExitCode {
-    cmd::run()
+    front::cmd::run()
 }

@@ -12,7 +12,6 @@ mod model;
 pub(crate) mod prompt;
 pub(crate) mod reflect;
 pub(crate) mod repeats;
-pub(crate) mod sha256;
 #[cfg(test)]
 mod train;
 mod transcripts;

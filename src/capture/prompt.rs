@@ -15,7 +15,7 @@
 
 use super::classify;
 use super::repeats::{self, ActiveRule, Known};
-use crate::hook::Agent;
+use crate::export::hook::Agent;
 use crate::rules::Category;
 use crate::rules::similar::Kind;
 
@@ -86,7 +86,7 @@ pub(crate) fn respond(
         return None;
     }
     let known = repeats::find(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
-    Some(crate::hook::additional_context(
+    Some(crate::export::hook::additional_context(
         event,
         &reminder(known.as_ref()),
     ))

@@ -12,9 +12,9 @@ use serde::Serialize;
 use super::classify;
 use super::repeats::{self, ActiveRule};
 use super::transcripts::{self, Searched, UserMessage};
-use crate::hook::Agent;
+use crate::export::hook::Agent;
+use crate::report::text;
 use crate::rules::similar::Kind;
-use crate::text;
 
 /// One `reflect` run.
 #[derive(Clone, Debug)]
@@ -225,7 +225,7 @@ impl Report {
     }
 
     pub(crate) fn to_json(&self) -> String {
-        crate::text::json_document(self)
+        crate::report::text::json_document(self)
     }
 }
 

@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::{injected, sha256};
-use crate::hook::Agent;
+use super::injected;
+use crate::export::hook::Agent;
+use crate::report::digest;
 
 /// One message the user typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -424,7 +425,7 @@ fn gemini(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
         exists: tmp.is_dir(),
         sessions: 0,
     };
-    let hashes: Vec<String> = roots.iter().map(|r| sha256::hex(r.as_bytes())).collect();
+    let hashes: Vec<String> = roots.iter().map(|r| digest::hex(r.as_bytes())).collect();
     let mut messages = Vec::new();
     let mut folders: Vec<PathBuf> = real_entries(&tmp)
         .into_iter()
@@ -662,7 +663,7 @@ fn said(text: &str) -> String {
 
 /// One line of at most 160 characters.
 fn shorten(text: &str) -> String {
-    crate::text::clipped(text, 160)
+    crate::report::text::clipped(text, 160)
 }
 
 fn is_at_or_below(path: &str, root: &str) -> bool {
@@ -742,7 +743,7 @@ fn for_each_record(file: &Path, mut each: impl FnMut(Value) -> bool) {
         return;
     };
     let cap = usize::try_from(
-        crate::limits::max_file_bytes().unwrap_or(crate::limits::DEFAULT_MAX_FILE_BYTES),
+        crate::io::limits::max_file_bytes().unwrap_or(crate::io::limits::DEFAULT_MAX_FILE_BYTES),
     )
     .unwrap_or(usize::MAX);
     for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::text;
+use crate::report::text;
 
 use super::markdown::{self, BOM, Context, Line};
 

@@ -8,6 +8,7 @@
 
 pub(crate) mod block;
 pub(crate) mod diff;
+pub(crate) mod hook;
 pub(crate) mod markdown;
 pub(crate) mod owned;
 pub(crate) mod peers;
@@ -22,12 +23,12 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::atomic;
-use crate::diagnostics::Code;
+use crate::io::atomic;
+use crate::io::safe_write::{self, Fence};
+use crate::report::diagnostics::Code;
+use crate::report::text::plural_s;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
-use crate::safe_write::{self, Fence};
-use crate::text::plural_s;
 use targets::{Facts, Kind};
 
 /// What to do.
@@ -312,7 +313,7 @@ struct Context<'a> {
 /// The files `export` writes by default in the repository at `root` (the defaults and
 /// every target exported before, less what rulesync or Ruler generate): those the merge
 /// driver for exported copies must cover.
-pub(crate) fn default_paths(root: &Path) -> Vec<crate::git::Exported> {
+pub(crate) fn default_paths(root: &Path) -> Vec<crate::io::git::Exported> {
     let facts = Facts::of(root);
     targets::select(root, &Targets::Defaults, &facts)
         .iter()
@@ -342,7 +343,7 @@ fn cover_written(
     rules_file: &Path,
     outcomes: &[Outcome],
 ) -> (Vec<String>, Vec<String>) {
-    let Some(top) = crate::git::walk_to_top(root, &[]) else {
+    let Some(top) = crate::io::git::walk_to_top(root, &[]) else {
         return Default::default();
     };
     let mut covered = Vec::new();
@@ -360,7 +361,7 @@ fn cover_written(
             }
         }
     }
-    match crate::git::cover_exports(&top, rules_file, &covered) {
+    match crate::io::git::cover_exports(&top, rules_file, &covered) {
         Ok(setup) => (
             setup.steps.into_iter().map(|step| step.message).collect(),
             Vec::new(),
@@ -499,7 +500,7 @@ impl Context<'_> {
             Ok(real) => real,
             Err(error) => return refuse(outcome, self.refusal(&error)),
         };
-        let location = crate::workspace::real_location(&real.path);
+        let location = crate::io::workspace::real_location(&real.path);
         if let Some(other) = seen.get(&location) {
             outcome.status = Status::Skipped;
             outcome.message = Some(format!(
@@ -655,7 +656,7 @@ impl Context<'_> {
                 format!("{} is not a regular file", shown(&real.path)),
             ));
         }
-        let bytes = crate::limits::read_file(&real.path).map_err(|error| {
+        let bytes = crate::io::limits::read_file(&real.path).map_err(|error| {
             Refusal::new(
                 Problem::Unreadable,
                 None,
@@ -836,7 +837,7 @@ impl Context<'_> {
 
     /// A message without the root's absolute path.
     fn clean(&self, message: &str) -> String {
-        crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
+        crate::io::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
 }
 
@@ -957,7 +958,7 @@ pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> Strin
     if let Ok(below) = path.strip_prefix(root) {
         return below.display().to_string();
     }
-    let real = crate::workspace::real_location(path);
+    let real = crate::io::workspace::real_location(path);
     if let Ok(below) = real.strip_prefix(canonical_root) {
         return below.display().to_string();
     }
@@ -1027,7 +1028,7 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
     if paths.is_empty() || !root.join(".git").exists() {
         return Vec::new();
     }
-    crate::git::Git::new(root)
+    crate::io::git::Git::new(root)
         .ignored(&paths)
         .into_iter()
         .map(|path| {

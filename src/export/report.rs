@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{Mode, Outcome, Problem, Report, Status};
-use crate::diagnostics::{escape_data, escape_property};
-use crate::paint::Painter;
-use crate::text::counted;
+use crate::report::diagnostics::{escape_data, escape_property};
+use crate::report::paint::Painter;
+use crate::report::text::counted;
 
 /// The `export --format json` document.
 #[derive(Serialize)]
@@ -190,7 +190,7 @@ impl Report {
     }
 
     pub(crate) fn to_json(&self) -> String {
-        crate::text::json_document(&self.json())
+        crate::report::text::json_document(&self.json())
     }
 
     /// The `export --format json` document as a value (`init --format json` embeds it).

@@ -221,7 +221,7 @@ fn file_for(target: &Target, globs: &[String], digits: usize) -> String {
     }
     let name: String = name.trim_end_matches('-').chars().take(32).collect();
     let name = name.trim_end_matches('-');
-    let hash = crate::capture::sha256::hex(globs.join("\n").as_bytes());
+    let hash = crate::report::digest::hex(globs.join("\n").as_bytes());
     let hash = &hash[..digits];
     if name.is_empty() {
         format!("{dir}autofix-{hash}{suffix}")
@@ -232,11 +232,11 @@ fn file_for(target: &Target, globs: &[String], digits: usize) -> String {
 
 /// The export driver's cover for `target`: its file and, when it has scoped files, every
 /// `autofix-*<ext>` beside it (learned later, on any branch).
-pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::git::Exported> {
-    let mut covered = vec![crate::git::Exported::File(root.join(target.path))];
+pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::git::Exported> {
+    let mut covered = vec![crate::io::git::Exported::File(root.join(target.path))];
     if matches!(target.scoping, Scoping::Files { .. }) {
         let (dir, suffix) = split(target);
-        covered.push(crate::git::Exported::Scoped {
+        covered.push(crate::io::git::Exported::Scoped {
             dir: root.join(dir.trim_end_matches('/')),
             name: format!("autofix-*{suffix}"),
         });
@@ -277,7 +277,7 @@ fn existing_scoped_files(root: &Path, target: &Target) -> Vec<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| name.starts_with("autofix-") && name.ends_with(suffix))
         .filter(|name| {
-            crate::limits::read_to_string(&root.join(dir).join(name))
+            crate::io::limits::read_to_string(&root.join(dir).join(name))
                 .is_ok_and(|text| owned::is_stamped(&text))
         })
         .map(|name| format!("{dir}{name}"))

@@ -8,8 +8,8 @@ use std::path::Path;
 use super::markdown::{self, Context};
 use super::peers::Peers;
 use super::{block, owned};
+use crate::report::text;
 use crate::rules::listing::Listing;
-use crate::text;
 
 /// How autofix writes a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ impl Budget {
     /// text listing prints them, or, for the hook, as the hook itself would print them all.
     pub(crate) fn measure_rules(self, listing: &Listing<'_>) -> (usize, usize) {
         match self {
-            Budget::HookChars(limit, _) => (crate::hook::full_size(listing), limit),
+            Budget::HookChars(limit, _) => (crate::export::hook::full_size(listing), limit),
             _ => self.measure(&listing.to_text()),
         }
     }
@@ -70,8 +70,10 @@ impl Budget {
     /// A size in the budget's unit: "5000295 bytes", "12001 characters".
     pub(crate) fn amount(self, size: usize) -> String {
         match self {
-            Budget::Bytes(..) => crate::text::counted(size, "byte"),
-            Budget::Chars(..) | Budget::HookChars(..) => crate::text::counted(size, "character"),
+            Budget::Bytes(..) => crate::report::text::counted(size, "byte"),
+            Budget::Chars(..) | Budget::HookChars(..) => {
+                crate::report::text::counted(size, "character")
+            }
         }
     }
 
@@ -553,10 +555,10 @@ pub(crate) const IDS: &[&str] = &[
     "aider",
 ];
 
-/// What autofix's session hook prints at most (see [`crate::hook::CAP`]): a listing over it
+/// What autofix's session hook prints at most (see [`crate::export::hook::CAP`]): a listing over it
 /// loses its oldest rules there.
 const CLAUDE_HOOK_BUDGET: Budget = Budget::HookChars(
-    crate::hook::CAP,
+    crate::export::hook::CAP,
     "the session hook prints at most 9,000 characters, so that Claude Code's 10,000 are never cut",
 );
 
@@ -571,10 +573,10 @@ pub(crate) fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
             .collect();
     let hooked = [true, false].into_iter().any(|local| {
         let settings = root.join(crate::init::settings::path(
-            crate::hook::Agent::Claude,
+            crate::export::hook::Agent::Claude,
             local,
         ));
-        crate::limits::read_to_string(&settings)
+        crate::io::limits::read_to_string(&settings)
             .is_ok_and(|text| text.contains("autofix rules") && text.contains("--format hook"))
     });
     if hooked {
@@ -618,7 +620,7 @@ pub(crate) fn list_json() -> String {
         version: 1,
         targets: rows,
     };
-    crate::text::json_document(&list)
+    crate::report::text::json_document(&list)
 }
 
 /// The table for a person: one target a paragraph (id, mode, path; how a scoped rule is
@@ -813,7 +815,7 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 /// copy of ours over the cap is still found (and refreshing it reports the cap), and a
 /// target linked to `/dev/zero` costs one bounded read.
 pub(crate) fn exported(root: &Path, target: &Target) -> bool {
-    let Ok(bytes) = crate::limits::read_prefix(&root.join(target.path)) else {
+    let Ok(bytes) = crate::io::limits::read_prefix(&root.join(target.path)) else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);
@@ -858,7 +860,7 @@ impl ClaudeFiles {
             if path.symlink_metadata().is_err() {
                 continue;
             }
-            let text = crate::limits::read_prefix(&path)
+            let text = crate::io::limits::read_prefix(&path)
                 .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                 .unwrap_or_default();
             if name == CLAUDE_GUARD {
@@ -947,7 +949,7 @@ pub(crate) fn agents_md_exported(root: &Path) -> bool {
 
 /// `AGENTS.md` holds something besides autofix's block.
 pub(crate) fn agents_md_has_own_text(root: &Path) -> bool {
-    let Ok(bytes) = crate::limits::read_prefix(&root.join("AGENTS.md")) else {
+    let Ok(bytes) = crate::io::limits::read_prefix(&root.join("AGENTS.md")) else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
+use crate::export::hook;
 use crate::export::{markdown, owned};
-use crate::hook;
 use crate::rules::Category;
 
 /// An agent with project-level commands (a file in the repository that becomes `/learn`).

@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::atomic;
+use crate::export::hook::Agent;
 use crate::export::peers::{Peers, Tool};
 use crate::export::{self, Mode, markdown, owned};
-use crate::git::{self, Git, Scope};
-use crate::hook::Agent;
+use crate::io::atomic;
+use crate::io::git::{self, Git, Scope};
+use crate::io::safe_write::{self, Fence};
+use crate::report::text::counted;
 use crate::rules;
-use crate::safe_write::{self, Fence};
-use crate::text::counted;
 use command::CommandAgent;
 
 /// One `init` run.
@@ -191,7 +191,7 @@ fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let mut steps = Vec::new();
     for name in ["autofix.json", ".rules/autofix.json"] {
         let other = setup.root.join(name);
-        if other != *setup.request.rules_file && crate::workspace::is_foreign(&other) {
+        if other != *setup.request.rules_file && crate::io::workspace::is_foreign(&other) {
             steps.push(
                 Step::new("rules file", Some(name), Action::Note).with_message(
                     "not an autofix rules file (a JSON object, another program's): left alone",
@@ -304,8 +304,8 @@ fn old_skills(setup: &Setup<'_>) -> Vec<Step> {
             if name == skill::NAME {
                 continue;
             }
-            let text =
-                crate::limits::read_to_string(&entry.path().join("SKILL.md")).unwrap_or_default();
+            let text = crate::io::limits::read_to_string(&entry.path().join("SKILL.md"))
+                .unwrap_or_default();
             if name == "self-repair" || (text.contains("autofix.json") && !skill::is_ours(&text)) {
                 found.push(format!("{folder}/{name}/"));
             }
@@ -548,7 +548,7 @@ impl Setup<'_> {
             Some(metadata) if !metadata.is_file() => {
                 return refused(None, "not a regular file".to_string());
             }
-            Some(_) => match crate::limits::read_file(&real.path) {
+            Some(_) => match crate::io::limits::read_file(&real.path) {
                 Ok(bytes) => Some(bytes),
                 Err(error) => return refused(None, format!("cannot read it: {error}")),
             },
@@ -599,7 +599,7 @@ impl Setup<'_> {
     }
 
     fn clean(&self, message: &str) -> String {
-        crate::workspace::strip_roots(message, &[&self.root, &self.request.root])
+        crate::io::workspace::strip_roots(message, &[&self.root, &self.request.root])
     }
 }
 
@@ -607,7 +607,7 @@ impl Setup<'_> {
 fn any_hook_installed(root: &Path) -> bool {
     Agent::ALL.iter().any(|&agent| {
         [false, true].iter().any(|&local| {
-            crate::limits::read_to_string(&root.join(settings::path(agent, local)))
+            crate::io::limits::read_to_string(&root.join(settings::path(agent, local)))
                 .is_ok_and(|text| settings::merge(agent, Some(&text)) == Ok(None))
         })
     })

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Action, Report, Step};
 use crate::export::Mode;
-use crate::paint::Painter;
+use crate::report::paint::Painter;
 
 impl Report {
     fn word(&self, action: Action) -> &'static str {
@@ -91,7 +91,7 @@ impl Report {
             export,
             next_steps: &self.next_steps,
         };
-        crate::text::json_document(&json)
+        crate::report::text::json_document(&json)
     }
 }
 

@@ -11,8 +11,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 
 use crate::capture::prompt;
-use crate::hook::Agent;
-use crate::text::JsonKind;
+use crate::export::hook::Agent;
+use crate::report::text::JsonKind;
 
 /// A JSON value that keeps the order of object keys (and repeated keys), so a settings
 /// file is rewritten with its members where they were.

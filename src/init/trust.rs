@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::hook::Agent;
+use crate::export::hook::Agent;
 
 /// What `init`'s next steps say to do for `agent`'s hooks to run here.
 pub(crate) fn how(agent: Agent) -> Option<&'static str> {
@@ -51,7 +51,7 @@ pub(crate) fn hooked(root: &Path) -> Vec<Agent> {
                 _ => &[".gemini/settings.json"],
             };
             files.iter().any(|file| {
-                crate::limits::read_prefix(&root.join(file))
+                crate::io::limits::read_prefix(&root.join(file))
                     .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(&agent.command()))
             })
         })
@@ -63,7 +63,7 @@ pub(crate) fn hooked(root: &Path) -> Vec<Agent> {
 pub(crate) fn granted(agent: Agent, root: &Path, home: &Path) -> Option<bool> {
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let read = |path: PathBuf| -> Option<String> {
-        crate::limits::read_prefix(&path)
+        crate::io::limits::read_prefix(&path)
             .ok()
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
     };

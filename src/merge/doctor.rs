@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::diagnostics::Code;
-use crate::git::{self, Git};
-use crate::hook::Agent;
+use crate::export::hook::Agent;
 use crate::init::trust;
-use crate::paint::Painter;
+use crate::io::git::{self, Git};
+use crate::report::diagnostics::Code;
+use crate::report::paint::Painter;
+use crate::report::text::counted;
 use crate::rules::{self, check};
-use crate::text::counted;
 
 /// One check's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -452,6 +452,6 @@ impl Report {
             ok: self.ok(),
             checks: &self.checks,
         };
-        crate::text::json_document(&json)
+        crate::report::text::json_document(&json)
     }
 }

@@ -24,8 +24,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use super::{Input, Labels, MergeError, Options, Side, merge};
-use crate::atomic::{self, AtomicError};
-use crate::git::{Git, GitError};
+use crate::io::atomic::{self, AtomicError};
+use crate::io::git::{Git, GitError};
 
 /// `AUTOFIX_MERGE_UPSTREAM`: `ours` or `theirs` — the side whose numbers are published.
 const UPSTREAM_ENV: &str = "AUTOFIX_MERGE_UPSTREAM";
@@ -276,7 +276,7 @@ fn run_unguarded(request: &Request, env: &Environment) -> Result<Outcome, Driver
         });
     }
     let read = |path: &Path| {
-        crate::limits::read_file(path).map_err(|source| DriverError::Read {
+        crate::io::limits::read_file(path).map_err(|source| DriverError::Read {
             path: path.to_path_buf(),
             error: source,
         })

@@ -16,7 +16,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::export::{block, owned};
-use crate::git::{Git, GitError};
+use crate::io::git::{Git, GitError};
 
 /// Stands for the block while the rest of the file is merged: one line, the same on all
 /// three sides, so the block's lines never meet the other side's.

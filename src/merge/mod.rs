@@ -1,7 +1,7 @@
 //! Merging three versions of the rules file (the team half): a pure function of (base,
 //! ours, theirs, options) that replays one side's new rules onto the other as `learn`
 //! would, plus what runs it for git ([`driver`]), after a conflict ([`resolve`]) and the
-//! set-up and its checks ([`crate::git`], [`doctor`]).
+//! set-up and its checks ([`crate::io::git`], [`doctor`]).
 //!
 //! The model ([`crate::docs::team`]): rules are identified by content, never by number. One side is
 //! *kept*: its bytes and numbers stay, and the other side's new rules are appended after

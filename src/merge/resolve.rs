@@ -8,13 +8,13 @@
 use std::path::{Path, PathBuf};
 
 use super::driver::{self, Decision, DriverError, Environment};
-use crate::git::{Git, GitError};
+use crate::io::git::{Git, GitError};
 use serde::Serialize;
 
 use super::{Change, DropReason, Input, Labels, MergeError, Merged, Options, merge};
-use crate::atomic::AtomicError;
+use crate::io::atomic::AtomicError;
+use crate::io::safe_write::{self, Fence};
 use crate::rules;
-use crate::safe_write::{self, Fence};
 
 /// What to resolve.
 #[derive(Clone, Debug)]
@@ -301,7 +301,7 @@ impl Outcome {
                 .collect(),
             warnings: &merged.warnings,
         };
-        crate::text::json_document(&json)
+        crate::report::text::json_document(&json)
     }
 }
 
@@ -325,7 +325,7 @@ fn labels_from_markers(text: &str, size: usize) -> Labels {
 /// The first line of `MERGE_MSG` while a merge is in progress.
 fn merge_message(git: &Git) -> Option<String> {
     let path = git.git_path("MERGE_MSG").ok()?;
-    let text = crate::limits::read_to_string(&path).ok()?;
+    let text = crate::io::limits::read_to_string(&path).ok()?;
     text.lines().next().map(str::to_string)
 }
 

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diagnostics::{Code, Diagnostic, Position};
+use crate::report::diagnostics::{Code, Diagnostic, Position};
 
 const REQUIRED: [&str; 5] = ["locale", "slug", "title", "summary", "status"];
 const OPTIONAL: [&str; 6] = [

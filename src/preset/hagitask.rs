@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::diagnostics::Diagnostic;
+use crate::report::diagnostics::Diagnostic;
 
 use super::Form;
 use super::load::{self, Draft, LoadError};

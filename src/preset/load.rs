@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::diagnostics::{self, Code, Diagnostic};
-use crate::text::JsonKind;
+use crate::report::diagnostics::{self, Code, Diagnostic};
+use crate::report::text::JsonKind;
 
 use super::source::{Dir, Doc, Obj, Opened, Presence, Resolved, child};
 use super::{
@@ -303,7 +303,7 @@ fn unknown_command_members(command: &Obj<'_>, diagnostics: &mut Vec<Diagnostic>)
         .keys()
         .filter(|k| !COMMAND_MEMBERS.contains(&k.as_str()))
     {
-        let near = crate::text::closest(key, COMMAND_MEMBERS);
+        let near = crate::report::text::closest(key, COMMAND_MEMBERS);
         let help = if near.is_empty() {
             format!(
                 "the members of a command are {}",

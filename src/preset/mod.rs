@@ -33,7 +33,7 @@ pub(crate) mod validate;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use crate::diagnostics::{Diagnostic, Position};
+use crate::report::diagnostics::{Diagnostic, Position};
 
 pub(crate) use collection::{CollectionError, discover, load_collection};
 pub(crate) use load::{LoadError, load};

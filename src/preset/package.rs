@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::diagnostics::{Code, Diagnostic};
-use crate::text::JsonKind;
+use crate::report::diagnostics::{Code, Diagnostic};
+use crate::report::text::JsonKind;
 
 use super::frontmatter;
 use super::load::LoadError;
@@ -303,7 +303,7 @@ fn check_store_page(
             task_id,
             supported,
         };
-        match crate::limits::read_file(real) {
+        match crate::io::limits::read_file(real) {
             Ok(bytes) => frontmatter::check(&page, &bytes, diagnostics),
             Err(source) => {
                 return Err(LoadError::Read {

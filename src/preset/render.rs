@@ -115,7 +115,7 @@ pub(crate) fn unused_values(preset: &Preset, request: &Request) -> Vec<(String, 
         .keys()
         .filter(|name| !used.contains(&name.as_str()))
         .map(|name| {
-            let near = crate::text::closest(name, used.iter().copied());
+            let near = crate::report::text::closest(name, used.iter().copied());
             (name.clone(), near.into_iter().map(str::to_string).collect())
         })
         .collect()

@@ -6,19 +6,19 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
-use crate::paint::Painter;
+use crate::report::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
+use crate::report::paint::Painter;
 
 use super::Preset;
 use super::render::Rendered;
 use super::requirements::{Status, Summary};
-use crate::text::{counted, shown};
+use crate::report::text::{counted, shown};
 
 /// The `version` field of every JSON document.
 const JSON_VERSION: u32 = 1;
 
 fn to_json(value: &impl Serialize) -> String {
-    crate::text::json_document(value)
+    crate::report::text::json_document(value)
 }
 
 fn diagnostics_json(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {

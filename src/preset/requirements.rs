@@ -103,7 +103,7 @@ pub(crate) fn summarize<'a>(preset: &'a Preset, environment: &Environment) -> Ve
                 },
                 Kind::Cli => {
                     let program = requirement.command.as_deref().unwrap_or(&requirement.key);
-                    match crate::git::find_program(program, environment.path.as_deref()) {
+                    match crate::io::git::find_program(program, environment.path.as_deref()) {
                         Some(path) => Status::Found(path),
                         None => Status::NotFound,
                     }

@@ -8,9 +8,9 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::diagnostics::{Code, Diagnostic, Position};
-use crate::jsonpos;
-use crate::text::JsonKind;
+use crate::report::diagnostics::{Code, Diagnostic, Position};
+use crate::report::jsonpos;
+use crate::report::text::JsonKind;
 
 use super::load::LoadError;
 
@@ -190,7 +190,7 @@ impl Dir {
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Result<Option<Doc>, LoadError> {
         let path = self.shown(&rel);
-        let bytes = crate::limits::read_file(real).map_err(|source| LoadError::Read {
+        let bytes = crate::io::limits::read_file(real).map_err(|source| LoadError::Read {
             path: path.clone(),
             source,
         })?;

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::report::diagnostics::{Code, Diagnostic};
 
 use super::package::{no_unknown, one_of, quoted, require};
 use super::source::{Obj, Presence, child};
@@ -393,7 +393,7 @@ mod tests {
             rel: PathBuf::from("task-preset.json"),
             text: json.to_string(),
             value: serde_json::from_str(json).unwrap(),
-            locator: crate::jsonpos::Locator::default(),
+            locator: crate::report::jsonpos::Locator::default(),
         };
         let mut diagnostics = Vec::new();
         let root = doc.root("`execution`", &mut diagnostics).unwrap();

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diagnostics::{Code, Diagnostic};
+use crate::report::diagnostics::{Code, Diagnostic};
 
 use super::render::{self, COMMAND_ID};
 use super::source::{Doc, child};
@@ -231,7 +231,7 @@ pub(crate) fn check_collection(presets: &mut [Preset]) {
                 None => diagnostic.in_file(&preset.dir),
             };
             preset.diagnostics.push(diagnostic);
-            crate::diagnostics::sort(&mut preset.diagnostics);
+            crate::report::diagnostics::sort(&mut preset.diagnostics);
         }
     }
 }

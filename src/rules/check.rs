@@ -13,11 +13,11 @@ use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
 use super::{Category, RulesError};
-use crate::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::export::targets::Budget;
-use crate::jsonpos;
-use crate::paint::Painter;
-use crate::text::{self, JsonKind, counted};
+use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
+use crate::report::jsonpos;
+use crate::report::paint::Painter;
+use crate::report::text::{self, JsonKind, counted};
 
 /// The outcome of `check`.
 #[derive(Clone, Debug)]
@@ -41,7 +41,7 @@ pub(crate) fn check(
 
 /// What `check` needs beyond the file: the budgets of the enabled export targets and hooks
 /// (each with its target id), for `rules-over-budget`, and the files git tracks, for
-/// `unmatched-scope` (see [`crate::git::Git::tracked_files`]).
+/// `unmatched-scope` (see [`crate::io::git::Git::tracked_files`]).
 #[derive(Debug, Default)]
 pub(crate) struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],
@@ -91,7 +91,7 @@ pub(crate) fn check_with(
                 let repository = super::stale::Repository {
                     root,
                     tracked,
-                    ignored: &|paths| crate::git::Git::new(root).ignored(paths),
+                    ignored: &|paths| crate::io::git::Git::new(root).ignored(paths),
                     history: &|names| super::stale::history_paths(root, names),
                 };
                 super::stale::lint(path, &document, &repository, &mut report.diagnostics);
@@ -586,13 +586,13 @@ impl Report {
         for diagnostic in &self.diagnostics {
             diagnostics::render_github(&mut out, diagnostic);
         }
-        out.push_str(&crate::text::shown(&self.summary()));
+        out.push_str(&crate::report::text::shown(&self.summary()));
         out.push('\n');
         out
     }
 
     pub(crate) fn to_json(&self) -> String {
-        crate::text::json_document(&self.json())
+        crate::report::text::json_document(&self.json())
     }
 
     /// The `check --format json` document as a value (the MCP tool's structured result).

@@ -3,8 +3,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::atomic::AtomicError;
-use crate::lock::LockError;
+use crate::io::atomic::AtomicError;
+use crate::io::lock::LockError;
 
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RulesError {

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 
-use crate::text::JsonKind;
+use crate::report::text::JsonKind;
 
 /// The UTF-8 byte order mark, tolerated on read and kept on write.
 pub(crate) const BOM: &str = "\u{feff}";
@@ -164,7 +164,7 @@ pub(crate) struct Field<'a> {
 /// without decoding anything else: a structural walk, far cheaper than deserialising.
 /// A known key that appears twice is an error, as it would be for serde.
 pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
-    use crate::jsonpos::{skip_value, skip_ws, string_end};
+    use crate::report::jsonpos::{skip_value, skip_ws, string_end};
     let bytes = raw.as_bytes();
     let mut fields = Fields::default();
     let mut at = skip_ws(bytes, 1);
@@ -390,8 +390,8 @@ fn classify(body: &str, error: &serde_json::Error) -> ParseError {
     }
     ParseError::Syntax {
         line: error.line(),
-        column: crate::jsonpos::char_column(body, error.line(), error.column()),
-        message: crate::jsonpos::message_without_position(&error.to_string()),
+        column: crate::report::jsonpos::char_column(body, error.line(), error.column()),
+        message: crate::report::jsonpos::message_without_position(&error.to_string()),
     }
 }
 

@@ -13,9 +13,9 @@ use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
-use crate::atomic::AtomicError;
-use crate::i18n::{Lang, Message};
-use crate::safe_write::Fence;
+use crate::front::i18n::{Lang, Message};
+use crate::io::atomic::AtomicError;
+use crate::io::safe_write::Fence;
 
 /// What to learn, as the user or agent gave it.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -59,12 +59,12 @@ pub(crate) fn unknown_key(object: &serde_json::Map<String, serde_json::Value>) -
             .any(|k| *k == key || k.to_ascii_lowercase() == key)
     };
     let unknown = object.keys().find(|key| !known(key))?;
-    let near = crate::text::closest(unknown, REQUEST_KEYS);
+    let near = crate::report::text::closest(unknown, REQUEST_KEYS);
     let named = if near.is_empty() {
         let all: Vec<String> = REQUEST_KEYS.iter().map(|k| format!("`{k}`")).collect();
         format!("; the keys are {}", all.join(", "))
     } else {
-        crate::text::did_you_mean(&near)
+        crate::report::text::did_you_mean(&near)
     };
     Some(format!("unknown key `{unknown}`{named}"))
 }
@@ -153,7 +153,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
             given: request.category.clone(),
             allowed: Category::list(),
-            hint: crate::text::did_you_mean(&crate::text::closest(
+            hint: crate::report::text::did_you_mean(&crate::report::text::closest(
                 &normalize(&request.category),
                 Category::ALL.map(Category::as_str),
             )),
@@ -171,10 +171,10 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
     // A rule is one line wherever it is shown: a line break could forge another rule, and
     // a bidirectional control could make it read as another (U+202E reverses what follows).
     for (field, text) in [("instruction", instruction), ("why", why)] {
-        if text.chars().any(crate::text::is_hidden) {
+        if text.chars().any(crate::report::text::is_hidden) {
             return Err(RulesError::ControlCharacter { field });
         }
-        if let Some(c) = text.chars().find(|&c| crate::text::is_invisible(c)) {
+        if let Some(c) = text.chars().find(|&c| crate::report::text::is_invisible(c)) {
             return Err(RulesError::InvisibleCharacter {
                 field,
                 code: u32::from(c),

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::paint::Painter;
-use crate::text::{closest, did_you_mean};
+use crate::report::paint::Painter;
+use crate::report::text::{closest, did_you_mean};
 
 use serde::Serialize;
 
@@ -333,7 +333,7 @@ impl Listing<'_> {
         Some(format!(
             "{} in {} cannot be read as written, so agents would get {} broken (rules \
              without an instruction are left out; `autofix check` says more): {}{more}",
-            crate::text::counted(self.unreadable.len(), "active rule"),
+            crate::report::text::counted(self.unreadable.len(), "active rule"),
             self.path,
             if self.unreadable.len() == 1 {
                 "it"
@@ -366,7 +366,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
         Number::Missing => problems.push("no `Rule_number`".to_string()),
         Number::Invalid(raw) => problems.push(format!(
             "`Rule_number` is {}, not a whole number",
-            crate::text::shown(raw)
+            crate::report::text::shown(raw)
         )),
     }
     match &rule.instruction {
@@ -374,7 +374,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
         Text::Str(_) => problems.push("an empty `Instruction`".to_string()),
         Text::Other(raw) => problems.push(format!(
             "`Instruction` is {}, not a string",
-            crate::text::shown(raw)
+            crate::report::text::shown(raw)
         )),
         Text::Missing => problems.push("no `Instruction`".to_string()),
     }
@@ -549,8 +549,8 @@ impl Listing<'_> {
         let filter = match &self.search {
             Some(text) => format!(
                 "{filter} Showing only the {} mentioning `{}`.",
-                crate::text::counted(self.rules.len(), "rule"),
-                crate::text::shown(text)
+                crate::report::text::counted(self.rules.len(), "rule"),
+                crate::report::text::shown(text)
             ),
             None => filter,
         };
@@ -771,11 +771,11 @@ impl MarkdownStyle<'static> {
     };
 }
 
-/// The text as written, on one line and safe to show ([`crate::text::shown`]): a line
+/// The text as written, on one line and safe to show ([`crate::report::text::shown`]): a line
 /// break or another control character in a hand-edited file would otherwise start a line
 /// that reads like another rule, or a CI command.
 fn one_line(text: &str) -> Cow<'_, str> {
-    crate::text::shown(text)
+    crate::report::text::shown(text)
 }
 
 /// `text` in lines of at most `room` characters, broken at spaces (a word longer than

@@ -26,7 +26,7 @@ pub(crate) use category::Category;
 pub(crate) use error::RulesError;
 pub(crate) use file::Document;
 
-use crate::jsonpos;
+use crate::report::jsonpos;
 use file::{Number, ParseError};
 
 /// The sentence every listing carries, so an agent applies precedence the same way.
@@ -35,11 +35,11 @@ pub(crate) const PRECEDENCE: &str = "On conflict, the higher-numbered rule wins.
 /// Reads the rules file as text; `None` when it does not exist. A symbolic link whose
 /// target is missing is an error, not an absent file: it names a file that should be there.
 pub(crate) fn read(path: &Path) -> Result<Option<String>, RulesError> {
-    let bytes = match crate::limits::read_file(path) {
+    let bytes = match crate::io::limits::read_file(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
             if path.symlink_metadata().is_ok() {
-                crate::atomic::resolve(path)?;
+                crate::io::atomic::resolve(path)?;
             }
             return Ok(None);
         }

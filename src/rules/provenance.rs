@@ -11,8 +11,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::git::Git;
-use crate::jsonpos::{skip_ws, string_end};
+use crate::io::git::Git;
+use crate::report::jsonpos::{skip_ws, string_end};
 
 /// One commit of the rules file's history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -51,8 +51,8 @@ impl Origin<'_> {
             Origin::Commit(commit) => format!(
                 "{} by {} <{}>, {}",
                 commit.commit.get(..7).unwrap_or(&commit.commit),
-                crate::text::shown(&commit.author),
-                crate::text::shown(&commit.email),
+                crate::report::text::shown(&commit.author),
+                crate::report::text::shown(&commit.email),
                 commit.date
             ),
             Origin::Uncommitted => {

@@ -10,7 +10,7 @@ use super::append::StoredRule;
 use super::file::{Document, Rule};
 use super::learn;
 use super::supersede;
-use crate::jsonpos;
+use crate::report::jsonpos;
 
 /// The field that marks a retirement record.
 pub(crate) const FIELD: &str = "Retirement";
@@ -93,7 +93,7 @@ pub(crate) struct Json<'a> {
     pub reason: &'a str,
     /// The record appended.
     pub record: &'a StoredRule,
-    pub exports: &'a [crate::learning::Refreshed],
+    pub exports: &'a [crate::ops::learning::Refreshed],
     pub warnings: &'a [String],
 }
 

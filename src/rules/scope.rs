@@ -140,10 +140,10 @@ impl Glob {
             glob: text.to_string(),
             problem,
         };
-        if text.chars().any(crate::text::is_hidden) {
+        if text.chars().any(crate::report::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
-        if text.chars().any(crate::text::is_invisible) {
+        if text.chars().any(crate::report::text::is_invisible) {
             return Err(error(GlobProblem::Invisible));
         }
         let (negated, body) = match text.strip_prefix('!') {

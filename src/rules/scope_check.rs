@@ -8,10 +8,10 @@ use super::check::rule_name;
 use super::file::{Document, Paths, Rule};
 use super::scope::{Glob, GlobProblem};
 use super::supersede;
-use crate::diagnostics::{Code, Diagnostic, Position};
-use crate::jsonpos;
+use crate::report::diagnostics::{Code, Diagnostic, Position};
+use crate::report::jsonpos;
 
-/// The scope diagnostics of `document`; `tracked` (see [`crate::git::Git::tracked_files`]) enables
+/// The scope diagnostics of `document`; `tracked` (see [`crate::io::git::Git::tracked_files`]) enables
 /// `unmatched-scope`. A superseded rule's problem is a note, as in the rest of `check`.
 pub(crate) fn lint(
     path: &Path,
@@ -33,7 +33,7 @@ pub(crate) fn lint(
                 format!(
                     "{}: `Paths` is {}, not an array of glob strings",
                     rule_name(rule),
-                    crate::text::JsonKind::of_raw(raw).name()
+                    crate::report::text::JsonKind::of_raw(raw).name()
                 ),
             )),
             Paths::Globs(globs) => lint_rule(rule, globs, tracked, &mut found),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::file::{Document, Rule};
 use super::provenance::{History, Origin};
 use super::supersede::{self, Resolution};
-use crate::text::shown;
+use crate::report::text::shown;
 
 /// A rule as `rules N` shows it, and as it names its relatives.
 #[derive(Serialize)]
@@ -157,6 +157,6 @@ impl Report<'_> {
     }
 
     pub(crate) fn to_json(&self) -> String {
-        crate::text::json_document(self)
+        crate::report::text::json_document(self)
     }
 }

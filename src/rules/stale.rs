@@ -14,8 +14,8 @@ use std::path::Path;
 use super::file::{Document, Rule};
 use super::scope::Glob;
 use super::supersede;
-use crate::diagnostics::{Code, Diagnostic};
-use crate::jsonpos;
+use crate::report::diagnostics::{Code, Diagnostic};
+use crate::report::jsonpos;
 
 /// File extensions a name must end in to be read as a file without a `/`.
 const EXTENSIONS: [&str; 34] = [
@@ -205,7 +205,7 @@ pub(crate) fn history_paths(root: &Path, named: &[&str]) -> Vec<String> {
     for name in named {
         args.extend(pathspecs(name));
     }
-    let Ok(output) = crate::git::Git::new(root).run(&args) else {
+    let Ok(output) = crate::io::git::Git::new(root).run(&args) else {
         return Vec::new();
     };
     let mut paths: Vec<String> = String::from_utf8_lossy(&output)

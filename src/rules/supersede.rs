@@ -19,7 +19,7 @@
 
 use std::ops::Range;
 
-use crate::jsonpos::has_byte;
+use crate::report::jsonpos::has_byte;
 
 use super::file::{Document, Supersedes};
 

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::git::Remote;
+use crate::io::git::Remote;
 
 use super::SourceError;
 use super::manifest::Source;

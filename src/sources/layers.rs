@@ -278,7 +278,7 @@ pub(crate) fn load(layout: &Layout, document: Option<&Document<'_>>) -> Layers {
 }
 
 /// The layers of a workspace, its local rules read for their `name:N` references.
-pub(crate) fn for_workspace(workspace: &crate::workspace::Workspace) -> Layers {
+pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Layers {
     let layout = Layout::of(workspace);
     let mut left_out = Vec::new();
     let personal = personal(&mut left_out);
@@ -416,9 +416,9 @@ pub(crate) fn markdown_item(
     format!(
         "- **{}** [{}] {} \u{2014} _{}_\n",
         id(name, rule.number),
-        escape(&crate::text::shown(&rule.category)),
-        escape(&crate::text::shown(&rule.instruction)),
-        escape(&crate::text::shown(&rule.why)),
+        escape(&crate::report::text::shown(&rule.category)),
+        escape(&crate::report::text::shown(&rule.instruction)),
+        escape(&crate::report::text::shown(&rule.why)),
     )
 }
 
@@ -448,7 +448,7 @@ impl Filter<'_> {
 /// override it (a refusal, nothing learned). A rule that does not exist is an error
 /// (named after `option`, as the front end calls it).
 pub(crate) fn mark_superseded(
-    workspace: &crate::workspace::Workspace,
+    workspace: &crate::io::workspace::Workspace,
     why: &str,
     imported: &[(String, u64)],
     option: &str,
@@ -474,7 +474,7 @@ pub(crate) fn mark_superseded(
             return Ok(Err(format!(
                 "{id} is locked by its source: overriding it needs a reviewed entry \
                  `\"{id}\": \"<reason>\"` in `overrides` of {}; nothing learned",
-                crate::workspace::display_path(&manifest, &cwd)
+                crate::io::workspace::display_path(&manifest, &cwd)
             )));
         }
         ids.push(id);
@@ -513,7 +513,7 @@ pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
             out,
             "Imported from {} ({} {} @ {}): {active} active of {}. Local rules come first; a local rule supersedes `{}:N` only by saying so.",
             layer.name,
-            crate::text::shown(&layer.url),
+            crate::report::text::shown(&layer.url),
             layer.reference,
             short(&layer.commit),
             layer.rules.len(),
@@ -554,9 +554,9 @@ pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
                 out,
                 "{} [{}] {} — {}{paths}{locked}{note}",
                 id(&layer.name, rule.number),
-                crate::text::shown(&rule.category),
-                crate::text::shown(&rule.instruction),
-                crate::text::shown(&rule.why),
+                crate::report::text::shown(&rule.category),
+                crate::report::text::shown(&rule.instruction),
+                crate::report::text::shown(&rule.why),
             );
         }
     }
@@ -651,9 +651,9 @@ fn line(name: &str, rule: &Imported, note: &str) -> String {
     format!(
         "{} [{}] {} — {}{note}\n",
         id(name, rule.number),
-        crate::text::shown(&rule.category),
-        crate::text::shown(&rule.instruction),
-        crate::text::shown(&rule.why),
+        crate::report::text::shown(&rule.category),
+        crate::report::text::shown(&rule.instruction),
+        crate::report::text::shown(&rule.why),
     )
 }
 

@@ -54,7 +54,7 @@ impl Lock {
     }
 
     pub(crate) fn to_text(&self) -> String {
-        crate::text::json_document(self)
+        crate::report::text::json_document(self)
     }
 }
 
@@ -70,9 +70,9 @@ pub(crate) fn digest(bytes: &[u8]) -> String {
             }
             normalised.push(byte);
         }
-        crate::capture::sha256::hex(&normalised)
+        crate::report::digest::hex(&normalised)
     } else {
-        crate::capture::sha256::hex(bytes)
+        crate::report::digest::hex(bytes)
     }
 }
 

@@ -159,7 +159,7 @@ impl Manifest {
 
     /// The text written: pretty JSON, 2-space indented, with a final newline.
     pub(crate) fn to_text(&self) -> String {
-        crate::text::json_document(self)
+        crate::report::text::json_document(self)
     }
 }
 

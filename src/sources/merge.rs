@@ -8,8 +8,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::git::Git;
-use crate::safe_write::{self, Fence};
+use crate::io::git::Git;
+use crate::io::safe_write::{self, Fence};
 
 use super::fetch;
 use super::lock::{self, Lock, Pin};
@@ -86,7 +86,7 @@ pub(crate) fn run(
     path: &str,
     sides: &Sides,
 ) -> (u8, String) {
-    let read = |p: &Path| crate::limits::read_file(p).unwrap_or_default();
+    let read = |p: &Path| crate::io::limits::read_file(p).unwrap_or_default();
     let (o, a, b) = (read(base), read(ours), read(theirs));
     let is_lock = Path::new(path)
         .file_name()
@@ -280,7 +280,7 @@ fn text_merge(base: &Path, ours: &Path, theirs: &Path) -> (u8, String) {
     let Ok(output) = git.output(&args) else {
         return (255, "git merge-file could not run".into());
     };
-    let before = crate::limits::read_file(ours).unwrap_or_default();
+    let before = crate::io::limits::read_file(ours).unwrap_or_default();
     let written = write(ours, &before, &output.stdout);
     match (output.status.code(), written) {
         (_, Err(error)) => (255, error),
@@ -309,7 +309,7 @@ pub(crate) fn install(
         (format!("merge.{DRIVER}.driver"), DRIVER_COMMAND),
     ] {
         if git
-            .config_get(Some(crate::git::Scope::Local), &key)?
+            .config_get(Some(crate::io::git::Scope::Local), &key)?
             .as_deref()
             != Some(value)
         {
@@ -318,7 +318,7 @@ pub(crate) fn install(
         }
     }
     let relative = |path: &Path| {
-        crate::git::relative_to_top(&top, path).map(|p| p.to_string_lossy().replace('\\', "/"))
+        crate::io::git::relative_to_top(&top, path).map(|p| p.to_string_lossy().replace('\\', "/"))
     };
     let (Some(lock_path), Some(vendor)) = (relative(&layout.lock), relative(&layout.vendor)) else {
         return Err(super::SourceError::Invalid(

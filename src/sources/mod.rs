@@ -2,7 +2,7 @@
 //! ([`manifest`]), pinned in a committed lock ([`lock`]), fetched safely ([`fetch`]) and
 //! vendored beside the rules file ([`vendor`]); the `sources` commands (`add`, `update`,
 //! `outdated`, `list`, `remove`) and the offline verification `check` runs ([`verify`]).
-//! Every file is written through [`crate::safe_write`], under the manifest's lock, so two
+//! Every file is written through [`crate::io::safe_write`], under the manifest's lock, so two
 //! updates at once lose nothing.
 
 pub(crate) mod fetch;
@@ -15,10 +15,10 @@ pub(crate) mod verify;
 
 use std::path::{Path, PathBuf};
 
-use crate::atomic::AtomicError;
-use crate::git::GitError;
-use crate::safe_write::{self, Fence};
-use crate::workspace::Workspace;
+use crate::io::atomic::AtomicError;
+use crate::io::git::GitError;
+use crate::io::safe_write::{self, Fence};
+use crate::io::workspace::Workspace;
 
 use lock::{Lock, Pin};
 use manifest::{Manifest, Source};
@@ -150,7 +150,7 @@ pub(crate) struct State {
 }
 
 fn read_text(path: &Path) -> Result<Option<String>, SourceError> {
-    match crate::limits::read_to_string(path) {
+    match crate::io::limits::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(SourceError::File {
@@ -161,7 +161,7 @@ fn read_text(path: &Path) -> Result<Option<String>, SourceError> {
 }
 
 pub(crate) fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, SourceError> {
-    match crate::limits::read_file(path) {
+    match crate::io::limits::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(SourceError::File {

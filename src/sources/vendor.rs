@@ -53,7 +53,7 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
                     cap: MAX_TEXT_BYTES as u64,
                 });
             }
-            if text.chars().any(crate::text::is_hidden) || text.chars().any(is_tag) {
+            if text.chars().any(crate::report::text::is_hidden) || text.chars().any(is_tag) {
                 return Err(invalid(format!(
                     "rule {number} holds a control, bidirectional or invisible character"
                 )));

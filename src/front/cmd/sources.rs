@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use crate::cli::{SourcesArgs, SourcesCommand};
-use crate::cmd::{Context, eprint, print, shown};
+use crate::front::cli::{SourcesArgs, SourcesCommand};
+use crate::front::cmd::{Context, eprint, print, shown};
 use crate::sources::layers::short;
 use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
 
@@ -90,7 +90,7 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
             let (status, report) = crate::sources::merge::run(&base, &ours, &theirs, &path, &sides);
             eprint(&format!(
                 "autofix sources merge-driver: {}\n",
-                crate::text::shown(report.trim_end())
+                crate::report::text::shown(report.trim_end())
             ));
             Ok(ExitCode::from(status))
         }
@@ -103,11 +103,11 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
 /// Prints a source error; exit 1 for a refusal that protects the pins, else 2.
 fn failed(context: &Context, error: &SourceError) -> ExitCode {
     let painter = context.stderr_painter();
-    let text = crate::cmd::describe(&anyhow::anyhow!(error.to_string()));
+    let text = crate::front::cmd::describe(&anyhow::anyhow!(error.to_string()));
     eprint(&format!(
         "{} {}\n",
         painter.error("error:"),
-        crate::text::shown(&text)
+        crate::report::text::shown(&text)
     ));
     ExitCode::from(if error.fails_closed() { 1 } else { 2 })
 }
@@ -150,7 +150,7 @@ fn update(
                     text.push_str("  (no rule changed)\n");
                 }
                 for line in &changes {
-                    let _ = writeln!(text, "  {}", crate::text::shown(line));
+                    let _ = writeln!(text, "  {}", crate::report::text::shown(line));
                 }
                 print(&text)?;
             }
@@ -190,7 +190,7 @@ fn outdated(layout: &Layout) -> anyhow::Result<ExitCode> {
                 format!("{name}: unknown: {error}")
             }
         };
-        let _ = writeln!(text, "{}", crate::text::shown(&line));
+        let _ = writeln!(text, "{}", crate::report::text::shown(&line));
     }
     print(&text)?;
     Ok(ExitCode::from(rank))
@@ -224,7 +224,7 @@ fn list(layout: &Layout) -> anyhow::Result<ExitCode> {
             text,
             "{}  {} {} {}  {status}  ({})",
             source.name,
-            crate::text::shown(&source.url),
+            crate::report::text::shown(&source.url),
             source.reference,
             source.path,
             shown(&copy)
@@ -240,9 +240,9 @@ pub(crate) fn rules_with_layers(
     context: &Context,
     query: &crate::rules::listing::Query,
     layers: &crate::sources::layers::Layers,
-    format: crate::cli::RulesFormat,
+    format: crate::front::cli::RulesFormat,
 ) -> anyhow::Result<ExitCode> {
-    use crate::cli::RulesFormat;
+    use crate::front::cli::RulesFormat;
     use crate::sources::layers;
     let categories: Vec<String> = query
         .categories
@@ -255,7 +255,7 @@ pub(crate) fn rules_with_layers(
         paths: &query.paths,
     };
     let mut local = Vec::new();
-    crate::cmd::rules::with_listing(context, query, |listing| match format {
+    crate::front::cmd::rules::with_listing(context, query, |listing| match format {
         RulesFormat::Json => listing.write_json(&mut local),
         RulesFormat::Markdown => listing.write_markdown(&mut local),
         _ => listing.write_text(&mut local),
@@ -279,7 +279,7 @@ pub(crate) fn rules_with_layers(
     } else if format == RulesFormat::Json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
         document["imported"] = layers::to_json(layers, &filter);
-        print(&crate::text::json_document(&document))?;
+        print(&crate::report::text::json_document(&document))?;
     } else {
         let mut text = String::from_utf8_lossy(&local).into_owned();
         text.push_str(&layers::render_text(layers, &filter));
@@ -293,10 +293,10 @@ pub(crate) fn rules_with_layers(
 /// exist, or a locked one the manifest does not let this repository override).
 pub(crate) fn split_supersedes(
     context: &Context,
-    given: &[crate::cli::Supersede],
+    given: &[crate::front::cli::Supersede],
     why: Option<String>,
 ) -> anyhow::Result<Result<(Vec<u64>, String), String>> {
-    use crate::cli::Supersede;
+    use crate::front::cli::Supersede;
     use crate::sources::layers;
     let why = why.unwrap_or_default();
     let mut local = Vec::new();
@@ -316,7 +316,7 @@ pub(crate) fn split_supersedes(
 
 /// The personal rules file as a workspace of its own, for `learn --user`: nothing is
 /// exported from it.
-pub(crate) fn personal_workspace() -> anyhow::Result<crate::workspace::Workspace> {
+pub(crate) fn personal_workspace() -> anyhow::Result<crate::io::workspace::Workspace> {
     let Some(path) = crate::sources::layers::personal_path() else {
         anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
     };
@@ -324,10 +324,10 @@ pub(crate) fn personal_workspace() -> anyhow::Result<crate::workspace::Workspace
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    Ok(crate::workspace::Workspace {
+    Ok(crate::io::workspace::Workspace {
         root,
         rules_file: path,
-        source: crate::workspace::Source::FileFlag,
+        source: crate::io::workspace::Source::FileFlag,
         candidates: Vec::new(),
     })
 }

@@ -6,18 +6,18 @@ use std::process::ExitCode;
 
 use std::io::IsTerminal as _;
 
-use crate::i18n::{self, Lang, Message};
-use crate::learning::{self, AfterLearning, Learned};
-use crate::lock;
+use crate::front::i18n::{self, Lang, Message};
+use crate::io::lock;
+use crate::io::workspace::Workspace;
+use crate::ops::learning::{self, AfterLearning, Learned};
+use crate::ops::service;
 use crate::rules::{self, check, learn, listing};
-use crate::service;
-use crate::workspace::Workspace;
 use anyhow::Context as _;
 
-use crate::cli::{
+use crate::front::cli::{
     CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
 };
-use crate::cmd::{Context, eprint, print, shown, status};
+use crate::front::cmd::{Context, eprint, print, shown, status};
 
 /// Learns one rule into the workspace's rules file and refreshes the exports; returns the
 /// result and the path as shown.
@@ -30,7 +30,7 @@ fn learn_rule(
 ) -> anyhow::Result<(Learned, String)> {
     let (workspace, after) = if user {
         (
-            crate::cmd::sources::personal_workspace()?,
+            crate::front::cmd::sources::personal_workspace()?,
             AfterLearning::Skip,
         )
     } else {
@@ -51,8 +51,8 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         None => Lang::from_env(),
     };
     let request = if args.json {
-        let cap = crate::limits::max_file_bytes()?;
-        let input = crate::limits::read_capped(std::io::stdin().lock(), cap)
+        let cap = crate::io::limits::max_file_bytes()?;
+        let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Message::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
         if let Ok(object) =
@@ -70,23 +70,26 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             && args
                 .supersedes
                 .iter()
-                .any(|s| matches!(s, crate::cli::Supersede::Imported(..)))
+                .any(|s| matches!(s, crate::front::cli::Supersede::Imported(..)))
         {
             anyhow::bail!(
                 "--user: a personal rule supersedes only personal rules (--supersedes N)"
             );
         }
-        let (supersedes, why) =
-            match crate::cmd::sources::split_supersedes(context, &args.supersedes, args.why)? {
-                Ok(split) => split,
-                Err(refusal) => {
-                    eprint(&format!(
-                        "{} {refusal}\n",
-                        context.stderr_painter().error("error:")
-                    ));
-                    return Ok(status(true));
-                }
-            };
+        let (supersedes, why) = match crate::front::cmd::sources::split_supersedes(
+            context,
+            &args.supersedes,
+            args.why,
+        )? {
+            Ok(split) => split,
+            Err(refusal) => {
+                eprint(&format!(
+                    "{} {refusal}\n",
+                    context.stderr_painter().error("error:")
+                ));
+                return Ok(status(true));
+            }
+        };
         learn::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
@@ -140,7 +143,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
 }
 
 /// The workspace's listing (see
-/// [`crate::service::with_listing`]).
+/// [`crate::ops::service::with_listing`]).
 pub(crate) fn with_listing<R>(
     context: &Context,
     query: &listing::Query,
@@ -168,10 +171,10 @@ fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>>
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     if let Some(number) = args.number {
-        return crate::cmd::ledger::show(context, number, args.format);
+        return crate::front::cmd::ledger::show(context, number, args.format);
     }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
-        return Ok(crate::cmd::agents::rules_hook(context, args, agent));
+        return Ok(crate::front::cmd::agents::rules_hook(context, args, agent));
     }
     if args.agent.is_some() {
         anyhow::bail!("--agent goes with --format hook");
@@ -199,14 +202,19 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
     let layers = crate::sources::layers::for_workspace(&context.workspace()?);
     if !layers.is_empty() {
-        return crate::cmd::sources::rules_with_layers(context, &query, &layers, args.format);
+        return crate::front::cmd::sources::rules_with_layers(
+            context,
+            &query,
+            &layers,
+            args.format,
+        );
     }
     let warning = with_listing(context, &query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {
             RulesFormat::Text if terminal => {
-                let width = crate::paint::terminal_width(&std::io::stdout());
+                let width = crate::report::paint::terminal_width(&std::io::stdout());
                 listing.write_terminal(&mut out, painter, width)?;
             }
             RulesFormat::Text => listing.write_text(&mut out)?,
@@ -225,7 +233,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Lints the workspace's rules file (see [`crate::service::check`]).
+/// Lints the workspace's rules file (see [`crate::ops::service::check`]).
 fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
     let report = service::check(&workspace, &shown(&workspace.rules_file))?;
@@ -238,7 +246,7 @@ pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCo
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
         DiagnosticsFormat::Json => report.to_json(),
         DiagnosticsFormat::Github => report.to_github(),
-        DiagnosticsFormat::Sarif => crate::sarif::render(
+        DiagnosticsFormat::Sarif => crate::report::sarif::render(
             &report.diagnostics,
             "autofix-check/",
             &workspace.repository_root(),
@@ -303,7 +311,7 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
                     })
                     .collect(),
             };
-            crate::text::json_document(&json)
+            crate::report::text::json_document(&json)
         }
     };
     print(&text)?;

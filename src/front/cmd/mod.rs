@@ -18,11 +18,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::paint::{ColorChoice, Painter};
-use crate::workspace::{self, Workspace};
+use crate::io::workspace::{self, Workspace};
+use crate::report::paint::{ColorChoice, Painter};
 
-use crate::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
-use crate::mcp;
+use crate::front::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
+use crate::front::mcp;
 
 /// Whether the command line is one an agent's hook runs: the subcommand `hook` (the first
 /// word that is neither an option nor the value of one of the options taken before the
@@ -90,7 +90,7 @@ fn usage_hint(error: &clap::Error) -> Option<String> {
             "hint: the shell passed the instruction as {} words; quote it to pass one: \
              autofix learn … \"{}\"\n",
             words.len(),
-            crate::text::shown(&words.join(" "))
+            crate::report::text::shown(&words.join(" "))
         )
     })
 }
@@ -163,7 +163,7 @@ pub(crate) fn run() -> ExitCode {
             let painter = context.stderr_painter();
             // An error may quote file data (a path, an id): each line is shown safely.
             let text = describe(&error);
-            let lines: Vec<_> = text.split('\n').map(crate::text::shown).collect();
+            let lines: Vec<_> = text.split('\n').map(crate::report::text::shown).collect();
             eprint(&format!(
                 "{} {}\n",
                 painter.error("error:"),

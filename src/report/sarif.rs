@@ -8,7 +8,7 @@ use std::path::{Component, Path};
 
 use serde::Serialize;
 
-use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::report::diagnostics::{Code, Diagnostic, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SOURCE_ROOT: &str = "%SRCROOT%";
@@ -143,8 +143,8 @@ fn rule(code: Code) -> Rule {
             text: format!("{} {}", code.summary(), code.why()),
         },
         help: Help {
-            text: crate::explain::text(code),
-            markdown: crate::explain::markdown(code),
+            text: crate::report::explain::text(code),
+            markdown: crate::report::explain::markdown(code),
         },
         default_configuration: Configuration {
             level: level(code.severity()),
@@ -160,8 +160,8 @@ fn uri(file: &Path, base: &Path) -> (String, Option<&'static str>) {
     } else {
         std::env::current_dir().unwrap_or_default().join(file)
     };
-    let normal = crate::workspace::lexical(&absolute);
-    match normal.strip_prefix(crate::workspace::lexical(base)) {
+    let normal = crate::io::workspace::lexical(&absolute);
+    match normal.strip_prefix(crate::io::workspace::lexical(base)) {
         Ok(relative) => (slashes(relative), Some(SOURCE_ROOT)),
         Err(_) => (format!("file://{}", slashes(&normal)), None),
     }
@@ -235,7 +235,7 @@ pub(crate) fn render(
             results,
         }],
     };
-    crate::text::json_document(&log)
+    crate::report::text::json_document(&log)
 }
 
 #[cfg(test)]

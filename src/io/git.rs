@@ -12,8 +12,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::atomic::AtomicError;
-use crate::safe_write::{self, Fence};
+use crate::io::atomic::AtomicError;
+use crate::io::safe_write::{self, Fence};
 
 /// The driver's name in `merge.<name>.*` and in `merge=<name>`.
 pub(crate) const DRIVER: &str = "autofix";
@@ -474,7 +474,7 @@ pub(crate) fn cover_exports(
 ) -> Result<Setup, GitError> {
     let mut setup = Setup::default();
     let path = top.join(".gitattributes");
-    let Ok(text) = crate::limits::read_to_string(&path) else {
+    let Ok(text) = crate::io::limits::read_to_string(&path) else {
         return Ok(setup);
     };
     let marker = format!("merge={EXPORT_DRIVER}");
@@ -573,7 +573,7 @@ fn attribute_step(
     // leads out of the work tree, into `.git/` or onto the rules file.
     let fence = Fence::repository(top, rules_file);
     fence.resolve(&path)?;
-    let old = match crate::limits::read_to_string(&path) {
+    let old = match crate::io::limits::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => None,
         Err(error) => return Err(GitError::Read { path, error }),
@@ -672,7 +672,7 @@ fn quote_controls(text: &str) -> String {
 /// its symlinks resolved; the rules file or its directories may not exist yet).
 pub(crate) fn relative_to_top(top: &Path, path: &Path) -> Option<PathBuf> {
     let top = fs::canonicalize(top).unwrap_or_else(|_| top.to_path_buf());
-    let path = crate::workspace::real_location(path);
+    let path = crate::io::workspace::real_location(path);
     let relative = path.strip_prefix(&top).ok()?;
     (!relative.as_os_str().is_empty()).then(|| relative.to_path_buf())
 }

@@ -2,14 +2,14 @@
 
 use std::process::ExitCode;
 
-use crate::diagnostics::Code;
-use crate::explain;
-use crate::text::counted;
+use crate::report::diagnostics::Code;
+use crate::report::explain;
+use crate::report::text::counted;
 use anyhow::Context as _;
 use clap::CommandFactory;
 
-use crate::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
-use crate::cmd::{self, print};
+use crate::front::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
+use crate::front::cmd::{self, print};
 
 pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some(name) = args.code.filter(|_| !args.list) else {
@@ -23,7 +23,7 @@ pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let hint = crate::text::did_you_mean(&explain::closest(wanted));
+            let hint = crate::report::text::did_you_mean(&explain::closest(wanted));
             anyhow::bail!("unknown code `{wanted}`{hint} (`autofix explain --list` shows them all)")
         }
     }

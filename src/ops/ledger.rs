@@ -12,17 +12,17 @@ use serde::Serialize;
 
 use crate::capture::reflect;
 use crate::capture::repeats::{self, ActiveRule};
+use crate::report::text::{counted, shown};
 use crate::rules::file::Document;
 use crate::rules::provenance::{History, Origin};
 use crate::rules::similar::Kind;
 use crate::rules::supersede;
-use crate::text::{counted, shown};
 
 /// One correction typed again after its rule was learned.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Repeat {
     pub time: String,
-    pub agent: crate::hook::Agent,
+    pub agent: crate::export::hook::Agent,
     pub session: String,
     pub text: String,
 }
@@ -314,7 +314,7 @@ impl Report<'_> {
     }
 
     pub(crate) fn to_json(&self) -> String {
-        crate::text::json_document(self)
+        crate::report::text::json_document(self)
     }
 }
 

@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use crate::capture::repeats::ActiveRule;
 use crate::capture::{prompt, reflect};
-use crate::hook::Agent;
+use crate::export::hook::Agent;
 use crate::rules::{self, listing};
 use anyhow::Context as _;
 
-use crate::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
-use crate::cmd::{Context, eprint, print};
+use crate::front::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
+use crate::front::cmd::{Context, eprint, print};
 
 fn agent(agent: PromptAgent) -> Agent {
     match agent {
@@ -29,7 +29,7 @@ const PROMPT_CAP: u64 = 1024 * 1024;
 pub(crate) fn hook(command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
-            match crate::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
+            match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
                     if let Some(output) = prompt::respond(agent(args.agent), &input, hook_rules) {
                         let _ = print(&output);
@@ -56,11 +56,11 @@ fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
             Err(_) => return Vec::new(),
         },
     };
-    let workspace = crate::workspace::Workspace::discover_from(
-        &crate::workspace::Options::default(),
+    let workspace = crate::io::workspace::Workspace::discover_from(
+        &crate::io::workspace::Options::default(),
         &from,
-        std::env::var_os(crate::workspace::FILE_ENV),
-        std::env::var_os(crate::workspace::CEILING_ENV),
+        std::env::var_os(crate::io::workspace::FILE_ENV),
+        std::env::var_os(crate::io::workspace::CEILING_ENV),
     );
     active_rules(&workspace.rules_file).unwrap_or_default()
 }

@@ -7,16 +7,16 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::ops::service;
 use crate::preset::requirements::{self, Environment, Status};
 use crate::preset::{Preset, collection, render, report};
-use crate::service;
 use anyhow::Context as _;
 
-use crate::cli::{
+use crate::front::cli::{
     DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
     PresetValidateArgs, TextOrJson,
 };
-use crate::cmd::{Context, eprint, print, status};
+use crate::front::cmd::{Context, eprint, print, status};
 
 pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<ExitCode> {
     match command {
@@ -28,7 +28,7 @@ pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<E
 }
 
 /// The workspace root and the current directory (paths are shown relative to it).
-fn places(context: &Context) -> anyhow::Result<(crate::workspace::Workspace, PathBuf)> {
+fn places(context: &Context) -> anyhow::Result<(crate::io::workspace::Workspace, PathBuf)> {
     let workspace = context.workspace()?;
     let cwd = env::current_dir().context("cannot determine the current directory")?;
     Ok((workspace, cwd))
@@ -77,7 +77,7 @@ fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitC
                 .iter()
                 .flat_map(|p| p.diagnostics.iter().cloned())
                 .collect();
-            crate::sarif::render(
+            crate::report::sarif::render(
                 &diagnostics,
                 "autofix-presets/",
                 &context.workspace()?.repository_root(),
@@ -99,7 +99,7 @@ fn report_diagnostics(context: &Context, preset: &Preset, consequence: &str) {
         text.push_str(&format!(
             "{} preset `{}` is disabled by the errors above; {consequence}\n",
             painter.error("error:"),
-            crate::text::shown(&preset.id)
+            crate::report::text::shown(&preset.id)
         ));
     }
     eprint(&text);
@@ -123,9 +123,9 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         eprint(&format!(
             "{} --set {}: no rendered command has the placeholder {{{}}}, so the value is unused{}\n",
             painter.warning("warning:"),
-            crate::text::shown(&name),
-            crate::text::shown(&name),
-            crate::text::did_you_mean(&near)
+            crate::report::text::shown(&name),
+            crate::report::text::shown(&name),
+            crate::report::text::did_you_mean(&near)
         ));
     }
     let missing = render::missing_values(&rendered);
@@ -134,7 +134,7 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
             let silent: Vec<String> = rendered
                 .iter()
                 .filter(|r| r.line.is_none())
-                .map(|r| format!("`{}`", crate::text::shown(&r.id)))
+                .map(|r| format!("`{}`", crate::report::text::shown(&r.id)))
                 .collect();
             if !silent.is_empty() {
                 let painter = context.stderr_painter();
@@ -154,7 +154,7 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
                     "{} no value for {}, left as written; give each with --set NAME=VALUE \
                      (--strict makes this an error)\n",
                     painter.warning("note:"),
-                    crate::text::shown(&render::describe_missing(&missing))
+                    crate::report::text::shown(&render::describe_missing(&missing))
                 ));
             }
             report::render_text(&rendered, args.null)
@@ -211,7 +211,7 @@ fn only_preset(context: &Context) -> anyhow::Result<Preset> {
         _ => {
             let names: Vec<String> = found
                 .iter()
-                .map(|p| format!("`{}`", crate::text::shown(&p.id)))
+                .map(|p| format!("`{}`", crate::report::text::shown(&p.id)))
                 .collect();
             anyhow::bail!(
                 "{} presets here ({}): name the one to check",

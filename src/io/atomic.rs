@@ -34,9 +34,9 @@ pub(crate) enum AtomicError {
     #[error("cannot rename the temporary file over {}: {error}", path.display())]
     Rename { path: PathBuf, error: io::Error },
     #[error(transparent)]
-    Refused(#[from] crate::safe_write::Refusal),
+    Refused(#[from] crate::io::safe_write::Refusal),
     #[error(transparent)]
-    Lock(#[from] crate::lock::LockError),
+    Lock(#[from] crate::io::lock::LockError),
 }
 
 /// The real file behind a path: the end of its symlink chain.

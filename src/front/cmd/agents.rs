@@ -5,15 +5,15 @@ use std::env;
 use std::process::ExitCode;
 
 use crate::export::{self, Mode};
+use crate::io::workspace::{self, Workspace};
 use crate::rules::{self, listing};
-use crate::workspace::{self, Workspace};
-use crate::{hook, init};
+use crate::{export::hook, init};
 use anyhow::Context as _;
 
-use crate::cli::{
+use crate::front::cli::{
     CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
 };
-use crate::cmd::{Context, eprint, print};
+use crate::front::cmd::{Context, eprint, print};
 
 fn mode(check: bool, dry_run: bool) -> Mode {
     if check {
@@ -95,7 +95,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
             let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
-            crate::git::walk_to_top(&cwd, &ceilings).context(
+            crate::io::git::walk_to_top(&cwd, &ceilings).context(
                 "not inside a git repository: run `autofix init` in your repository, or name \
                  its root with -C DIR",
             )?
@@ -176,7 +176,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
     let text = output.unwrap_or_else(|error| {
         eprint(&format!(
             "autofix: no rules for the hook: {}\n",
-            crate::cmd::describe(&error)
+            crate::front::cmd::describe(&error)
         ));
         hook::empty(agent).to_string()
     });

@@ -209,7 +209,7 @@ impl Workspace {
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
     /// holds `.git` (what GitHub sees as the checkout), else the root itself.
     pub(crate) fn repository_root(&self) -> PathBuf {
-        crate::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
+        crate::io::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
     }
 
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
@@ -244,7 +244,7 @@ pub(crate) fn is_foreign(path: &Path) -> bool {
 /// else `cwd` itself; never above a ceiling, and never above the repository root: a rules
 /// file planted in a shared parent folder is not this repository's.
 fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
-    let top = crate::git::walk_to_top(cwd, ceilings);
+    let top = crate::io::git::walk_to_top(cwd, ceilings);
     let ancestors: Vec<&Path> = {
         let mut list = Vec::new();
         for dir in cwd.ancestors() {

@@ -12,14 +12,14 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
-use crate::learning::{self, AfterLearning};
+use crate::ops::learning::{self, AfterLearning};
+use crate::ops::service;
 use crate::preset::{render, report};
 use crate::rules::provenance::History;
 use crate::rules::{learn, listing};
-use crate::service;
 use serde_json::{Map, Value, json};
 
-use crate::cmd::{self, Context};
+use crate::front::cmd::{self, Context};
 
 /// Versions reached through `initialize`, newest first.
 const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -496,7 +496,7 @@ fn unknown_argument(tool: &str, arguments: &Map<String, Value>) -> Option<String
     let unknown = arguments
         .keys()
         .find(|key| !properties.contains_key(*key))?;
-    let near = crate::text::closest(unknown, known.iter().copied());
+    let near = crate::report::text::closest(unknown, known.iter().copied());
     let named = if near.is_empty() {
         format!(
             "; the arguments are {}",
@@ -507,7 +507,7 @@ fn unknown_argument(tool: &str, arguments: &Map<String, Value>) -> Option<String
                 .join(", ")
         )
     } else {
-        crate::text::did_you_mean(&near)
+        crate::report::text::did_you_mean(&near)
     };
     Some(format!("unknown argument `{unknown}` for `{tool}`{named}"))
 }
@@ -595,7 +595,9 @@ fn failure(error: anyhow::Error) -> String {
 }
 
 /// The workspace and the directory relative paths are read from.
-fn places(context: &Context) -> Result<(crate::workspace::Workspace, std::path::PathBuf), String> {
+fn places(
+    context: &Context,
+) -> Result<(crate::io::workspace::Workspace, std::path::PathBuf), String> {
     let workspace = context.workspace().map_err(failure)?;
     let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
     Ok((workspace, cwd))
@@ -696,13 +698,13 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     let workspace = context.workspace().map_err(failure)?;
     let options = learn::Options {
         dry_run: flag(arguments, "dry_run")?,
-        lock_timeout: crate::lock::timeout_from_env()?,
+        lock_timeout: crate::io::lock::timeout_from_env()?,
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;
     let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = learned.to_text(&path, crate::i18n::Lang::En, learn::Front::Mcp);
+    let mut text = learned.to_text(&path, crate::front::i18n::Lang::En, learn::Front::Mcp);
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }
@@ -744,7 +746,7 @@ fn check(context: &Context) -> Result<Answer, String> {
     let report = service::check(&workspace, &cmd::shown(&workspace.rules_file))
         .map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
-        text: report.to_text(crate::paint::Painter::new(false)),
+        text: report.to_text(crate::report::paint::Painter::new(false)),
         json: report.to_value(),
     })
 }
@@ -760,7 +762,7 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
         .map_err(|error| failure(error.into()))?
         .presets;
     Ok(Answer::Done {
-        text: report::validate_text(&presets, crate::paint::Painter::new(false)),
+        text: report::validate_text(&presets, crate::report::paint::Painter::new(false)),
         json: report::validate_value(&presets, deny_warnings),
     })
 }
@@ -785,8 +787,10 @@ fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<An
     let preset = service::load_one(&workspace, &cwd, path.as_ref())
         .map_err(|error| failure(error.into()))?;
     if !preset.enabled() {
-        let diagnostics =
-            report::diagnostics_text(&preset.diagnostics, crate::paint::Painter::new(false));
+        let diagnostics = report::diagnostics_text(
+            &preset.diagnostics,
+            crate::report::paint::Painter::new(false),
+        );
         return Ok(Answer::Failed(format!(
             "{diagnostics}preset `{}` is disabled by the errors above; nothing rendered",
             preset.id

@@ -5,12 +5,12 @@
 use serde::Serialize;
 
 use crate::export::{self, Mode, Status, Targets};
-use crate::i18n::{Lang, Message};
+use crate::front::i18n::{Lang, Message};
+use crate::io::workspace::Workspace;
 use crate::rules::RulesError;
 use crate::rules::append::StoredRule;
 use crate::rules::learn::{self, SupersedeReference};
 use crate::rules::similar::Match;
-use crate::workspace::Workspace;
 
 /// Whether to refresh the exported copies after learning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +127,7 @@ impl Learned {
 
     /// The `learn --format json` document.
     pub(crate) fn to_json(&self, shown: &str) -> String {
-        crate::text::json_document(&self.json(shown))
+        crate::report::text::json_document(&self.json(shown))
     }
 
     /// The same document as a value (the MCP tool's structured result).

@@ -303,7 +303,7 @@ impl Message {
             match value {
                 Some((close, value)) => {
                     // A value may quote the rules file (an existing rule's text).
-                    out.push_str(&crate::text::shown(&value.to_string()));
+                    out.push_str(&crate::report::text::shown(&value.to_string()));
                     rest = &after[close + 1..];
                 }
                 None => {
@@ -329,11 +329,13 @@ pub(crate) fn learn_error(lang: Lang, error: &RulesError) -> Option<String> {
     let path = |path: &std::path::Path| path.display().to_string();
     Some(match error {
         RulesError::UnknownCategory { given, allowed, .. } => {
-            let names: Vec<String> =
-                crate::text::closest(&normalize(given), Category::ALL.map(Category::as_str))
-                    .iter()
-                    .map(|name| format!("`{name}`"))
-                    .collect();
+            let names: Vec<String> = crate::report::text::closest(
+                &normalize(given),
+                Category::ALL.map(Category::as_str),
+            )
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect();
             let hint = if names.is_empty() {
                 String::new()
             } else {
@@ -457,7 +459,7 @@ mod tests {
             RulesError::UnknownCategory {
                 given: "cdoe".into(),
                 allowed: Category::list(),
-                hint: crate::text::did_you_mean(&["CODE"]),
+                hint: crate::report::text::did_you_mean(&["CODE"]),
             },
             RulesError::UnknownCategory {
                 given: "zzzzzz".into(),

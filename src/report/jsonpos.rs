@@ -2,7 +2,7 @@
 //! and column of a byte offset. serde_json reports positions only for syntax errors;
 //! semantic diagnostics use this to point at the exact value.
 
-use crate::diagnostics::Position;
+use crate::report::diagnostics::Position;
 
 /// The line and column (1-based, columns in characters) of a byte offset in `source`.
 pub(crate) fn position(source: &str, offset: usize) -> Position {

@@ -1,10 +1,10 @@
 //! `autofix explain CODE`: what a diagnostic code means, why it matters, how to fix it and
 //! an example — the same text as the diagnostics page's table and the SARIF rule help, from the one
-//! table in [`crate::diagnostics`].
+//! table in [`crate::report::diagnostics`].
 
 use std::fmt::Write as _;
 
-use crate::diagnostics::Code;
+use crate::report::diagnostics::Code;
 
 /// The explanation as plain text.
 pub(crate) fn text(code: Code) -> String {
@@ -54,7 +54,7 @@ pub(crate) fn list() -> String {
 
 /// The known codes closest to `name` (by edit distance), for "did you mean".
 pub(crate) fn closest(name: &str) -> Vec<&'static str> {
-    crate::text::closest(name, Code::ALL.iter().map(|code| code.as_str()))
+    crate::report::text::closest(name, Code::ALL.iter().map(|code| code.as_str()))
 }
 
 #[cfg(test)]

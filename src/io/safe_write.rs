@@ -3,7 +3,7 @@
 //! and refuse a real location the [`Fence`] forbids (inside `.git/`, the rules file or its
 //! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
 //! killed writer left; check, right before the rename, that the file still holds what the
-//! writer read; then replace it atomically ([`crate::atomic`]). Every refusal is a
+//! writer read; then replace it atomically ([`crate::io::atomic`]). Every refusal is a
 //! [`Refusal`].
 
 use std::fs;
@@ -11,8 +11,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
-use crate::atomic::{self, AtomicError, Target};
-use crate::lock::{self, FileLock};
+use crate::io::atomic::{self, AtomicError, Target};
+use crate::io::lock::{self, FileLock};
 
 /// Why a write was refused before anything was changed.
 #[derive(Debug, thiserror::Error)]
@@ -70,7 +70,7 @@ impl Fence {
     pub(crate) fn repository(root: &Path, rules_file: &Path) -> Fence {
         Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
-            rules: Some(crate::workspace::real_location(
+            rules: Some(crate::io::workspace::real_location(
                 &atomic::resolve(rules_file).map_or_else(|_| rules_file.to_path_buf(), |t| t.path),
             )),
         }
@@ -84,7 +84,7 @@ impl Fence {
     }
 
     fn check(&self, path: &Path, real: &Path) -> Result<(), Refusal> {
-        let location = crate::workspace::real_location(real);
+        let location = crate::io::workspace::real_location(real);
         let refused = |make: fn(PathBuf) -> Refusal| Err(make(path.to_path_buf()));
         if location
             .components()
@@ -195,7 +195,7 @@ impl Locked {
 }
 
 fn read(path: &Path) -> Result<Option<Vec<u8>>, AtomicError> {
-    match crate::limits::read_file(path) {
+    match crate::io::limits::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(AtomicError::Inspect {

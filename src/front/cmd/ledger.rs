@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use crate::capture::reflect;
-use crate::learning::{self, AfterLearning, Learned};
+use crate::io::workspace::Workspace;
+use crate::ops::learning::{self, AfterLearning, Learned};
 use crate::rules::provenance::History;
 use crate::rules::{self, learn, retire, show};
-use crate::workspace::Workspace;
 
-use crate::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
-use crate::cmd::{Context, eprint, print, shown};
+use crate::front::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
+use crate::front::cmd::{Context, eprint, print, shown};
 
 /// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
 pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
@@ -60,7 +60,7 @@ pub(crate) fn retire_rule(
     let request = retire::request(&document, &path, number, why)?;
     let options = learn::Options {
         dry_run,
-        lock_timeout: crate::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+        lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
     };
     Ok(learning::learn(workspace, &request, &options, after)?)
 }
@@ -78,13 +78,13 @@ pub(crate) fn retired_output(
         format!(
             "Would retire rule #{number} with record #{}: {} (dry run; {path} unchanged)\n",
             record.number,
-            crate::text::shown(why.trim())
+            crate::report::text::shown(why.trim())
         )
     } else {
         format!(
             "Retired rule #{number} with record #{}: {} — saved to {path}\n",
             record.number,
-            crate::text::shown(why.trim())
+            crate::report::text::shown(why.trim())
         )
     };
     if !learned.exports.is_empty() {
@@ -94,7 +94,7 @@ pub(crate) fn retired_output(
             paths.join(", ")
         ));
     }
-    let json = crate::text::json_document(&retire::Json {
+    let json = crate::report::text::json_document(&retire::Json {
         version: 1,
         status: if dry_run { "dry_run" } else { "retired" },
         path,
@@ -130,7 +130,7 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
 }
 
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
-    let (home, agents) = crate::cmd::capture::sessions(&args.sessions)?;
+    let (home, agents) = crate::front::cmd::capture::sessions(&args.sessions)?;
     let workspace = context.workspace()?;
     let source = rules::read(&workspace.rules_file)?;
     let document = source
@@ -146,7 +146,7 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         since: args.sessions.since.clone(),
         rules: Vec::new(),
     });
-    let report = crate::ledger::build(
+    let report = crate::ops::ledger::build(
         shown(&workspace.rules_file),
         args.sessions.since,
         document.as_ref(),

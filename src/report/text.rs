@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::jsonpos::has_byte;
+use crate::report::jsonpos::has_byte;
 
 /// Text from a file (a rule, an id, a skill name, a path) as every renderer shows it: on
 /// one line, with nothing a terminal, a CI log or a reader would take for anything but

@@ -181,7 +181,7 @@ fn scoped_note(listing: &Listing<'_>) -> String {
     let mut named = String::new();
     let mut shown = 0;
     for glob in &globs {
-        let item = format!("`{}`", crate::text::clipped(glob, 200));
+        let item = format!("`{}`", crate::report::text::clipped(glob, 200));
         if !named.is_empty() && named.chars().count() + item.chars().count() > SCOPES_CAP {
             break;
         }

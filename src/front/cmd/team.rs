@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::git::{self, Git, Scope};
+use crate::io::git::{self, Git, Scope};
 use crate::merge::Labels;
 use crate::merge::doctor;
 use crate::merge::driver::{self, Environment, Request};
@@ -12,8 +12,8 @@ use crate::merge::exported;
 use crate::merge::resolve;
 use anyhow::Context as _;
 
-use crate::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
-use crate::cmd::{Context, eprint, print, shown, status};
+use crate::front::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
+use crate::front::cmd::{Context, eprint, print, shown, status};
 
 pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::Result<ExitCode> {
     if args.install || args.uninstall {
@@ -62,7 +62,7 @@ fn merge_exported(
     let shown = path.unwrap_or_else(|| ours.display().to_string());
     let result = (|| -> anyhow::Result<exported::Merged> {
         let read = |path: &PathBuf| {
-            crate::limits::read_to_string(path)
+            crate::io::limits::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))
         };
         let texts = [read(&base)?, read(&ours)?, read(&theirs)?];
@@ -76,7 +76,7 @@ fn merge_exported(
             [&labels[0], &labels[1], &labels[2]],
             marker_size,
         )?;
-        crate::atomic::resolve(&ours)?.write(merged.text.as_bytes())?;
+        crate::io::atomic::resolve(&ours)?.write(merged.text.as_bytes())?;
         Ok(merged)
     })();
     match result {
@@ -90,14 +90,14 @@ fn merge_exported(
             eprint(&format!(
                 "autofix merge-driver: {shown}: {} in the text around the rules (the rules \
                  themselves never conflict); resolve it, then run `autofix export`\n",
-                crate::text::counted(merged.conflicts, "conflict")
+                crate::report::text::counted(merged.conflicts, "conflict")
             ));
             ExitCode::from(1)
         }
         Err(error) => {
             eprint(&format!(
                 "autofix merge-driver: {shown}: cannot merge: {}\n",
-                crate::cmd::describe(&error)
+                crate::front::cmd::describe(&error)
             ));
             ExitCode::from(255)
         }

@@ -1,14 +1,14 @@
 //! The operations both front ends offer — the CLI (`src/cmd/`) and the MCP server — as
 //! library calls on a resolved [`Workspace`]: list the rules, check them, load presets.
-//! Learning lives in [`crate::learning`]. A front end only converts its arguments, calls
+//! Learning lives in [`crate::ops::learning`]. A front end only converts its arguments, calls
 //! these, and renders what they return; nothing here prints.
 
 use std::path::{Path, PathBuf};
 
-use crate::git::Git;
+use crate::io::git::Git;
+use crate::io::workspace::Workspace;
 use crate::preset::{self, Preset, collection};
 use crate::rules::{self, RulesError, check, listing};
-use crate::workspace::Workspace;
 
 /// Builds the listing of the workspace's rules (named `shown` in it) and hands it to
 /// `use_listing`: the listing borrows the file's text, so it cannot be returned.

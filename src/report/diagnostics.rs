@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::paint::Painter;
-use crate::text::shown;
+use crate::report::paint::Painter;
+use crate::report::text::shown;
 
 /// How bad a diagnostic is. Errors make `check` fail and disable a preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -606,7 +606,7 @@ mod tests {
 
     #[test]
     fn the_diagnostics_page_table_is_the_code_table() {
-        let readme = include_str!("docs/diagnostics.md");
+        let readme = include_str!("../docs/diagnostics.md");
         for code in Code::ALL {
             let row = table_row(*code);
             assert!(

@@ -1,0 +1,11 @@
+//! Files and git: the one write path of every command (`safe_write`, over `atomic`
+//! replacement and the sidecar `lock`), discovery of the workspace and its rules file
+//! (`workspace`), the one place that runs git (`git`), and the size limit of every read
+//! (`limits`).
+
+pub(crate) mod atomic;
+pub(crate) mod git;
+pub(crate) mod limits;
+pub(crate) mod lock;
+pub(crate) mod safe_write;
+pub(crate) mod workspace;

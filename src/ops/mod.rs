@@ -1,0 +1,7 @@
+//! The operations both front ends offer, each end to end: listing and checking the rules
+//! and loading presets (`service`), learning a rule and refreshing its exports
+//! (`learning`), and matching the agents' corrections to the rules (`ledger`).
+
+pub(crate) mod learning;
+pub(crate) mod ledger;
+pub(crate) mod service;
