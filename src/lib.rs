@@ -8,7 +8,8 @@
 //!
 //! Inside, the layers are (see [`docs::architecture`] for who may call whom):
 //! - the front ends: `cli` (the clap surface), `cmd` (one file per command group: convert
-//!   arguments, call the library, print) and `mcp` (the same operations as MCP tools);
+//!   arguments, call the library, print), `mcp` (the same operations as MCP tools) and
+//!   `input` (their typed inputs: serde structs that refuse an unknown field by name);
 //! - the services they share: `service` (list, check, load presets) and `learning` (learn
 //!   the rule, then refresh the exported copies);
 //! - the two halves: `rules` (read, precedence, lint, append to `autofix.json`) and
@@ -37,6 +38,7 @@ mod git;
 mod hook;
 mod i18n;
 mod init;
+mod input;
 mod jsonpos;
 mod learning;
 mod ledger;

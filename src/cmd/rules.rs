@@ -55,14 +55,12 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         let input = crate::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Message::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
-        if let Ok(object) =
-            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&input)
-            && let Some(unknown) = learn::unknown_key(&object)
-        {
-            anyhow::bail!("{}: {unknown}", Message::StdinNotARule.fill(lang, &[]));
-        }
-        let mut request = serde_json::from_str::<learn::Request>(&input)
-            .context(Message::StdinNotARule.fill(lang, &[]))?;
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&input).context(Message::StdinNotARule.fill(lang, &[]))?;
+        let mut request: learn::Request =
+            crate::input::read(&object, "key", "").map_err(|refusal| {
+                anyhow::anyhow!("{}: {refusal}", Message::StdinNotARule.fill(lang, &[]))
+            })?;
         request.force |= args.force;
         request
     } else {

@@ -17,8 +17,10 @@ use crate::atomic::AtomicError;
 use crate::i18n::{Lang, Message};
 use crate::safe_write::Fence;
 
-/// What to learn, as the user or agent gave it.
+/// What to learn, as the user or agent gave it (`learn --json` reads it: a key it does not
+/// name is refused, not dropped; dropped, `path` for `Paths` would save the rule unscoped).
 #[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Request {
     #[serde(rename = "Category", alias = "category")]
     pub category: String,
@@ -37,36 +39,6 @@ pub(crate) struct Request {
     /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
     #[serde(skip)]
     pub retirement: bool,
-}
-
-/// The keys a `learn --json` object may hold, as the format spells them (each also in
-/// lower case).
-const REQUEST_KEYS: [&str; 6] = [
-    "Category",
-    "Instruction",
-    "Why",
-    "Supersedes",
-    "Force",
-    "Paths",
-];
-
-/// A `learn --json` object's key that is none of [`REQUEST_KEYS`] (`path` for `Paths`), in
-/// words with the closest names: serde would drop it, saving the rule unscoped.
-pub(crate) fn unknown_key(object: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
-    let known = |key: &str| {
-        REQUEST_KEYS
-            .iter()
-            .any(|k| *k == key || k.to_ascii_lowercase() == key)
-    };
-    let unknown = object.keys().find(|key| !known(key))?;
-    let near = crate::text::closest(unknown, REQUEST_KEYS);
-    let named = if near.is_empty() {
-        let all: Vec<String> = REQUEST_KEYS.iter().map(|k| format!("`{k}`")).collect();
-        format!("; the keys are {}", all.join(", "))
-    } else {
-        crate::text::did_you_mean(&near)
-    };
-    Some(format!("unknown key `{unknown}`{named}"))
 }
 
 /// How to learn it.
