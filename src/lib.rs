@@ -8,8 +8,9 @@
 //!
 //! Inside, the layers are (see [`docs::architecture`] for who may call whom):
 //! - the front ends: `cli` (the clap surface), `cmd` (one file per command group: convert
-//!   arguments, call the library, print), `mcp` (the same operations as MCP tools) and
-//!   `input` (their typed inputs: serde structs that refuse an unknown field by name);
+//!   arguments, call the library, print), `mcp` (the same operations as MCP tools),
+//!   `input` (their typed inputs: serde structs that refuse an unknown field by name),
+//!   and `i18n` (the languages they say `learn`'s outcomes in);
 //! - the services they share: `service` (list, check, load presets) and `learning` (learn
 //!   the rule, then refresh the exported copies);
 //! - the two halves: `rules` (read, precedence, lint, append to `autofix.json`) and
@@ -19,7 +20,7 @@
 //!   `sarif` and `explain` (diagnostics for code scanning and for people);
 //! - shared pieces: `safe_write` (the one write path, over `atomic` and `lock`), `git` (the
 //!   one place that runs git), `workspace` (discovery), `diagnostics`, `jsonpos`, `paint`,
-//!   `i18n`, `limits`, `text`.
+//!   `limits`, `text`.
 //!
 //! Only the front ends print; every renderer below them returns a value or a `String`.
 #![warn(clippy::print_stdout, clippy::print_stderr)]

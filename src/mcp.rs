@@ -725,7 +725,12 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         .map_err(|error| failure(error.into()))?;
     let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = learned.to_text(&path, crate::i18n::Lang::En, learn::Front::Mcp);
+    let mut text = crate::i18n::learned(
+        &learned,
+        &path,
+        crate::i18n::Lang::En,
+        crate::i18n::Front::Mcp,
+    );
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }

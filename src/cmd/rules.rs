@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use std::io::IsTerminal as _;
 
-use crate::i18n::{self, Lang, Message};
+use crate::i18n::{self, Front, Lang, Refusal};
 use crate::learning::{self, AfterLearning, Learned};
 use crate::lock;
 use crate::rules::{self, check, learn, listing};
@@ -53,13 +53,13 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     let request = if args.json {
         let cap = crate::limits::max_file_bytes()?;
         let input = crate::limits::read_capped(std::io::stdin().lock(), cap)
-            .context(Message::StdinUnreadable.text(lang))?;
-        let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
+            .context(Refusal::StdinUnreadable.text(lang))?;
+        let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
         let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&input).context(Message::StdinNotARule.fill(lang, &[]))?;
+            serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
         let mut request: learn::Request =
             crate::input::read(&object, "key", "").map_err(|refusal| {
-                anyhow::anyhow!("{}: {refusal}", Message::StdinNotARule.fill(lang, &[]))
+                anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
             })?;
         request.force |= args.force;
         request
@@ -117,10 +117,10 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         TextOrJson::Text if args.quiet && !refused => Ok(()),
         // A refusal is a finding: its text goes with the other problems, to stderr.
         TextOrJson::Text if refused => {
-            eprint(&learned.to_text(&path, lang, learn::Front::Cli));
+            eprint(&i18n::learned(&learned, &path, lang, Front::Cli));
             Ok(())
         }
-        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli)),
+        TextOrJson::Text => print(&i18n::learned(&learned, &path, lang, Front::Cli)),
         TextOrJson::Json => print(&learned.to_json(&path)),
     };
     match printed {
