@@ -80,6 +80,8 @@ fn unknown_field(unknown: &str, fields: &[&str], noun: &str, owner: &str) -> Str
 }
 
 /// The field names `T` reads, as serde's derive declares them (renamed names and aliases).
+/// A struct with a `#[serde(flatten)]` field is read as a map and declares none: every
+/// key would be refused, so the structs read here have none.
 pub(crate) fn fields<T: DeserializeOwned>() -> &'static [&'static str] {
     let mut fields = None;
     // The probe always fails: it only records what the derive asked for.
