@@ -17,6 +17,8 @@ use crate::ops::service;
 use crate::preset::{render, report};
 use crate::rules::provenance::History;
 use crate::rules::{learn, listing};
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer};
 use serde_json::{Map, Value, json};
 
 use crate::front::cmd::{self, Context};
@@ -446,18 +448,11 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
         Some(Value::Object(arguments)) => arguments,
         Some(_) => return Err(Fault::new(INVALID_PARAMS, "`arguments` must be an object")),
     };
-    if let Some(message) = unknown_argument(name, arguments) {
-        return Ok(json!({
-            "content": [{"type": "text", "text": message}],
-            "structuredContent": {"version": 1, "error": message},
-            "isError": true,
-        }));
-    }
     let answer = match name {
         "rules" => rules(context, arguments),
         "learn" => learn_tool(context, arguments),
         "retire" => retire_tool(context, arguments),
-        "check" => check(context),
+        "check" => read::<CheckArguments>(name, arguments).and_then(|_| check(context)),
         "preset_validate" => preset_validate(context, arguments),
         "preset_render" => preset_render(context, arguments),
         other => {
@@ -481,85 +476,125 @@ fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
     })
 }
 
-/// An argument the tool's input schema does not name (`path` for `paths`), said with the
-/// closest names: dropping it would record a rule unscoped and report success.
-fn unknown_argument(tool: &str, arguments: &Map<String, Value>) -> Option<String> {
-    let tools = tools();
-    let properties = tools
-        .as_array()?
-        .iter()
-        .find(|t| t["name"] == tool)?
-        .pointer("/inputSchema/properties")?
-        .as_object()?
-        .clone();
-    let known: Vec<&str> = properties.keys().map(String::as_str).collect();
-    let unknown = arguments
-        .keys()
-        .find(|key| !properties.contains_key(*key))?;
-    let near = crate::report::text::closest(unknown, known.iter().copied());
-    let named = if near.is_empty() {
-        format!(
-            "; the arguments are {}",
-            known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    } else {
-        crate::report::text::did_you_mean(&near)
-    };
-    Some(format!("unknown argument `{unknown}` for `{tool}`{named}"))
+/// A tool's arguments as its struct: an unknown, missing or mistyped one is the tool's
+/// input error (`isError`), named, not a protocol one; dropped, `path` for `paths` would
+/// record a rule unscoped and report success.
+fn read<T: DeserializeOwned>(tool: &str, arguments: &Map<String, Value>) -> Result<T, String> {
+    crate::front::input::read(arguments, "argument", &format!(" for `{tool}`"))
 }
 
-/// Argument readers: a wrong type is the tool's input error (`isError`), not a protocol one.
-fn string(arguments: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match arguments.get(key) {
+/// `rules`' arguments; every field is in its input schema (a test holds the two together).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesArguments {
+    #[serde(default, deserialize_with = "strings")]
+    category: Option<Vec<String>>,
+    all: Option<bool>,
+    budget: Option<usize>,
+    #[serde(rename = "for", default, deserialize_with = "strings")]
+    for_paths: Option<Vec<String>>,
+    search: Option<String>,
+    provenance: Option<bool>,
+    rule: Option<u64>,
+}
+
+/// `learn`'s arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LearnArguments {
+    category: String,
+    instruction: String,
+    why: String,
+    #[serde(default, deserialize_with = "supersedes")]
+    supersedes: Superseded,
+    force: Option<bool>,
+    #[serde(default, deserialize_with = "strings")]
+    paths: Option<Vec<String>>,
+    dry_run: Option<bool>,
+    export: Option<bool>,
+}
+
+/// `retire`'s arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RetireArguments {
+    rule: u64,
+    why: String,
+    dry_run: Option<bool>,
+    export: Option<bool>,
+}
+
+/// `check` takes no arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckArguments {}
+
+/// `preset_validate`'s arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PresetValidateArguments {
+    #[serde(default, deserialize_with = "strings")]
+    paths: Option<Vec<String>>,
+    deny_warnings: Option<bool>,
+}
+
+/// `preset_render`'s arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PresetRenderArguments {
+    preset: String,
+    #[serde(default, deserialize_with = "strings")]
+    commands: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "values")]
+    set: BTreeMap<String, String>,
+    strict: Option<bool>,
+}
+
+/// A list of strings, or one string as a list of one; null as absent.
+fn strings<'de, D: Deserializer<'de>>(input: D) -> Result<Option<Vec<String>>, D::Error> {
+    let bad = || de::Error::custom("expected a list of strings");
+    match Option::<Value>::deserialize(input)? {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(format!("`{key}` must be a string")),
-    }
-}
-
-fn required(arguments: &Map<String, Value>, key: &str) -> Result<String, String> {
-    string(arguments, key)?.ok_or_else(|| format!("`{key}` is required"))
-}
-
-fn flag(arguments: &Map<String, Value>, key: &str) -> Result<bool, String> {
-    optional_flag(arguments, key, false)
-}
-
-/// A boolean argument, `default` when absent.
-fn optional_flag(arguments: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
-    match arguments.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(value)) => Ok(*value),
-        Some(_) => Err(format!("`{key}` must be true or false")),
-    }
-}
-
-fn strings(arguments: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
-    match arguments.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::String(one)) => Ok(vec![one.clone()]),
+        Some(Value::String(one)) => Ok(Some(vec![one])),
         Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(str::to_string))
+            .into_iter()
+            .map(|item| match item {
+                Value::String(text) => Some(text),
+                _ => None,
+            })
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("`{key}` must be a list of strings")),
-        Some(_) => Err(format!("`{key}` must be a list of strings")),
+            .map(Some)
+            .ok_or_else(bad),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// `set`: an object of NAME: VALUE strings; null as absent.
+fn values<'de, D: Deserializer<'de>>(input: D) -> Result<BTreeMap<String, String>, D::Error> {
+    let bad = || de::Error::custom("expected an object of NAME: VALUE strings");
+    match Option::<Value>::deserialize(input)? {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(values)) => values
+            .into_iter()
+            .map(|(name, value)| match value {
+                Value::String(value) => Some((name, value)),
+                _ => None,
+            })
+            .collect::<Option<_>>()
+            .ok_or_else(bad),
+        Some(_) => Err(bad()),
     }
 }
 
 /// Local rule numbers, and imported rules (`org:12` as its name and number).
 type Superseded = (Vec<u64>, Vec<(String, u64)>);
 
-/// `supersedes`: local rule numbers, and imported rules as `"org:12"`.
-fn supersedes(arguments: &Map<String, Value>) -> Result<Superseded, String> {
+/// `supersedes`: local rule numbers, and imported rules as `"org:12"`; null as none.
+fn supersedes<'de, D: Deserializer<'de>>(input: D) -> Result<Superseded, D::Error> {
     let bad =
-        || "`supersedes` must be a list of rule numbers or imported rules (\"org:12\")".to_string();
+        || de::Error::custom("expected a list of rule numbers or imported rules (\"org:12\")");
     let (mut local, mut imported) = (Vec::new(), Vec::new());
-    let items = match arguments.get("supersedes") {
+    let items = match Option::<Value>::deserialize(input)? {
         None | Some(Value::Null) => return Ok((local, imported)),
         Some(Value::Array(items)) => items,
         Some(_) => return Err(bad()),
@@ -578,17 +613,6 @@ fn supersedes(arguments: &Map<String, Value>) -> Result<Superseded, String> {
     Ok((local, imported))
 }
 
-fn count(arguments: &Map<String, Value>, key: &str) -> Result<Option<usize>, String> {
-    match arguments.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .map(Some)
-            .ok_or_else(|| format!("`{key}` must be a non-negative integer")),
-    }
-}
-
 /// The message the CLI would print after `error:`.
 fn failure(error: anyhow::Error) -> String {
     cmd::describe(&error)
@@ -604,35 +628,33 @@ fn places(
 }
 
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    if let Some(number) = count(arguments, "rule")? {
-        let filters = ["category", "all", "budget", "for", "search"];
-        if filters
-            .iter()
-            .any(|key| !arguments.get(*key).is_none_or(Value::is_null))
-        {
+    // The arguments are checked before the workspace is looked for.
+    let arguments: RulesArguments = read("rules", arguments)?;
+    if let Some(number) = arguments.rule {
+        let filters = arguments.category.is_some()
+            || arguments.all.is_some()
+            || arguments.budget.is_some()
+            || arguments.for_paths.is_some()
+            || arguments.search.is_some();
+        if filters {
             return Err("`rule` shows one rule whole; it takes none of the filters".to_string());
         }
         let workspace = context.workspace().map_err(failure)?;
-        let (text, json) = cmd::ledger::shown_rule(&workspace, number as u64).map_err(failure)?;
+        let (text, json) = cmd::ledger::shown_rule(&workspace, number).map_err(failure)?;
         let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
         return Ok(Answer::Done { text, json });
     }
-    // The arguments are checked before the workspace is looked for.
-    let categories = strings(arguments, "category")?;
-    let all = flag(arguments, "all")?;
-    let budget = count(arguments, "budget")?;
-    let given = strings(arguments, "for")?;
-    let search = string(arguments, "search")?;
-    let provenance = flag(arguments, "provenance")?;
+    let all = arguments.all.unwrap_or(false);
     let (workspace, cwd) = places(context)?;
-    let paths = workspace.paths_inside(&cwd, &given);
+    let paths = workspace.paths_inside(&cwd, &arguments.for_paths.unwrap_or_default());
     let query = listing::Query {
-        categories,
+        categories: arguments.category.unwrap_or_default(),
         all,
-        budget,
+        budget: arguments.budget,
         paths: paths.map_err(|error| format!("`for` {error}"))?,
-        search,
-        provenance: provenance.then(|| History::read(&workspace.rules_file)),
+        search: arguments.search,
+        provenance: (arguments.provenance == Some(true))
+            .then(|| History::read(&workspace.rules_file)),
     };
     let shown = cmd::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
@@ -669,8 +691,9 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 }
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    let (supersedes, imported) = supersedes(arguments)?;
-    let mut why = required(arguments, "why")?;
+    let arguments: LearnArguments = read("learn", arguments)?;
+    let (supersedes, imported) = arguments.supersedes;
+    let mut why = arguments.why;
     if !imported.is_empty() {
         let workspace = context.workspace().map_err(failure)?;
         let marked =
@@ -682,29 +705,34 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         };
     }
     let request = learn::Request {
-        category: required(arguments, "category")?,
-        instruction: required(arguments, "instruction")?,
+        category: arguments.category,
+        instruction: arguments.instruction,
         why,
         supersedes,
-        force: flag(arguments, "force")?,
-        paths: strings(arguments, "paths")?,
+        force: arguments.force.unwrap_or(false),
+        paths: arguments.paths.unwrap_or_default(),
         retirement: false,
     };
-    let after = if optional_flag(arguments, "export", true)? {
+    let after = if arguments.export.unwrap_or(true) {
         AfterLearning::Export
     } else {
         AfterLearning::Skip
     };
     let workspace = context.workspace().map_err(failure)?;
     let options = learn::Options {
-        dry_run: flag(arguments, "dry_run")?,
+        dry_run: arguments.dry_run.unwrap_or(false),
         lock_timeout: crate::io::lock::timeout_from_env()?,
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;
     let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
-    let mut text = learned.to_text(&path, crate::front::i18n::Lang::En, learn::Front::Mcp);
+    let mut text = crate::front::i18n::learned(
+        &learned,
+        &path,
+        crate::front::i18n::Lang::En,
+        crate::front::i18n::Front::Mcp,
+    );
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }
@@ -715,16 +743,13 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
 }
 
 fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    let number = match arguments.get("rule") {
-        Some(value) => value
-            .as_u64()
-            .filter(|&n| n > 0)
-            .ok_or("`rule` must be a rule number")?,
-        None => return Err("`rule` is required".to_string()),
-    };
-    let why = required(arguments, "why")?;
-    let dry_run = flag(arguments, "dry_run")?;
-    let after = if optional_flag(arguments, "export", true)? {
+    let arguments: RetireArguments = read("retire", arguments)?;
+    let number = Some(arguments.rule)
+        .filter(|&n| n > 0)
+        .ok_or("`rule` must be a rule number")?;
+    let why = arguments.why;
+    let dry_run = arguments.dry_run.unwrap_or(false);
+    let after = if arguments.export.unwrap_or(true) {
         AfterLearning::Export
     } else {
         AfterLearning::Skip
@@ -752,11 +777,14 @@ fn check(context: &Context) -> Result<Answer, String> {
 }
 
 fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    let paths: Vec<std::path::PathBuf> = strings(arguments, "paths")?
+    let arguments: PresetValidateArguments = read("preset_validate", arguments)?;
+    let paths: Vec<std::path::PathBuf> = arguments
+        .paths
+        .unwrap_or_default()
         .into_iter()
         .map(Into::into)
         .collect();
-    let deny_warnings = flag(arguments, "deny_warnings")?;
+    let deny_warnings = arguments.deny_warnings.unwrap_or(false);
     let (workspace, cwd) = places(context)?;
     let presets = service::load_presets(&workspace, &cwd, &paths)
         .map_err(|error| failure(error.into()))?
@@ -768,20 +796,12 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
 }
 
 fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
-    let path = required(arguments, "preset")?;
-    let values = match arguments.get("set") {
-        None | Some(Value::Null) => BTreeMap::new(),
-        Some(Value::Object(values)) => values
-            .iter()
-            .map(|(name, value)| value.as_str().map(|v| (name.clone(), v.to_string())))
-            .collect::<Option<BTreeMap<_, _>>>()
-            .ok_or("`set` must map names to strings")?,
-        Some(_) => return Err("`set` must be an object of NAME: VALUE".to_string()),
-    };
+    let arguments: PresetRenderArguments = read("preset_render", arguments)?;
+    let path = arguments.preset;
     let request = render::Request {
-        commands: strings(arguments, "commands")?,
-        values,
-        strict: flag(arguments, "strict")?,
+        commands: arguments.commands.unwrap_or_default(),
+        values: arguments.set,
+        strict: arguments.strict.unwrap_or(false),
     };
     let (workspace, cwd) = places(context)?;
     let preset = service::load_one(&workspace, &cwd, path.as_ref())

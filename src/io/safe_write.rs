@@ -1,5 +1,5 @@
 //! The one way autofix writes a file, for every command that writes one (`learn`, `init`,
-//! `export`, `resolve`, `merge-driver --install`, the MCP server): follow the symlink chain
+//! `export`, `resolve`, `merge-driver --install`, `man --dir`, the MCP server): follow the symlink chain
 //! and refuse a real location the [`Fence`] forbids (inside `.git/`, the rules file or its
 //! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
 //! killed writer left; check, right before the rename, that the file still holds what the
@@ -53,6 +53,12 @@ impl Fence {
     /// A fence for the rules file itself: it may lie anywhere the user named (`--file`),
     /// but never inside a `.git` directory.
     pub(crate) fn rules_file() -> Fence {
+        Fence::default()
+    }
+
+    /// A fence for files written where the user pointed, outside any repository's
+    /// bookkeeping (`man --dir`): anywhere but inside a `.git` directory.
+    pub(crate) fn user_directory() -> Fence {
         Fence::default()
     }
 
@@ -214,6 +220,23 @@ pub(crate) fn write(
     expected: Option<&[u8]>,
 ) -> Result<Option<String>, AtomicError> {
     fence.lock(path, timeout())?.write(&[bytes], expected)
+}
+
+/// Replaces whatever `path` holds with `bytes` through the fence, under the lock (the
+/// file's bytes read under the lock are the ones expected right before the rename): for
+/// files autofix owns whole, such as the man pages. A file that already holds `bytes` is
+/// left alone. The warning is the write's own (a directory that could not be synced).
+pub(crate) fn replace(
+    fence: &Fence,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Option<String>, AtomicError> {
+    let locked = fence.lock(path, timeout())?;
+    let before = locked.read()?;
+    if before.as_deref() == Some(bytes) {
+        return Ok(None);
+    }
+    locked.write(&[bytes], before.as_deref())
 }
 
 /// How many times a writer reads, plans and writes a file before another program's saves

@@ -5,7 +5,6 @@
 use serde::Serialize;
 
 use crate::export::{self, Mode, Status, Targets};
-use crate::front::i18n::{Lang, Message};
 use crate::io::workspace::Workspace;
 use crate::rules::RulesError;
 use crate::rules::append::StoredRule;
@@ -113,18 +112,6 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
 }
 
 impl Learned {
-    /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed;
-    /// for a refusal, the matches and the ways on as `front` spells them.
-    pub(crate) fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
-        let mut text = self.outcome.to_text(shown, lang, front);
-        if !self.exports.is_empty() {
-            let paths: Vec<&str> = self.exports.iter().map(|e| e.path.as_str()).collect();
-            text.push_str(&Message::ExportsRefreshed.fill(lang, &[("paths", &paths.join(", "))]));
-            text.push('\n');
-        }
-        text
-    }
-
     /// The `learn --format json` document.
     pub(crate) fn to_json(&self, shown: &str) -> String {
         crate::report::text::json_document(&self.json(shown))

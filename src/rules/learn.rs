@@ -13,12 +13,13 @@ use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
-use crate::front::i18n::{Lang, Message};
 use crate::io::atomic::AtomicError;
 use crate::io::safe_write::Fence;
 
-/// What to learn, as the user or agent gave it.
+/// What to learn, as the user or agent gave it (`learn --json` reads it: a key it does not
+/// name is refused, not dropped; dropped, `path` for `Paths` would save the rule unscoped).
 #[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Request {
     #[serde(rename = "Category", alias = "category")]
     pub category: String,
@@ -37,36 +38,6 @@ pub(crate) struct Request {
     /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
     #[serde(skip)]
     pub retirement: bool,
-}
-
-/// The keys a `learn --json` object may hold, as the format spells them (each also in
-/// lower case).
-const REQUEST_KEYS: [&str; 6] = [
-    "Category",
-    "Instruction",
-    "Why",
-    "Supersedes",
-    "Force",
-    "Paths",
-];
-
-/// A `learn --json` object's key that is none of [`REQUEST_KEYS`] (`path` for `Paths`), in
-/// words with the closest names: serde would drop it, saving the rule unscoped.
-pub(crate) fn unknown_key(object: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
-    let known = |key: &str| {
-        REQUEST_KEYS
-            .iter()
-            .any(|k| *k == key || k.to_ascii_lowercase() == key)
-    };
-    let unknown = object.keys().find(|key| !known(key))?;
-    let near = crate::report::text::closest(unknown, REQUEST_KEYS);
-    let named = if near.is_empty() {
-        let all: Vec<String> = REQUEST_KEYS.iter().map(|k| format!("`{k}`")).collect();
-        format!("; the keys are {}", all.join(", "))
-    } else {
-        crate::report::text::did_you_mean(&near)
-    };
-    Some(format!("unknown key `{unknown}`{named}"))
 }
 
 /// How to learn it.
@@ -525,107 +496,6 @@ fn same_paths(read: &file::Paths<'_>, written: &[String]) -> bool {
         file::Paths::Missing => written.is_empty(),
         file::Paths::Globs(globs) => !written.is_empty() && globs.iter().eq(written.iter()),
         file::Paths::Invalid(_) => false,
-    }
-}
-
-/// Where an outcome is read: the ways on after a refusal are named as that front end
-/// spells them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Front {
-    Cli,
-    Mcp,
-}
-
-// Every sentence `learn` says is below, so that they can be translated in one place.
-impl Outcome {
-    /// The acknowledgement in `lang`, `shown` being how the path is displayed, then a line
-    /// for every rule the new one supersedes; for a refusal, the rules it repeats or
-    /// contradicts and the two ways on, spelled as `front` spells them.
-    pub(crate) fn to_text(&self, shown: &str, lang: Lang, front: Front) -> String {
-        let mut text = self.acknowledgement(shown, lang);
-        if !self.rule.paths.is_empty() {
-            let globs: Vec<String> = self.rule.paths.iter().map(|g| format!("`{g}`")).collect();
-            text.push_str(&Message::AppliesTo.fill(lang, &[("globs", &globs.join(", "))]));
-            text.push('\n');
-        }
-        for reference in &self.supersedes {
-            text.push_str(&Message::SupersedesFrom.fill(
-                lang,
-                &[("number", &reference.rule), ("from", &reference.from)],
-            ));
-            text.push('\n');
-        }
-        for found in &self.matches {
-            let relation = match found.kind {
-                similar::Kind::Duplicate => Message::MatchSame,
-                similar::Kind::Contradiction => Message::MatchContradicts,
-            };
-            let score = format!("{:.2}", found.score);
-            text.push_str(&relation.fill(
-                lang,
-                &[
-                    ("number", &found.rule),
-                    ("instruction", &found.instruction),
-                    ("score", &score),
-                ],
-            ));
-            text.push('\n');
-        }
-        if self.status == Status::Refused {
-            text.push_str(&self.ways_on(lang, front));
-            text.push('\n');
-        }
-        text
-    }
-
-    /// After a refusal: `--supersedes N` if the new rule replaces them, `--force` to keep
-    /// both.
-    fn ways_on(&self, lang: Lang, front: Front) -> String {
-        let numbers: Vec<String> = self.matches.iter().map(|m| m.rule.to_string()).collect();
-        let (supersede, force) = match front {
-            Front::Cli => (
-                numbers
-                    .iter()
-                    .map(|n| format!("--supersedes {n}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                "--force".to_string(),
-            ),
-            Front::Mcp => (
-                format!("supersedes: [{}]", numbers.join(", ")),
-                "force: true".to_string(),
-            ),
-        };
-        let message = if numbers.len() == 1 {
-            Message::WaysOnOne
-        } else {
-            Message::WaysOnMany
-        };
-        message.fill(lang, &[("supersede", &supersede), ("force", &force)])
-    }
-
-    fn acknowledgement(&self, shown: &str, lang: Lang) -> String {
-        let rule = &self.rule;
-        let message = match self.status {
-            Status::Learned => Message::Learned,
-            Status::Duplicate => Message::Duplicate,
-            Status::DryRun => Message::DryRun,
-            Status::Refused => match self.matches.first().map(|m| m.kind) {
-                Some(similar::Kind::Contradiction) => Message::RefusedContradiction,
-                _ => Message::RefusedDuplicate,
-            },
-        };
-        let mut text = message.fill(
-            lang,
-            &[
-                ("number", &rule.number),
-                ("category", &rule.category),
-                ("instruction", &rule.instruction),
-                ("path", &shown),
-            ],
-        );
-        text.push('\n');
-        text
     }
 }
 

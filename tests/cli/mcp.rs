@@ -751,3 +751,103 @@ fn mcp_retire_appends_a_record_as_the_cli_does() {
     assert_eq!(mixed["isError"], true, "{mixed}");
     assert_eq!(server.finish(), 0);
 }
+
+/// Whether `text` is the refusal of an argument by its tool's struct: unknown, missing or
+/// of the wrong type.
+fn argument_refused(text: &str) -> bool {
+    text.starts_with("unknown argument")
+        || (text.starts_with('`')
+            && (text.contains("` is required") || text.contains("` must be ")))
+}
+
+/// A value of the schema's type, and one of another type.
+fn sample_values(schema: &Value) -> (Value, Value) {
+    let minimum = schema["minimum"].as_u64().unwrap_or(1);
+    match schema["type"].as_str() {
+        Some("string") => (json!("x"), json!(7)),
+        Some("boolean") => (json!(false), json!("yes")),
+        Some("integer") => (json!(minimum), json!("seven")),
+        Some("array") => match &schema["items"]["type"] {
+            Value::Array(_) => (json!([1]), json!(7)),
+            _ => (json!(["x"]), json!(7)),
+        },
+        Some("object") => (json!({"NAME": "x"}), json!(7)),
+        other => panic!("a schema type the test does not know: {other:?}"),
+    }
+}
+
+/// Each tool's advertised input schema is its arguments struct, through the binary: the
+/// names the server knows (listed when an argument is unknown) are the schema's
+/// properties; every required property is refused when missing, and nothing else is
+/// required; every property takes a value of its schema type and refuses another by name.
+#[test]
+fn every_input_schema_is_its_arguments_struct() {
+    let sandbox = example_workspace();
+    let mut server = Server::start(&sandbox);
+    let list = server.request(1, "tools/list", json!({}));
+    let mut id = 1;
+    let mut call = |tool: &str, arguments: &serde_json::Map<String, Value>| {
+        id += 1;
+        let result = server.call(id, tool, Value::Object(arguments.clone()));
+        result["content"][0]["text"].as_str().unwrap().to_string()
+    };
+    for tool in list["result"]["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let schema = &tool["inputSchema"];
+        let properties = schema["properties"].as_object().unwrap();
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|names| names.iter().map(|n| n.as_str().unwrap()).collect())
+            .unwrap_or_default();
+        let unknown = serde_json::Map::from_iter([("zzzzzzzzzzzzzzzz".to_string(), json!(1))]);
+        let text = call(name, &unknown);
+        let prefix = format!("unknown argument `zzzzzzzzzzzzzzzz` for `{name}`; ");
+        let listed = text
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{text}"));
+        let mut known: Vec<&str> = match listed.strip_prefix("the arguments are ") {
+            Some(names) => names.split(", ").map(|n| n.trim_matches('`')).collect(),
+            None => {
+                assert_eq!(listed, "it takes no arguments", "{name}");
+                Vec::new()
+            }
+        };
+        let mut advertised: Vec<&str> = properties.keys().map(String::as_str).collect();
+        known.sort_unstable();
+        advertised.sort_unstable();
+        assert_eq!(
+            known, advertised,
+            "{name}: the struct's fields and the schema"
+        );
+
+        let base: serde_json::Map<String, Value> = required
+            .iter()
+            .map(|r| (r.to_string(), sample_values(&properties[*r]).0))
+            .collect();
+        let text = call(name, &base);
+        assert!(
+            !argument_refused(&text),
+            "{name}: only what is required: {text}"
+        );
+        for missing in &required {
+            let mut arguments = base.clone();
+            arguments.remove(*missing);
+            let text = call(name, &arguments);
+            assert_eq!(text, format!("`{missing}` is required"), "{name}");
+        }
+        for (property, spec) in properties {
+            let (good, bad) = sample_values(spec);
+            let mut arguments = base.clone();
+            arguments.insert(property.clone(), good);
+            let text = call(name, &arguments);
+            assert!(!argument_refused(&text), "{name}.{property}: {text}");
+            arguments.insert(property.clone(), bad);
+            let text = call(name, &arguments);
+            assert!(
+                text.starts_with(&format!("`{property}` must be ")),
+                "{name}.{property}: {text}"
+            );
+        }
+    }
+    assert_eq!(server.finish(), 0);
+}

@@ -5,6 +5,7 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::process::Command;
 
 use crate::support::{Run, Sandbox};
+use serde_json::{Value, json};
 
 const RULES: &str = ".agents/autofix.json";
 
@@ -1459,6 +1460,84 @@ fn learn_json_refuses_an_unknown_key() {
         )
         .expect(0);
     assert!(sandbox.read(RULES).contains("src/api/**"));
+}
+
+/// `learn --json`'s object is its struct, through the binary: the keys it knows (listed
+/// when a key is unknown) are the ones its refusal advertises (`expected {"Category", …}`),
+/// the three outside the brackets are each required and nothing else is, and each key
+/// refuses a value of another type by name.
+#[test]
+fn learn_json_keys_are_the_advertised_ones() {
+    let sandbox = Sandbox::new();
+    let refused = |input: &str| {
+        let run = sandbox
+            .run_with_stdin(&["learn", "--json", "--dry-run"], input)
+            .expect_noisy(2);
+        let prefix = "error: standard input is not a rule: expected ";
+        let rest = run
+            .stderr
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{}", run.stderr));
+        let (advertised, refusal) = rest.split_once("}: ").unwrap();
+        (advertised.to_string() + "}", refusal.trim_end().to_string())
+    };
+    let (advertised, refusal) = refused(r#"{"zzzzzzzzzzzz": 1}"#);
+    let (required, optional) = advertised.trim_matches(['{', '}']).split_once('[').unwrap();
+    let names = |list: &str| -> Vec<String> {
+        list.split(',')
+            .map(|name| name.trim_matches([' ', '"', ']']).to_string())
+            .filter(|name| !name.is_empty())
+            .collect()
+    };
+    let (required, optional) = (names(required), names(optional));
+    assert_eq!(required, ["Category", "Instruction", "Why"]);
+    let listed = refusal
+        .strip_prefix("unknown key `zzzzzzzzzzzz`; the keys are ")
+        .unwrap_or_else(|| panic!("{refusal}"));
+    let mut known: Vec<&str> = listed.split(", ").map(|k| k.trim_matches('`')).collect();
+    let mut all: Vec<&str> = required
+        .iter()
+        .chain(&optional)
+        .map(String::as_str)
+        .collect();
+    known.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(known, all);
+
+    let good = |key: &str| match key {
+        "Category" => json!("code"),
+        "Instruction" => json!("Always test"),
+        "Why" => json!("w"),
+        "Supersedes" => json!([]),
+        "Paths" => json!(["src/**"]),
+        "Force" => json!(true),
+        other => panic!("a key the test does not know: {other}"),
+    };
+    let base: serde_json::Map<String, Value> =
+        required.iter().map(|k| (k.clone(), good(k))).collect();
+    let object = |map: &serde_json::Map<String, Value>| Value::Object(map.clone()).to_string();
+    sandbox
+        .run_with_stdin(&["learn", "--json", "--dry-run"], &object(&base))
+        .expect(0);
+    for key in &required {
+        let mut partial = base.clone();
+        partial.remove(key);
+        assert_eq!(refused(&object(&partial)).1, format!("`{key}` is required"));
+    }
+    for key in required.iter().chain(&optional) {
+        let mut with = base.clone();
+        with.insert(key.clone(), good(key));
+        sandbox
+            .run_with_stdin(&["learn", "--json", "--dry-run"], &object(&with))
+            .expect(0);
+        with.insert(key.clone(), json!({"not": "this"}));
+        let refusal = refused(&object(&with)).1;
+        assert!(
+            refusal.starts_with(&format!("`{key}` must be ")),
+            "{refusal}"
+        );
+    }
+    assert!(!sandbox.join(RULES).exists());
 }
 
 /// Invisible characters no text needs (U+200B, U+2060, U+FEFF, U+00AD) are refused in an

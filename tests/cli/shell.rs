@@ -189,6 +189,56 @@ fn man_writes_one_page_per_command() {
     }
 }
 
+/// `man --dir` writes through the one safe-write path: a page linked into `.git/` is
+/// refused and the link's target left alone; a page linked elsewhere is written where the
+/// link leads; nothing (lock, temp file) is left beside the pages.
+#[test]
+fn man_dir_writes_through_safe_write() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/config", "[core]\n");
+    sandbox.write("elsewhere/learn.1", "old page\n");
+    fs::create_dir_all(sandbox.join("pages")).unwrap();
+    std::os::unix::fs::symlink("../.git/config", sandbox.join("pages/autofix.1")).unwrap();
+    let refused = sandbox.run(&["man", "--dir", "pages"]);
+    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("git's own directory"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(sandbox.read(".git/config"), "[core]\n");
+
+    fs::remove_file(sandbox.join("pages/autofix.1")).unwrap();
+    std::os::unix::fs::symlink(
+        "../elsewhere/learn.1",
+        sandbox.join("pages/autofix-learn.1"),
+    )
+    .unwrap();
+    let run = sandbox.run(&["man", "--dir", "pages/"]).expect(0);
+    assert!(
+        run.stdout.starts_with("Wrote 31 man pages"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        sandbox
+            .read("elsewhere/learn.1")
+            .contains(".TH autofix-learn 1"),
+        "the link's target holds the page"
+    );
+    assert!(
+        fs::symlink_metadata(sandbox.join("pages/autofix-learn.1"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // Again: the same pages, nothing left beside them.
+    sandbox.run(&["man", "--dir", "pages"]).expect(0);
+    let names = crate::support::files_below(&sandbox.join("pages"));
+    assert_eq!(names.len(), 31, "{names:?}");
+    assert!(names.iter().all(|name| name.ends_with(".1")), "{names:?}");
+}
+
 #[test]
 fn help_groups_global_options_and_shows_them_where_they_apply() {
     let sandbox = Sandbox::new();

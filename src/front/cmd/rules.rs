@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use std::io::IsTerminal as _;
 
-use crate::front::i18n::{self, Lang, Message};
+use crate::front::i18n::{self, Front, Lang, Refusal};
 use crate::io::lock;
 use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Learned};
@@ -53,16 +53,14 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     let request = if args.json {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
-            .context(Message::StdinUnreadable.text(lang))?;
-        let input = String::from_utf8(input).context(Message::StdinUnreadable.text(lang))?;
-        if let Ok(object) =
-            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&input)
-            && let Some(unknown) = learn::unknown_key(&object)
-        {
-            anyhow::bail!("{}: {unknown}", Message::StdinNotARule.fill(lang, &[]));
-        }
-        let mut request = serde_json::from_str::<learn::Request>(&input)
-            .context(Message::StdinNotARule.fill(lang, &[]))?;
+            .context(Refusal::StdinUnreadable.text(lang))?;
+        let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
+        let mut request: learn::Request =
+            crate::front::input::read(&object, "key", "").map_err(|refusal| {
+                anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
+            })?;
         request.force |= args.force;
         request
     } else {
@@ -122,10 +120,10 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         TextOrJson::Text if args.quiet && !refused => Ok(()),
         // A refusal is a finding: its text goes with the other problems, to stderr.
         TextOrJson::Text if refused => {
-            eprint(&learned.to_text(&path, lang, learn::Front::Cli));
+            eprint(&i18n::learned(&learned, &path, lang, Front::Cli));
             Ok(())
         }
-        TextOrJson::Text => print(&learned.to_text(&path, lang, learn::Front::Cli)),
+        TextOrJson::Text => print(&i18n::learned(&learned, &path, lang, Front::Cli)),
         TextOrJson::Json => print(&learned.to_json(&path)),
     };
     match printed {

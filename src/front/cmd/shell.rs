@@ -40,16 +40,20 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
     let mut root = Cli::command().disable_help_subcommand(true);
     root.build();
     if let Some(dir) = args.dir {
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", cmd::shown(&dir)))?;
         let mut written = 0;
         for page in pages(&root) {
             let path = dir.join(format!(
                 "{}.1",
                 page.get_display_name().unwrap_or("autofix")
             ));
-            std::fs::write(&path, render_page(page)?)
-                .with_context(|| format!("cannot write {}", cmd::shown(&path)))?;
+            // The one write path: a page linked into `.git/` is refused, not written through.
+            let fence = crate::io::safe_write::Fence::user_directory();
+            let warning =
+                crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
+                    .with_context(|| format!("cannot write {}", cmd::shown(&path)))?;
+            if let Some(warning) = warning {
+                cmd::eprint(&format!("warning: {warning}\n"));
+            }
             written += 1;
         }
         print(&format!(
