@@ -47,6 +47,18 @@ impl Agent {
         }
     }
 
+    /// Where the agent keeps its hooks, relative to the root (`local`: Claude Code's
+    /// uncommitted settings).
+    pub(crate) fn hooks_file(self, local: bool) -> &'static str {
+        match self {
+            Agent::Claude if local => ".claude/settings.local.json",
+            Agent::Claude => ".claude/settings.json",
+            Agent::Codex => ".codex/hooks.json",
+            Agent::Cursor => ".cursor/hooks.json",
+            Agent::Gemini => ".gemini/settings.json",
+        }
+    }
+
     /// The command a hook runs.
     pub(crate) fn command(self) -> String {
         format!("autofix rules --format hook --agent {}", self.as_str())

@@ -313,7 +313,7 @@ struct Context<'a> {
 /// The files `export` writes by default in the repository at `root` (the defaults and
 /// every target exported before, less what rulesync or Ruler generate): those the merge
 /// driver for exported copies must cover.
-pub(crate) fn default_paths(root: &Path) -> Vec<crate::io::git::Exported> {
+pub(crate) fn default_paths(root: &Path) -> Vec<crate::io::merge_setup::Exported> {
     let facts = Facts::of(root);
     targets::select(root, &Targets::Defaults, &facts)
         .iter()
@@ -343,7 +343,7 @@ fn cover_written(
     rules_file: &Path,
     outcomes: &[Outcome],
 ) -> (Vec<String>, Vec<String>) {
-    let Some(top) = crate::io::git::walk_to_top(root, &[]) else {
+    let Some(top) = crate::io::workspace::walk_to_top(root, &[]) else {
         return Default::default();
     };
     let mut covered = Vec::new();
@@ -361,7 +361,7 @@ fn cover_written(
             }
         }
     }
-    match crate::io::git::cover_exports(&top, rules_file, &covered) {
+    match crate::io::merge_setup::cover_exports(&top, rules_file, &covered) {
         Ok(setup) => (
             setup.steps.into_iter().map(|step| step.message).collect(),
             Vec::new(),
@@ -632,7 +632,7 @@ impl Context<'_> {
 
     /// A refusal for an error of the safe-write path.
     fn refusal(&self, error: &atomic::AtomicError) -> Refusal {
-        use safe_write::Refusal as Fenced;
+        use atomic::Refusal as Fenced;
         let problem = match error {
             atomic::AtomicError::Refused(Fenced::Outside { .. }) => Problem::OutsideRepository,
             atomic::AtomicError::Refused(Fenced::Changed { .. }) => Problem::Changed,

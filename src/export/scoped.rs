@@ -232,11 +232,13 @@ fn file_for(target: &Target, globs: &[String], digits: usize) -> String {
 
 /// The export driver's cover for `target`: its file and, when it has scoped files, every
 /// `autofix-*<ext>` beside it (learned later, on any branch).
-pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::git::Exported> {
-    let mut covered = vec![crate::io::git::Exported::File(root.join(target.path))];
+pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setup::Exported> {
+    let mut covered = vec![crate::io::merge_setup::Exported::File(
+        root.join(target.path),
+    )];
     if matches!(target.scoping, Scoping::Files { .. }) {
         let (dir, suffix) = split(target);
-        covered.push(crate::io::git::Exported::Scoped {
+        covered.push(crate::io::merge_setup::Exported::Scoped {
             dir: root.join(dir.trim_end_matches('/')),
             name: format!("autofix-*{suffix}"),
         });

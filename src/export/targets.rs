@@ -572,10 +572,7 @@ pub(crate) fn enabled_budgets(root: &Path) -> Vec<(Budget, &'static str)> {
             .filter_map(|selected| Some((selected.target.budget?, selected.target.id)))
             .collect();
     let hooked = [true, false].into_iter().any(|local| {
-        let settings = root.join(crate::init::settings::path(
-            crate::export::hook::Agent::Claude,
-            local,
-        ));
+        let settings = root.join(crate::export::hook::Agent::Claude.hooks_file(local));
         crate::io::limits::read_to_string(&settings)
             .is_ok_and(|text| text.contains("autofix rules") && text.contains("--format hook"))
     });

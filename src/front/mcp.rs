@@ -21,7 +21,8 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer};
 use serde_json::{Map, Value, json};
 
-use crate::front::cmd::{self, Context};
+use crate::front::context::Context;
+use crate::front::{context, history};
 
 /// Versions reached through `initialize`, newest first.
 const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -615,7 +616,7 @@ fn supersedes<'de, D: Deserializer<'de>>(input: D) -> Result<Superseded, D::Erro
 
 /// The message the CLI would print after `error:`.
 fn failure(error: anyhow::Error) -> String {
-    cmd::describe(&error)
+    context::describe(&error)
 }
 
 /// The workspace and the directory relative paths are read from.
@@ -640,7 +641,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
             return Err("`rule` shows one rule whole; it takes none of the filters".to_string());
         }
         let workspace = context.workspace().map_err(failure)?;
-        let (text, json) = cmd::ledger::shown_rule(&workspace, number).map_err(failure)?;
+        let (text, json) = history::shown_rule(&workspace, number).map_err(failure)?;
         let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
         return Ok(Answer::Done { text, json });
     }
@@ -656,7 +657,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         provenance: (arguments.provenance == Some(true))
             .then(|| History::read(&workspace.rules_file)),
     };
-    let shown = cmd::shown(&workspace.rules_file);
+    let shown = context::shown(&workspace.rules_file);
     let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
         (listing.to_text(), serde_json::to_value(listing))
     })
@@ -725,7 +726,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;
-    let path = cmd::shown(&workspace.rules_file);
+    let path = context::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
     let mut text = crate::front::i18n::learned(
         &learned,
@@ -756,9 +757,9 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
     };
     let workspace = context.workspace().map_err(failure)?;
     let learned =
-        cmd::ledger::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
-    let path = cmd::shown(&workspace.rules_file);
-    let (mut text, json) = cmd::ledger::retired_output(&learned, &path, number, &why);
+        history::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
+    let path = context::shown(&workspace.rules_file);
+    let (mut text, json) = history::retired_output(&learned, &path, number, &why);
     for warning in &learned.warnings {
         text.push_str(&format!("warning: {warning}\n"));
     }
@@ -768,7 +769,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
 
 fn check(context: &Context) -> Result<Answer, String> {
     let workspace = context.workspace().map_err(failure)?;
-    let report = service::check(&workspace, &cmd::shown(&workspace.rules_file))
+    let report = service::check(&workspace, &context::shown(&workspace.rules_file))
         .map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(crate::report::paint::Painter::new(false)),

@@ -5,6 +5,8 @@
 
 pub(crate) mod cli;
 pub(crate) mod cmd;
+pub(crate) mod context;
+pub(crate) mod history;
 pub(crate) mod i18n;
 pub(crate) mod input;
 pub(crate) mod mcp;

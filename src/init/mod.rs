@@ -19,6 +19,7 @@ use crate::export::peers::{Peers, Tool};
 use crate::export::{self, Mode, markdown, owned};
 use crate::io::atomic;
 use crate::io::git::{self, Git, Scope};
+use crate::io::merge_setup;
 use crate::io::safe_write::{self, Fence};
 use crate::report::text::counted;
 use crate::rules;
@@ -375,7 +376,7 @@ fn hooks(setup: &Setup<'_>) -> Vec<Step> {
     agents
         .into_iter()
         .map(|agent| {
-            let path = settings::path(agent, setup.request.local);
+            let path = agent.hooks_file(setup.request.local);
             if let Some(owner) = peers.owner(&setup.root, path) {
                 return Step::new(
                     format!("hook {}", agent.as_str()),
@@ -428,7 +429,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             .config_get(Some(Scope::Local), "merge.autofix.driver")
             .ok()
             .flatten()
-            .is_some_and(|driver| driver == git::DRIVER_COMMAND);
+            .is_some_and(|driver| driver == merge_setup::DRIVER_COMMAND);
         let attributed = git
             .attribute("merge", &rules_file)
             .is_ok_and(|value| value == "autofix");
@@ -436,10 +437,10 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
             .config_get(Some(Scope::Local), "merge.autofix-export.driver")
             .ok()
             .flatten()
-            .is_some_and(|driver| driver == git::EXPORT_DRIVER_COMMAND);
+            .is_some_and(|driver| driver == merge_setup::EXPORT_DRIVER_COMMAND);
         let exports_attributed = export::exported_files(&setup.root).iter().all(|path| {
             git.attribute("merge", &setup.root.join(path))
-                .is_ok_and(|value| value == git::EXPORT_DRIVER)
+                .is_ok_and(|value| value == merge_setup::EXPORT_DRIVER)
         });
         return if configured && attributed && exports_configured && exports_attributed {
             step(Action::Unchanged, "installed".to_string())
@@ -452,7 +453,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         };
     }
     let exported = export::default_paths(&setup.root);
-    match git::install(&setup.root, &rules_file, &exported, Scope::Local) {
+    match merge_setup::install(&setup.root, &rules_file, &exported, Scope::Local) {
         Ok(done) => done
             .steps
             .into_iter()
@@ -590,7 +591,7 @@ impl Setup<'_> {
             Err(error) => Done {
                 changed_meanwhile: matches!(
                     error,
-                    atomic::AtomicError::Refused(safe_write::Refusal::Changed { .. })
+                    atomic::AtomicError::Refused(atomic::Refusal::Changed { .. })
                 ),
                 step: Step::new(step, Some(path), failure(&error))
                     .with_message(self.clean(&error.to_string())),
@@ -607,7 +608,7 @@ impl Setup<'_> {
 fn any_hook_installed(root: &Path) -> bool {
     Agent::ALL.iter().any(|&agent| {
         [false, true].iter().any(|&local| {
-            crate::io::limits::read_to_string(&root.join(settings::path(agent, local)))
+            crate::io::limits::read_to_string(&root.join(agent.hooks_file(local)))
                 .is_ok_and(|text| settings::merge(agent, Some(&text)) == Ok(None))
         })
     })
@@ -631,7 +632,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
         );
     }
     if !changed.is_empty() {
-        let local = settings::path(Agent::Claude, true);
+        let local = Agent::Claude.hooks_file(true);
         let mut paths: Vec<&str> = Vec::new();
         // Each file once: several steps change `.gitattributes`.
         for path in changed.into_iter().filter(|p| *p != local) {

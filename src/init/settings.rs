@@ -197,17 +197,6 @@ fn line_of(text: &str, slice: &str) -> usize {
     text[..offset].matches('\n').count() + 1
 }
 
-/// Where each agent keeps its hooks, relative to the root.
-pub(crate) fn path(agent: Agent, local: bool) -> &'static str {
-    match agent {
-        Agent::Claude if local => ".claude/settings.local.json",
-        Agent::Claude => ".claude/settings.json",
-        Agent::Codex => ".codex/hooks.json",
-        Agent::Cursor => ".cursor/hooks.json",
-        Agent::Gemini => ".gemini/settings.json",
-    }
-}
-
 /// Seconds for Claude Code and Codex, milliseconds for Gemini CLI.
 const TIMEOUT_SECONDS: u64 = 10;
 

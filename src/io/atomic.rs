@@ -34,9 +34,36 @@ pub(crate) enum AtomicError {
     #[error("cannot rename the temporary file over {}: {error}", path.display())]
     Rename { path: PathBuf, error: io::Error },
     #[error(transparent)]
-    Refused(#[from] crate::io::safe_write::Refusal),
+    Refused(#[from] Refusal),
     #[error(transparent)]
     Lock(#[from] crate::io::lock::LockError),
+}
+
+/// Why a write was refused before anything was changed: what `safe_write`'s fence and its
+/// unchanged check decide.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Refusal {
+    #[error(
+        "{} leads into git's own directory ({}); autofix never writes there",
+        path.display(),
+        real.display()
+    )]
+    GitDirectory { path: PathBuf, real: PathBuf },
+    #[error(
+        "{} leads to the rules file; autofix never writes the rules file under another name",
+        path.display()
+    )]
+    RulesFile { path: PathBuf },
+    #[error("{} leads to the rules file's lock; autofix never writes there", path.display())]
+    RulesLock { path: PathBuf },
+    #[error("{} leads outside the repository; autofix writes only inside it", path.display())]
+    Outside { path: PathBuf },
+    #[error(
+        "{} changed while autofix was writing it (another program saved it); it was left as \
+         that program wrote it: run again",
+        path.display()
+    )]
+    Changed { path: PathBuf },
 }
 
 /// The real file behind a path: the end of its symlink chain.

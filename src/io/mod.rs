@@ -7,5 +7,6 @@ pub(crate) mod atomic;
 pub(crate) mod git;
 pub(crate) mod limits;
 pub(crate) mod lock;
+pub(crate) mod merge_setup;
 pub(crate) mod safe_write;
 pub(crate) mod workspace;

@@ -4,41 +4,15 @@
 //! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
 //! killed writer left; check, right before the rename, that the file still holds what the
 //! writer read; then replace it atomically ([`crate::io::atomic`]). Every refusal is a
-//! [`Refusal`].
+//! [`Refusal`], which `atomic` declares among the write's errors.
 
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
-use crate::io::atomic::{self, AtomicError, Target};
+use crate::io::atomic::{self, AtomicError, Refusal, Target};
 use crate::io::lock::{self, FileLock};
-
-/// Why a write was refused before anything was changed.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum Refusal {
-    #[error(
-        "{} leads into git's own directory ({}); autofix never writes there",
-        path.display(),
-        real.display()
-    )]
-    GitDirectory { path: PathBuf, real: PathBuf },
-    #[error(
-        "{} leads to the rules file; autofix never writes the rules file under another name",
-        path.display()
-    )]
-    RulesFile { path: PathBuf },
-    #[error("{} leads to the rules file's lock; autofix never writes there", path.display())]
-    RulesLock { path: PathBuf },
-    #[error("{} leads outside the repository; autofix writes only inside it", path.display())]
-    Outside { path: PathBuf },
-    #[error(
-        "{} changed while autofix was writing it (another program saved it); it was left as \
-         that program wrote it: run again",
-        path.display()
-    )]
-    Changed { path: PathBuf },
-}
 
 /// Where a write may land.
 #[derive(Clone, Debug, Default)]

@@ -209,7 +209,7 @@ impl Workspace {
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
     /// holds `.git` (what GitHub sees as the checkout), else the root itself.
     pub(crate) fn repository_root(&self) -> PathBuf {
-        crate::io::git::walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
+        walk_to_top(&self.root, &[]).unwrap_or_else(|| self.root.clone())
     }
 
     /// Whether the rules file exists (a dangling link counts as existing, so that it is
@@ -244,7 +244,7 @@ pub(crate) fn is_foreign(path: &Path) -> bool {
 /// else `cwd` itself; never above a ceiling, and never above the repository root: a rules
 /// file planted in a shared parent folder is not this repository's.
 fn find_root(cwd: &Path, ceilings: &[PathBuf]) -> PathBuf {
-    let top = crate::io::git::walk_to_top(cwd, ceilings);
+    let top = walk_to_top(cwd, ceilings);
     let ancestors: Vec<&Path> = {
         let mut list = Vec::new();
         for dir in cwd.ancestors() {
@@ -369,6 +369,21 @@ pub(crate) fn display_path(path: &Path, base: &Path) -> String {
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+/// The nearest ancestor of `start` (itself included) that holds `.git` (a directory, or
+/// a file in a linked worktree), never above a ceiling: the work tree's top, found without
+/// running git, for discovery that must not depend on it.
+pub(crate) fn walk_to_top(start: &Path, ceilings: &[PathBuf]) -> Option<PathBuf> {
+    for dir in start.ancestors() {
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return Some(dir.to_path_buf());
+        }
+        if ceilings.iter().any(|c| c == dir) {
+            break;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::export::hook::Agent;
 use crate::init::trust;
 use crate::io::git::{self, Git};
+use crate::io::merge_setup;
 use crate::report::diagnostics::Code;
 use crate::report::paint::Painter;
 use crate::report::text::counted;
@@ -230,11 +231,11 @@ fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
         return;
     };
     match git.attribute("merge", &relative) {
-        Ok(value) if value == git::DRIVER => {
+        Ok(value) if value == merge_setup::DRIVER => {
             let uncommitted = git
                 .text(&["status", "--porcelain", "--", ".gitattributes"])
                 .is_ok_and(|status| !status.is_empty());
-            let mut message = format!("{shown} has merge={}", git::DRIVER);
+            let mut message = format!("{shown} has merge={}", merge_setup::DRIVER);
             if uncommitted {
                 message.push_str(
                     " (.gitattributes has uncommitted changes: commit it so the team gets it)",
@@ -247,7 +248,7 @@ fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
             false,
             format!(
                 "{shown} has no merge={} attribute (merge: {value})",
-                git::DRIVER
+                merge_setup::DRIVER
             ),
             Some("autofix merge-driver --install, then commit .gitattributes"),
         ),
@@ -276,7 +277,7 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
         .filter_map(|path| git::relative_to_top(top, path))
         .filter(|relative| {
             git.attribute("merge", relative)
-                .map_or(true, |value| value != git::EXPORT_DRIVER)
+                .map_or(true, |value| value != merge_setup::EXPORT_DRIVER)
         })
         .map(|relative| relative.display().to_string())
         .collect();
@@ -294,7 +295,7 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
             format!(
                 "{} merge with merge={} (after a merge, `autofix export` regenerates them)",
                 counted(exported.len(), "exported file"),
-                git::EXPORT_DRIVER
+                merge_setup::EXPORT_DRIVER
             ),
             None,
         ),
@@ -303,7 +304,7 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
             false,
             format!(
                 "no merge={} attribute on {}",
-                git::EXPORT_DRIVER,
+                merge_setup::EXPORT_DRIVER,
                 missing.join(", ")
             ),
             Some(fix),

@@ -4,9 +4,6 @@
 //! carries `"Retirement": true`, which makes the record itself inactive: it is not listed,
 //! exported or linted as a rule. The format is in `src/docs/rules.md`.
 
-use serde::Serialize;
-
-use super::append::StoredRule;
 use super::file::{Document, Rule};
 use super::learn;
 use super::supersede;
@@ -79,22 +76,6 @@ pub(crate) fn request(
         paths: Vec::new(),
         retirement: true,
     })
-}
-
-/// The `retire --format json` document.
-#[derive(Serialize)]
-pub(crate) struct Json<'a> {
-    pub version: u32,
-    /// `retired`, or `dry_run`.
-    pub status: &'static str,
-    pub path: &'a str,
-    /// The number of the rule retired.
-    pub retired: u64,
-    pub reason: &'a str,
-    /// The record appended.
-    pub record: &'a StoredRule,
-    pub exports: &'a [crate::ops::learning::Refreshed],
-    pub warnings: &'a [String],
 }
 
 #[cfg(test)]

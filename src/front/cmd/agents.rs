@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use crate::front::cli::{
     CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
 };
-use crate::front::cmd::{Context, eprint, print};
+use crate::front::context::{Context, eprint, print};
 
 fn mode(check: bool, dry_run: bool) -> Mode {
     if check {
@@ -95,7 +95,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
             let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
-            crate::io::git::walk_to_top(&cwd, &ceilings).context(
+            crate::io::workspace::walk_to_top(&cwd, &ceilings).context(
                 "not inside a git repository: run `autofix init` in your repository, or name \
                  its root with -C DIR",
             )?
@@ -176,7 +176,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
     let text = output.unwrap_or_else(|error| {
         eprint(&format!(
             "autofix: no rules for the hook: {}\n",
-            crate::front::cmd::describe(&error)
+            crate::front::context::describe(&error)
         ));
         hook::empty(agent).to_string()
     });

@@ -10,7 +10,7 @@ use crate::rules::{self, listing};
 use anyhow::Context as _;
 
 use crate::front::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
-use crate::front::cmd::{Context, eprint, print};
+use crate::front::context::{Context, eprint, print};
 
 fn agent(agent: PromptAgent) -> Agent {
     match agent {

@@ -3,28 +3,14 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-
 use crate::capture::reflect;
-use crate::io::workspace::Workspace;
-use crate::ops::learning::{self, AfterLearning, Learned};
+use crate::ops::learning::AfterLearning;
 use crate::rules::provenance::History;
-use crate::rules::{self, learn, retire, show};
+use crate::rules::{self};
 
 use crate::front::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
-use crate::front::cmd::{Context, eprint, print, shown};
-
-/// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
-pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
-    let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
-        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
-    let history = History::read(&workspace.rules_file);
-    let report = show::report(&path, &document, &history, number)
-        .with_context(|| format!("no rule {number} in {path}"))?;
-    Ok((report.to_text(), report.to_json()))
-}
+use crate::front::context::{Context, eprint, print, shown};
+use crate::front::history::{retire_rule, retired_output, shown_rule};
 
 /// `rules N`: the rule whole, in text or JSON.
 pub(crate) fn show(
@@ -42,69 +28,6 @@ pub(crate) fn show(
         &text
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Retires rule `number` of the workspace's rules file for `why`: the record appended
-/// through `learn`'s locked splice, then the exported copies refreshed.
-pub(crate) fn retire_rule(
-    workspace: &Workspace,
-    number: u64,
-    why: &str,
-    dry_run: bool,
-    after: AfterLearning,
-) -> anyhow::Result<Learned> {
-    let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
-        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
-    let request = retire::request(&document, &path, number, why)?;
-    let options = learn::Options {
-        dry_run,
-        lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
-    };
-    Ok(learning::learn(workspace, &request, &options, after)?)
-}
-
-/// The retirement's text and JSON, as the CLI and the MCP tool print them.
-pub(crate) fn retired_output(
-    learned: &Learned,
-    path: &str,
-    number: u64,
-    why: &str,
-) -> (String, String) {
-    let record = &learned.outcome.rule;
-    let dry_run = learned.outcome.status == learn::Status::DryRun;
-    let mut text = if dry_run {
-        format!(
-            "Would retire rule #{number} with record #{}: {} (dry run; {path} unchanged)\n",
-            record.number,
-            crate::report::text::shown(why.trim())
-        )
-    } else {
-        format!(
-            "Retired rule #{number} with record #{}: {} — saved to {path}\n",
-            record.number,
-            crate::report::text::shown(why.trim())
-        )
-    };
-    if !learned.exports.is_empty() {
-        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
-        text.push_str(&format!(
-            "exported copies refreshed: {}\n",
-            paths.join(", ")
-        ));
-    }
-    let json = crate::report::text::json_document(&retire::Json {
-        version: 1,
-        status: if dry_run { "dry_run" } else { "retired" },
-        path,
-        retired: number,
-        reason: why.trim(),
-        record,
-        exports: &learned.exports,
-        warnings: &learned.warnings,
-    });
-    (text, json)
 }
 
 pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {

@@ -12,16 +12,13 @@ pub(crate) mod shell;
 pub(crate) mod sources;
 pub(crate) mod team;
 
-use std::io::{self, Write};
-use std::path::Path;
+use std::io::{self};
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::io::workspace::{self, Workspace};
-use crate::report::paint::{ColorChoice, Painter};
-
-use crate::front::cli::{Cli, Color, Command, GlobalArgs, WorkspaceArgs};
+use crate::front::cli::{Cli, Command};
+use crate::front::context::{Context, describe, eprint};
 use crate::front::mcp;
 
 /// Whether the command line is one an agent's hook runs: the subcommand `hook` (the first
@@ -181,84 +178,4 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
-}
-
-/// What every subcommand needs from the global and workspace options.
-pub(crate) struct Context {
-    pub(crate) options: workspace::Options,
-    pub(crate) color: ColorChoice,
-}
-
-impl Context {
-    pub(crate) fn new(global: &GlobalArgs, workspace: WorkspaceArgs) -> Self {
-        Context {
-            options: workspace::Options {
-                root: workspace.root,
-                file: workspace.file,
-            },
-            color: match global.color {
-                Color::Auto => ColorChoice::Auto,
-                Color::Always => ColorChoice::Always,
-                Color::Never => ColorChoice::Never,
-            },
-        }
-    }
-
-    pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
-        Ok(Workspace::discover(&self.options)?)
-    }
-
-    pub(crate) fn stdout_painter(&self) -> Painter {
-        Painter::for_stream(self.color, &io::stdout())
-    }
-
-    pub(crate) fn stderr_painter(&self) -> Painter {
-        Painter::for_stream(self.color, &io::stderr())
-    }
-}
-
-/// Writes a result to stdout in one go; a closed pipe surfaces as `BrokenPipe`, which
-/// `run` treats as success.
-pub(crate) fn print(text: &str) -> io::Result<()> {
-    let mut stdout = io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()
-}
-
-/// Writes warnings and diagnostics to stderr; a closed stderr is ignored.
-pub(crate) fn eprint(text: &str) {
-    let _ = io::stderr().lock().write_all(text.as_bytes());
-}
-
-/// How a path is shown: relative to the current directory when it lies below it, else as
-/// is. Deterministic for a given working directory, never a surprise absolute path in a
-/// listing made from the workspace.
-pub(crate) fn shown(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    workspace::display_path(path, &cwd)
-}
-
-/// An error and its causes on one line, like anyhow's `{:#}`. The library's errors carry
-/// their cause in their own message and expose no separate source, so nothing repeats.
-pub(crate) fn describe(error: &anyhow::Error) -> String {
-    let text = error
-        .chain()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(": ");
-    match std::env::current_dir() {
-        // The library names files by their absolute paths; a person reads them relative to
-        // where they are, as every listing shows them.
-        Ok(cwd) => workspace::strip_roots(&text, &[&cwd]),
-        Err(_) => text,
-    }
-}
-
-/// Exit status 1 when problems were found, else 0.
-pub(crate) fn status(problems: bool) -> ExitCode {
-    if problems {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }

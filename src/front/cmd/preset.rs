@@ -16,7 +16,7 @@ use crate::front::cli::{
     DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
     PresetValidateArgs, TextOrJson,
 };
-use crate::front::cmd::{Context, eprint, print, status};
+use crate::front::context::{Context, eprint, print, status};
 
 pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<ExitCode> {
     match command {

@@ -17,7 +17,7 @@ use anyhow::Context as _;
 use crate::front::cli::{
     CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
 };
-use crate::front::cmd::{Context, eprint, print, shown, status};
+use crate::front::context::{Context, eprint, print, shown, status};
 
 /// Learns one rule into the workspace's rules file and refreshes the exports; returns the
 /// result and the path as shown.
@@ -140,23 +140,6 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     Ok(status(refused))
 }
 
-/// The workspace's listing (see
-/// [`crate::ops::service::with_listing`]).
-pub(crate) fn with_listing<R>(
-    context: &Context,
-    query: &listing::Query,
-    use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
-) -> anyhow::Result<R> {
-    let workspace = context.workspace()?;
-    let shown = shown(&workspace.rules_file);
-    Ok(service::with_listing(
-        &workspace,
-        shown,
-        query,
-        use_listing,
-    )?)
-}
-
 /// The paths of `rules --for`, relative to the workspace root and `/`-separated.
 fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
     if given.is_empty() {
@@ -207,7 +190,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
             args.format,
         );
     }
-    let warning = with_listing(context, &query, |listing| {
+    let warning = context.with_listing(&query, |listing| {
         // Streamed: a listing of 100k rules is never held twice in memory.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         match args.format {

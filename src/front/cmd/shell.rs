@@ -9,7 +9,8 @@ use anyhow::Context as _;
 use clap::CommandFactory;
 
 use crate::front::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
-use crate::front::cmd::{self, print};
+use crate::front::context;
+use crate::front::context::print;
 
 pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some(name) = args.code.filter(|_| !args.list) else {
@@ -50,16 +51,16 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
             let fence = crate::io::safe_write::Fence::user_directory();
             let warning =
                 crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
-                    .with_context(|| format!("cannot write {}", cmd::shown(&path)))?;
+                    .with_context(|| format!("cannot write {}", context::shown(&path)))?;
             if let Some(warning) = warning {
-                cmd::eprint(&format!("warning: {warning}\n"));
+                context::eprint(&format!("warning: {warning}\n"));
             }
             written += 1;
         }
         print(&format!(
             "Wrote {} to {}\n",
             counted(written, "man page"),
-            cmd::shown(&dir)
+            context::shown(&dir)
         ))?;
         return Ok(ExitCode::SUCCESS);
     }

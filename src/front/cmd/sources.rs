@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use crate::front::cli::{SourcesArgs, SourcesCommand};
-use crate::front::cmd::{Context, eprint, print, shown};
+use crate::front::context::{Context, eprint, print, shown};
 use crate::sources::layers::short;
 use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
 
@@ -103,7 +103,7 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
 /// Prints a source error; exit 1 for a refusal that protects the pins, else 2.
 fn failed(context: &Context, error: &SourceError) -> ExitCode {
     let painter = context.stderr_painter();
-    let text = crate::front::cmd::describe(&anyhow::anyhow!(error.to_string()));
+    let text = crate::front::context::describe(&anyhow::anyhow!(error.to_string()));
     eprint(&format!(
         "{} {}\n",
         painter.error("error:"),
@@ -255,7 +255,7 @@ pub(crate) fn rules_with_layers(
         paths: &query.paths,
     };
     let mut local = Vec::new();
-    crate::front::cmd::rules::with_listing(context, query, |listing| match format {
+    context.with_listing(query, |listing| match format {
         RulesFormat::Json => listing.write_json(&mut local),
         RulesFormat::Markdown => listing.write_markdown(&mut local),
         _ => listing.write_text(&mut local),

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::io::git::{self, Git, Scope};
+use crate::io::git::{Git, Scope};
 use crate::merge::Labels;
 use crate::merge::doctor;
 use crate::merge::driver::{self, Environment, Request};
@@ -13,7 +13,8 @@ use crate::merge::resolve;
 use anyhow::Context as _;
 
 use crate::front::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
-use crate::front::cmd::{Context, eprint, print, shown, status};
+use crate::front::context::{Context, eprint, print, shown, status};
+use crate::io::merge_setup;
 
 pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::Result<ExitCode> {
     if args.install || args.uninstall {
@@ -97,7 +98,7 @@ fn merge_exported(
         Err(error) => {
             eprint(&format!(
                 "autofix merge-driver: {shown}: cannot merge: {}\n",
-                crate::front::cmd::describe(&error)
+                crate::front::context::describe(&error)
             ));
             ExitCode::from(255)
         }
@@ -115,12 +116,12 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
     let exported = crate::export::default_paths(&workspace.root);
     let (done, verb) = if args.install {
         (
-            git::install(&cwd, &workspace.rules_file, &exported, scope),
+            merge_setup::install(&cwd, &workspace.rules_file, &exported, scope),
             "Installed",
         )
     } else {
         (
-            git::uninstall(&cwd, &workspace.rules_file, &exported, scope),
+            merge_setup::uninstall(&cwd, &workspace.rules_file, &exported, scope),
             "Uninstalled",
         )
     };

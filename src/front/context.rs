@@ -1,0 +1,108 @@
+//! What both front ends share: the global options as a [`Context`], printing, and how
+//! paths and errors are shown to a person.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::front::cli::{Color, GlobalArgs, WorkspaceArgs};
+use crate::io::workspace::{self, Workspace};
+use crate::ops::service;
+use crate::report::paint::{ColorChoice, Painter};
+use crate::rules::listing;
+
+/// What every subcommand needs from the global and workspace options.
+pub(crate) struct Context {
+    pub(crate) options: workspace::Options,
+    pub(crate) color: ColorChoice,
+}
+
+impl Context {
+    pub(crate) fn new(global: &GlobalArgs, workspace: WorkspaceArgs) -> Self {
+        Context {
+            options: workspace::Options {
+                root: workspace.root,
+                file: workspace.file,
+            },
+            color: match global.color {
+                Color::Auto => ColorChoice::Auto,
+                Color::Always => ColorChoice::Always,
+                Color::Never => ColorChoice::Never,
+            },
+        }
+    }
+
+    pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
+        Ok(Workspace::discover(&self.options)?)
+    }
+
+    /// The workspace's listing (see [`crate::ops::service::with_listing`]).
+    pub(crate) fn with_listing<R>(
+        &self,
+        query: &listing::Query,
+        use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
+    ) -> anyhow::Result<R> {
+        let workspace = self.workspace()?;
+        let shown = shown(&workspace.rules_file);
+        Ok(service::with_listing(
+            &workspace,
+            shown,
+            query,
+            use_listing,
+        )?)
+    }
+
+    pub(crate) fn stdout_painter(&self) -> Painter {
+        Painter::for_stream(self.color, &io::stdout())
+    }
+
+    pub(crate) fn stderr_painter(&self) -> Painter {
+        Painter::for_stream(self.color, &io::stderr())
+    }
+}
+
+/// Writes a result to stdout in one go; a closed pipe surfaces as `BrokenPipe`, which
+/// `run` treats as success.
+pub(crate) fn print(text: &str) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+/// Writes warnings and diagnostics to stderr; a closed stderr is ignored.
+pub(crate) fn eprint(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// How a path is shown: relative to the current directory when it lies below it, else as
+/// is. Deterministic for a given working directory, never a surprise absolute path in a
+/// listing made from the workspace.
+pub(crate) fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    workspace::display_path(path, &cwd)
+}
+
+/// An error and its causes on one line, like anyhow's `{:#}`. The library's errors carry
+/// their cause in their own message and expose no separate source, so nothing repeats.
+pub(crate) fn describe(error: &anyhow::Error) -> String {
+    let text = error
+        .chain()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(": ");
+    match std::env::current_dir() {
+        // The library names files by their absolute paths; a person reads them relative to
+        // where they are, as every listing shows them.
+        Ok(cwd) => workspace::strip_roots(&text, &[&cwd]),
+        Err(_) => text,
+    }
+}
+
+/// Exit status 1 when problems were found, else 0.
+pub(crate) fn status(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

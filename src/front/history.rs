@@ -1,0 +1,103 @@
+//! What both front ends answer alike about the rules' history: one rule whole (`rules N`)
+//! and a retirement (`retire`), each in text and JSON.
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use crate::front::context::shown;
+use crate::io::workspace::Workspace;
+use crate::ops::learning::{self, AfterLearning, Learned};
+use crate::rules::append::StoredRule;
+use crate::rules::provenance::History;
+use crate::rules::{self, learn, retire, show};
+
+/// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
+pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
+    let path = shown(&workspace.rules_file);
+    let source = rules::read(&workspace.rules_file)?
+        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
+    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
+    let history = History::read(&workspace.rules_file);
+    let report = show::report(&path, &document, &history, number)
+        .with_context(|| format!("no rule {number} in {path}"))?;
+    Ok((report.to_text(), report.to_json()))
+}
+
+/// Retires rule `number` of the workspace's rules file for `why`: the record appended
+/// through `learn`'s locked splice, then the exported copies refreshed.
+pub(crate) fn retire_rule(
+    workspace: &Workspace,
+    number: u64,
+    why: &str,
+    dry_run: bool,
+    after: AfterLearning,
+) -> anyhow::Result<Learned> {
+    let path = shown(&workspace.rules_file);
+    let source = rules::read(&workspace.rules_file)?
+        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
+    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
+    let request = retire::request(&document, &path, number, why)?;
+    let options = learn::Options {
+        dry_run,
+        lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+    };
+    Ok(learning::learn(workspace, &request, &options, after)?)
+}
+
+/// The retirement's text and JSON, as the CLI and the MCP tool print them.
+pub(crate) fn retired_output(
+    learned: &Learned,
+    path: &str,
+    number: u64,
+    why: &str,
+) -> (String, String) {
+    let record = &learned.outcome.rule;
+    let dry_run = learned.outcome.status == learn::Status::DryRun;
+    let mut text = if dry_run {
+        format!(
+            "Would retire rule #{number} with record #{}: {} (dry run; {path} unchanged)\n",
+            record.number,
+            crate::report::text::shown(why.trim())
+        )
+    } else {
+        format!(
+            "Retired rule #{number} with record #{}: {} — saved to {path}\n",
+            record.number,
+            crate::report::text::shown(why.trim())
+        )
+    };
+    if !learned.exports.is_empty() {
+        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
+        text.push_str(&format!(
+            "exported copies refreshed: {}\n",
+            paths.join(", ")
+        ));
+    }
+    let json = crate::report::text::json_document(&RetireJson {
+        version: 1,
+        status: if dry_run { "dry_run" } else { "retired" },
+        path,
+        retired: number,
+        reason: why.trim(),
+        record,
+        exports: &learned.exports,
+        warnings: &learned.warnings,
+    });
+    (text, json)
+}
+
+/// The `retire --format json` document.
+#[derive(Serialize)]
+struct RetireJson<'a> {
+    pub version: u32,
+    /// `retired`, or `dry_run`.
+    pub status: &'static str,
+    pub path: &'a str,
+    /// The number of the rule retired.
+    pub retired: u64,
+    pub reason: &'a str,
+    /// The record appended.
+    pub record: &'a StoredRule,
+    pub exports: &'a [learning::Refreshed],
+    pub warnings: &'a [String],
+}
