@@ -8,7 +8,8 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::load::{LoadError, load};
+use super::load::load;
+use super::source::LoadError;
 use super::{Preset, validate};
 
 /// The default collections, relative to the workspace root.

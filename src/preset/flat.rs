@@ -3,7 +3,8 @@
 //! in `task-preset.json` or, when that is absent, `prompts.json`.
 
 use super::Form;
-use super::load::{self, Draft, LoadError};
+use super::parts::{self, Draft};
+use super::source::LoadError;
 use super::source::{Dir, Doc, Opened, Presence};
 
 /// The help for a flat preset without `commands.json`.
@@ -17,11 +18,11 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
     if let Some(manifest) = &manifest
         && let Some(root) = manifest.root("the manifest", diagnostics)
     {
-        draft.id = load::manifest_id(&root, diagnostics);
+        draft.id = parts::manifest_id(&root, diagnostics);
     }
     let commands = dir.open_top("commands.json", Some(NEEDS_COMMANDS), diagnostics)?;
     if let Opened::Doc(doc) = &commands {
-        draft.commands = load::commands(doc, Form::Flat, diagnostics);
+        draft.commands = parts::commands(doc, Form::Flat, diagnostics);
     }
     // Inputs are declared by a panel, input bindings or prompt inputs; a broken file among
     // them (reported already) leaves them unknown, and placeholders unchecked.
@@ -30,7 +31,7 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
     let panel = dir.open_top("panel.json", None, diagnostics)?;
     match &panel {
         Opened::Doc(doc) => {
-            let outputs = load::panel_outputs(doc, Form::Flat, diagnostics);
+            let outputs = parts::panel_outputs(doc, Form::Flat, diagnostics);
             inputs
                 .get_or_insert_default()
                 .extend(outputs.into_iter().map(str::to_string));
@@ -55,12 +56,12 @@ pub(crate) fn load(dir: &Dir, manifest: Option<Doc>) -> Result<Draft, LoadError>
             continue;
         };
         if holds_requirements {
-            draft.requirements = load::requirements(&root, Form::Flat, diagnostics);
+            draft.requirements = parts::requirements(&root, Form::Flat, diagnostics);
             draft.requirements_file = Some(root.doc.rel.clone());
         }
         for names in [
-            load::binding_inputs(&root, Presence::Optional, diagnostics),
-            load::prompt_inputs(&root, Presence::Optional, diagnostics),
+            parts::binding_inputs(&root, Presence::Optional, diagnostics),
+            parts::prompt_inputs(&root, Presence::Optional, diagnostics),
         ]
         .into_iter()
         .flatten()

@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::report::diagnostics::Diagnostic;
 
 use super::Form;
-use super::load::{self, Draft, LoadError};
+use super::parts::{self, Draft};
+use super::source::LoadError;
 use super::source::{Dir, Doc, Obj, Presence, child};
 use super::{package, task_preset};
 
@@ -21,7 +22,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
     let diagnostics = &mut draft.diagnostics;
     let mut docs = Vec::new();
     if let Some(root) = manifest.root("the manifest", diagnostics) {
-        draft.id = load::manifest_id(&root, diagnostics);
+        draft.id = parts::manifest_id(&root, diagnostics);
         let task_id = draft.id.as_ref().map(|(id, _)| id.as_str());
         let supported = package::check_manifest(dir, &root, task_id, diagnostics)?;
         let ui = root.object("ui", "`ui`", Presence::Required, diagnostics);
@@ -55,23 +56,23 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
         let mut inputs_known = true;
         match &panel {
             Some(panel) => {
-                let outputs = load::panel_outputs(panel, Form::HagiTask, diagnostics);
+                let outputs = parts::panel_outputs(panel, Form::HagiTask, diagnostics);
                 inputs.extend(outputs.into_iter().map(str::to_string));
             }
             None => inputs_known = false,
         }
         if let Some(doc) = &commands {
-            draft.commands = load::commands(doc, Form::HagiTask, diagnostics);
+            draft.commands = parts::commands(doc, Form::HagiTask, diagnostics);
         }
         match task_preset
             .as_ref()
             .and_then(|doc| doc.root("the task preset", diagnostics))
         {
             Some(root) => {
-                draft.requirements = load::requirements(&root, Form::HagiTask, diagnostics);
+                draft.requirements = parts::requirements(&root, Form::HagiTask, diagnostics);
                 task_preset::check(&root, diagnostics);
                 draft.requirements_file = Some(root.doc.rel.clone());
-                let bound = load::binding_inputs(&root, Presence::Required, diagnostics);
+                let bound = parts::binding_inputs(&root, Presence::Required, diagnostics);
                 inputs.extend(bound.unwrap_or_default().into_iter().map(str::to_string));
             }
             None => {
@@ -84,7 +85,7 @@ pub(crate) fn load(dir: &Dir, manifest: Doc) -> Result<Draft, LoadError> {
             .and_then(|doc| doc.root("the prompt package", diagnostics))
         {
             Some(root) => {
-                let names = load::prompt_inputs(&root, Presence::Required, diagnostics);
+                let names = parts::prompt_inputs(&root, Presence::Required, diagnostics);
                 inputs.extend(names.unwrap_or_default().into_iter().map(str::to_string));
                 check_templates(dir, &root, diagnostics);
                 package::check_prompts(&root, supported.as_ref(), diagnostics);

@@ -23,6 +23,7 @@ mod frontmatter;
 pub(crate) mod hagitask;
 pub(crate) mod load;
 mod package;
+mod parts;
 pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod requirements;
@@ -36,7 +37,8 @@ use std::path::PathBuf;
 use crate::report::diagnostics::{Diagnostic, Position};
 
 pub(crate) use collection::{CollectionError, discover, load_collection};
-pub(crate) use load::{LoadError, load};
+pub(crate) use load::load;
+pub(crate) use source::LoadError;
 
 /// Why presets could not be found or read (exit 2).
 #[derive(Debug, thiserror::Error)]

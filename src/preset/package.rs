@@ -19,7 +19,7 @@ use crate::report::diagnostics::{Code, Diagnostic};
 use crate::report::text::JsonKind;
 
 use super::frontmatter;
-use super::load::LoadError;
+use super::source::LoadError;
 use super::source::{Dir, Doc, Obj, Presence, Resolved, child};
 
 /// The schema files a `$schema` may name after `schemas/task-preset-plugin/`.

@@ -12,7 +12,17 @@ use crate::report::diagnostics::{Code, Diagnostic, Position};
 use crate::report::jsonpos;
 use crate::report::text::JsonKind;
 
-use super::load::LoadError;
+/// A preset that could not be read at all (as opposed to one with problems, which loads
+/// with diagnostics).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LoadError {
+    #[error("cannot read `{}`", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
 
 /// Why a [`Resolved::Missing`] file is missing, when nothing at all is there.
 const NOT_FOUND: &str = "does not exist";

@@ -229,14 +229,6 @@ pub(crate) fn string_end(text: &str, at: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// Nonzero when some byte of `word` equals `byte` (the classic "has zero byte" test).
-pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let x = word ^ (ONES * u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGHS
-}
-
 /// The offset just past the value starting at `at`. Containers are skipped by counting
 /// brackets outside strings; the document was already checked by a real parser or is
 /// only being searched, so this need not validate.

@@ -6,8 +6,6 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::report::jsonpos::has_byte;
-
 /// Text from a file (a rule, an id, a skill name, a path) as every renderer shows it: on
 /// one line, with nothing a terminal, a CI log or a reader would take for anything but
 /// text. A line break (`\n`, `\r`, U+0085, U+2028, U+2029) or a tab becomes a space;
@@ -217,6 +215,14 @@ pub(crate) fn json_document(value: &impl serde::Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
     text.push('\n');
     text
+}
+
+/// Nonzero when some byte of `word` equals `byte` (the classic "has zero byte" test).
+pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
 }
 
 #[cfg(test)]

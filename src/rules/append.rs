@@ -173,7 +173,7 @@ fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
         fields.push(("Paths", format!("[{}]", globs.join(", "))));
     }
     if rule.retirement {
-        fields.push((super::retire::FIELD, "true".to_string()));
+        fields.push((super::file::FIELD, "true".to_string()));
     }
     let mut out = String::from("{");
     for (i, (key, value)) in fields.iter().enumerate() {

@@ -8,7 +8,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::budget;
-use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text};
+
+use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text, rule_name};
 use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
@@ -485,15 +486,6 @@ fn instruction_key(instruction: &str) -> String {
         trimmed.to_ascii_lowercase()
     } else {
         trimmed.to_lowercase()
-    }
-}
-
-/// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
-/// without a valid number: how every check names a rule.
-pub(super) fn rule_name(rule: &Rule<'_>) -> String {
-    match rule.number {
-        Number::Valid(n) => format!("rule {n}"),
-        _ => format!("the rule at position {}", rule.index + 1),
     }
 }
 

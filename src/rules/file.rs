@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 
+use crate::report::jsonpos;
 use crate::report::text::JsonKind;
 
 /// The UTF-8 byte order mark, tolerated on read and kept on write.
@@ -432,6 +433,32 @@ impl Document<'_> {
             .filter_map(|r| r.number.value())
             .max()
             .unwrap_or(0)
+    }
+}
+
+/// The most characters an instruction or a why may hold: a rule is one instruction an
+/// agent loads every session (a 7 MiB one made the file unreadable for every command).
+pub(crate) const MAX_FIELD_CHARS: usize = 2000;
+
+/// The field that marks a retirement record ([`super::retire`]).
+pub(crate) const FIELD: &str = "Retirement";
+
+/// Whether `rule` is a retirement record: its top-level `Retirement` is `true`.
+pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
+    // A cheap filter first: this runs for every rule of every listing.
+    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Retirement\"").is_none() {
+        return false;
+    }
+    jsonpos::find_pointer(rule.raw, "/Retirement")
+        .is_some_and(|at| rule.raw[at..].starts_with("true"))
+}
+
+/// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
+/// without a valid number: how every check names a rule.
+pub(crate) fn rule_name(rule: &Rule<'_>) -> String {
+    match rule.number {
+        Number::Valid(n) => format!("rule {n}"),
+        _ => format!("the rule at position {}", rule.index + 1),
     }
 }
 

@@ -115,10 +115,6 @@ impl Validated {
     }
 }
 
-/// The most characters an instruction or a why may hold: a rule is one instruction an
-/// agent loads every session (a 7 MiB one made the file unreadable for every command).
-pub(crate) const MAX_FIELD_CHARS: usize = 2000;
-
 fn validate(request: &Request) -> Result<Validated, RulesError> {
     let category =
         Category::parse(&request.category).ok_or_else(|| RulesError::UnknownCategory {
@@ -152,11 +148,11 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
             });
         }
         let length = text.chars().count();
-        if length > MAX_FIELD_CHARS {
+        if length > file::MAX_FIELD_CHARS {
             return Err(RulesError::TooLong {
                 field,
                 length,
-                max: MAX_FIELD_CHARS,
+                max: file::MAX_FIELD_CHARS,
             });
         }
     }
@@ -285,7 +281,7 @@ fn plan<'a>(
                     .iter()
                     .map(ToString::to_string)
                     .collect(),
-                retirement: super::retire::is_retirement(existing),
+                retirement: super::file::is_retirement(existing),
             },
             matches: Vec::new(),
             warnings: Vec::new(),
@@ -486,7 +482,7 @@ fn verify(
         && last.instruction.as_str() == Some(&rule.instruction)
         && last.why.as_str() == Some(&rule.why)
         && same_paths(&last.paths, &rule.paths)
-        && super::retire::is_retirement(last) == rule.retirement;
+        && super::file::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }
 

@@ -4,23 +4,9 @@
 //! carries `"Retirement": true`, which makes the record itself inactive: it is not listed,
 //! exported or linted as a rule. The format is in `src/docs/rules.md`.
 
-use super::file::{Document, Rule};
+use super::file::{self, Document};
 use super::learn;
 use super::supersede;
-use crate::report::jsonpos;
-
-/// The field that marks a retirement record.
-pub(crate) const FIELD: &str = "Retirement";
-
-/// Whether `rule` is a retirement record: its top-level `Retirement` is `true`.
-pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
-    // A cheap filter first: this runs for every rule of every listing.
-    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Retirement\"").is_none() {
-        return false;
-    }
-    jsonpos::find_pointer(rule.raw, "/Retirement")
-        .is_some_and(|at| rule.raw[at..].starts_with("true"))
-}
 
 /// Why a rule cannot be retired.
 #[derive(Debug, thiserror::Error)]
@@ -54,7 +40,7 @@ pub(crate) fn request(
         .iter()
         .find(|rule| rule.number.value() == Some(number))
         .ok_or_else(|| Refusal::Missing(number, shown.to_string()))?;
-    if is_retirement(rule) {
+    if file::is_retirement(rule) {
         return Err(Refusal::Record(number));
     }
     let by = &resolution.superseded_by[rule.index];
@@ -92,7 +78,7 @@ mod tests {
                 {"Rule_number": 4, "Why": "\"Retirement\": true"}]"#,
         )
         .unwrap();
-        let found: Vec<bool> = document.rules.iter().map(is_retirement).collect();
+        let found: Vec<bool> = document.rules.iter().map(file::is_retirement).collect();
         assert_eq!(found, [true, false, false, false]);
     }
 

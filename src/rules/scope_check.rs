@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::check::rule_name;
+use super::file::rule_name;
 use super::file::{Document, Paths, Rule};
 use super::scope::{Glob, GlobProblem};
 use super::supersede;

@@ -87,7 +87,7 @@ impl Shape {
     fn of(instruction: &str) -> Shape {
         // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
         // statement, and reading all of it into words took 27 times the file in memory.
-        let instruction = clip(instruction, crate::rules::learn::MAX_FIELD_CHARS);
+        let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
         let folded = fold(instruction);
         let directive = directive(&folded);
         let (main_text, replaced_text) = split_replacement(directive);
@@ -659,7 +659,7 @@ pub(crate) fn matches<'a>(
         .collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, text)| {
-            let folded = fold(clip(text, crate::rules::learn::MAX_FIELD_CHARS));
+            let folded = fold(clip(text, crate::rules::file::MAX_FIELD_CHARS));
             if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
                 return None;
             }

@@ -155,7 +155,7 @@ pub(crate) fn lint(
         let offset = jsonpos::find_pointer(found.rule.raw, &found.field);
         let position = offset.map(|at| locator.position(document.source, found.rule.offset + at));
         let what = if scope { "scope glob" } else { "path" };
-        let name = super::check::rule_name(found.rule);
+        let name = super::file::rule_name(found.rule);
         let message = match before {
             Some(file) => format!(
                 "{name}: {what} `{}` matches nothing in the repository any more: it matched \

@@ -19,7 +19,7 @@
 
 use std::ops::Range;
 
-use crate::report::jsonpos::has_byte;
+use crate::report::text::has_byte;
 
 use super::file::{Document, Supersedes};
 
@@ -312,7 +312,7 @@ pub(crate) fn resolve(document: &Document<'_>) -> Resolution {
         retirement: document
             .rules
             .iter()
-            .map(super::retire::is_retirement)
+            .map(super::file::is_retirement)
             .collect(),
     };
     for rule in &document.rules {
