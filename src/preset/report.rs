@@ -21,10 +21,6 @@ fn to_json(value: &impl Serialize) -> String {
     crate::text::json_document(value)
 }
 
-fn diagnostics_json(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
-    diagnostics.iter().map(DiagnosticJson::from).collect()
-}
-
 fn status_word(preset: &Preset) -> &'static str {
     if preset.enabled() {
         "enabled"
@@ -232,7 +228,7 @@ fn validate_document(presets: &[Preset], deny_warnings: bool) -> ValidateJson<'_
                 form: p.form.as_str(),
                 enabled: p.enabled(),
                 commands: p.commands.len(),
-                diagnostics: diagnostics_json(&p.diagnostics),
+                diagnostics: diagnostics::json_of(&p.diagnostics),
             })
             .collect(),
         summary: SummaryJson {
@@ -453,6 +449,6 @@ pub(crate) fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> S
             skills,
             missing_skills: missing,
         },
-        diagnostics: diagnostics_json(&preset.diagnostics),
+        diagnostics: diagnostics::json_of(&preset.diagnostics),
     })
 }
