@@ -1,6 +1,7 @@
 //! Diagnostics as values: a closed set of stable codes, each with a severity, and the
 //! renderers (text, JSON, GitHub annotations) that `check` and `preset validate` share.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -459,6 +460,13 @@ codes! {
         "Codex without `[projects.\"/repo\"] trust_level = \"trusted\"` in ~/.codex/config.toml";
 }
 
+/// A code serialises as its name (`"export-unowned"`).
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 /// A 1-based line and column (columns count characters). Column 0: the line is known, the
 /// column is not (an export refusal names a line of the target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -686,12 +694,13 @@ fn table_row(code: Code) -> String {
 pub(crate) struct DiagnosticJson<'a> {
     pub code: &'static str,
     pub severity: Severity,
-    pub message: &'a str,
+    pub message: Cow<'a, str>,
     pub file: Option<String>,
-    pub pointer: &'a str,
+    pub pointer: Cow<'a, str>,
     pub line: Option<usize>,
+    /// `null` also when only the line is known.
     pub column: Option<usize>,
-    pub help: Option<&'a str>,
+    pub help: Option<Cow<'a, str>>,
 }
 
 impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
@@ -699,12 +708,29 @@ impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
         DiagnosticJson {
             code: diagnostic.code.as_str(),
             severity: diagnostic.severity(),
-            message: &diagnostic.message,
+            message: Cow::Borrowed(&diagnostic.message),
             file: diagnostic.file.as_ref().map(|f| f.display().to_string()),
-            pointer: &diagnostic.pointer,
+            pointer: Cow::Borrowed(&diagnostic.pointer),
             line: diagnostic.position.map(|p| p.line),
-            column: diagnostic.position.map(|p| p.column),
-            help: diagnostic.help.as_deref(),
+            column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
+            help: diagnostic.help.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
+impl DiagnosticJson<'static> {
+    /// The shape of a diagnostic made only for the document (an export target's finding).
+    pub(crate) fn owned(diagnostic: Diagnostic) -> Self {
+        let severity = diagnostic.severity();
+        DiagnosticJson {
+            code: diagnostic.code.as_str(),
+            severity,
+            file: diagnostic.file.as_ref().map(|f| f.display().to_string()),
+            line: diagnostic.position.map(|p| p.line),
+            column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
+            message: Cow::Owned(diagnostic.message),
+            pointer: Cow::Owned(diagnostic.pointer),
+            help: diagnostic.help.map(Cow::Owned),
         }
     }
 }

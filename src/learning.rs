@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::diagnostics::{self, Code, Diagnostic, DiagnosticJson};
 use crate::export::{self, Mode, Status, Targets};
 use crate::i18n::{Lang, Message};
 use crate::rules::RulesError;
@@ -29,7 +30,7 @@ pub(crate) struct Learned {
     pub exports: Vec<Refreshed>,
     /// The rule's warnings, then any export problem: an export that fails never undoes
     /// or hides the learned rule.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// One exported file brought up to date.
@@ -83,8 +84,12 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
     let report = match export::run(&request) {
         Ok(report) => report,
         Err(error) => {
-            learned.warnings.push(format!(
-                "{saved} the exported copies could not be refreshed: {error}; run `autofix export`"
+            learned.warnings.push(Diagnostic::new(
+                Code::ExportNotRefreshed,
+                format!(
+                    "{saved} the exported copies could not be refreshed: {error}; run \
+                     `autofix export`"
+                ),
             ));
             return;
         }
@@ -96,10 +101,13 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
             Status::Removed => "removed",
             Status::Refused | Status::Failed => {
                 let why = outcome.message.as_deref().unwrap_or("it was refused");
-                learned.warnings.push(format!(
+                let message = format!(
                     "{saved} {} was not refreshed: {why}; fix it, then run `autofix export`",
                     outcome.path
-                ));
+                );
+                learned
+                    .warnings
+                    .push(Diagnostic::new(Code::ExportNotRefreshed, message));
                 continue;
             }
             Status::Unchanged | Status::Skipped => continue,
@@ -113,6 +121,16 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
 }
 
 impl Learned {
+    /// The warnings' messages alone, as the JSON documents' `warnings` list them.
+    pub(crate) fn warning_messages(&self) -> Vec<&str> {
+        self.warnings.iter().map(|w| w.message.as_str()).collect()
+    }
+
+    /// The warnings in the shared text form (`warning[code]: ...`), for stderr or MCP.
+    pub(crate) fn warnings_text(&self, painter: crate::paint::Painter) -> String {
+        diagnostics::text_of(&self.warnings, painter)
+    }
+
     /// The acknowledgement in `lang`, then the rules superseded and the copies refreshed;
     /// for a refusal, the matches and the ways on as `front` spells them.
     pub(crate) fn to_text(&self, shown: &str, lang: Lang, front: learn::Front) -> String {
@@ -144,7 +162,8 @@ impl Learned {
             supersedes: &self.outcome.supersedes,
             matches: &self.outcome.matches,
             exports: &self.exports,
-            warnings: &self.warnings,
+            warnings: self.warning_messages(),
+            diagnostics: diagnostics::json_of(&self.warnings),
         }
     }
 }
@@ -159,5 +178,8 @@ struct LearnedJson<'a> {
     supersedes: &'a [SupersedeReference],
     matches: &'a [Match],
     exports: &'a [Refreshed],
-    warnings: &'a [String],
+    /// The warnings' messages (kept from before `diagnostics`).
+    warnings: Vec<&'a str>,
+    /// The warnings with their codes.
+    diagnostics: Vec<DiagnosticJson<'a>>,
 }

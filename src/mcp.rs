@@ -703,9 +703,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     let path = cmd::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
     let mut text = learned.to_text(&path, crate::i18n::Lang::En, learn::Front::Mcp);
-    for warning in &learned.warnings {
-        text.push_str(&format!("warning: {warning}\n"));
-    }
+    text.push_str(&learned.warnings_text(crate::paint::Painter::new(false)));
     Ok(Answer::Done {
         text,
         json: learned.to_value(&path),
@@ -732,9 +730,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
         cmd::ledger::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
     let path = cmd::shown(&workspace.rules_file);
     let (mut text, json) = cmd::ledger::retired_output(&learned, &path, number, &why);
-    for warning in &learned.warnings {
-        text.push_str(&format!("warning: {warning}\n"));
-    }
+    text.push_str(&learned.warnings_text(crate::paint::Painter::new(false)));
     let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
     Ok(Answer::Done { text, json })
 }

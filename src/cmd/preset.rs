@@ -7,6 +7,7 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::diagnostics::{self, Code, Diagnostic};
 use crate::preset::requirements::{self, Environment, Status};
 use crate::preset::{Preset, collection, render, report};
 use crate::service;
@@ -117,17 +118,18 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         strict: args.strict,
     };
     let rendered = render::render(&preset, &request)?;
-    for (name, near) in render::unused_values(&preset, &request) {
-        let painter = context.stderr_painter();
-        let near: Vec<&str> = near.iter().map(String::as_str).collect();
-        eprint(&format!(
-            "{} --set {}: no rendered command has the placeholder {{{}}}, so the value is unused{}\n",
-            painter.warning("warning:"),
-            crate::text::shown(&name),
-            crate::text::shown(&name),
-            crate::text::did_you_mean(&near)
-        ));
-    }
+    let unused: Vec<Diagnostic> = render::unused_values(&preset, &request)
+        .into_iter()
+        .map(|(name, near)| {
+            let near: Vec<&str> = near.iter().map(String::as_str).collect();
+            let message = format!(
+                "--set {name}: no rendered command has the placeholder {{{name}}}, so the value is unused{}",
+                crate::text::did_you_mean(&near)
+            );
+            Diagnostic::new(Code::UnusedValue, message)
+        })
+        .collect();
+    eprint(&diagnostics::text_of(&unused, context.stderr_painter()));
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {

@@ -14,6 +14,7 @@ use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
 use crate::atomic::AtomicError;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::i18n::{Lang, Message};
 use crate::safe_write::Fence;
 
@@ -111,7 +112,7 @@ pub(crate) struct Outcome {
     /// The active rules the new one repeats or contradicts in other words, best first
     /// (kept with `--force`, and left out when it supersedes them).
     pub matches: Vec<Match>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A rule the new rule supersedes, and where that was said: `--supersedes` (the
@@ -277,7 +278,9 @@ pub(crate) fn learn(
     let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
     let expected = source.as_deref().map(str::as_bytes);
     if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
-        outcome.warnings.push(warning);
+        outcome
+            .warnings
+            .push(Diagnostic::new(Code::NotFlushed, warning));
     }
     Ok(outcome)
 }
@@ -364,10 +367,11 @@ fn plan<'a>(
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(&numbers) {
-        warnings.push(format!(
+        let message = format!(
             "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
             path.display()
-        ));
+        );
+        warnings.push(Diagnostic::new(Code::DuplicateRuleNumber, message));
     }
     let matches = near_matches(document, rule);
     if !matches.is_empty() && !rule.force {

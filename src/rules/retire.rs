@@ -94,7 +94,10 @@ pub(crate) struct Json<'a> {
     /// The record appended.
     pub record: &'a StoredRule,
     pub exports: &'a [crate::learning::Refreshed],
-    pub warnings: &'a [String],
+    /// The warnings' messages (kept from before `diagnostics`).
+    pub warnings: Vec<&'a str>,
+    /// The warnings with their codes.
+    pub diagnostics: Vec<crate::diagnostics::DiagnosticJson<'a>>,
 }
 
 #[cfg(test)]

@@ -1593,7 +1593,7 @@ fn render_warns_about_a_value_nothing_uses() {
         .expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "warning: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
+            "warning[unused-value]: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
         ),
         "{}",
         run.stderr
