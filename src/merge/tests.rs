@@ -503,6 +503,10 @@ fn dangling_references_are_left_and_reported() {
         &with(&[A]),
         &with(&[(4, "Always z", "x (supersedes rule 9)")]),
     );
+    assert_eq!(
+        merged.warnings[0].code,
+        crate::diagnostics::Code::MergeDanglingReference
+    );
     assert!(
         merged.warnings[0].message.contains("refers to rule 9"),
         "{:?}",
