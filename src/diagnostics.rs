@@ -268,6 +268,16 @@ codes! {
         "Correct the spelling (the help suggests the nearest input), or declare the input.",
         "A placeholder no input provides is never filled: the agent receives the literal `{name}`.",
         "\"preludeTemplate\": \"/last30days {querry}\" with the input named \"query\"";
+    MissingValue = "missing-value", Note,
+        "`preset render`: a rendered command has a placeholder no `--set NAME=VALUE` gives, so it is left as written (`--strict` makes this an error).",
+        "Give the value with `--set NAME=VALUE`, or pass `--strict` to fail instead.",
+        "The agent receives the literal `{name}` and has to guess what was meant.",
+        "preset render studio without --set audience=..., while `summarize` uses {audience}";
+    CommandWithoutLine = "command-without-line", Note,
+        "`preset render`: a selected command has neither a skill nor a prelude template, so it renders no line and is left out.",
+        "Bind the command to a skill, give it a `preludeTemplate`, or do not select it.",
+        "The command is silently missing from what the agent runs.",
+        "{\"id\": \"tidy\"}    <- no skill, no preludeTemplate";
     UnusedValue = "unused-value", Warning,
         "`preset render --set NAME=VALUE`: no rendered command has the placeholder `{NAME}`, so the value is unused.",
         "Correct the name (the message suggests the nearest placeholder), or drop the `--set`.",

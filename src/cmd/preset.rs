@@ -133,38 +133,48 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {
-            let silent: Vec<String> = rendered
-                .iter()
-                .filter(|r| r.line.is_none())
-                .map(|r| format!("`{}`", crate::text::shown(&r.id)))
-                .collect();
-            if !silent.is_empty() {
-                let painter = context.stderr_painter();
-                let (count, they) = match silent.len() {
-                    1 => ("1 command has".to_string(), "it has"),
-                    n => (format!("{n} commands have"), "they have"),
-                };
-                eprint(&format!(
-                    "{} {count} no line, left out: {they} neither a skill nor a prelude ({})\n",
-                    painter.warning("note:"),
-                    silent.join(", ")
-                ));
-            }
-            if !missing.is_empty() {
-                let painter = context.stderr_painter();
-                eprint(&format!(
-                    "{} no value for {}, left as written; give each with --set NAME=VALUE \
-                     (--strict makes this an error)\n",
-                    painter.warning("note:"),
-                    crate::text::shown(&render::describe_missing(&missing))
-                ));
-            }
+            let notes = render_notes(&rendered, &missing);
+            eprint(&diagnostics::text_of(&notes, context.stderr_painter()));
             report::render_text(&rendered, args.null)
         }
         TextOrJson::Json => report::render_json(&preset, &rendered),
     };
     print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `render`'s notes: the commands left out for want of a line (`command-without-line`),
+/// and the placeholders without a value (`missing-value`).
+fn render_notes(
+    rendered: &[render::Rendered],
+    missing: &[(String, Vec<String>)],
+) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let silent: Vec<String> = rendered
+        .iter()
+        .filter(|r| r.line.is_none())
+        .map(|r| format!("`{}`", r.id))
+        .collect();
+    if !silent.is_empty() {
+        let (count, they) = match silent.len() {
+            1 => ("1 command has".to_string(), "it has"),
+            n => (format!("{n} commands have"), "they have"),
+        };
+        let message = format!(
+            "{count} no line, left out: {they} neither a skill nor a prelude ({})",
+            silent.join(", ")
+        );
+        notes.push(Diagnostic::new(Code::CommandWithoutLine, message));
+    }
+    if !missing.is_empty() {
+        let message = format!(
+            "no value for {}, left as written; give each with --set NAME=VALUE (--strict \
+             makes this an error)",
+            render::describe_missing(missing)
+        );
+        notes.push(Diagnostic::new(Code::MissingValue, message));
+    }
+    notes
 }
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {

@@ -1443,7 +1443,7 @@ fn render_without_a_value_says_what_was_left_as_written() {
     );
     assert_eq!(
         run.stderr,
-        "note: no value for {audience} (used by `summarize`), left as written; give each with \
+        "note[missing-value]: no value for {audience} (used by `summarize`), left as written; give each with \
          --set NAME=VALUE (--strict makes this an error)\n"
     );
     let run = sandbox
@@ -1574,7 +1574,7 @@ fn render_names_the_commands_it_leaves_out() {
         .expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "note: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
+            "note[command-without-line]: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
         ),
         "{}",
         run.stderr
