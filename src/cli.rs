@@ -645,6 +645,8 @@ pub(crate) enum ExportFormat {
     Text,
     Json,
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

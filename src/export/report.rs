@@ -238,15 +238,18 @@ impl Report {
 
     /// A GitHub Actions annotation for every finding.
     pub(crate) fn to_github(&self) -> String {
-        let findings: Vec<Diagnostic> = self
-            .findings()
+        diagnostics::github_of(&self.diagnostics())
+    }
+
+    /// Every finding of the run as a diagnostic (see [`Report::findings`]).
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings()
             .into_iter()
             .map(|finding| match finding {
                 Finding::Target(diagnostic) => diagnostic,
                 Finding::Warning(diagnostic) => diagnostic.clone(),
             })
-            .collect();
-        diagnostics::github_of(&findings)
+            .collect()
     }
 
     /// Every finding of the run: each target refused, failed or (`--check`) out of sync,

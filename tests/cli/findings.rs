@@ -109,6 +109,34 @@ fn export_findings_have_codes_in_every_format() {
 }
 
 #[test]
+fn export_findings_in_sarif() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir(sandbox.join(".git")).unwrap();
+    rules(&sandbox, &["Always use pnpm"]);
+    sandbox.write("sub/.keep", "");
+    // From a subfolder: the URIs are still relative to the repository.
+    let run = Run::from_command(
+        &mut sandbox.command_in("sub", &["export", "--check", "--format", "sarif"]),
+    )
+    .expect(1);
+    let log = run.json();
+    let run = &log["runs"][0];
+    assert_eq!(run["automationDetails"]["id"], "autofix-export/");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{log}");
+    assert_eq!(results[0]["ruleId"], "export-out-of-sync");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "AGENTS.md"
+    );
+    let index = results[0]["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(
+        run["tool"]["driver"]["rules"][index]["id"],
+        "export-out-of-sync"
+    );
+}
+
+#[test]
 fn unreadable_rules_are_a_finding_of_the_listing_and_the_export() {
     let sandbox = Sandbox::new();
     sandbox.write(
