@@ -423,6 +423,16 @@ codes! {
         "Bind the command to `T`, or drop `/T` from the template.",
         "The line becomes `/S /T ...`: the agent runs skill S with a stray slash command in its argument.",
         "\"skill\": \"ponytail\", \"preludeTemplate\": \"/impeccable {q}\"";
+    InitRefused = "init-refused", Error,
+        "`init` left a file unchanged because it is not safe to edit: a link out of the repository or into `.git/`, not a regular UTF-8 file, an agent's settings it cannot read as JSON, or a file another program kept changing.",
+        "Fix what the message names (replace the link, repair the settings' JSON), then run `autofix init` again.",
+        "`init` never overwrites what it cannot read back exactly: the agent that file sets up gets no hook or command until it is fixed.",
+        ".claude/settings.json: not valid JSON (expected `,` at line 4)";
+    InitFailed = "init-failed", Error,
+        "`init` could not write a file (read-only, a full disk, a folder it cannot create).",
+        "Make the file and its folder writable, then run `autofix init` again.",
+        "The part of the setup that file holds is missing until it is written.",
+        "chmod 555 .claude";
     GitUnavailable = "git-unavailable", Error,
         "`doctor`: git cannot run, or the folder is not inside a git work tree.",
         "Install git, and run autofix inside the repository (or `git init` it).",

@@ -172,6 +172,9 @@ impl Report {
                 if let Some(message) = &outcome.message {
                     let _ = write!(detail, ": {message}; left unchanged");
                 }
+                if let Some(problem) = outcome.problem {
+                    detail.push_str(&painter.dim(&format!(" [{}]", problem.code().as_str())));
+                }
             } else if let Some(message) = &outcome.message {
                 let _ = write!(detail, " ({message})");
             }

@@ -282,3 +282,36 @@ fn a_rules_file_with_errors_is_a_doctor_finding() {
         "{json}"
     );
 }
+
+#[test]
+fn refusals_in_the_tables_of_init_and_export_end_with_their_code() {
+    let Some(sandbox) = tracked_repo(&[]) else {
+        return;
+    };
+    sandbox.write(".claude/settings.json", "{\"hooks\": ");
+    let run = sandbox.run(&["init", "--hook", "claude"]).expect(1);
+    assert!(
+        run.stdout.contains(
+            "refused  .claude/settings.json:1 (hook claude): not valid JSON (EOF while parsing"
+        ) && run.stdout.contains("; left unchanged [init-refused]\n"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox
+        .run(&["init", "--hook", "claude", "--format", "json"])
+        .expect(1)
+        .json();
+    assert_eq!(codes(&sandbox, &json), ["init-refused"]);
+    assert_eq!(json["diagnostics"][0]["file"], ".claude/settings.json");
+    assert_eq!(json["diagnostics"][0]["line"], 1);
+
+    sandbox.write(".claude/rules/autofix.md", "my own notes\n");
+    let run = sandbox.run(&["export", "--target", "claude"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("refused  .claude/rules/autofix.md:1: not owned by autofix: ")
+            && run.stdout.contains("; left unchanged [export-unowned]\n"),
+        "{}",
+        run.stdout
+    );
+}
