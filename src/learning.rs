@@ -163,8 +163,35 @@ impl Learned {
             matches: &self.outcome.matches,
             exports: &self.exports,
             warnings: self.warning_messages(),
-            diagnostics: diagnostics::json_of(&self.warnings),
+            diagnostics: self
+                .match_diagnostics(shown)
+                .into_iter()
+                .map(|found| -> DiagnosticJson<'a> { DiagnosticJson::owned(found) })
+                .chain(diagnostics::json_of(&self.warnings))
+                .collect(),
         }
+    }
+
+    /// The active rules the new one repeats (`similar-rules`) or contradicts
+    /// (`conflicting-rules`): why `learn` refused it, or what `--force` kept beside it.
+    fn match_diagnostics(&self, shown: &str) -> Vec<Diagnostic> {
+        self.outcome
+            .matches
+            .iter()
+            .map(|found| {
+                let (code, verb) = match found.kind {
+                    crate::rules::similar::Kind::Duplicate => (Code::SimilarRules, "repeats"),
+                    crate::rules::similar::Kind::Contradiction => {
+                        (Code::ConflictingRules, "contradicts")
+                    }
+                };
+                let message = format!(
+                    "the new rule {verb} rule {} \"{}\"",
+                    found.rule, found.instruction
+                );
+                Diagnostic::new(code, message).in_file(shown)
+            })
+            .collect()
     }
 }
 
@@ -180,6 +207,6 @@ struct LearnedJson<'a> {
     exports: &'a [Refreshed],
     /// The warnings' messages (kept from before `diagnostics`).
     warnings: Vec<&'a str>,
-    /// The warnings with their codes.
+    /// The rules the new one repeats or contradicts, then the warnings, with their codes.
     diagnostics: Vec<DiagnosticJson<'a>>,
 }

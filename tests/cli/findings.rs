@@ -315,3 +315,51 @@ fn refusals_in_the_tables_of_init_and_export_end_with_their_code() {
         run.stdout
     );
 }
+
+#[test]
+fn a_learn_refused_for_a_near_duplicate_names_the_code_check_would_give() {
+    let sandbox = Sandbox::new();
+    rules(
+        &sandbox,
+        &[
+            "Never commit secrets to the repository.",
+            "Use Axios for HTTP requests.",
+        ],
+    );
+    let run = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Never commit secrets into the repo.",
+            "--format",
+            "json",
+        ])
+        .expect(1);
+    let json = run.json();
+    assert_eq!(json["status"], "refused", "{json}");
+    assert_eq!(codes(&sandbox, &json), ["similar-rules"]);
+    assert!(
+        json["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the new rule repeats rule 1 "),
+        "{json}"
+    );
+    let json = sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Use native fetch instead of Axios.",
+            "--format",
+            "json",
+        ])
+        .expect(1)
+        .json();
+    assert_eq!(codes(&sandbox, &json), ["conflicting-rules"]);
+}
