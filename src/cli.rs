@@ -953,9 +953,9 @@ pub(crate) struct DoctorArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-    pub(crate) format: TextOrJson,
+    /// Output format (`github` and `sarif` carry the failed checks alone).
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
 }
 
 #[derive(Debug, Subcommand)]

@@ -268,6 +268,28 @@ fn doctors_failed_checks_have_codes() {
         .find(|d| d["code"] == "merge-driver-missing")
         .unwrap();
     assert_eq!(driver["help"], "autofix merge-driver --install");
+
+    // The same findings as annotations and as SARIF.
+    let github = repo.run(&["doctor", "--format", "github"]).expect(1).stdout;
+    assert!(
+        github.contains(
+            "::error title=merge-driver-missing::merge.autofix.driver is not set: git merges \
+             the rules file as text%0Ahelp: autofix merge-driver --install\n"
+        ),
+        "{github}"
+    );
+    assert!(!github.contains("title=git-unavailable"), "{github}");
+    let sarif = repo.run(&["doctor", "--format", "sarif"]).expect(1).json();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"merge-driver-missing"), "{sarif}");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        RULES
+    );
 }
 
 #[test]
