@@ -1,5 +1,7 @@
-//! Diagnostics as values: a closed set of stable codes, each with a severity, and the
-//! renderers (text, JSON, GitHub annotations) that `check` and `preset validate` share.
+//! Diagnostics as values: the one finding type of every command, a closed set of stable
+//! codes, each with a severity, and the one renderer of each format (text, JSON, GitHub
+//! annotations; SARIF in [`crate::sarif`]) that `check`, `preset`, `export`, `init`,
+//! `learn`, the merge driver and `doctor` share.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -686,14 +688,14 @@ pub(crate) fn json_of(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
 }
 
 /// GitHub's escaping of a workflow command's message (actions/toolkit `command.ts`).
-pub(crate) fn escape_data(text: &str) -> String {
+fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// GitHub's escaping of a workflow command's property value (`file=...`).
-pub(crate) fn escape_property(text: &str) -> String {
+fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -3,7 +3,8 @@
 //! the config, the `merge=autofix` attribute on the rules file, `merge=autofix-export` on
 //! the exported copies, the sources driver on the sources lock (when there is one), the
 //! driver's program on `PATH`, and the rules file itself (valid, no conflict left in the
-//! index, staged once resolved).
+//! index, staged once resolved). A failed check carries its diagnostic code
+//! (`merge-driver-missing`, ...), so its fix is one `autofix explain` away.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
