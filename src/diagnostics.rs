@@ -270,6 +270,16 @@ codes! {
         "Correct the spelling (the help suggests the nearest input), or declare the input.",
         "A placeholder no input provides is never filled: the agent receives the literal `{name}`.",
         "\"preludeTemplate\": \"/last30days {querry}\" with the input named \"query\"";
+    SkillNotInstalled = "skill-not-installed", Error,
+        "`preset requirements`: a skill the preset requires has no `SKILL.md` in any skills folder of this machine; the command exits 1.",
+        "Install it with the command the output names (`npx skills add NAME -g -y`), or pass `--skills-dir` where it is.",
+        "The commands bound to the skill fail when a user runs them.",
+        "\"requirements\": [{\"type\": \"skills\", \"name\": \"ponytail\"}] with no ponytail/SKILL.md installed";
+    CliNotFound = "cli-not-found", Warning,
+        "`preset requirements`: a program the preset requires (a `cli` requirement) is not an executable on `PATH`.",
+        "Install the program, or put it on `PATH`.",
+        "The preset's commands that run it fail on this machine.",
+        "{\"type\": \"cli\", \"name\": \"gh\"} with no gh on PATH";
     MissingValue = "missing-value", Note,
         "`preset render`: a rendered command has a placeholder no `--set NAME=VALUE` gives, so it is left as written (`--strict` makes this an error).",
         "Give the value with `--set NAME=VALUE`, or pass `--strict` to fail instead.",

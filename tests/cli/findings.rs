@@ -385,3 +385,32 @@ fn a_learn_refused_for_a_near_duplicate_names_the_code_check_would_give() {
         .json();
     assert_eq!(codes(&sandbox, &json), ["conflicting-rules"]);
 }
+
+#[test]
+fn unmet_requirements_have_codes() {
+    let sandbox = crate::support::example_workspace();
+    let run = sandbox
+        .run(&["preset", "requirements", "presets/last30days"])
+        .expect(1);
+    assert!(
+        run.stdout
+            .contains("missing      commands: research, competitors  [skill-not-installed]\n"),
+        "{}",
+        run.stdout
+    );
+    let json = sandbox
+        .run(&[
+            "preset",
+            "requirements",
+            "presets/last30days",
+            "--format",
+            "json",
+        ])
+        .expect(1)
+        .json();
+    assert_eq!(codes(&sandbox, &json), ["skill-not-installed"]);
+    assert_eq!(
+        json["diagnostics"][0]["help"],
+        "install it: npx skills add last30days -g -y"
+    );
+}

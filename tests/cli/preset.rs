@@ -659,7 +659,7 @@ fn requirements_report_missing_skills_with_a_hint() {
     assert_eq!(
         run.stdout,
         "flat-research (flat-research): 1 requirement\n  \
-         skill:trend-scan  missing      commands: scan, compare\n                    \
+         skill:trend-scan  missing      commands: scan, compare  [skill-not-installed]\n                    \
          install: npx skills add trend-scan -g -y\n\
          1 of 1 skill not installed\n"
     );
