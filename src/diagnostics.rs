@@ -799,6 +799,24 @@ mod tests {
     }
 
     #[test]
+    fn every_code_says_what_why_how_and_shows_an_example() {
+        for code in Code::ALL {
+            let name = code.as_str();
+            for (part, text) in [
+                ("summary", code.summary()),
+                ("why", code.why()),
+                ("fix", code.fix()),
+            ] {
+                assert!(
+                    text.ends_with('.') || text.ends_with(".)") || text.ends_with('`'),
+                    "{name}: the {part} is not a sentence: {text}"
+                );
+            }
+            assert!(!code.example().trim().is_empty(), "{name} has no example");
+        }
+    }
+
+    #[test]
     fn the_diagnostics_page_table_has_no_other_rows() {
         let readme = include_str!("docs/diagnostics.md");
         let rows = readme.lines().filter(|l| l.starts_with("| `")).count();
