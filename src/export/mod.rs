@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::io::atomic;
 use crate::io::safe_write::{self, Fence};
-use crate::report::diagnostics::Code;
+use crate::report::diagnostics::{Code, Diagnostic};
 use crate::report::text::plural_s;
 use crate::rules::listing::{self, Listing, MarkdownStyle};
 use crate::rules::{self, RulesError};
@@ -228,7 +228,9 @@ pub(crate) struct Report {
     /// Active rules in the rules file.
     pub active_rules: usize,
     pub outcomes: Vec<Outcome>,
-    pub warnings: Vec<String>,
+    /// Findings besides the targets' own (an agent reading the rules twice, a copy git
+    /// ignores, ...): warnings, each with its code.
+    pub warnings: Vec<Diagnostic>,
     /// Other changes the run made (a `.gitattributes` line for the merge driver).
     pub notes: Vec<String>,
     /// Some active rules cannot be read as written (a warning says which): exit 1.
@@ -342,7 +344,7 @@ fn cover_written(
     root: &Path,
     rules_file: &Path,
     outcomes: &[Outcome],
-) -> (Vec<String>, Vec<String>) {
+) -> (Vec<String>, Vec<Diagnostic>) {
     let Some(top) = crate::io::workspace::walk_to_top(root, &[]) else {
         return Default::default();
     };
@@ -368,9 +370,12 @@ fn cover_written(
         ),
         Err(error) => (
             Vec::new(),
-            vec![format!(
-                "the exported copies are not all covered by the merge driver: {error}; run \
-                 `autofix merge-driver --install`"
+            vec![Diagnostic::new(
+                Code::ExportNotCovered,
+                format!(
+                    "the exported copies are not all covered by the merge driver: {error}; \
+                     run `autofix merge-driver --install`"
+                ),
             )],
         ),
     }
@@ -446,7 +451,14 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         context.listing.unreadable_warning()
     };
     warnings.extend(unreadable.clone());
-    warnings.extend(context.facts.peers.problems().iter().cloned());
+    warnings.extend(
+        context
+            .facts
+            .peers
+            .problems()
+            .iter()
+            .map(|problem| Diagnostic::new(Code::PeerConfigInvalid, problem.clone())),
+    );
     if !context.remove {
         warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
@@ -474,7 +486,7 @@ impl Context<'_> {
         &self,
         job: &scoped::Job,
         seen: &mut std::collections::HashMap<PathBuf, &'static str>,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> Outcome {
         let target = job.target;
         let mut outcome = Outcome {
@@ -523,7 +535,7 @@ impl Context<'_> {
         job: &scoped::Job,
         path: &Path,
         mut outcome: Outcome,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> Outcome {
         let real = match self.fence.resolve(path) {
             Ok(real) => real,
@@ -565,7 +577,9 @@ impl Context<'_> {
             return refuse(outcome, self.refusal(&error));
         }
         match self.write(path, &plan.change, bytes.as_deref()) {
-            Ok(warning) => warnings.extend(warning.map(|w| self.clean(&w))),
+            Ok(warning) => {
+                warnings.extend(warning.map(|w| Diagnostic::new(Code::NotFlushed, self.clean(&w))));
+            }
             Err(error @ atomic::AtomicError::Refused(_)) => {
                 return refuse(outcome, self.refusal(&error));
             }
@@ -976,7 +990,7 @@ pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> Strin
 }
 
 /// One warning for each agent that would read the rules from two targets.
-fn duplicate_readers(root: &Path, outcomes: &[Outcome], facts: &Facts) -> Vec<String> {
+fn duplicate_readers(root: &Path, outcomes: &[Outcome], facts: &Facts) -> Vec<Diagnostic> {
     let mut agents: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
     for outcome in outcomes {
         if matches!(
@@ -1008,18 +1022,19 @@ fn duplicate_readers(root: &Path, outcomes: &[Outcome], facts: &Facts) -> Vec<St
                 .rev()
                 .find(|id| !is_source(id))
                 .unwrap_or(&ids[0]);
-            format!(
+            let message = format!(
                 "{agent} reads the rules twice: from targets {}; keep one (e.g. `autofix \
                  export --remove --target {remove}`)",
                 ids.join(" and "),
-            )
+            );
+            Diagnostic::new(Code::ExportReadTwice, message)
         })
         .collect()
 }
 
 /// Targets that git ignores (autofix never edits `.gitignore`; it only says so). Quiet
 /// when git or a repository is not there.
-fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
+fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<Diagnostic> {
     let paths: Vec<&str> = outcomes
         .iter()
         .filter(|o| !matches!(o.status, Status::Refused | Status::Skipped))
@@ -1032,10 +1047,11 @@ fn ignored_by_git(root: &Path, outcomes: &[Outcome]) -> Vec<String> {
         .ignored(&paths)
         .into_iter()
         .map(|path| {
-            format!(
+            let message = format!(
                 "{path} is ignored by git, so other clones will not get it (autofix never \
                  edits .gitignore)"
-            )
+            );
+            Diagnostic::new(Code::ExportIgnored, message)
         })
         .collect()
 }

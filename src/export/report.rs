@@ -1,12 +1,14 @@
 //! How an `export` run is shown: text for people and agents, JSON for programs, GitHub
-//! workflow commands for CI annotations. Renderers return a `String`.
+//! workflow commands for CI annotations. Renderers return a `String`. What the run finds
+//! (a target refused or out of sync, a warning) is a [`Diagnostic`] with its code, shown
+//! by the shared renderers of [`crate::report::diagnostics`].
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use super::{Mode, Outcome, Problem, Report, Status};
-use crate::report::diagnostics::{escape_data, escape_property};
+use crate::report::diagnostics::{self, Code, Diagnostic, DiagnosticJson, Position};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
 
@@ -21,8 +23,12 @@ pub(crate) struct ReportJson<'a> {
     rules_file_exists: bool,
     active_rules: usize,
     targets: Vec<TargetJson<'a>>,
-    warnings: &'a [String],
+    /// The warnings' messages (kept from before `diagnostics`).
+    warnings: Vec<&'a str>,
     notes: &'a [String],
+    /// Every finding: the targets refused, failed or (`--check`) out of sync, then the
+    /// warnings.
+    diagnostics: Vec<DiagnosticJson<'a>>,
 }
 
 /// One target in [`ReportJson`].
@@ -166,6 +172,9 @@ impl Report {
                 if let Some(message) = &outcome.message {
                     let _ = write!(detail, ": {message}; left unchanged");
                 }
+                if let Some(problem) = outcome.problem {
+                    detail.push_str(&painter.dim(&format!(" [{}]", problem.code().as_str())));
+                }
             } else if let Some(message) = &outcome.message {
                 let _ = write!(detail, " ({message})");
             }
@@ -181,12 +190,9 @@ impl Report {
         out
     }
 
-    /// The warnings, one `warning:` line each, for stderr.
+    /// The warnings, `warning[code]: ...` each, for stderr.
     pub(crate) fn warnings_text(&self, painter: Painter) -> String {
-        self.warnings
-            .iter()
-            .map(|w| format!("{} {w}\n", painter.warning("warning:")))
-            .collect()
+        diagnostics::text_of(&self.warnings, painter)
     }
 
     pub(crate) fn to_json(&self) -> String {
@@ -195,6 +201,7 @@ impl Report {
 
     /// The `export --format json` document as a value (`init --format json` embeds it).
     pub(crate) fn json(&self) -> ReportJson<'_> {
+        let findings = self.findings();
         ReportJson {
             version: 1,
             mode: self.mode,
@@ -220,52 +227,72 @@ impl Report {
                     diff: o.diff.as_deref(),
                 })
                 .collect(),
-            warnings: &self.warnings,
+            warnings: self.warnings.iter().map(|w| w.message.as_str()).collect(),
             notes: &self.notes,
+            diagnostics: findings
+                .into_iter()
+                .map(|finding| match finding {
+                    Finding::Target(diagnostic) => DiagnosticJson::owned(diagnostic),
+                    Finding::Warning(diagnostic) => DiagnosticJson::from(diagnostic),
+                })
+                .collect(),
         }
     }
 
-    /// A GitHub Actions annotation for every target out of sync or refused, and every
-    /// warning.
+    /// A GitHub Actions annotation for every finding.
     pub(crate) fn to_github(&self) -> String {
-        let mut out = String::new();
-        for outcome in self.outcomes.iter().filter(|o| self.is_problem(o)) {
-            let mut message = format!(
-                "{} is {} ({} target `{}`)",
-                outcome.path,
-                self.status_word(outcome.status, false),
-                outcome.kind.as_str(),
-                outcome.id
-            );
-            if let Some(detail) = &outcome.message {
-                let _ = write!(message, ": {detail}");
-            } else {
-                message.push_str(": run `autofix export` and commit the result");
-            }
-            let mut properties = format!("file={}", escape_property(&outcome.path));
-            if let Some(line) = outcome.line {
-                let _ = write!(properties, ",line={line}");
-            }
-            // A refusal is titled with its code (`autofix explain` knows it); drift with
-            // the command that fixes it.
-            let title = outcome
-                .problem
-                .map_or("autofix export", |problem| problem.code().as_str());
-            let _ = writeln!(
-                out,
-                "::error {properties},title={title}::{}",
-                escape_data(&message)
-            );
-        }
-        for warning in &self.warnings {
-            let _ = writeln!(
-                out,
-                "::warning title=autofix export::{}",
-                escape_data(warning)
-            );
-        }
-        out
+        diagnostics::github_of(&self.diagnostics())
     }
+
+    /// Every finding of the run as a diagnostic (see [`Report::findings`]).
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.findings()
+            .into_iter()
+            .map(|finding| match finding {
+                Finding::Target(diagnostic) => diagnostic,
+                Finding::Warning(diagnostic) => diagnostic.clone(),
+            })
+            .collect()
+    }
+
+    /// Every finding of the run: each target refused, failed or (`--check`) out of sync,
+    /// titled with its code (`export-out-of-sync` for drift), then the warnings.
+    fn findings(&self) -> Vec<Finding<'_>> {
+        let targets = self
+            .outcomes
+            .iter()
+            .filter(|o| self.is_problem(o))
+            .map(|outcome| {
+                let mut message = format!(
+                    "{} is {} ({} target `{}`)",
+                    outcome.path,
+                    self.status_word(outcome.status, false),
+                    outcome.kind.as_str(),
+                    outcome.id
+                );
+                if let Some(detail) = &outcome.message {
+                    let _ = write!(message, ": {detail}");
+                } else {
+                    message.push_str(": run `autofix export` and commit the result");
+                }
+                let code = outcome.problem.map_or(Code::ExportOutOfSync, Problem::code);
+                let line = outcome.line.map(|line| Position { line, column: 0 });
+                Finding::Target(
+                    Diagnostic::new(code, message)
+                        .in_file(&outcome.path)
+                        .at("", line),
+                )
+            });
+        targets
+            .chain(self.warnings.iter().map(Finding::Warning))
+            .collect()
+    }
+}
+
+/// A finding of the run: a target's, made for the report, or a warning it holds.
+enum Finding<'a> {
+    Target(Diagnostic),
+    Warning(&'a Diagnostic),
 }
 
 fn problem_words(problem: Problem) -> &'static str {

@@ -645,6 +645,8 @@ pub(crate) enum ExportFormat {
     Text,
     Json,
     Github,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -951,9 +953,9 @@ pub(crate) struct DoctorArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
-    pub(crate) format: TextOrJson,
+    /// Output format (`github` and `sarif` carry the failed checks alone).
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
 }
 
 #[derive(Debug, Subcommand)]

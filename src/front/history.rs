@@ -81,7 +81,8 @@ pub(crate) fn retired_output(
         reason: why.trim(),
         record,
         exports: &learned.exports,
-        warnings: &learned.warnings,
+        warnings: learned.warning_messages(),
+        diagnostics: crate::report::diagnostics::json_of(&learned.warnings),
     });
     (text, json)
 }
@@ -99,5 +100,8 @@ struct RetireJson<'a> {
     /// The record appended.
     pub record: &'a StoredRule,
     pub exports: &'a [learning::Refreshed],
-    pub warnings: &'a [String],
+    /// The warnings' messages (kept from before `diagnostics`).
+    pub warnings: Vec<&'a str>,
+    /// The warnings with their codes.
+    pub diagnostics: Vec<crate::report::diagnostics::DiagnosticJson<'a>>,
 }

@@ -734,9 +734,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         crate::front::i18n::Lang::En,
         crate::front::i18n::Front::Mcp,
     );
-    for warning in &learned.warnings {
-        text.push_str(&format!("warning: {warning}\n"));
-    }
+    text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
     Ok(Answer::Done {
         text,
         json: learned.to_value(&path),
@@ -760,9 +758,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
         history::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
     let path = context::shown(&workspace.rules_file);
     let (mut text, json) = history::retired_output(&learned, &path, number, &why);
-    for warning in &learned.warnings {
-        text.push_str(&format!("warning: {warning}\n"));
-    }
+    text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
     let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
     Ok(Answer::Done { text, json })
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{Action, Report, Step};
 use crate::export::Mode;
+use crate::report::diagnostics::{Code, Diagnostic, DiagnosticJson, Position};
 use crate::report::paint::Painter;
 
 impl Report {
@@ -41,7 +42,11 @@ impl Report {
                 Action::Note => painter.warning(&padded),
                 _ => painter.dim(&padded),
             };
-            let _ = writeln!(out, "  {word}  {}", describe(step));
+            let code = step
+                .code()
+                .map(|code| painter.dim(&format!(" [{}]", code.as_str())))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {word}  {}{code}", describe(step));
         }
         if let Some(export) = &self.export {
             out.push_str(&export.to_text(painter));
@@ -80,6 +85,8 @@ impl Report {
             steps: &'a [Step],
             export: Option<crate::export::report::ReportJson<'a>>,
             next_steps: &'a [String],
+            /// The steps refused or failed, with their codes (the export's are in `export`).
+            diagnostics: Vec<DiagnosticJson<'static>>,
         }
         let export = self.export.as_ref().map(|e| e.json());
         let json = Json {
@@ -90,8 +97,42 @@ impl Report {
             steps: &self.steps,
             export,
             next_steps: &self.next_steps,
+            diagnostics: self
+                .diagnostics()
+                .into_iter()
+                .map(DiagnosticJson::owned)
+                .collect(),
         };
         crate::report::text::json_document(&json)
+    }
+}
+
+impl Report {
+    /// The steps refused or failed, as diagnostics.
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.steps
+            .iter()
+            .filter_map(|step| {
+                let mut diagnostic = Diagnostic::new(step.code()?, describe(step));
+                if let Some(path) = &step.path {
+                    diagnostic = diagnostic
+                        .in_file(path)
+                        .at("", step.line.map(|line| Position { line, column: 0 }));
+                }
+                Some(diagnostic)
+            })
+            .collect()
+    }
+}
+
+impl Step {
+    /// The code of a step that was refused (`init-refused`) or failed (`init-failed`).
+    fn code(&self) -> Option<Code> {
+        match self.action {
+            Action::Refused => Some(Code::InitRefused),
+            Action::Failed => Some(Code::InitFailed),
+            _ => None,
+        }
     }
 }
 

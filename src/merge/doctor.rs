@@ -3,7 +3,8 @@
 //! the config, the `merge=autofix` attribute on the rules file, `merge=autofix-export` on
 //! the exported copies, the sources driver on the sources lock (when there is one), the
 //! driver's program on `PATH`, and the rules file itself (valid, no conflict left in the
-//! index, staged once resolved).
+//! index, staged once resolved). A failed check carries its diagnostic code
+//! (`merge-driver-missing`, ...), so its fix is one `autofix explain` away.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use crate::export::hook::Agent;
 use crate::init::trust;
 use crate::io::git::{self, Git};
 use crate::io::merge_setup;
-use crate::report::diagnostics::Code;
+use crate::report::diagnostics::{Code, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
 use crate::rules::{self, check};
@@ -24,6 +25,8 @@ use crate::rules::{self, check};
 pub(crate) struct Check {
     pub name: &'static str,
     pub ok: bool,
+    /// The code of a failed check (`merge-driver-missing`, ...), which `explain` knows.
+    pub code: Option<Code>,
     pub message: String,
     /// The command (or step) that fixes a failed check.
     pub fix: Option<String>,
@@ -95,15 +98,28 @@ fn check_trust(report: &mut Report, request: &Request<'_>) {
                 agent.reader()
             )
         };
-        report.push(name, granted, message, trust::how(agent));
+        report.push(
+            name,
+            (granted, Code::RepositoryUntrusted),
+            message,
+            trust::how(agent),
+        );
     }
 }
 
 impl Report {
-    fn push(&mut self, name: &'static str, ok: bool, message: String, fix: Option<&str>) {
+    /// A check's verdict; `code` is what it reports when it fails.
+    fn push(
+        &mut self,
+        name: &'static str,
+        (ok, code): (bool, Code),
+        message: String,
+        fix: Option<&str>,
+    ) {
         self.checks.push(Check {
             name,
             ok,
+            code: (!ok).then_some(code),
             message,
             fix: if ok { None } else { fix.map(str::to_string) },
         });
@@ -115,13 +131,18 @@ fn check_git(report: &mut Report, cwd: &Path) -> Option<PathBuf> {
     let git = Git::new(cwd);
     match (git.version(), git.top_level()) {
         (Err(error), _) | (_, Err(error)) => {
-            report.push("git", false, error.to_string(), Some("install git"));
+            report.push(
+                "git",
+                (false, Code::GitUnavailable),
+                error.to_string(),
+                Some("install git"),
+            );
             None
         }
         (Ok(_), Ok(None)) => {
             report.push(
                 "git",
-                false,
+                (false, Code::GitUnavailable),
                 format!("{} is not inside a git work tree", cwd.display()),
                 Some("run it inside the repository (or `git init`)"),
             );
@@ -135,7 +156,7 @@ fn check_git(report: &mut Report, cwd: &Path) -> Option<PathBuf> {
                      AUTOFIX_MERGE_UPSTREAM marks theirs as the upstream",
                 );
             }
-            report.push("git", true, message, None);
+            report.push("git", (true, Code::GitUnavailable), message, None);
             Some(top)
         }
     }
@@ -170,7 +191,7 @@ fn check_sources(report: &mut Report, top: &Path, rules_file: &Path) {
     };
     report.push(
         "sources",
-        ok,
+        (ok, Code::SourcesDriverMissing),
         message,
         Some("autofix sources merge-driver --install, then commit .gitattributes"),
     );
@@ -194,7 +215,12 @@ fn check_driver(report: &mut Report, top: &Path) -> Option<String> {
                     "merge.autofix.driver is `{command}` ({scope} config), not autofix's driver"
                 )
             };
-            report.push("driver", ours, message, Some(INSTALL));
+            report.push(
+                "driver",
+                (ours, Code::MergeDriverMissing),
+                message,
+                Some(INSTALL),
+            );
             let program = command.split_whitespace().next()?;
             Some(program.trim_matches(['\'', '"']).to_string())
         }
@@ -207,11 +233,21 @@ fn check_driver(report: &mut Report, top: &Path) -> Option<String> {
             } else {
                 "merge.autofix.driver is not set: git merges the rules file as text"
             };
-            report.push("driver", false, message.into(), Some(INSTALL));
+            report.push(
+                "driver",
+                (false, Code::MergeDriverMissing),
+                message.into(),
+                Some(INSTALL),
+            );
             None
         }
         Err(error) => {
-            report.push("driver", false, error.to_string(), Some(INSTALL));
+            report.push(
+                "driver",
+                (false, Code::MergeDriverMissing),
+                error.to_string(),
+                Some(INSTALL),
+            );
             None
         }
     }
@@ -224,7 +260,7 @@ fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
     let Some(relative) = git::relative_to_top(top, request.rules_file) else {
         report.push(
             "attribute",
-            false,
+            (false, Code::MergeAttributeMissing),
             format!("{shown} is outside the work tree {}", top.display()),
             Some("keep the rules file inside the repository"),
         );
@@ -241,18 +277,28 @@ fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
                     " (.gitattributes has uncommitted changes: commit it so the team gets it)",
                 );
             }
-            report.push("attribute", true, message, None);
+            report.push(
+                "attribute",
+                (true, Code::MergeAttributeMissing),
+                message,
+                None,
+            );
         }
         Ok(value) => report.push(
             "attribute",
-            false,
+            (false, Code::MergeAttributeMissing),
             format!(
                 "{shown} has no merge={} attribute (merge: {value})",
                 merge_setup::DRIVER
             ),
             Some("autofix merge-driver --install, then commit .gitattributes"),
         ),
-        Err(error) => report.push("attribute", false, error.to_string(), Some(INSTALL)),
+        Err(error) => report.push(
+            "attribute",
+            (false, Code::MergeAttributeMissing),
+            error.to_string(),
+            Some(INSTALL),
+        ),
     }
 }
 
@@ -265,7 +311,12 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
         .map(|path| root.join(path))
         .collect();
     if exported.is_empty() {
-        report.push("exports", true, "nothing exported yet".into(), None);
+        report.push(
+            "exports",
+            (true, Code::ExportDriverMissing),
+            "nothing exported yet".into(),
+            None,
+        );
         return;
     }
     let driver = git
@@ -285,13 +336,13 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
     match (driver, missing.as_slice()) {
         (None, _) => report.push(
             "exports",
-            false,
+            (false, Code::ExportDriverMissing),
             "merge.autofix-export.driver is not set: two branches' exported rules conflict".into(),
             Some(INSTALL),
         ),
         (Some(_), []) => report.push(
             "exports",
-            true,
+            (true, Code::ExportDriverMissing),
             format!(
                 "{} merge with merge={} (after a merge, `autofix export` regenerates them)",
                 counted(exported.len(), "exported file"),
@@ -301,7 +352,7 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
         ),
         (Some(_), missing) => report.push(
             "exports",
-            false,
+            (false, Code::ExportDriverMissing),
             format!(
                 "no merge={} attribute on {}",
                 merge_setup::EXPORT_DRIVER,
@@ -316,13 +367,13 @@ fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::
     match git::find_program(program, path_var) {
         Some(found) => report.push(
             "binary",
-            true,
+            (true, Code::DriverProgramMissing),
             format!("`{program}` runs {}", found.display()),
             None,
         ),
         None => report.push(
             "binary",
-            false,
+            (false, Code::DriverProgramMissing),
             format!("`{program}` is not an executable on PATH: git cannot run the driver"),
             Some(
                 "put autofix on PATH (from a clone of autofix: `cargo install --locked --path .`)",
@@ -343,7 +394,7 @@ fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'
         Err(error) => {
             report.push(
                 "rules-file",
-                false,
+                (false, Code::RulesFileInvalid),
                 error.to_string(),
                 Some("autofix check"),
             );
@@ -361,7 +412,7 @@ fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'
     if conflicted && (markers || counts.errors > 0) {
         report.push(
             "rules-file",
-            false,
+            (false, Code::RulesFileConflicted),
             format!("{shown} has an unresolved merge conflict"),
             Some("autofix resolve"),
         );
@@ -369,21 +420,21 @@ fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'
         // `resolve` (or a hand) fixed the file; git still holds the conflict until staged.
         report.push(
             "rules-file",
-            false,
+            (false, Code::RulesFileConflicted),
             format!("{shown} is merged but not staged: git still lists it as conflicted"),
             Some(&format!("review it, then `git add {shown}`")),
         );
     } else if !outcome.exists {
         report.push(
             "rules-file",
-            true,
+            (true, Code::RulesFileInvalid),
             format!("no rules file yet ({shown})"),
             None,
         );
     } else if counts.errors == 0 {
         report.push(
             "rules-file",
-            true,
+            (true, Code::RulesFileInvalid),
             format!(
                 "{shown} is valid: {}, {}",
                 counted(outcome.rules, "rule"),
@@ -392,14 +443,18 @@ fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'
             None,
         );
     } else {
-        let (detail, fix) = if markers {
-            (" (leftover conflict markers)", "autofix resolve")
+        let (detail, fix, code) = if markers {
+            (
+                " (leftover conflict markers)",
+                "autofix resolve",
+                Code::RulesFileConflicted,
+            )
         } else {
-            ("", "autofix check")
+            ("", "autofix check", Code::RulesFileInvalid)
         };
         report.push(
             "rules-file",
-            false,
+            (false, code),
             format!("{shown} has {}{detail}", counted(counts.errors, "error")),
             Some(fix),
         );
@@ -411,6 +466,20 @@ impl Report {
         self.checks.iter().all(|check| check.ok)
     }
 
+    /// The failed checks as diagnostics: the code, the message and the fix as the help.
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.checks
+            .iter()
+            .filter_map(|check| {
+                let diagnostic = Diagnostic::new(check.code?, &check.message);
+                Some(match &check.fix {
+                    Some(fix) => diagnostic.with_help(fix),
+                    None => diagnostic,
+                })
+            })
+            .collect()
+    }
+
     pub(crate) fn to_text(&self, painter: Painter) -> String {
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let mut out = String::new();
@@ -420,8 +489,12 @@ impl Report {
             } else {
                 painter.error("FAIL")
             };
+            let code = check
+                .code
+                .map(|code| painter.dim(&format!(" [{}]", code.as_str())))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "{verdict}  {:width$}  {}\n",
+                "{verdict}  {:width$}  {}{code}\n",
                 check.name, check.message
             ));
             if let Some(fix) = &check.fix {
@@ -447,11 +520,18 @@ impl Report {
             version: u32,
             ok: bool,
             checks: &'a [Check],
+            /// The failed checks as findings, each with its code and its fix as the help.
+            diagnostics: Vec<DiagnosticJson<'static>>,
         }
         let json = Json {
             version: 1,
             ok: self.ok(),
             checks: &self.checks,
+            diagnostics: self
+                .diagnostics()
+                .into_iter()
+                .map(DiagnosticJson::owned)
+                .collect(),
         };
         crate::report::text::json_document(&json)
     }

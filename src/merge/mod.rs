@@ -25,6 +25,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::report::diagnostics::{Code, Diagnostic};
 use crate::rules::append::{self, Layout};
 use crate::rules::file::{Document, MAX_RULE_NUMBER, Rule};
 use crate::rules::{self, same_instruction, supersede};
@@ -175,7 +176,9 @@ pub(crate) struct Merged {
     pub dropped: Vec<Dropped>,
     pub conflicts: Vec<Conflict>,
     pub accepted: Vec<Accepted>,
-    pub warnings: Vec<String>,
+    /// What the result may still get wrong: `merge-dangling-reference`,
+    /// `multiple-supersedes`.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Merged {
@@ -260,8 +263,13 @@ impl Merged {
                 conflict.theirs.describe()
             );
         }
-        for warning in &self.warnings {
-            let _ = writeln!(out, "  warning: {warning}");
+        // The shared text form, indented under the merge's own lines.
+        let warnings = crate::report::diagnostics::text_of(
+            &self.warnings,
+            crate::report::paint::Painter::new(false),
+        );
+        for line in warnings.lines() {
+            let _ = writeln!(out, "  {line}");
         }
         out
     }
@@ -774,11 +782,14 @@ impl<'d, 'a> Merger<'d, 'a> {
             known.entry(key).or_insert(next);
             for reference in supersede::references(rule) {
                 if !numbers.contains(&reference) {
-                    merged.warnings.push(format!(
+                    let message = format!(
                         "{} rule {from} refers to rule {reference}, which {} does not have; the reference was left as written",
                         self.options.keep.other().possessive(),
                         self.options.keep.other().name()
-                    ));
+                    );
+                    merged
+                        .warnings
+                        .push(Diagnostic::new(Code::MergeDanglingReference, message));
                 }
             }
             appended.push(self.rewritten(rule, next, &|n| map.get(&n).copied())?);
@@ -839,10 +850,13 @@ impl<'d, 'a> Merger<'d, 'a> {
         for dangling in &resolution.dangling {
             let from = number(&document.rules[dangling.index]);
             if added.contains(&from) && dangling.reason == supersede::DanglingReason::Missing {
-                merged.warnings.push(format!(
+                let message = format!(
                     "rule {from} supersedes rule {}, which the result does not have; run `autofix check`",
                     dangling.reference
-                ));
+                );
+                merged
+                    .warnings
+                    .push(Diagnostic::new(Code::MergeDanglingReference, message));
             }
         }
         for rule in &document.rules {
@@ -854,11 +868,14 @@ impl<'d, 'a> Merger<'d, 'a> {
             if by.len() >= 2 && by.iter().any(|n| added.contains(n)) {
                 let (last, others) = by.split_last().unwrap_or((&0, &[]));
                 let others: Vec<String> = others.iter().map(u64::to_string).collect();
-                merged.warnings.push(format!(
-                    "rules {} and {last} both supersede rule {}; run `autofix check` (multiple-supersedes) and keep one",
+                let message = format!(
+                    "rules {} and {last} both supersede rule {}; run `autofix check` and keep one",
                     others.join(", "),
                     number(rule)
-                ));
+                );
+                merged
+                    .warnings
+                    .push(Diagnostic::new(Code::MultipleSupersedes, message));
             }
         }
         Ok(())

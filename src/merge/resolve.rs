@@ -252,7 +252,9 @@ impl Outcome {
             added: Vec<Number>,
             dropped: Vec<DroppedJson>,
             conflicts: Vec<ConflictJson>,
-            warnings: &'a [String],
+            /// The warnings' messages (kept from before `diagnostics`).
+            warnings: Vec<&'a str>,
+            diagnostics: Vec<crate::report::diagnostics::DiagnosticJson<'a>>,
         }
         let change = |change: Change| match change {
             Change::Unchanged => "unchanged",
@@ -299,7 +301,8 @@ impl Outcome {
                     theirs: change(c.theirs),
                 })
                 .collect(),
-            warnings: &merged.warnings,
+            warnings: merged.warnings.iter().map(|w| w.message.as_str()).collect(),
+            diagnostics: crate::report::diagnostics::json_of(&merged.warnings),
         };
         crate::report::text::json_document(&json)
     }

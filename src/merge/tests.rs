@@ -418,7 +418,11 @@ fn both_superseding_the_same_rule_merges_and_warns() {
     let merged = clean(&with(&[]), &ours, &theirs);
     assert_eq!(numbers(&merged.text), [1, 2, 3, 4, 5]);
     assert_eq!(merged.warnings.len(), 1, "{:?}", merged.warnings);
-    assert!(merged.warnings[0].contains("rules 4 and 5 both supersede rule 3"));
+    assert!(
+        merged.warnings[0]
+            .message
+            .contains("rules 4 and 5 both supersede rule 3")
+    );
 }
 
 #[test]
@@ -499,8 +503,12 @@ fn dangling_references_are_left_and_reported() {
         &with(&[A]),
         &with(&[(4, "Always z", "x (supersedes rule 9)")]),
     );
+    assert_eq!(
+        merged.warnings[0].code,
+        crate::report::diagnostics::Code::MergeDanglingReference
+    );
     assert!(
-        merged.warnings[0].contains("refers to rule 9"),
+        merged.warnings[0].message.contains("refers to rule 9"),
         "{:?}",
         merged.warnings
     );
@@ -598,10 +606,9 @@ fn a_base_rule_ours_never_had_gets_a_free_number_in_the_conflict() {
     let merged = run(&base, &ours, &theirs, &accept);
     assert_eq!(numbers(&merged.text), [1, 2, 3, 4, 6]);
     assert!(
-        merged
-            .warnings
-            .iter()
-            .any(|w| w.contains("rule 6 supersedes rule 5, which the result does not have")),
+        merged.warnings.iter().any(|w| w
+            .message
+            .contains("rule 6 supersedes rule 5, which the result does not have")),
         "{:?}",
         merged.warnings
     );

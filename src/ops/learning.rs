@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::export::{self, Mode, Status, Targets};
 use crate::io::workspace::Workspace;
+use crate::report::diagnostics::{self, Code, Diagnostic, DiagnosticJson};
 use crate::rules::RulesError;
 use crate::rules::append::StoredRule;
 use crate::rules::learn::{self, SupersedeReference};
@@ -28,7 +29,7 @@ pub(crate) struct Learned {
     pub exports: Vec<Refreshed>,
     /// The rule's warnings, then any export problem: an export that fails never undoes
     /// or hides the learned rule.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// One exported file brought up to date.
@@ -82,8 +83,12 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
     let report = match export::run(&request) {
         Ok(report) => report,
         Err(error) => {
-            learned.warnings.push(format!(
-                "{saved} the exported copies could not be refreshed: {error}; run `autofix export`"
+            learned.warnings.push(Diagnostic::new(
+                Code::ExportNotRefreshed,
+                format!(
+                    "{saved} the exported copies could not be refreshed: {error}; run \
+                     `autofix export`"
+                ),
             ));
             return;
         }
@@ -95,10 +100,13 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
             Status::Removed => "removed",
             Status::Refused | Status::Failed => {
                 let why = outcome.message.as_deref().unwrap_or("it was refused");
-                learned.warnings.push(format!(
+                let message = format!(
                     "{saved} {} was not refreshed: {why}; fix it, then run `autofix export`",
                     outcome.path
-                ));
+                );
+                learned
+                    .warnings
+                    .push(Diagnostic::new(Code::ExportNotRefreshed, message));
                 continue;
             }
             Status::Unchanged | Status::Skipped => continue,
@@ -112,6 +120,16 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
 }
 
 impl Learned {
+    /// The warnings' messages alone, as the JSON documents' `warnings` list them.
+    pub(crate) fn warning_messages(&self) -> Vec<&str> {
+        self.warnings.iter().map(|w| w.message.as_str()).collect()
+    }
+
+    /// The warnings in the shared text form (`warning[code]: ...`), for stderr or MCP.
+    pub(crate) fn warnings_text(&self, painter: crate::report::paint::Painter) -> String {
+        diagnostics::text_of(&self.warnings, painter)
+    }
+
     /// The `learn --format json` document.
     pub(crate) fn to_json(&self, shown: &str) -> String {
         crate::report::text::json_document(&self.json(shown))
@@ -131,8 +149,36 @@ impl Learned {
             supersedes: &self.outcome.supersedes,
             matches: &self.outcome.matches,
             exports: &self.exports,
-            warnings: &self.warnings,
+            warnings: self.warning_messages(),
+            diagnostics: self
+                .match_diagnostics(shown)
+                .into_iter()
+                .map(|found| -> DiagnosticJson<'a> { DiagnosticJson::owned(found) })
+                .chain(diagnostics::json_of(&self.warnings))
+                .collect(),
         }
+    }
+
+    /// The active rules the new one repeats (`similar-rules`) or contradicts
+    /// (`conflicting-rules`): why `learn` refused it, or what `--force` kept beside it.
+    fn match_diagnostics(&self, shown: &str) -> Vec<Diagnostic> {
+        self.outcome
+            .matches
+            .iter()
+            .map(|found| {
+                let (code, verb) = match found.kind {
+                    crate::rules::similar::Kind::Duplicate => (Code::SimilarRules, "repeats"),
+                    crate::rules::similar::Kind::Contradiction => {
+                        (Code::ConflictingRules, "contradicts")
+                    }
+                };
+                let message = format!(
+                    "the new rule {verb} rule {} \"{}\"",
+                    found.rule, found.instruction
+                );
+                Diagnostic::new(code, message).in_file(shown)
+            })
+            .collect()
     }
 }
 
@@ -146,5 +192,8 @@ struct LearnedJson<'a> {
     supersedes: &'a [SupersedeReference],
     matches: &'a [Match],
     exports: &'a [Refreshed],
-    warnings: &'a [String],
+    /// The warnings' messages (kept from before `diagnostics`).
+    warnings: Vec<&'a str>,
+    /// The rules the new one repeats or contradicts, then the warnings, with their codes.
+    diagnostics: Vec<DiagnosticJson<'a>>,
 }

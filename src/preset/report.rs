@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::report::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
+use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 
 use super::Preset;
@@ -19,10 +19,6 @@ const JSON_VERSION: u32 = 1;
 
 fn to_json(value: &impl Serialize) -> String {
     crate::report::text::json_document(value)
-}
-
-fn diagnostics_json(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
-    diagnostics.iter().map(DiagnosticJson::from).collect()
 }
 
 fn status_word(preset: &Preset) -> &'static str {
@@ -232,7 +228,7 @@ fn validate_document(presets: &[Preset], deny_warnings: bool) -> ValidateJson<'_
                 form: p.form.as_str(),
                 enabled: p.enabled(),
                 commands: p.commands.len(),
-                diagnostics: diagnostics_json(&p.diagnostics),
+                diagnostics: diagnostics::json_of(&p.diagnostics),
             })
             .collect(),
         summary: SummaryJson {
@@ -362,6 +358,9 @@ pub(crate) fn requirements_text(
             )),
             _ => {}
         }
+        if let Some(code) = requirement_code(&summary.status) {
+            detail.push(painter.dim(&format!("[{}]", code.as_str())));
+        }
         let line = format!(
             "  {:<width$}  {status}  {}",
             shown(&summary.requirement.cache_key),
@@ -453,6 +452,52 @@ pub(crate) fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> S
             skills,
             missing_skills: missing,
         },
-        diagnostics: diagnostics_json(&preset.diagnostics),
+        diagnostics: diagnostics::json_of(&preset.diagnostics)
+            .into_iter()
+            .chain(
+                requirement_diagnostics(preset, summaries)
+                    .into_iter()
+                    .map(|unmet| -> DiagnosticJson<'_> { DiagnosticJson::owned(unmet) }),
+            )
+            .collect(),
     })
+}
+
+/// The code of a requirement this machine does not meet: a skill not installed
+/// (`skill-not-installed`, which fails `requirements`), a CLI not on `PATH`
+/// (`cli-not-found`).
+fn requirement_code(status: &Status) -> Option<Code> {
+    match status {
+        Status::Missing { .. } => Some(Code::SkillNotInstalled),
+        Status::NotFound => Some(Code::CliNotFound),
+        _ => None,
+    }
+}
+
+/// The requirements this machine does not meet, as diagnostics on the preset's folder.
+fn requirement_diagnostics(preset: &Preset, summaries: &[Summary<'_>]) -> Vec<Diagnostic> {
+    summaries
+        .iter()
+        .filter_map(|summary| {
+            let code = requirement_code(&summary.status)?;
+            let requirement = summary.requirement;
+            let diagnostic = match &summary.status {
+                Status::Missing { install } => {
+                    let mut message = format!(
+                        "the skill `{}` is not installed in any skills folder",
+                        requirement.key
+                    );
+                    if !summary.commands.is_empty() {
+                        let _ = write!(message, " (commands: {})", summary.commands.join(", "));
+                    }
+                    Diagnostic::new(code, message).with_help(format!("install it: {install}"))
+                }
+                _ => {
+                    let program = requirement.command.as_deref().unwrap_or(&requirement.key);
+                    Diagnostic::new(code, format!("`{program}` is not on PATH"))
+                }
+            };
+            Some(diagnostic.in_file(&preset.dir))
+        })
+        .collect()
 }

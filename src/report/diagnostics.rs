@@ -1,6 +1,9 @@
-//! Diagnostics as values: a closed set of stable codes, each with a severity, and the
-//! renderers (text, JSON, GitHub annotations) that `check` and `preset validate` share.
+//! Diagnostics as values: the one finding type of every command, a closed set of stable
+//! codes, each with a severity, and the one renderer of each format (text, JSON, GitHub
+//! annotations; SARIF in [`crate::report::sarif`]) that `check`, `preset`, `export`, `init`,
+//! `learn`, the merge driver and `doctor` share.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -147,6 +150,11 @@ codes! {
         "Keep one: learn a rule that supersedes both, or the one you do not want.",
         "Two rules that each claim to replace the same older rule may disagree, and an agent cannot tell which replacement is meant.",
         "rule 45 says \"supersedes rule 12\" and rule 46 says \"replaces rule 12\"";
+    MergeDanglingReference = "merge-dangling-reference", Warning,
+        "The merge driver took a rule from the other side that refers to a rule that side does not have, or that supersedes a rule the result does not have; the reference was left as written.",
+        "Run `autofix check` on the result, and learn a rule that supersedes with the right number if the reference meant another rule.",
+        "The reference does nothing in the merged file: the rule it meant to retire stays active.",
+        "theirs' rule 5 refers to rule 9, which theirs does not have";
     InvalidGlob = "invalid-glob", Error,
         "A glob in a rule's `Paths` cannot be read (an unclosed `[`, a lone `\\`, a `..` segment, an empty pattern), or the scope only excludes (`!` globs alone).",
         "Learn a superseding rule whose `--path` globs are valid and include at least one path (`autofix learn --path 'src/api/**' …`).",
@@ -262,6 +270,31 @@ codes! {
         "Correct the spelling (the help suggests the nearest input), or declare the input.",
         "A placeholder no input provides is never filled: the agent receives the literal `{name}`.",
         "\"preludeTemplate\": \"/last30days {querry}\" with the input named \"query\"";
+    SkillNotInstalled = "skill-not-installed", Error,
+        "`preset requirements`: a skill the preset requires has no `SKILL.md` in any skills folder of this machine; the command exits 1.",
+        "Install it with the command the output names (`npx skills add NAME -g -y`), or pass `--skills-dir` where it is.",
+        "The commands bound to the skill fail when a user runs them.",
+        "\"requirements\": [{\"type\": \"skills\", \"name\": \"ponytail\"}] with no ponytail/SKILL.md installed";
+    CliNotFound = "cli-not-found", Warning,
+        "`preset requirements`: a program the preset requires (a `cli` requirement) is not an executable on `PATH`.",
+        "Install the program, or put it on `PATH`.",
+        "The preset's commands that run it fail on this machine.",
+        "{\"type\": \"cli\", \"name\": \"gh\"} with no gh on PATH";
+    MissingValue = "missing-value", Note,
+        "`preset render`: a rendered command has a placeholder no `--set NAME=VALUE` gives, so it is left as written (`--strict` makes this an error).",
+        "Give the value with `--set NAME=VALUE`, or pass `--strict` to fail instead.",
+        "The agent receives the literal `{name}` and has to guess what was meant.",
+        "preset render studio without --set audience=..., while `summarize` uses {audience}";
+    CommandWithoutLine = "command-without-line", Note,
+        "`preset render`: a selected command has neither a skill nor a prelude template, so it renders no line and is left out.",
+        "Bind the command to a skill, give it a `preludeTemplate`, or do not select it.",
+        "The command is silently missing from what the agent runs.",
+        "{\"id\": \"tidy\"}    <- no skill, no preludeTemplate";
+    UnusedValue = "unused-value", Warning,
+        "`preset render --set NAME=VALUE`: no rendered command has the placeholder `{NAME}`, so the value is unused.",
+        "Correct the name (the message suggests the nearest placeholder), or drop the `--set`.",
+        "A misspelt name leaves the placeholder it meant unfilled, and nothing else says so.",
+        "--set studioBrif=x while the template says {studioBrief}";
     ExportMalformedMarkers = "export-malformed-markers", Error,
         "An exported file holds autofix's markers in a way that cannot be trusted: a BEGIN without an END, two blocks, or an END before its BEGIN.",
         "Repair the markers by hand (one `<!-- BEGIN:autofix-rules -->` line, then one `<!-- END:autofix-rules -->` line), then run `autofix export`.",
@@ -307,6 +340,46 @@ codes! {
         "Make the file (and its folder) writable, then run `autofix export` again.",
         "The exported copy stays stale until it can be written.",
         "chmod 444 AGENTS.md";
+    ExportOutOfSync = "export-out-of-sync", Error,
+        "`export --check`: an exported copy is missing, stale or orphaned: it is not what `autofix export` would write from the rules now.",
+        "Run `autofix export` (or `autofix export --remove`), then commit the result.",
+        "Agents read the exported copy, not the rules file: a stale copy gives them the rules as they were.",
+        "rule 12 learned with `--no-export`: `export --check` says AGENTS.md is stale";
+    ExportReadTwice = "export-read-twice", Warning,
+        "One agent reads the rules from two exported targets (Cursor reads both `AGENTS.md` and `.cursor/rules/`).",
+        "Keep one of the two: `autofix export --remove --target ID` for the other.",
+        "Every rule then costs that agent's context twice, and the two copies disagree whenever one is stale.",
+        "targets agents-md and cursor both exported: Cursor reads the rules twice";
+    ExportIgnored = "export-ignored", Warning,
+        "An exported file is ignored by git, so other clones do not get it (autofix never edits `.gitignore`).",
+        "Remove the pattern that ignores it from `.gitignore` (or add a `!path` line), or export to a target git tracks.",
+        "The copy reaches only this clone's agents: teammates' and CI's agents work without the rules.",
+        ".gitignore lists `.cursor/`, and the cursor target writes .cursor/rules/autofix.mdc";
+    ExportNotCovered = "export-not-covered", Warning,
+        "After writing, the exported copies could not all be given the export merge driver in `.gitattributes`.",
+        "Run `autofix merge-driver --install`, then commit `.gitattributes`.",
+        "Without the driver, two branches that each learned a rule conflict in every exported copy.",
+        ".gitattributes is read-only when `autofix export` writes a new scoped file";
+    ExportNotRefreshed = "export-not-refreshed", Warning,
+        "`learn` saved the rule, but an exported copy could not be refreshed (the target was refused, or the export could not run).",
+        "Fix what the message names, then run `autofix export`.",
+        "The rule is in the rules file, but the agents that read that copy do not see it until it is exported.",
+        "the rule is saved, but AGENTS.md was not refreshed: its markers are malformed";
+    PeerConfigInvalid = "peer-config-invalid", Warning,
+        "A rule-sync tool's config (`rulesync.jsonc`, `rulesync.local.jsonc`) cannot be read; autofix assumed the tool's defaults for the files it generates.",
+        "Fix the file so that it is a JSON object (comments are allowed).",
+        "autofix leaves the files the tool generates alone; with a config it cannot read it may guess those files wrong, and the tool itself refuses the file.",
+        "rulesync.jsonc: {\"targets\": [\"agentsmd\",}    <- not valid JSON with comments";
+    UnreadableRules = "unreadable-rules", Warning,
+        "Some active rules cannot be read as written (no instruction, a field of the wrong type): listings, hooks and exports leave them out or show them broken, and the command exits 1.",
+        "Run `autofix check`, then supersede or retire the broken rules.",
+        "Agents would get those rules broken or not at all, while the rules file says they hold.",
+        "{\"Rule_number\": 4, \"Category\": \"CODE\", \"Instruction\": 7, \"Why\": \"w\"}    <- the instruction is a number";
+    NotFlushed = "not-flushed", Warning,
+        "A file was replaced, but its folder could not be flushed to disk: the new content is in place, yet a crash right now could bring the old file back.",
+        "Nothing to redo; if it repeats, check the disk or the file system (some network file systems refuse to flush folders).",
+        "The write succeeded as far as every program can see; only its durability across a power loss is unsure.",
+        "the rule is saved, but its folder could not be flushed to disk";
     SourceManifestInvalid = "source-manifest-invalid", Error,
         "The sources manifest (`autofix.sources.json`) or lock (`autofix.sources.lock.json`) is not valid: bad JSON, an unknown field, an unsafe URL or ref.",
         "Fix the file at the reported place; `autofix sources add` writes both files correctly.",
@@ -362,9 +435,72 @@ codes! {
         "Bind the command to `T`, or drop `/T` from the template.",
         "The line becomes `/S /T ...`: the agent runs skill S with a stray slash command in its argument.",
         "\"skill\": \"ponytail\", \"preludeTemplate\": \"/impeccable {q}\"";
+    InitRefused = "init-refused", Error,
+        "`init` left a file unchanged because it is not safe to edit: a link out of the repository or into `.git/`, not a regular UTF-8 file, an agent's settings it cannot read as JSON, or a file another program kept changing.",
+        "Fix what the message names (replace the link, repair the settings' JSON), then run `autofix init` again.",
+        "`init` never overwrites what it cannot read back exactly: the agent that file sets up gets no hook or command until it is fixed.",
+        ".claude/settings.json: not valid JSON (expected `,` at line 4)";
+    InitFailed = "init-failed", Error,
+        "`init` could not write a file (read-only, a full disk, a folder it cannot create).",
+        "Make the file and its folder writable, then run `autofix init` again.",
+        "The part of the setup that file holds is missing until it is written.",
+        "chmod 555 .claude";
+    GitUnavailable = "git-unavailable", Error,
+        "`doctor`: git cannot run, or the folder is not inside a git work tree.",
+        "Install git, and run autofix inside the repository (or `git init` it).",
+        "The merge drivers, the attributes and the conflict checks all live in git; without it none of them can be set up or checked.",
+        "autofix doctor in a folder that is not a repository";
+    MergeDriverMissing = "merge-driver-missing", Error,
+        "`doctor`: `merge.autofix.driver` is not set in git's config, is set without its name, or is not autofix's driver.",
+        "Run `autofix merge-driver --install` (the config is per clone, so every clone runs it once; `autofix init` does).",
+        "Without the driver git merges the rules file as text: two branches that each learned a rule conflict every time.",
+        "a fresh clone: .gitattributes says merge=autofix, but this clone's config has no driver";
+    MergeAttributeMissing = "merge-attribute-missing", Error,
+        "`doctor`: the rules file has no `merge=autofix` attribute, or lies outside the work tree.",
+        "Run `autofix merge-driver --install`, then commit `.gitattributes`.",
+        "The driver runs only for the files the attribute names: without it the rules file merges as text.",
+        ".gitattributes lacks `.agents/autofix.json merge=autofix`";
+    ExportDriverMissing = "export-driver-missing", Error,
+        "`doctor`: the exported copies do not merge with `merge=autofix-export`: the driver is not configured, or a copy lacks the attribute.",
+        "Run `autofix merge-driver --install`, then commit `.gitattributes`.",
+        "Two branches that each exported rules conflict in every copy; with the driver the copies merge and `autofix export` regenerates them.",
+        "AGENTS.md has no merge=autofix-export attribute";
+    SourcesDriverMissing = "sources-driver-missing", Error,
+        "`doctor`: the sources lock does not merge with its own driver: the driver is not configured, or the lock lacks the attribute.",
+        "Run `autofix sources merge-driver --install`, then commit `.gitattributes`.",
+        "Two branches that each updated a source conflict in the lock as text; the driver merges pins that descend from one another.",
+        "autofix.sources.lock.json without merge=autofix-sources";
+    DriverProgramMissing = "driver-program-missing", Error,
+        "`doctor`: the program git runs as the merge driver is not an executable on `PATH`.",
+        "Put autofix on `PATH` (from a clone of autofix: `cargo install --locked --path .`).",
+        "git cannot start the driver, so every merge of the rules file fails instead of merging.",
+        "merge.autofix.driver = `autofix merge-driver %O %A %B ...` with no autofix on PATH";
+    RulesFileConflicted = "rules-file-conflicted", Error,
+        "`doctor`: the rules file has an unresolved merge conflict, or is resolved but not staged, so git still lists it as conflicted.",
+        "Run `autofix resolve`, review the result, then `git add` the rules file.",
+        "A file with conflict markers is not valid JSON: every agent that loads it, and `learn`, fails until it is resolved.",
+        "<<<<<<< ours inside .agents/autofix.json after a text merge";
+    RulesFileInvalid = "rules-file-invalid", Error,
+        "`doctor`: the rules file has errors (`autofix check` lists them), or cannot be read.",
+        "Run `autofix check` and fix what it reports (`autofix resolve` for leftover conflict markers).",
+        "The merge driver refuses a rules file it cannot read, and falls back to a text merge.",
+        "a rules file with two rules numbered 44";
+    RepositoryUntrusted = "repository-untrusted", Error,
+        "`doctor`: an agent whose hooks are installed here does not trust this repository yet (as far as its own files show), so its autofix hooks do not run.",
+        "Trust the folder in the agent (the message says how: open it and accept the prompt, or the agent's trust command).",
+        "Untrusted, the agent skips the repository's hooks: no rules at session start, no /learn reminder.",
+        "Codex without `[projects.\"/repo\"] trust_level = \"trusted\"` in ~/.codex/config.toml";
 }
 
-/// A 1-based line and column (columns count characters).
+/// A code serialises as its name (`"export-unowned"`).
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A 1-based line and column (columns count characters). Column 0: the line is known, the
+/// column is not (an export refusal names a line of the target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub(crate) struct Position {
     pub line: usize,
@@ -491,7 +627,10 @@ pub(crate) fn render_text(out: &mut String, diagnostic: &Diagnostic, painter: Pa
     if let Some(file) = &diagnostic.file {
         let mut location = shown(&file.display().to_string()).into_owned();
         if let Some(position) = diagnostic.position {
-            let _ = write!(location, ":{}:{}", position.line, position.column);
+            let _ = write!(location, ":{}", position.line);
+            if position.column > 0 {
+                let _ = write!(location, ":{}", position.column);
+            }
         }
         if !diagnostic.pointer.is_empty() {
             let _ = write!(location, " ({})", shown(&diagnostic.pointer));
@@ -519,7 +658,9 @@ pub(crate) fn render_github(out: &mut String, diagnostic: &Diagnostic) {
         ));
         if let Some(position) = diagnostic.position {
             properties.push(format!("line={}", position.line));
-            properties.push(format!("col={}", position.column));
+            if position.column > 0 {
+                properties.push(format!("col={}", position.column));
+            }
         }
     }
     properties.push(format!("title={}", diagnostic.code.as_str()));
@@ -533,15 +674,38 @@ pub(crate) fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     let _ = writeln!(out, "::{}", escape_data(&message));
 }
 
+/// Every diagnostic in the text form, in order: the one text renderer of findings.
+pub(crate) fn text_of(diagnostics: &[Diagnostic], painter: Painter) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        render_text(&mut out, diagnostic, painter);
+    }
+    out
+}
+
+/// Every diagnostic as a GitHub workflow command: the one GitHub renderer of findings.
+pub(crate) fn github_of(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        render_github(&mut out, diagnostic);
+    }
+    out
+}
+
+/// Every diagnostic in its JSON shape: the one JSON renderer of findings.
+pub(crate) fn json_of(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
+    diagnostics.iter().map(DiagnosticJson::from).collect()
+}
+
 /// GitHub's escaping of a workflow command's message (actions/toolkit `command.ts`).
-pub(crate) fn escape_data(text: &str) -> String {
+fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// GitHub's escaping of a workflow command's property value (`file=...`).
-pub(crate) fn escape_property(text: &str) -> String {
+fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -562,12 +726,13 @@ fn table_row(code: Code) -> String {
 pub(crate) struct DiagnosticJson<'a> {
     pub code: &'static str,
     pub severity: Severity,
-    pub message: &'a str,
+    pub message: Cow<'a, str>,
     pub file: Option<String>,
-    pub pointer: &'a str,
+    pub pointer: Cow<'a, str>,
     pub line: Option<usize>,
+    /// `null` also when only the line is known.
     pub column: Option<usize>,
-    pub help: Option<&'a str>,
+    pub help: Option<Cow<'a, str>>,
 }
 
 impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
@@ -575,12 +740,29 @@ impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
         DiagnosticJson {
             code: diagnostic.code.as_str(),
             severity: diagnostic.severity(),
-            message: &diagnostic.message,
+            message: Cow::Borrowed(&diagnostic.message),
             file: diagnostic.file.as_ref().map(|f| f.display().to_string()),
-            pointer: &diagnostic.pointer,
+            pointer: Cow::Borrowed(&diagnostic.pointer),
             line: diagnostic.position.map(|p| p.line),
-            column: diagnostic.position.map(|p| p.column),
-            help: diagnostic.help.as_deref(),
+            column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
+            help: diagnostic.help.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
+impl DiagnosticJson<'static> {
+    /// The shape of a diagnostic made only for the document (an export target's finding).
+    pub(crate) fn owned(diagnostic: Diagnostic) -> Self {
+        let severity = diagnostic.severity();
+        DiagnosticJson {
+            code: diagnostic.code.as_str(),
+            severity,
+            file: diagnostic.file.as_ref().map(|f| f.display().to_string()),
+            line: diagnostic.position.map(|p| p.line),
+            column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
+            message: Cow::Owned(diagnostic.message),
+            pointer: Cow::Owned(diagnostic.pointer),
+            help: diagnostic.help.map(Cow::Owned),
         }
     }
 }
@@ -614,6 +796,50 @@ mod tests {
                 "src/docs/diagnostics.md lacks the row\n{row}"
             );
         }
+    }
+
+    #[test]
+    fn every_code_says_what_why_how_and_shows_an_example() {
+        for code in Code::ALL {
+            let name = code.as_str();
+            for (part, text) in [
+                ("summary", code.summary()),
+                ("why", code.why()),
+                ("fix", code.fix()),
+            ] {
+                assert!(
+                    text.ends_with('.') || text.ends_with(".)") || text.ends_with('`'),
+                    "{name}: the {part} is not a sentence: {text}"
+                );
+            }
+            assert!(!code.example().trim().is_empty(), "{name} has no example");
+        }
+    }
+
+    #[test]
+    fn the_diagnostics_page_table_has_no_other_rows() {
+        let readme = include_str!("../docs/diagnostics.md");
+        let rows = readme.lines().filter(|l| l.starts_with("| `")).count();
+        assert_eq!(
+            rows,
+            Code::ALL.len(),
+            "src/docs/diagnostics.md has rows for unknown codes"
+        );
+    }
+
+    #[test]
+    fn a_line_without_a_column() {
+        let diagnostic = Diagnostic::new(Code::ExportUnowned, "AGENTS.md")
+            .in_file("AGENTS.md")
+            .at("", Some(Position { line: 4, column: 0 }));
+        let mut out = String::new();
+        render_github(&mut out, &diagnostic);
+        assert_eq!(
+            out,
+            "::error file=AGENTS.md,line=4,title=export-unowned::AGENTS.md\n"
+        );
+        let text = text_of(&[diagnostic], Painter::new(false));
+        assert!(text.contains("--> AGENTS.md:4\n"), "{text}");
     }
 
     #[test]

@@ -559,10 +559,7 @@ impl Report {
     }
 
     pub(crate) fn to_text(&self, painter: Painter) -> String {
-        let mut out = String::new();
-        for diagnostic in &self.diagnostics {
-            diagnostics::render_text(&mut out, diagnostic, painter);
-        }
+        let mut out = diagnostics::text_of(&self.diagnostics, painter);
         if !self.diagnostics.is_empty() {
             out.push('\n');
         }
@@ -574,10 +571,7 @@ impl Report {
     /// One workflow command per diagnostic, then the summary as a plain log line (as
     /// `preset validate --format github` ends).
     pub(crate) fn to_github(&self) -> String {
-        let mut out = String::new();
-        for diagnostic in &self.diagnostics {
-            diagnostics::render_github(&mut out, diagnostic);
-        }
+        let mut out = diagnostics::github_of(&self.diagnostics);
         out.push_str(&crate::report::text::shown(&self.summary()));
         out.push('\n');
         out
@@ -600,7 +594,7 @@ impl Report {
             rules: self.rules,
             ok: !self.has_errors(),
             summary: self.counts(),
-            diagnostics: self.diagnostics.iter().map(DiagnosticJson::from).collect(),
+            diagnostics: diagnostics::json_of(&self.diagnostics),
         }
     }
 }

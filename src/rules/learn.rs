@@ -15,6 +15,7 @@ use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
 use crate::io::atomic::AtomicError;
 use crate::io::safe_write::Fence;
+use crate::report::diagnostics::{Code, Diagnostic};
 
 /// What to learn, as the user or agent gave it (`learn --json` reads it: a key it does not
 /// name is refused, not dropped; dropped, `path` for `Paths` would save the rule unscoped).
@@ -82,7 +83,7 @@ pub(crate) struct Outcome {
     /// The active rules the new one repeats or contradicts in other words, best first
     /// (kept with `--force`, and left out when it supersedes them).
     pub matches: Vec<Match>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A rule the new rule supersedes, and where that was said: `--supersedes` (the
@@ -244,7 +245,9 @@ pub(crate) fn learn(
     let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
     let expected = source.as_deref().map(str::as_bytes);
     if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
-        outcome.warnings.push(warning);
+        outcome
+            .warnings
+            .push(Diagnostic::new(Code::NotFlushed, warning));
     }
     Ok(outcome)
 }
@@ -331,10 +334,11 @@ fn plan<'a>(
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(&numbers) {
-        warnings.push(format!(
+        let message = format!(
             "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
             path.display()
-        ));
+        );
+        warnings.push(Diagnostic::new(Code::DuplicateRuleNumber, message));
     }
     let matches = near_matches(document, rule);
     if !matches.is_empty() && !rule.force {

@@ -320,8 +320,9 @@ pub(crate) fn build<'a>(
 }
 
 impl Listing<'_> {
-    /// The warning for [`Listing::unreadable`], or `None` when every active rule reads.
-    pub(crate) fn unreadable_warning(&self) -> Option<String> {
+    /// The warning (`unreadable-rules`) for [`Listing::unreadable`], or `None` when every
+    /// active rule reads.
+    pub(crate) fn unreadable_warning(&self) -> Option<crate::report::diagnostics::Diagnostic> {
         if self.unreadable.is_empty() {
             return None;
         }
@@ -330,7 +331,7 @@ impl Listing<'_> {
             0 => String::new(),
             n => format!("; and {n} more"),
         };
-        Some(format!(
+        let message = format!(
             "{} in {} cannot be read as written, so agents would get {} broken (rules \
              without an instruction are left out; `autofix check` says more): {}{more}",
             crate::report::text::counted(self.unreadable.len(), "active rule"),
@@ -341,6 +342,10 @@ impl Listing<'_> {
                 "them"
             },
             shown.join("; ")
+        );
+        Some(crate::report::diagnostics::Diagnostic::new(
+            crate::report::diagnostics::Code::UnreadableRules,
+            message,
         ))
     }
 }

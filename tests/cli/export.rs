@@ -258,7 +258,7 @@ fn owned_files_need_the_stamp_and_remove_takes_only_ours() {
     // Cursor reads AGENTS.md as well.
     assert!(
         run.stderr
-            .contains("warning: Cursor reads the rules twice: from targets agents-md and cursor"),
+            .contains("warning[export-read-twice]: Cursor reads the rules twice: from targets agents-md and cursor"),
         "{}",
         run.stderr
     );
@@ -357,7 +357,7 @@ fn check_exit_codes_in_every_state_and_it_never_creates_a_file() {
     let run = export(&sandbox, &["--check", "--format", "github"]).expect(1);
     assert_eq!(
         run.stdout,
-        "::error file=AGENTS.md,title=autofix export::AGENTS.md is missing (block target \
+        "::error file=AGENTS.md,title=export-out-of-sync::AGENTS.md is missing (block target \
          `agents-md`): run `autofix export` and commit the result\n"
     );
     // In sync.
@@ -604,8 +604,9 @@ fn learn_refreshes_what_was_exported() {
         .run(&["learn", "-c", "code", "-w", "w", "Always keep the rule"])
         .expect_noisy(0);
     assert!(
-        run.stderr
-            .contains("warning: the rule is saved, but AGENTS.md was not refreshed"),
+        run.stderr.contains(
+            "warning[export-not-refreshed]: the rule is saved, but AGENTS.md was not refreshed"
+        ),
         "{}",
         run.stderr
     );

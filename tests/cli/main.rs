@@ -8,6 +8,7 @@ mod capture;
 mod clients;
 mod consistency;
 mod export;
+mod findings;
 mod hardening;
 mod hooks;
 mod init;

@@ -361,7 +361,7 @@ fn a_malformed_rulesync_config_is_a_warning() {
     let run = sandbox.run(&["export"]).expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "warning: rulesync.jsonc is not valid JSON with comments (expected `,` or `]` at line 3"
+            "warning[peer-config-invalid]: rulesync.jsonc is not valid JSON with comments (expected `,` or `]` at line 3"
         ),
         "{}",
         run.stderr

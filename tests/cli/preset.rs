@@ -659,7 +659,7 @@ fn requirements_report_missing_skills_with_a_hint() {
     assert_eq!(
         run.stdout,
         "flat-research (flat-research): 1 requirement\n  \
-         skill:trend-scan  missing      commands: scan, compare\n                    \
+         skill:trend-scan  missing      commands: scan, compare  [skill-not-installed]\n                    \
          install: npx skills add trend-scan -g -y\n\
          1 of 1 skill not installed\n"
     );
@@ -1443,7 +1443,7 @@ fn render_without_a_value_says_what_was_left_as_written() {
     );
     assert_eq!(
         run.stderr,
-        "note: no value for {audience} (used by `summarize`), left as written; give each with \
+        "note[missing-value]: no value for {audience} (used by `summarize`), left as written; give each with \
          --set NAME=VALUE (--strict makes this an error)\n"
     );
     let run = sandbox
@@ -1574,7 +1574,7 @@ fn render_names_the_commands_it_leaves_out() {
         .expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "note: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
+            "note[command-without-line]: 1 command has no line, left out: it has neither a skill nor a prelude (`tidy`)"
         ),
         "{}",
         run.stderr
@@ -1593,7 +1593,7 @@ fn render_warns_about_a_value_nothing_uses() {
         .expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "warning: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
+            "warning[unused-value]: --set studioBrif: no rendered command has the placeholder {studioBrif}, so the value is unused; did you mean `studioBrief`?"
         ),
         "{}",
         run.stderr

@@ -470,7 +470,12 @@ fn f5_a_failed_directory_fsync_after_the_rename_is_a_warning() {
     let run = learn_injected(&sandbox, "inject=fsync:error=EIO:when=2", "Always commit");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("Learned rule #3"));
-    assert!(run.stderr.contains("warning:"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("warning[not-flushed]: the file was replaced"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(stored(&sandbox.read(RULES)).len(), 3);
 }
 

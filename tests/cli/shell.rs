@@ -411,84 +411,96 @@ fn sarif_for_presets_and_the_rules_file() {
     multitool_validates(&path);
 }
 
+/// Each command with a JSON document: its arguments and the top-level fields it must carry.
+const JSON_CASES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "rules",
+        &["rules", "--format", "json"],
+        &[
+            "path",
+            "exists",
+            "precedence",
+            "counts",
+            "categories",
+            "rules",
+        ],
+    ),
+    (
+        "learn",
+        &[
+            "learn",
+            "--dry-run",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Always x",
+            "--format",
+            "json",
+        ],
+        &["status", "path", "rule", "warnings", "diagnostics"],
+    ),
+    (
+        "export",
+        &["export", "--check", "--format", "json"],
+        &["mode", "targets", "warnings", "diagnostics"],
+    ),
+    (
+        "doctor",
+        &["doctor", "--format", "json"],
+        &["ok", "checks", "diagnostics"],
+    ),
+    (
+        "check",
+        &["check", "--format", "json"],
+        &["path", "exists", "rules", "ok", "summary", "diagnostics"],
+    ),
+    (
+        "where",
+        &["where", "--format", "json"],
+        &["path", "exists", "source", "root", "candidates"],
+    ),
+    (
+        "preset list",
+        &["preset", "list", "presets", "--format", "json"],
+        &["presets"],
+    ),
+    (
+        "preset validate",
+        &["preset", "validate", "presets", "--format", "json"],
+        &["presets", "summary"],
+    ),
+    (
+        "preset render",
+        &["preset", "render", "presets/last30days", "--format", "json"],
+        &["preset", "commands"],
+    ),
+    (
+        "preset requirements",
+        &[
+            "preset",
+            "requirements",
+            "presets/last30days",
+            "--format",
+            "json",
+        ],
+        &[
+            "preset",
+            "path",
+            "enabled",
+            "requirements",
+            "summary",
+            "diagnostics",
+        ],
+    ),
+];
+
 /// The JSON reference page names, for each command, the top-level fields; each
 /// document must carry them and `version`.
 #[test]
 fn every_json_document_matches_the_readme_reference() {
     let sandbox = example_repository();
-    let cases: &[(&str, &[&str], &[&str])] = &[
-        (
-            "rules",
-            &["rules", "--format", "json"],
-            &[
-                "path",
-                "exists",
-                "precedence",
-                "counts",
-                "categories",
-                "rules",
-            ],
-        ),
-        (
-            "learn",
-            &[
-                "learn",
-                "--dry-run",
-                "-c",
-                "code",
-                "-w",
-                "w",
-                "Always x",
-                "--format",
-                "json",
-            ],
-            &["status", "path", "rule", "warnings"],
-        ),
-        (
-            "check",
-            &["check", "--format", "json"],
-            &["path", "exists", "rules", "ok", "summary", "diagnostics"],
-        ),
-        (
-            "where",
-            &["where", "--format", "json"],
-            &["path", "exists", "source", "root", "candidates"],
-        ),
-        (
-            "preset list",
-            &["preset", "list", "presets", "--format", "json"],
-            &["presets"],
-        ),
-        (
-            "preset validate",
-            &["preset", "validate", "presets", "--format", "json"],
-            &["presets", "summary"],
-        ),
-        (
-            "preset render",
-            &["preset", "render", "presets/last30days", "--format", "json"],
-            &["preset", "commands"],
-        ),
-        (
-            "preset requirements",
-            &[
-                "preset",
-                "requirements",
-                "presets/last30days",
-                "--format",
-                "json",
-            ],
-            &[
-                "preset",
-                "path",
-                "enabled",
-                "requirements",
-                "summary",
-                "diagnostics",
-            ],
-        ),
-    ];
-    for (name, args, fields) in cases {
+    for (name, args, fields) in JSON_CASES {
         let run = sandbox.run(args);
         assert!(run.code == 0 || run.code == 1, "{name}: {}", run.stderr);
         let json = run.json();

@@ -54,6 +54,7 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
         return Ok(ExitCode::SUCCESS);
     }
     let workspace = context.workspace()?;
+    let repository = workspace.repository_root();
     let request = export::Request {
         root: workspace.root,
         rules_file: workspace.rules_file,
@@ -79,6 +80,23 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
         }
         ExportFormat::Json => report.to_json(),
         ExportFormat::Github => report.to_github(),
+        ExportFormat::Sarif => {
+            // The findings' files are relative to the workspace root.
+            let findings: Vec<_> = report
+                .diagnostics()
+                .into_iter()
+                .map(|mut finding| {
+                    finding.file = finding.file.map(|file| request.root.join(file));
+                    finding
+                })
+                .collect();
+            crate::report::sarif::render(
+                &findings,
+                "autofix-export/",
+                &repository,
+                &request.rules_file,
+            )
+        }
     };
     let quiet = args.quiet && args.format == ExportFormat::Text && report.exit_code() == 0;
     if !quiet {

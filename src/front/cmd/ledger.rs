@@ -39,9 +39,7 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     };
     let learned = retire_rule(&workspace, args.number, &args.why, args.dry_run, after)?;
     let painter = context.stderr_painter();
-    for warning in &learned.warnings {
-        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
-    }
+    eprint(&learned.warnings_text(painter));
     let path = shown(&workspace.rules_file);
     let (text, json) = retired_output(&learned, &path, args.number, &args.why);
     match args.format {

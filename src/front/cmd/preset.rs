@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use crate::ops::service;
 use crate::preset::requirements::{self, Environment, Status};
 use crate::preset::{Preset, collection, render, report};
+use crate::report::diagnostics::{self, Code, Diagnostic};
 use anyhow::Context as _;
 
 use crate::front::cli::{
@@ -117,52 +118,63 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         strict: args.strict,
     };
     let rendered = render::render(&preset, &request)?;
-    for (name, near) in render::unused_values(&preset, &request) {
-        let painter = context.stderr_painter();
-        let near: Vec<&str> = near.iter().map(String::as_str).collect();
-        eprint(&format!(
-            "{} --set {}: no rendered command has the placeholder {{{}}}, so the value is unused{}\n",
-            painter.warning("warning:"),
-            crate::report::text::shown(&name),
-            crate::report::text::shown(&name),
-            crate::report::text::did_you_mean(&near)
-        ));
-    }
+    let unused: Vec<Diagnostic> = render::unused_values(&preset, &request)
+        .into_iter()
+        .map(|(name, near)| {
+            let near: Vec<&str> = near.iter().map(String::as_str).collect();
+            let message = format!(
+                "--set {name}: no rendered command has the placeholder {{{name}}}, so the value is unused{}",
+                crate::report::text::did_you_mean(&near)
+            );
+            Diagnostic::new(Code::UnusedValue, message)
+        })
+        .collect();
+    eprint(&diagnostics::text_of(&unused, context.stderr_painter()));
     let missing = render::missing_values(&rendered);
     let text = match args.format {
         TextOrJson::Text => {
-            let silent: Vec<String> = rendered
-                .iter()
-                .filter(|r| r.line.is_none())
-                .map(|r| format!("`{}`", crate::report::text::shown(&r.id)))
-                .collect();
-            if !silent.is_empty() {
-                let painter = context.stderr_painter();
-                let (count, they) = match silent.len() {
-                    1 => ("1 command has".to_string(), "it has"),
-                    n => (format!("{n} commands have"), "they have"),
-                };
-                eprint(&format!(
-                    "{} {count} no line, left out: {they} neither a skill nor a prelude ({})\n",
-                    painter.warning("note:"),
-                    silent.join(", ")
-                ));
-            }
-            if !missing.is_empty() {
-                let painter = context.stderr_painter();
-                eprint(&format!(
-                    "{} no value for {}, left as written; give each with --set NAME=VALUE \
-                     (--strict makes this an error)\n",
-                    painter.warning("note:"),
-                    crate::report::text::shown(&render::describe_missing(&missing))
-                ));
-            }
+            let notes = render_notes(&rendered, &missing);
+            eprint(&diagnostics::text_of(&notes, context.stderr_painter()));
             report::render_text(&rendered, args.null)
         }
         TextOrJson::Json => report::render_json(&preset, &rendered),
     };
     print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `render`'s notes: the commands left out for want of a line (`command-without-line`),
+/// and the placeholders without a value (`missing-value`).
+fn render_notes(
+    rendered: &[render::Rendered],
+    missing: &[(String, Vec<String>)],
+) -> Vec<Diagnostic> {
+    let mut notes = Vec::new();
+    let silent: Vec<String> = rendered
+        .iter()
+        .filter(|r| r.line.is_none())
+        .map(|r| format!("`{}`", r.id))
+        .collect();
+    if !silent.is_empty() {
+        let (count, they) = match silent.len() {
+            1 => ("1 command has".to_string(), "it has"),
+            n => (format!("{n} commands have"), "they have"),
+        };
+        let message = format!(
+            "{count} no line, left out: {they} neither a skill nor a prelude ({})",
+            silent.join(", ")
+        );
+        notes.push(Diagnostic::new(Code::CommandWithoutLine, message));
+    }
+    if !missing.is_empty() {
+        let message = format!(
+            "no value for {}, left as written; give each with --set NAME=VALUE (--strict \
+             makes this an error)",
+            render::describe_missing(missing)
+        );
+        notes.push(Diagnostic::new(Code::MissingValue, message));
+    }
+    notes
 }
 
 fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Result<ExitCode> {

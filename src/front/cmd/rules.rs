@@ -112,9 +112,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             localized.map_or(error, anyhow::Error::msg)
         })?;
     let painter = context.stderr_painter();
-    for warning in &learned.warnings {
-        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
-    }
+    eprint(&learned.warnings_text(painter));
     let refused = learned.outcome.status == learn::Status::Refused;
     let printed = match args.format {
         TextOrJson::Text if args.quiet && !refused => Ok(()),
@@ -208,7 +206,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     })??;
     if let Some(warning) = warning {
         let painter = context.stderr_painter();
-        eprint(&format!("{} {warning}\n", painter.warning("warning:")));
+        eprint(&crate::report::diagnostics::text_of(&[warning], painter));
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -12,7 +12,7 @@ use crate::merge::exported;
 use crate::merge::resolve;
 use anyhow::Context as _;
 
-use crate::front::cli::{DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
+use crate::front::cli::{DiagnosticsFormat, DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print, shown, status};
 use crate::io::merge_setup;
 
@@ -190,8 +190,15 @@ pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<Exit
             .map(std::path::PathBuf::from),
     });
     print(&match args.format {
-        TextOrJson::Text => report.to_text(context.stdout_painter()),
-        TextOrJson::Json => report.to_json(),
+        DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
+        DiagnosticsFormat::Json => report.to_json(),
+        DiagnosticsFormat::Github => crate::report::diagnostics::github_of(&report.diagnostics()),
+        DiagnosticsFormat::Sarif => crate::report::sarif::render(
+            &report.diagnostics(),
+            "autofix-doctor/",
+            &workspace.repository_root(),
+            &workspace.rules_file,
+        ),
     })?;
     Ok(status(!report.ok()))
 }
