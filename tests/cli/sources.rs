@@ -1546,3 +1546,232 @@ fn the_mcp_learn_tool_supersedes_imported_rules_and_refuses_a_locked_one() {
     assert!(missing.to_string().contains("holds no rule 9"), "{missing}");
     assert!(!sandbox.read("app/.agents/autofix.json").contains("take 2"));
 }
+
+/// A source whose rule 1 applies everywhere and rule 2 only to `src/api/**`.
+fn scoped_origin(sandbox: &Sandbox) -> Origin {
+    let mut rules: serde_json::Value = serde_json::from_str(&rules_file(&[
+        (
+            1,
+            "STYLE",
+            "Always use tabs for indentation.",
+            "org style",
+            false,
+        ),
+        (
+            2,
+            "CODE",
+            "Always validate request bodies - because input is hostile.",
+            "org policy",
+            false,
+        ),
+    ]))
+    .unwrap();
+    rules[1]["Paths"] = serde_json::json!(["src/api/**"]);
+    Origin::new(
+        sandbox,
+        "org",
+        &serde_json::to_string_pretty(&rules).unwrap(),
+    )
+}
+
+/// The one stamped scoped file of `dir` whose name starts with `prefix`.
+fn scoped_file(sandbox: &Sandbox, dir: &str, prefix: &str) -> Option<String> {
+    let mut found: Vec<String> = fs::read_dir(sandbox.join(format!("app/{dir}")))
+        .unwrap()
+        .filter_map(|entry| entry.unwrap().file_name().into_string().ok())
+        .filter(|name| name.starts_with(prefix))
+        .collect();
+    assert!(found.len() <= 1, "{found:?}");
+    found
+        .pop()
+        .map(|name| sandbox.read(format!("app/{dir}/{name}")))
+}
+
+#[test]
+fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = scoped_origin(&sandbox);
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    // Not exported yet: the hook carries org:1 and counts org:2 with the scoped rules.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(hook.contains("org:1 [STYLE]"), "{hook}");
+    assert!(!hook.contains("org:2 "), "{hook}");
+    assert!(
+        hook.contains("1 more rule applies only to files matching `src/api/**`; before working on such a file, run `autofix rules --for PATH`"),
+        "{hook}"
+    );
+    // `rules --for` says why each applies, as for a local rule.
+    let api = run(&sandbox, &["rules", "--for", "src/api/users.ts"])
+        .expect(0)
+        .stdout;
+    assert!(
+        api.contains("— org policy [applies to src/api/users.ts: src/api/**]\n"),
+        "{api}"
+    );
+    assert!(api.contains("— org style [applies: unscoped]\n"), "{api}");
+    let json = run(&sandbox, &["rules", "--format", "json"])
+        .expect(0)
+        .json();
+    let rules = &json["imported"]["sources"][0]["rules"];
+    assert_eq!(rules[1]["paths"], serde_json::json!(["src/api/**"]));
+    assert!(rules[0].get("paths").is_none(), "{rules}");
+
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "y",
+            "--path",
+            "src/web/**",
+            "Always use hooks in components.",
+        ],
+    )
+    .expect(0);
+    let targets = ["export", "--target", "claude", "--target", "agents-md"];
+    run(&sandbox, &targets).expect(0);
+    // Claude Code's own file: the unscoped rules only; org:2 in the file of its scope.
+    let own = sandbox.read("app/.claude/rules/autofix.md");
+    assert!(own.contains("- **org:1** [STYLE]"), "{own}");
+    assert!(!own.contains("org:2"), "{own}");
+    let file = scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").unwrap();
+    assert!(
+        file.starts_with("---\npaths:\n  - \"src/api/**\"\n---\n"),
+        "{file}"
+    );
+    assert!(
+        file.contains("- **org:2** [CODE] Always validate request bodies"),
+        "{file}"
+    );
+    assert!(
+        file.contains("Rules `name:N` are imported from git sources"),
+        "{file}"
+    );
+    assert!(!file.contains("org:1"), "{file}");
+    // The local scope's file carries no imported rule, and says nothing of them.
+    let web = scoped_file(&sandbox, ".claude/rules", "autofix-src-web-").unwrap();
+    assert!(!web.contains("org:") && !web.contains("name:N"), "{web}");
+    // A file every agent reads: under the scope's heading.
+    let agents = sandbox.read("app/AGENTS.md");
+    let heading = agents
+        .find("### Only for files matching `src/api/**`")
+        .unwrap();
+    let item = agents.find("- **org:2** [CODE]").unwrap();
+    assert!(heading < item, "{agents}");
+    run(&sandbox, &["export", "--check"]).expect(0);
+    // The exports deliver them: the hook carries neither.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(!hook.contains("org:"), "{hook}");
+
+    // Superseded locally: the scope's file goes with its last rule.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "z",
+            "--supersedes",
+            "org:2",
+            "Always validate request bodies with the schema.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").is_none(),
+        "the scope's file is removed with its last rule"
+    );
+    assert!(!sandbox.read("app/AGENTS.md").contains("- **org:2**"));
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn check_measures_the_budgets_with_the_imported_rules_delivered() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    // Claude Code's session hook: at most 9,000 characters, the smallest budget here.
+    sandbox.write(
+        "app/.claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+    );
+    for instruction in ["Always use named exports.", "Never commit the .env file."] {
+        run(&sandbox, &["learn", "-c", "code", "-w", "x", instruction]).expect(0);
+    }
+    let quiet = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(!quiet.contains("rules-over-budget"), "{quiet}");
+    // 120 imported rules of about 100 characters: the local two fit, all together do not.
+    let instructions: Vec<String> = (1..=120)
+        .map(|n| {
+            format!(
+                "Always run the release step number {n} before tagging - because step {n} signs it."
+            )
+        })
+        .collect();
+    let rules: Vec<(u64, &str, &str, &str, bool)> = instructions
+        .iter()
+        .zip(1..)
+        .map(|(text, n)| (n, "PROCESS", text.as_str(), "org release", false))
+        .collect();
+    let origin = Origin::new(&sandbox, "org", &rules_file(&rules));
+    add_org(&sandbox, &origin);
+    let over = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(
+        over.contains("warning[rules-over-budget]: the 122 active rules take "),
+        "{over}"
+    );
+    assert!(
+        over.contains("`claude hook`: the session hook prints at most 9,000 characters"),
+        "{over}"
+    );
+    // What the hook prints is what was measured: it leaves the oldest out.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(hook.contains("older rules omitted"), "{hook}");
+    // Superseding most of them locally brings it back under.
+    let ids: Vec<String> = (1..=100).map(|n| format!("org:{n}")).collect();
+    let why = format!("one release script (supersedes {})", ids.join(", "));
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "process",
+            "-w",
+            &why,
+            "Always run the release script.",
+        ],
+    )
+    .expect(0);
+    let under = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(!under.contains("rules-over-budget"), "{under}");
+}
