@@ -1775,3 +1775,124 @@ fn check_measures_the_budgets_with_the_imported_rules_delivered() {
     let under = run(&sandbox, &["check"]).expect(0).stdout;
     assert!(!under.contains("rules-over-budget"), "{under}");
 }
+
+/// Commits everything in `app/` on `date`.
+fn commit_app_on(sandbox: &Sandbox, date: &str, message: &str) {
+    let app = sandbox.join("app");
+    git(sandbox, &app, &["add", "-A"]);
+    let mut command = sandbox.program("git", &["commit", "-q", "-m", message]);
+    hermetic_git(&mut command)
+        .current_dir(&app)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date);
+    Run::from_command(&mut command).expect(0);
+}
+
+#[test]
+fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    sandbox.write("app/.gitignore", "*.lock\n");
+    git(
+        &sandbox,
+        &sandbox.join("app"),
+        &["init", "-q", "-b", "main"],
+    );
+    commit_app_on(&sandbox, "2026-10-01T10:00:00Z", "start");
+    let origin = Origin::new(
+        &sandbox,
+        "org",
+        &rules_file(&[
+            (
+                1,
+                "TOOL",
+                "Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.",
+                "org tooling",
+                false,
+            ),
+            (
+                2,
+                "TOOL",
+                "Never commit secrets to the repository - because they leak.",
+                "org policy",
+                false,
+            ),
+        ]),
+    );
+    // Imported on Nov 2; org:2 superseded by a local rule committed on Nov 10.
+    add_org(&sandbox, &origin);
+    commit_app_on(&sandbox, "2026-11-02T10:00:00Z", "import the org rules");
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "the vault",
+            "--supersedes",
+            "org:2",
+            "Always keep credentials in the vault.",
+        ],
+    )
+    .expect(0);
+    commit_app_on(&sandbox, "2026-11-10T10:00:00Z", "the vault");
+    let root = sandbox.join("app").display().to_string();
+    let folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    sandbox.write(
+        format!("home/.claude/projects/{folder}/ledger-1.jsonl"),
+        include_str!("../fixtures/ledger/claude.jsonl").replace("{ROOT}", &root),
+    );
+    let ledger = run(&sandbox, &["ledger", "--format", "json"])
+        .expect(0)
+        .json();
+    let figure = &ledger["figure"];
+    assert_eq!(figure["corrections"], 5, "{ledger}");
+    // The pnpm correction of Nov 5 repeats org:1 (imported Nov 2), the secrets one of Nov 6
+    // org:2 (in force Nov 2 to Nov 10); not the pnpm one of Nov 1, before the import, nor
+    // the secrets one of Nov 12, after the local rule replaced it.
+    assert_eq!(figure["repeats"], 2, "{ledger}");
+    assert_eq!(figure["committed_rules"], 3, "{ledger}");
+    let rules = ledger["rules"].as_array().unwrap();
+    let org = |n: u64| {
+        rules
+            .iter()
+            .find(|r| r["source"] == "org" && r["number"] == n)
+            .unwrap_or_else(|| panic!("no org:{n} in {ledger}"))
+    };
+    assert_eq!(org(1)["provenance"]["date"], "2026-11-02T10:00:00Z");
+    assert_eq!(org(1)["provenance"]["subject"], "import the org rules");
+    assert_eq!(org(1)["active"], true);
+    assert_eq!(org(1)["repeats"][0]["time"], "2026-11-05T10:00:00.000Z");
+    assert_eq!(org(2)["active"], false);
+    assert_eq!(org(2)["until"], "2026-11-10T10:00:00Z");
+    assert_eq!(org(2)["repeats"].as_array().unwrap().len(), 1, "{ledger}");
+    assert_eq!(
+        org(2)["repeats"][0]["text"],
+        "I told you: never commit secrets to the repository"
+    );
+    // The local rule has no `source`, and was repeated by none.
+    let local = rules.iter().find(|r| r.get("source").is_none()).unwrap();
+    assert_eq!(local["number"], 1);
+    assert!(local["repeats"].as_array().unwrap().is_empty());
+    let text = run(&sandbox, &["ledger"]).expect(0).stdout;
+    assert!(
+        text.contains("Rules that did not hold: 2 of 3 committed\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\norg:1 [TOOL] Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.\n  imported "),
+        "{text}"
+    );
+    assert!(
+        text.contains("2026-11-02T10:00:00Z\n  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  > No, use pnpm to install packages, not npm.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\norg:2 [TOOL] Never commit secrets to the repository - because they leak.\n  imported "),
+        "{text}"
+    );
+}
