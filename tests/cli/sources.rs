@@ -1896,3 +1896,107 @@ fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
         "{text}"
     );
 }
+
+#[test]
+fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
+    let (sandbox, origin) = setup();
+    let app = sandbox.join("app");
+    git(&sandbox, &app, &["init", "-q", "-b", "main"]);
+    let check = run(&sandbox, &["init", "--check"]).expect(1).stdout;
+    assert!(
+        check.contains("sources merge driver: `autofix sources merge-driver --install`"),
+        "{check}"
+    );
+    // Before any source: a clone set up now merges a lock added later.
+    let init = run(&sandbox, &["init"]).expect(0).stdout;
+    assert!(
+        init.contains("sources merge driver: set merge.autofix-sources.driver (local config)"),
+        "{init}"
+    );
+    let attributes = sandbox.read("app/.gitattributes");
+    for line in [
+        ".agents/autofix.sources.lock.json merge=autofix-sources",
+        ".agents/sources/*.json merge=autofix-sources",
+    ] {
+        assert_eq!(
+            attributes.lines().filter(|l| *l == line).count(),
+            1,
+            "{attributes}"
+        );
+    }
+    assert_eq!(
+        git(
+            &sandbox,
+            &app,
+            &["config", "--local", "merge.autofix-sources.driver"]
+        ),
+        "autofix sources merge-driver --ours-label %X --theirs-label %Y %O %A %B %P"
+    );
+    // Idempotent: nothing changes the second time, and `--check` is satisfied.
+    let again = run(&sandbox, &["init"]).expect(0).stdout;
+    assert!(again.contains("sources merge driver: installed"), "{again}");
+    assert!(again.contains("Nothing to change"), "{again}");
+    assert_eq!(sandbox.read("app/.gitattributes"), attributes);
+    run(&sandbox, &["init", "--check"]).expect(0);
+    assert_eq!(
+        run(&sandbox, &["sources", "merge-driver", "--install"])
+            .expect(0)
+            .stdout,
+        "The sources merge driver is installed already\n"
+    );
+
+    add_org(&sandbox, &origin);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains(
+            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+        ),
+        "{doctor}"
+    );
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
+    // Two branches move the pin, one past the other: git runs the driver init installed.
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (early)"],
+    );
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        4,
+        "Always review your own diff first.",
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (late)"],
+    );
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    run(&sandbox, &["check"]).expect(0);
+}
