@@ -320,11 +320,11 @@ impl InForce {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| in_force_at(r, time))
-                // Numbered by position (a local rule and `org:N` may share a number): of two
-                // as close, the matcher takes the later, as it takes the newer rule.
+                // Numbered by their record: of two as close, the matcher takes the later.
                 .map(|(at, r)| ActiveRule {
                     number: at as u64,
                     instruction: r.instruction.to_string(),
+                    source: None,
                 })
                 .collect()
         });

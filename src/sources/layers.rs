@@ -403,9 +403,10 @@ impl Layers {
     }
 }
 
-/// The imported rules the exported files carry: active, from verified copies (a scoped
-/// one goes where a local rule of its scope goes); never the personal layer. Empty when
-/// there is no manifest or lock.
+/// The active imported rules, from verified copies, never the personal layer: what the
+/// exported files carry (a scoped one goes where a local rule of its scope goes), what
+/// `check` measures against the budgets, what the prompt hook and `reflect` compare a
+/// correction with. Empty when there is no manifest or lock.
 pub(crate) fn for_export(
     repository: &std::path::Path,
     rules_file: &std::path::Path,

@@ -2000,3 +2000,91 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     );
     run(&sandbox, &["check"]).expect(0);
 }
+
+/// The prompt hook's context for `prompt` typed in `app/`, if any.
+fn prompt_reminder(sandbox: &Sandbox, prompt: &str) -> Option<String> {
+    let input = serde_json::json!({
+        "session_id": "s1",
+        "cwd": sandbox.join("app").to_str().unwrap(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string();
+    let run = sandbox
+        .run_with_stdin_in("app", &["hook", "user-prompt", "--agent", "claude"], &input)
+        .expect(0);
+    (!run.stdout.is_empty()).then(|| {
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let repeat = prompt_reminder(
+        &sandbox,
+        "No, always use the internal HTTP client - because it retries.",
+    )
+    .unwrap();
+    assert!(
+        repeat.contains("rule org:2 already says this (\"Always use the internal HTTP client - because it retries.\"): follow it"),
+        "{repeat}"
+    );
+    let against = prompt_reminder(&sandbox, "No, never use the internal HTTP client.").unwrap();
+    assert!(
+        against.contains("goes against rule org:2") && against.contains("--supersedes org:2"),
+        "{against}"
+    );
+    // A local rule saying the same wins over the imported one.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "Always use the internal HTTP client - because it retries.",
+        ],
+    )
+    .expect(0);
+    let local = prompt_reminder(
+        &sandbox,
+        "No, always use the internal HTTP client - because it retries.",
+    )
+    .unwrap();
+    assert!(local.contains("rule #1 already says this"), "{local}");
+
+    // `reflect` reads the same rules.
+    let root = sandbox.join("app").display().to_string();
+    let folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let line = serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": root,
+        "sessionId": "s-1", "version": "2.0.0", "type": "user", "uuid": "u1",
+        "message": {"role": "user", "content": "No, never log personal data - because of the GDPR."},
+        "timestamp": "2026-11-05T10:00:00.000Z",
+    });
+    sandbox.write(
+        format!("home/.claude/projects/{folder}/s-1.jsonl"),
+        format!("{line}\n"),
+    );
+    let reflected = run(&sandbox, &["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    let repeats = reflected["repeats"].as_array().unwrap();
+    assert_eq!(repeats.len(), 1, "{reflected}");
+    assert_eq!(repeats[0]["source"], "org");
+    assert_eq!(repeats[0]["rule"], 1);
+    let text = run(&sandbox, &["reflect"]).expect(0).stdout;
+    assert!(
+        text.contains("session s-1  repeats rule org:1: Never log personal data"),
+        "{text}"
+    );
+}
