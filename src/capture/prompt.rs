@@ -42,23 +42,35 @@ fn reminder(known: Option<&Known>) -> String {
     let learn = format!(
         "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\" (CATEGORY: {categories}"
     );
+    // `#3` for a local rule, `org:12` for an imported one.
+    let shown = |known: &Known| match known.source {
+        Some(_) => known.id(),
+        None => format!("#{}", known.rule),
+    };
     match known {
-        Some(Known {
-            rule,
-            kind: Kind::Duplicate,
-            instruction,
-        }) => format!(
-            "autofix: the user repeats a recorded rule: rule #{rule} already says this \
-             (\"{instruction}\"): follow it. Do not learn it again."
+        Some(
+            known @ Known {
+                kind: Kind::Duplicate,
+                instruction,
+                ..
+            },
+        ) => format!(
+            "autofix: the user repeats a recorded rule: rule {} already says this \
+             (\"{instruction}\"): follow it. Do not learn it again.",
+            shown(known)
         ),
-        Some(Known {
-            rule,
-            kind: Kind::Contradiction,
-            instruction,
-        }) => format!(
-            "autofix: this prompt looks like a correction that goes against rule #{rule} \
+        Some(
+            known @ Known {
+                kind: Kind::Contradiction,
+                instruction,
+                ..
+            },
+        ) => format!(
+            "autofix: this prompt looks like a correction that goes against rule {} \
              (\"{instruction}\"). If it replaces that rule, record it before continuing: \
-             {learn}) --supersedes {rule} \"...\". If it is not a lasting rule, ignore this note."
+             {learn}) --supersedes {} \"...\". If it is not a lasting rule, ignore this note.",
+            shown(known),
+            known.id()
         ),
         None => format!(
             "autofix: this prompt looks like a correction or a project convention. Before \

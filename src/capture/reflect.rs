@@ -50,6 +50,9 @@ pub(crate) struct Repeat {
     pub context: Option<String>,
     /// The rule it repeats.
     pub rule: u64,
+    /// The source of an imported rule (`org` for `org:12`); absent for a local rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub instruction: String,
 }
 
@@ -102,6 +105,7 @@ pub(crate) fn run(request: &Request) -> Report {
                     text: message.text,
                     context: message.context,
                     rule: known.rule,
+                    source: known.source.clone(),
                     instruction: known.instruction,
                 }),
                 _ => candidates.push(Candidate {
@@ -211,11 +215,14 @@ impl Report {
         for repeat in &self.repeats {
             let _ = writeln!(
                 out,
-                "\n{}  {}  session {}  repeats rule #{}: {}",
+                "\n{}  {}  session {}  repeats rule {}: {}",
                 text::shown(&repeat.time),
                 repeat.agent.as_str(),
                 text::shown(&repeat.session),
-                repeat.rule,
+                match &repeat.source {
+                    Some(source) => format!("{source}:{}", repeat.rule),
+                    None => format!("#{}", repeat.rule),
+                },
                 text::shown(&repeat.instruction)
             );
             for line in repeat.text.lines() {

@@ -13,12 +13,17 @@ use crate::rules::similar::{self, Kind};
 pub(crate) struct ActiveRule {
     pub(crate) number: u64,
     pub(crate) instruction: String,
+    /// The source of an imported rule (`org` for `org:12`); `None` for a local rule.
+    pub(crate) source: Option<String>,
 }
 
 /// The rule a correction repeats or contradicts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct Known {
     pub rule: u64,
+    /// The source of an imported rule (`org` for `org:12`); absent for a local rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// `duplicate` (the rule says this already) or `contradiction` (the rule says otherwise).
     pub kind: Kind,
     pub instruction: String,
@@ -31,8 +36,19 @@ const MAX_SENTENCES: usize = 40;
 /// The whole prompt is compared too when it is at most this long.
 const MAX_WHOLE: usize = 4_000;
 
+impl Known {
+    /// How a command names the rule: `12`, or `org:12` for an imported one.
+    pub(crate) fn id(&self) -> String {
+        match &self.source {
+            Some(source) => format!("{source}:{}", self.rule),
+            None => self.rule.to_string(),
+        }
+    }
+}
+
 /// The rule `prompt` repeats (preferred) or contradicts, if any; `prompt` as the user
-/// typed it, autofix's injected text is dropped here.
+/// typed it, autofix's injected text is dropped here. Of two rules matched as closely,
+/// the later in `rules` wins (list the local rules last: they win over imported ones).
 pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     if rules.is_empty() {
         return None;
@@ -60,7 +76,8 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     }
     let mut best: Option<similar::Match> = None;
     for piece in pieces {
-        let candidates = rules.iter().map(|r| (r.number, r.instruction.as_str()));
+        // Numbered by position: a local rule and `org:N` may share a number.
+        let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
         for found in similar::matches(piece, candidates) {
             // A repeat beats a contradiction (the user insists on a rule, not against it);
             // then the closer match.
@@ -73,10 +90,13 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
             }
         }
     }
-    best.map(|m| Known {
-        rule: m.rule,
-        kind: m.kind,
-        instruction: m.instruction,
+    let best = best?;
+    let rule = &rules[usize::try_from(best.rule).ok()?];
+    Some(Known {
+        rule: rule.number,
+        source: rule.source.clone(),
+        kind: best.kind,
+        instruction: best.instruction,
     })
 }
 
@@ -94,6 +114,7 @@ mod tests {
         .map(|(number, text)| ActiveRule {
             number,
             instruction: text.to_string(),
+            source: None,
         })
         .collect()
     }

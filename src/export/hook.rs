@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::rules::budget;
 use crate::rules::listing::Listing;
+use crate::sources::layers::ForHook;
 
 /// The most characters the printed JSON may have: Claude Code keeps 10,000 of the context
 /// (<https://code.claude.com/docs/en/hooks>, "JSON output"), and the JSON around it and its
@@ -77,23 +78,16 @@ pub(crate) fn empty(agent: Agent) -> &'static str {
 /// The hook's output for `listing`, with a final newline; at most [`CAP`] characters and,
 /// when given, `budget_tokens` estimated tokens. The oldest rules are left out with a note.
 ///
-/// `layers` are the lines of the rules beyond this repository (imported `name:N`, personal
-/// `user:N`), listed before its own rules and left out first.
+/// `layers` are the rules beyond this repository (imported `name:N`, personal `user:N`):
+/// the unscoped ones listed before its own rules and left out first, the scoped ones
+/// counted with its scoped rules.
 pub(crate) fn render(
     agent: Agent,
     listing: &Listing<'_>,
     budget_tokens: Option<usize>,
-    layers: &[String],
+    layers: &ForHook,
 ) -> String {
-    let mut output = Output::new(agent, listing, budget_tokens);
-    if !layers.is_empty() {
-        output.lines.splice(0..0, layers.iter().cloned());
-        output.header = format!(
-            "{}Rules named `name:N` come from git sources and `user:N` are the user's own; this \
-             repository's numbered rules win over them.\n",
-            output.header
-        );
-    }
+    let output = Output::new(agent, listing, budget_tokens, layers);
     // The cap in characters, and a token budget if one was given (context the agent reads).
     let fits = |omitted: usize| {
         let chars = output.text(omitted).chars().count();
@@ -102,10 +96,11 @@ pub(crate) fn render(
     output.text(budget::fit_newest(output.lines.len(), fits))
 }
 
-/// How many characters Claude Code's hook would print with every unscoped rule: over
-/// [`CAP`], it leaves the oldest out. `check` measures the rules with it.
-pub(crate) fn full_size(listing: &Listing<'_>) -> usize {
-    Output::new(Agent::Claude, listing, None)
+/// How many characters Claude Code's hook would print with every unscoped rule, the
+/// imported ones of `layers` included: over [`CAP`], it leaves the oldest out. `check`
+/// measures the rules with it.
+pub(crate) fn full_size(listing: &Listing<'_>, layers: &ForHook) -> usize {
+    Output::new(Agent::Claude, listing, None, layers)
         .text(0)
         .chars()
         .count()
@@ -123,10 +118,15 @@ struct Output<'l> {
 }
 
 impl<'l> Output<'l> {
-    fn new(agent: Agent, listing: &'l Listing<'_>, budget_tokens: Option<usize>) -> Self {
+    fn new(
+        agent: Agent,
+        listing: &'l Listing<'_>,
+        budget_tokens: Option<usize>,
+        layers: &ForHook,
+    ) -> Self {
         // Scoped rules stay out of the session's context: a line says they exist and how to
         // see the ones for a file.
-        let lines = listing
+        let local = listing
             .rules
             .iter()
             .filter(|entry| entry.paths.is_empty())
@@ -134,18 +134,24 @@ impl<'l> Output<'l> {
                 let mut line = Vec::new();
                 Listing::write_text_item(&mut line, &entry).expect("writing to memory cannot fail");
                 String::from_utf8(line).expect("renderers write UTF-8")
-            })
-            .collect();
+            });
+        let mut header = format!(
+            "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
+             higher-numbered rule wins):\n",
+            listing.path
+        );
+        if !layers.is_empty() {
+            header.push_str(
+                "Rules named `name:N` come from git sources and `user:N` are the user's own; \
+                 this repository's numbered rules win over them.\n",
+            );
+        }
         Output {
             agent,
             path: &listing.path,
-            header: format!(
-                "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
-                 higher-numbered rule wins):\n",
-                listing.path
-            ),
-            lines,
-            scoped: scoped_note(listing),
+            header,
+            lines: layers.lines.iter().cloned().chain(local).collect(),
+            scoped: scoped_note(listing, &layers.scoped),
             to_fit: match budget_tokens {
                 Some(tokens) => format!("{tokens} tokens"),
                 None => "the hook's size limit".to_string(),
@@ -174,13 +180,19 @@ impl<'l> Output<'l> {
 
 /// The line about scoped rules: how many, their globs, and the command that lists the rules
 /// for a file; empty when every rule is unscoped.
-fn scoped_note(listing: &Listing<'_>) -> String {
+/// The imported and personal scoped rules (`layered`, their globs) count as the local ones.
+fn scoped_note(listing: &Listing<'_>, layered: &[Vec<String>]) -> String {
     let mut count = 0;
     let mut globs: Vec<&str> = Vec::new();
-    for entry in listing.rules.iter().filter(|entry| !entry.paths.is_empty()) {
+    let scoped = listing.rules.iter().filter(|entry| !entry.paths.is_empty());
+    let layered = layered.iter().map(|paths| paths.iter().map(String::as_str));
+    for paths in scoped
+        .map(|entry| entry.paths.iter().map(AsRef::as_ref).collect::<Vec<&str>>())
+        .chain(layered.map(Iterator::collect))
+    {
         count += 1;
-        for glob in entry.paths {
-            if !globs.contains(&glob.as_ref()) {
+        for glob in paths {
+            if !globs.contains(&glob) {
                 globs.push(glob);
             }
         }
@@ -277,7 +289,7 @@ mod tests {
         let document = file::parse(&source).unwrap();
         let query = Query::default();
         let listing = build("r.json".into(), Some(&document), &query);
-        let claude = render(Agent::Claude, &listing, None, &[]);
+        let claude = render(Agent::Claude, &listing, None, &ForHook::default());
         assert!(claude.chars().count() <= CAP);
         let value: serde_json::Value = serde_json::from_str(&claude).unwrap();
         let text = value["hookSpecificOutput"]["additionalContext"]
@@ -287,7 +299,7 @@ mod tests {
         assert!(text.starts_with("Project rules recorded in r.json"));
         assert!(text.contains("older rules omitted"));
         assert!(text.ends_with("400 [CODE] Always do \"thing\" number 400 carefully \u{2014} w"));
-        let cursor = render(Agent::Cursor, &listing, None, &[]);
+        let cursor = render(Agent::Cursor, &listing, None, &ForHook::default());
         let value: serde_json::Value = serde_json::from_str(&cursor).unwrap();
         assert!(value["additional_context"].is_string());
         assert_eq!(empty(Agent::Cursor), "{}\n");

@@ -426,6 +426,11 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
     let guard = context.facts.peers.is_empty()
         && (selected.iter().any(|s| s.target.id == "agents-md")
             || targets::agents_md_exported(&context.root));
+    let imported_scopes: Vec<&[String]> = context
+        .imported
+        .iter()
+        .map(|(_, rule)| rule.paths.as_slice())
+        .collect();
     let jobs: Vec<scoped::Job> = selected
         .iter()
         .flat_map(|selected| {
@@ -433,6 +438,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
                 &context.root,
                 selected,
                 &context.listing,
+                &imported_scopes,
                 context.remove,
                 guard,
             )
@@ -741,7 +747,11 @@ impl Context<'_> {
             rules::PRECEDENCE,
             job.scope_note
         );
-        let lead = if self.imported.is_empty() {
+        // The imported rules (`org:N`) this file holds: those of its scope, or unscoped.
+        let imported: Vec<&(String, crate::sources::vendor::Imported)> = (self.imported.iter())
+            .filter(|(_, rule)| job.part.shows_imported(&rule.paths))
+            .collect();
+        let lead = if imported.is_empty() {
             lead
         } else {
             format!("{lead} {}", crate::sources::layers::EXPORT_NOTE)
@@ -751,11 +761,10 @@ impl Context<'_> {
             escape: &escape,
         };
         let head = listing::to_string(|out| self.listing.write_markdown_head(out, &style));
-        let imported = matches!(job.part, scoped::Part::All | scoped::Part::Unscoped);
-        let items: Vec<(String, String)> = (self.imported.iter().filter(|_| imported))
+        let items: Vec<(String, String)> = (imported.iter())
             .map(|(name, rule)| {
                 let item = crate::sources::layers::markdown_item(name, rule, &escape);
-                (String::new(), item)
+                (job.part.imported_heading(&rule.paths), item)
             })
             .chain(
                 self.shown_by(&job.part)
@@ -782,7 +791,8 @@ impl Context<'_> {
             body.push_str(&note(omitted));
             body.push_str(&listing::group_by_scope(&items[omitted..]));
             if items.is_empty() {
-                body.push_str(job.part.empty_note(self.listing.rules.is_empty()));
+                let no_rules = self.listing.rules.is_empty() && self.imported.is_empty();
+                body.push_str(job.part.empty_note(no_rules));
             }
             build(&body)
         };

@@ -41,6 +41,25 @@ impl Part {
         }
     }
 
+    /// Whether the file holds the imported rule scoped to `paths` (none: unscoped).
+    pub(super) fn shows_imported(&self, paths: &[String]) -> bool {
+        match self {
+            Part::All => true,
+            Part::Unscoped => paths.is_empty(),
+            Part::Scope(scope) => !paths.is_empty() && *scope == paths.join("\n"),
+            Part::Orphan | Part::Guard => false,
+        }
+    }
+
+    /// The heading an imported rule scoped to `paths` goes under in this file (see
+    /// [`Part::heading`]).
+    pub(super) fn imported_heading(&self, paths: &[String]) -> String {
+        match self {
+            Part::All => listing::heading_for(paths),
+            _ => String::new(),
+        }
+    }
+
     /// What a file with no rule says: that there are none, or, for a target's own file
     /// when every rule is scoped, where they are.
     pub(super) fn empty_note(&self, no_rules_at_all: bool) -> &'static str {
@@ -76,11 +95,13 @@ pub(super) struct Job {
 }
 
 /// The files `selected` stands for in this run; with `guard`, the claude target's
-/// [`CLAUDE_GUARD`] where it is needed.
+/// [`CLAUDE_GUARD`] where it is needed. `imported` are the globs of the imported rules
+/// exported (`org:N` with `Paths`): their scopes have files as the local ones do.
 pub(super) fn jobs(
     root: &Path,
     selected: &Selected,
     rules: &Listing<'_>,
+    imported: &[&[String]],
     remove: bool,
     guard: bool,
 ) -> Vec<Job> {
@@ -105,7 +126,11 @@ pub(super) fn jobs(
         target.frontmatter.to_string(),
         Part::Unscoped,
     )];
-    let scopes = if remove { Vec::new() } else { scopes(rules) };
+    let scopes = if remove {
+        Vec::new()
+    } else {
+        scopes(rules, imported)
+    };
     let mut wanted: std::collections::HashSet<String> =
         jobs.iter().map(|j| j.path.clone()).collect();
     for (scope, globs) in &scopes {
@@ -188,9 +213,9 @@ pub(super) fn key(entry: &Entry<'_>) -> String {
 /// scopes with one name takes billions of tries (8 digits took half a second).
 const SHORT_HASH: usize = 16;
 
-/// Each distinct scope of the listed rules, in the order it first appears: its key and
-/// its globs.
-fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
+/// Each distinct scope of the listed rules, then of the imported ones, in the order it
+/// first appears: its key and its globs.
+fn scopes(rules: &Listing<'_>, imported: &[&[String]]) -> Vec<(String, Vec<String>)> {
     let mut scopes: Vec<(String, Vec<String>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {
@@ -198,6 +223,12 @@ fn scopes(rules: &Listing<'_>) -> Vec<(String, Vec<String>)> {
         if seen.insert(heading.clone()) {
             let globs = entry.paths.iter().map(ToString::to_string).collect();
             scopes.push((heading, globs));
+        }
+    }
+    for globs in imported.iter().filter(|globs| !globs.is_empty()) {
+        let heading = globs.join("\n");
+        if seen.insert(heading.clone()) {
+            scopes.push((heading, globs.to_vec()));
         }
     }
     scopes

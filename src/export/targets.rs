@@ -9,7 +9,7 @@ use super::markdown::{self, Context};
 use super::peers::Peers;
 use super::{block, owned};
 use crate::report::text;
-use crate::rules::listing::Listing;
+use crate::rules::budget::Budget;
 
 /// How autofix writes a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,61 +25,6 @@ impl Kind {
         match self {
             Kind::Block => "block",
             Kind::Owned => "owned",
-        }
-    }
-}
-
-/// The most an agent reads of a file.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Budget {
-    /// At most this many bytes of the whole file.
-    Bytes(usize, &'static str),
-    /// At most this many characters of the whole file.
-    Chars(usize, &'static str),
-    /// At most this many characters of the session hook's output, as the hook renders it.
-    HookChars(usize, &'static str),
-}
-
-impl Budget {
-    /// The limit, in the budget's unit.
-    pub(crate) fn limit(self) -> usize {
-        match self {
-            Budget::Bytes(limit, _) | Budget::Chars(limit, _) | Budget::HookChars(limit, _) => {
-                limit
-            }
-        }
-    }
-
-    /// The file's size in the budget's unit, and the limit.
-    pub(crate) fn measure(self, text: &str) -> (usize, usize) {
-        match self {
-            Budget::Bytes(limit, _) => (text.len(), limit),
-            Budget::Chars(limit, _) | Budget::HookChars(limit, _) => (text.chars().count(), limit),
-        }
-    }
-
-    /// What the active rules of `listing` take in the budget's unit, and the limit: as the
-    /// text listing prints them, or, for the hook, as the hook itself would print them all.
-    pub(crate) fn measure_rules(self, listing: &Listing<'_>) -> (usize, usize) {
-        match self {
-            Budget::HookChars(limit, _) => (crate::export::hook::full_size(listing), limit),
-            _ => self.measure(&listing.to_text()),
-        }
-    }
-
-    /// A size in the budget's unit: "5000295 bytes", "12001 characters".
-    pub(crate) fn amount(self, size: usize) -> String {
-        match self {
-            Budget::Bytes(..) => crate::report::text::counted(size, "byte"),
-            Budget::Chars(..) | Budget::HookChars(..) => {
-                crate::report::text::counted(size, "character")
-            }
-        }
-    }
-
-    pub(crate) fn describe(self) -> &'static str {
-        match self {
-            Budget::Bytes(_, text) | Budget::Chars(_, text) | Budget::HookChars(_, text) => text,
         }
     }
 }

@@ -146,6 +146,7 @@ const STEPS: &[fn(&Setup<'_>) -> Vec<Step>] = &[
     learn_commands,
     hooks,
     install_merge_driver,
+    install_sources_driver,
 ];
 
 /// Runs `init`.
@@ -473,6 +474,67 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         // A write or a git command that failed is a failure (exit 2), never a skip.
         Err(error) => vec![
             Step::new("merge driver", Some(".gitattributes"), Action::Failed)
+                .with_message(setup.clean(&error.to_string())),
+        ],
+    }
+}
+
+/// Step 6: the sources lock's merge driver (`autofix sources merge-driver --install`), in
+/// every repository, sources or not: the git config is per clone, and a clone set up
+/// before a source is added would merge the lock as text. With `--dry-run` or `--check`,
+/// only asks git whether the config and the attributes are in place. A `.gitattributes`
+/// autofix may not write is refused by the step before.
+fn install_sources_driver(setup: &Setup<'_>) -> Vec<Step> {
+    use crate::sources::merge::{DRIVER, DRIVER_COMMAND};
+    let name = "sources merge driver";
+    if setup
+        .fence
+        .resolve(&setup.root.join(".gitattributes"))
+        .is_err()
+    {
+        return Vec::new();
+    }
+    let rules_file = setup.root.join(&setup.rules_shown);
+    let layout = crate::sources::Layout::beside(&rules_file, &setup.root);
+    if setup.request.mode != Mode::Write {
+        let git = Git::new(&setup.root);
+        let configured = git
+            .config_get(Some(Scope::Local), &format!("merge.{DRIVER}.driver"))
+            .ok()
+            .flatten()
+            .is_some_and(|driver| driver == DRIVER_COMMAND);
+        let attributed = [layout.lock.clone(), layout.copy("org")]
+            .iter()
+            .all(|path| git.attribute("merge", path).is_ok_and(|v| v == DRIVER));
+        let (action, message) = if configured && attributed {
+            (Action::Unchanged, "installed")
+        } else {
+            (
+                Action::Updated,
+                "`autofix sources merge-driver --install` (the .gitattributes lines and the git config)",
+            )
+        };
+        return vec![Step::new(name, None, action).with_message(message)];
+    }
+    match crate::sources::merge::install(&layout, &setup.root) {
+        Ok(done) if done.is_empty() => {
+            vec![Step::new(name, None, Action::Unchanged).with_message("installed")]
+        }
+        Ok(done) => done
+            .into_iter()
+            .map(|message| {
+                let file = message
+                    .contains(".gitattributes")
+                    .then_some(".gitattributes");
+                Step::new(name, file, Action::Updated).with_message(message)
+            })
+            .collect(),
+        // Not a repository git can work in (or no git): the step before says why.
+        Err(crate::sources::SourceError::Git(
+            git::GitError::Spawn { .. } | git::GitError::NotARepository { .. },
+        )) => Vec::new(),
+        Err(error) => vec![
+            Step::new(name, Some(".gitattributes"), Action::Failed)
                 .with_message(setup.clean(&error.to_string())),
         ],
     }

@@ -3,7 +3,10 @@
 //! against the rules as `reflect` finds repeats ([`crate::capture::repeats`], the matcher
 //! `learn` uses for duplicates); a correction typed after
 //! the commit that added a rule stating it, while that rule was in force, is a repeat: the
-//! rule did not hold. Reported per rule, and as the repository's repeat rate. Local only.
+//! rule did not hold. Reported per rule, and as the repository's repeat rate. The rules
+//! imported from git sources (`org:12`) count as the local ones, in force from the commit
+//! of this repository that brought them into the vendored copy. Local only: the personal
+//! layer is no rule of the ledger.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,12 +33,17 @@ pub(crate) struct Repeat {
 /// One rule's record: when it was learned, and the corrections it did not prevent.
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct RuleRecord<'a> {
+    /// The source an imported rule comes from (`org` for `org:12`); absent for a local rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<&'a str>,
     pub number: u64,
     pub category: &'a str,
     pub instruction: &'a str,
     pub active: bool,
     pub provenance: Origin<'a>,
-    /// Until when it was in force: the date of the commit that superseded or retired it.
+    /// Until when it was in force: the date of the commit that superseded or retired it
+    /// (for an imported rule, that brought its superseder here, or learned the local rule
+    /// that supersedes it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<&'a str>,
     pub repeats: Vec<Repeat>,
@@ -78,56 +86,31 @@ fn instant(time: &str) -> &str {
     time.get(..19).unwrap_or(time)
 }
 
-/// Builds the ledger of `document` from the corrections of `reflected` (read with no
-/// learned rules, so every correction is there) and the file's `history`.
+/// The imported rules the ledger reads: the sources' layers, and the history of each
+/// layer's vendored copy in this repository (in the layers' order).
+#[derive(Clone, Copy)]
+pub(crate) struct Imported<'a> {
+    pub layers: &'a crate::sources::layers::Layers,
+    pub copies: &'a [History],
+}
+
+/// Builds the ledger of `document` and the `imported` rules from the corrections of
+/// `reflected` (read with no learned rules, so every correction is there) and the file's
+/// `history`.
 pub(crate) fn build<'a>(
     path: String,
     since: Option<String>,
     document: Option<&'a Document<'a>>,
     history: &'a History,
+    imported: Option<Imported<'a>>,
     reflected: reflect::Report,
 ) -> Report<'a> {
-    let rules_of: &'a [crate::rules::file::Rule<'a>] = document.map_or(&[], |d| &d.rules);
-    let resolution = document.map(supersede::resolve).unwrap_or_default();
-    let date_of = |number: u64, instruction: &str| match history.origin(Some(number), instruction) {
-        Origin::Commit(commit) => Some(commit.date.as_str()),
-        _ => None,
-    };
-    let by_number: std::collections::HashMap<u64, &crate::rules::file::Rule<'a>> = rules_of
-        .iter()
-        .filter_map(|rule| Some((rule.number.value()?, rule)))
-        .collect();
-    let mut records: Vec<RuleRecord<'a>> = Vec::new();
-    for rule in rules_of {
-        let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
-        else {
-            continue;
-        };
-        if resolution.is_retirement(rule.index) {
-            continue;
-        }
-        let provenance = history.origin(Some(number), instruction.trim());
-        if !matches!(provenance, Origin::Commit(_)) {
-            continue;
-        }
-        // In force until the oldest commit that superseded it.
-        let until = resolution.superseded_by[rule.index]
-            .iter()
-            .filter_map(|&by| {
-                let newer = by_number.get(&by)?;
-                date_of(by, newer.instruction.display().trim())
-            })
-            .min();
-        records.push(RuleRecord {
-            number,
-            category: rule.category.display().trim(),
-            instruction: instruction.trim(),
-            active: resolution.is_active(rule.index),
-            provenance,
-            until,
-            repeats: Vec::new(),
-        });
-    }
+    // The imported rules first: a correction both state as closely counts for the later
+    // record, the local rule, which wins over them.
+    let mut records = imported.map_or_else(Vec::new, |imported| {
+        imported_records(document, history, imported)
+    });
+    records.extend(local_records(document, history));
     let mut figure = Figure {
         committed_rules: records.len(),
         ..Figure::default()
@@ -164,6 +147,7 @@ pub(crate) fn build<'a>(
         b.repeats
             .len()
             .cmp(&a.repeats.len())
+            .then(a.source.cmp(&b.source))
             .then(a.number.cmp(&b.number))
     });
     Report {
@@ -175,6 +159,109 @@ pub(crate) fn build<'a>(
         figure,
         rules: records,
     }
+}
+
+/// The date of the commit that added local rule `number` with `instruction`, if any.
+fn committed<'h>(history: &'h History, number: u64, instruction: &str) -> Option<&'h str> {
+    match history.origin(Some(number), instruction) {
+        Origin::Commit(commit) => Some(commit.date.as_str()),
+        _ => None,
+    }
+}
+
+/// The records of the committed local rules (retirement records are none).
+fn local_records<'a>(
+    document: Option<&'a Document<'a>>,
+    history: &'a History,
+) -> Vec<RuleRecord<'a>> {
+    let rules_of: &'a [crate::rules::file::Rule<'a>] = document.map_or(&[], |d| &d.rules);
+    let resolution = document.map(supersede::resolve).unwrap_or_default();
+    let by_number: HashMap<u64, &crate::rules::file::Rule<'a>> = rules_of
+        .iter()
+        .filter_map(|rule| Some((rule.number.value()?, rule)))
+        .collect();
+    let mut records: Vec<RuleRecord<'a>> = Vec::new();
+    for rule in rules_of {
+        let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
+        else {
+            continue;
+        };
+        if resolution.is_retirement(rule.index) {
+            continue;
+        }
+        let provenance = history.origin(Some(number), instruction.trim());
+        if !matches!(provenance, Origin::Commit(_)) {
+            continue;
+        }
+        // In force until the oldest commit that superseded it.
+        let until = resolution.superseded_by[rule.index]
+            .iter()
+            .filter_map(|&by| {
+                let newer = by_number.get(&by)?;
+                committed(history, by, newer.instruction.display().trim())
+            })
+            .min();
+        records.push(RuleRecord {
+            source: None,
+            number,
+            category: rule.category.display().trim(),
+            instruction: instruction.trim(),
+            active: resolution.is_active(rule.index),
+            provenance,
+            until,
+            repeats: Vec::new(),
+        });
+    }
+    records
+}
+
+/// The records of the imported rules the manifest selects, each in force from the commit
+/// that brought it into its vendored copy here, until the commit that brought a superseder
+/// of its source's, or that added the local rule superseding it (a locked rule kept over
+/// it stays in force).
+fn imported_records<'a>(
+    document: Option<&'a Document<'a>>,
+    history: &'a History,
+    imported: Imported<'a>,
+) -> Vec<RuleRecord<'a>> {
+    use crate::sources::layers::Status;
+    let local_date = |by: u64| {
+        let rule = document?
+            .rules
+            .iter()
+            .find(|rule| rule.number.value() == Some(by))?;
+        committed(history, by, rule.instruction.display().trim())
+    };
+    let mut records = Vec::new();
+    for (layer, copy) in imported.layers.layers.iter().zip(imported.copies) {
+        let copy_date = |by: u64| {
+            let rule = layer.rules.iter().find(|rule| rule.number == by)?;
+            committed(copy, by, &rule.instruction)
+        };
+        for (at, rule) in layer.rules.iter().enumerate() {
+            let provenance = copy.origin(Some(rule.number), &rule.instruction);
+            if !matches!(provenance, Origin::Commit(_)) {
+                continue;
+            }
+            let (active, until) = match imported.layers.status(layer, at) {
+                Status::NotSelected => continue,
+                Status::Active | Status::LockedKept(_) => (true, None),
+                Status::InSource(by) => (false, by.iter().filter_map(|&n| copy_date(n)).min()),
+                Status::Locally(by) => (false, by.iter().filter_map(|&n| local_date(n)).min()),
+            };
+            records.push(RuleRecord {
+                source: Some(layer.name.as_str()),
+                number: rule.number,
+                category: &rule.category,
+                instruction: &rule.instruction,
+                active,
+                provenance,
+                until,
+                repeats: Vec::new(),
+            });
+        }
+    }
+    records
 }
 
 /// Whether a record's rule was in force at `time`: after the commit that added it, before
@@ -231,15 +318,18 @@ impl InForce {
         let rules = self.spans.entry(span).or_insert_with(|| {
             records
                 .iter()
-                .filter(|r| in_force_at(r, time))
-                .map(|r| ActiveRule {
-                    number: r.number,
+                .enumerate()
+                .filter(|(_, r)| in_force_at(r, time))
+                // Numbered by their record: of two as close, the matcher takes the later.
+                .map(|(at, r)| ActiveRule {
+                    number: at as u64,
                     instruction: r.instruction.to_string(),
+                    source: None,
                 })
                 .collect()
         });
         let known = repeats::find(text, rules).filter(|k| k.kind == Kind::Duplicate)?;
-        records.iter().position(|r| r.number == known.rule)
+        usize::try_from(known.rule).ok()
     }
 }
 
@@ -282,10 +372,16 @@ impl Report<'_> {
             figure.corrections, figure.repeats, figure.rules_repeated, figure.committed_rules
         );
         for record in self.rules.iter().filter(|r| !r.repeats.is_empty()) {
+            let (id, learned) = match record.source {
+                Some(source) => (
+                    crate::sources::layers::id(source, record.number),
+                    "imported",
+                ),
+                None => (record.number.to_string(), "learned"),
+            };
             let _ = writeln!(
                 out,
-                "\n{} [{}] {}\n  learned {}",
-                record.number,
+                "\n{id} [{}] {}\n  {learned} {}",
                 shown(record.category),
                 shown(record.instruction),
                 record.provenance.describe()

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::io::git::Git;
 use crate::io::workspace::Workspace;
 use crate::preset::{self, Preset, collection};
+use crate::rules::budget::{Budget, Delivered};
 use crate::rules::{self, RulesError, check, listing};
 
 /// Builds the listing of the workspace's rules (named `shown` in it) and hands it to
@@ -30,12 +31,28 @@ pub(crate) fn with_listing<R>(
 }
 
 /// Lints the workspace's rules file (named `shown` in diagnostics), with the budgets of the
-/// targets enabled here and the files git tracks.
+/// targets enabled here (measured with the imported rules delivered beside the local ones)
+/// and the files git tracks.
 pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesError> {
     let budgets = crate::export::targets::enabled_budgets(&workspace.root);
+    let imported = if budgets.is_empty() {
+        Vec::new()
+    } else {
+        crate::sources::layers::for_export(&workspace.root, &workspace.rules_file)
+    };
+    let (imported_text, hook) = crate::sources::layers::delivered(&imported);
+    let measure = |budget: Budget, listing: &listing::Listing<'_>| Delivered {
+        rules: listing.counts.active + imported.len(),
+        size: match budget {
+            Budget::HookChars(..) => crate::export::hook::full_size(listing, &hook),
+            _ => budget.measure(&(listing.to_text() + &imported_text)).0,
+        },
+        tokens: listing.tokens + rules::budget::tokens(imported_text.chars().count()),
+    };
     let tracked = Git::new(&workspace.root).tracked_files();
     let context = check::Context {
         budgets: &budgets,
+        delivered: Some(&measure),
         tracked: tracked.as_deref(),
         root: Some(&workspace.root),
     };

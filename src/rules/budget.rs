@@ -3,6 +3,61 @@
 //! English text (<https://help.openai.com/en/articles/4936856-what-are-tokens-and-how-to-count-them>);
 //! it errs high for code-heavy rules in no language in particular, which is the safe side.
 
+/// The most an agent reads of a file (each export target declares its own).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Budget {
+    /// At most this many bytes of the whole file.
+    Bytes(usize, &'static str),
+    /// At most this many characters of the whole file.
+    Chars(usize, &'static str),
+    /// At most this many characters of the session hook's output, as the hook renders it.
+    HookChars(usize, &'static str),
+}
+
+impl Budget {
+    /// The limit, in the budget's unit.
+    pub(crate) fn limit(self) -> usize {
+        match self {
+            Budget::Bytes(limit, _) | Budget::Chars(limit, _) | Budget::HookChars(limit, _) => {
+                limit
+            }
+        }
+    }
+
+    /// The file's size in the budget's unit, and the limit.
+    pub(crate) fn measure(self, text: &str) -> (usize, usize) {
+        match self {
+            Budget::Bytes(limit, _) => (text.len(), limit),
+            Budget::Chars(limit, _) | Budget::HookChars(limit, _) => (text.chars().count(), limit),
+        }
+    }
+
+    /// A size in the budget's unit: "5000295 bytes", "12001 characters".
+    pub(crate) fn amount(self, size: usize) -> String {
+        match self {
+            Budget::Bytes(..) => crate::report::text::counted(size, "byte"),
+            Budget::Chars(..) | Budget::HookChars(..) => {
+                crate::report::text::counted(size, "character")
+            }
+        }
+    }
+
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Budget::Bytes(_, text) | Budget::Chars(_, text) | Budget::HookChars(_, text) => text,
+        }
+    }
+}
+
+/// What the rules delivered to the agents take against one budget: how many rules, their
+/// size in the budget's unit, and their estimated tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Delivered {
+    pub rules: usize,
+    pub size: usize,
+    pub tokens: usize,
+}
+
 /// The estimated tokens of `chars` characters of text.
 pub(crate) fn tokens(chars: usize) -> usize {
     chars.div_ceil(4)

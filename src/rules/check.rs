@@ -7,14 +7,12 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::budget;
-
+use super::budget::{self, Budget, Delivered};
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text, rule_name};
 use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
 use super::{Category, RulesError};
-use crate::export::targets::Budget;
 use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::report::jsonpos;
 use crate::report::paint::Painter;
@@ -41,15 +39,23 @@ pub(crate) fn check(
 }
 
 /// What `check` needs beyond the file: the budgets of the enabled export targets and hooks
-/// (each with its target id), for `rules-over-budget`, and the files git tracks, for
-/// `unmatched-scope` (see [`crate::io::git::Git::tracked_files`]).
-#[derive(Debug, Default)]
+/// (each with its target id) and what the delivered rules take in each, for
+/// `rules-over-budget`, and the files git tracks, for `unmatched-scope` (see
+/// [`crate::io::git::Git::tracked_files`]).
+#[derive(Default)]
 pub(crate) struct Context<'a> {
     pub budgets: &'a [(Budget, &'a str)],
+    /// What the rules delivered to the agents take against a budget, given the local
+    /// listing: supplied by the caller, who knows what else reaches them (the imported
+    /// rules) and how the session hook renders it. `None`: the listing's text alone.
+    pub delivered: Option<&'a Measure<'a>>,
     pub tracked: Option<&'a [String]>,
     /// The workspace root the tracked files are relative to, for `stale-path`.
     pub root: Option<&'a Path>,
 }
+
+/// What the delivered rules take against a budget, given the local listing.
+pub(crate) type Measure<'a> = dyn Fn(Budget, &listing::Listing<'_>) -> Delivered + 'a;
 
 /// [`check`] with its context.
 pub(crate) fn check_with(
@@ -86,7 +92,7 @@ pub(crate) fn check_with(
             lint(path, &document, &mut report.diagnostics);
             report
                 .diagnostics
-                .extend(over_budget(path, &document, context.budgets));
+                .extend(over_budget(path, &document, context));
             super::scope_check::lint(path, &document, context.tracked, &mut report.diagnostics);
             if let (Some(tracked), Some(root)) = (context.tracked, context.root) {
                 let repository = super::stale::Repository {
@@ -406,23 +412,30 @@ impl<'d, 'a> Linter<'d, 'a> {
 
 /// `rules-over-budget`: the active rules, as listed for an agent, against the smallest
 /// budget that applies (in that budget's unit).
-fn over_budget(
-    path: &Path,
-    document: &Document<'_>,
-    budgets: &[(Budget, &str)],
-) -> Option<Diagnostic> {
-    let (smallest, target) = budgets.iter().min_by_key(|(budget, _)| budget.limit())?;
+fn over_budget(path: &Path, document: &Document<'_>, context: &Context<'_>) -> Option<Diagnostic> {
+    let (smallest, target) = context
+        .budgets
+        .iter()
+        .min_by_key(|(budget, _)| budget.limit())?;
     let query = listing::Query::default();
     let listing = listing::build(path.display().to_string(), Some(document), &query);
-    let (size, limit) = smallest.measure_rules(&listing);
-    if size <= limit {
+    let delivered = match context.delivered {
+        Some(measure) => measure(*smallest, &listing),
+        None => Delivered {
+            rules: listing.counts.active,
+            size: smallest.measure(&listing.to_text()).0,
+            tokens: listing.tokens,
+        },
+    };
+    let limit = smallest.limit();
+    if delivered.size <= limit {
         return None;
     }
     let message = format!(
         "the {} active rules take {} (about {} tokens), more than the smallest budget of the enabled targets, `{target}`: {}",
-        listing.counts.active,
-        smallest.amount(size),
-        listing.tokens,
+        delivered.rules,
+        smallest.amount(delivered.size),
+        delivered.tokens,
         smallest.describe()
     );
     let fitting = budget::tokens(limit);

@@ -702,10 +702,15 @@ impl Listing<'_> {
 /// The heading a scoped rule is listed under in Markdown (`### Only for files matching
 /// `src/**``), or "" for an unscoped rule.
 pub(crate) fn scope_heading(entry: &Entry<'_>) -> String {
-    if entry.paths.is_empty() {
+    heading_for(entry.paths)
+}
+
+/// The heading of the rules scoped to `globs` ("" for none): `### Only for files matching …`.
+pub(crate) fn heading_for<S: AsRef<str>>(globs: &[S]) -> String {
+    if globs.is_empty() {
         return String::new();
     }
-    let spans: Vec<String> = entry.paths.iter().map(|glob| code_span(glob)).collect();
+    let spans: Vec<String> = globs.iter().map(|glob| code_span(glob.as_ref())).collect();
     format!("### Only for files matching {}", spans.join(", "))
 }
 

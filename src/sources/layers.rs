@@ -181,6 +181,21 @@ pub(crate) struct Layers {
     pub personal: Option<Personal>,
 }
 
+/// The rules beyond this repository's file that the session hook carries.
+#[derive(Debug, Default)]
+pub(crate) struct ForHook {
+    /// One line for each unscoped rule: `org:3 [CODE] …`, `user:1 [STYLE] …`.
+    pub lines: Vec<String>,
+    /// The globs of each scoped rule (not in the session's context: counted in its note).
+    pub scoped: Vec<Vec<String>>,
+}
+
+impl ForHook {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.scoped.is_empty()
+    }
+}
+
 /// The user's own rules file, outside every repository.
 #[derive(Debug)]
 pub(crate) struct Personal {
@@ -301,17 +316,16 @@ impl Layers {
         self.layers.is_empty() && self.left_out.is_empty() && self.personal.is_none()
     }
 
-    /// The session hook's lines for the active personal and (with `imported`) imported
-    /// rules, unscoped, of `categories` when given; personal first: the first left out to
-    /// fit.
-    pub(crate) fn hook_lines(&self, categories: &[String], imported: bool) -> Vec<String> {
+    /// What the session hook carries of the active personal and (with `imported`)
+    /// imported rules of `categories` when given: a line for each unscoped one, personal
+    /// first (the first left out to fit), and the globs of each scoped one, which the
+    /// hook counts with the local scoped rules (`rules --for PATH` lists them).
+    pub(crate) fn for_hook(&self, categories: &[String], imported: bool) -> ForHook {
         let categories: Vec<String> = categories
             .iter()
             .map(|c| crate::rules::category::normalize(c))
             .collect();
-        let wanted = |rule: &Imported| {
-            rule.paths.is_empty() && (categories.is_empty() || categories.contains(&rule.category))
-        };
+        let wanted = |rule: &Imported| categories.is_empty() || categories.contains(&rule.category);
         let personal = self.personal.iter().flat_map(|p| {
             p.rules
                 .iter()
@@ -322,11 +336,15 @@ impl Layers {
             .active()
             .filter(move |_| imported)
             .map(|(layer, rule)| (layer.name.as_str(), rule));
-        personal
-            .chain(imported)
-            .filter(|(_, rule)| wanted(rule))
-            .map(|(name, rule)| line(name, rule, ""))
-            .collect()
+        let mut hook = ForHook::default();
+        for (name, rule) in personal.chain(imported).filter(|(_, rule)| wanted(rule)) {
+            if rule.paths.is_empty() {
+                hook.lines.push(line(name, rule, ""));
+            } else {
+                hook.scoped.push(rule.paths.clone());
+            }
+        }
+        hook
     }
 
     /// The layer named `name`.
@@ -385,8 +403,10 @@ impl Layers {
     }
 }
 
-/// The imported rules an exported file carries: active, unscoped, from verified copies;
-/// never the personal layer. Empty when there is no manifest or lock.
+/// The active imported rules, from verified copies, never the personal layer: what the
+/// exported files carry (a scoped one goes where a local rule of its scope goes), what
+/// `check` measures against the budgets, what the prompt hook and `reflect` compare a
+/// correction with. Empty when there is no manifest or lock.
 pub(crate) fn for_export(
     repository: &std::path::Path,
     rules_file: &std::path::Path,
@@ -398,9 +418,26 @@ pub(crate) fn for_export(
     let layers = with_references(rules_file, |document| load(&layout, document));
     layers
         .active()
-        .filter(|(_, rule)| rule.paths.is_empty())
         .map(|(layer, rule)| (layer.name.clone(), rule.clone()))
         .collect()
+}
+
+/// What the imported rules `imported` (as [`for_export`] gives them) take where they are
+/// delivered: their lines as `rules` prints them, and what the session hook carries of
+/// them (`check` measures both against the budgets).
+pub(crate) fn delivered(imported: &[(String, Imported)]) -> (String, ForHook) {
+    let mut text = String::new();
+    let mut hook = ForHook::default();
+    for (name, rule) in imported {
+        let item = line(name, rule, "");
+        text.push_str(&item);
+        if rule.paths.is_empty() {
+            hook.lines.push(item);
+        } else {
+            hook.scoped.push(rule.paths.clone());
+        }
+    }
+    (text, hook)
 }
 
 /// The sentence an exported file's lead gains when it carries imported rules.
@@ -432,6 +469,29 @@ pub(crate) struct Filter<'a> {
 }
 
 impl Filter<'_> {
+    /// What `rules` says of a rule's scope, as of a local rule's: ` [paths: a, b]`, or with
+    /// `--for` ` [applies: unscoped]`, ` [applies to src/a.rs: src/**]`.
+    fn scope_note(&self, rule: &Imported) -> String {
+        if self.paths.is_empty() {
+            return if rule.paths.is_empty() {
+                String::new()
+            } else {
+                format!(" [paths: {}]", rule.paths.join(", "))
+            };
+        }
+        if rule.paths.is_empty() {
+            return " [applies: unscoped]".to_string();
+        }
+        self.paths
+            .iter()
+            .filter_map(|path| {
+                let glob =
+                    crate::rules::scope::matching(rule.paths.iter().map(String::as_str), path)?;
+                Some(format!(" [applies to {path}: {glob}]"))
+            })
+            .collect()
+    }
+
     pub(crate) fn keeps(&self, rule: &Imported) -> bool {
         (self.categories.is_empty() || self.categories.contains(&rule.category))
             && (self.paths.is_empty()
@@ -545,11 +605,7 @@ pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
             } else {
                 ""
             };
-            let paths = if rule.paths.is_empty() {
-                String::new()
-            } else {
-                format!(" [paths: {}]", rule.paths.join(", "))
-            };
+            let paths = filter.scope_note(rule);
             let _ = writeln!(
                 out,
                 "{} [{}] {} — {}{paths}{locked}{note}",
@@ -600,7 +656,7 @@ pub(crate) fn to_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value
                         ),
                     };
                     (active || all).then(|| {
-                        json!({
+                        let mut object = json!({
                             "id": id(&layer.name, rule.number),
                             "number": rule.number,
                             "category": rule.category,
@@ -610,7 +666,12 @@ pub(crate) fn to_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value
                             "active": active,
                             "status": why,
                             "superseded_by": by,
-                        })
+                        });
+                        // As a local rule's: `paths` only when scoped.
+                        if !rule.paths.is_empty() {
+                            object["paths"] = json!(rule.paths);
+                        }
+                        object
                     })
                 })
                 .collect();

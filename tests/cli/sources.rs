@@ -1546,3 +1546,545 @@ fn the_mcp_learn_tool_supersedes_imported_rules_and_refuses_a_locked_one() {
     assert!(missing.to_string().contains("holds no rule 9"), "{missing}");
     assert!(!sandbox.read("app/.agents/autofix.json").contains("take 2"));
 }
+
+/// A source whose rule 1 applies everywhere and rule 2 only to `src/api/**`.
+fn scoped_origin(sandbox: &Sandbox) -> Origin {
+    let mut rules: serde_json::Value = serde_json::from_str(&rules_file(&[
+        (
+            1,
+            "STYLE",
+            "Always use tabs for indentation.",
+            "org style",
+            false,
+        ),
+        (
+            2,
+            "CODE",
+            "Always validate request bodies - because input is hostile.",
+            "org policy",
+            false,
+        ),
+    ]))
+    .unwrap();
+    rules[1]["Paths"] = serde_json::json!(["src/api/**"]);
+    Origin::new(
+        sandbox,
+        "org",
+        &serde_json::to_string_pretty(&rules).unwrap(),
+    )
+}
+
+/// The one stamped scoped file of `dir` whose name starts with `prefix`.
+fn scoped_file(sandbox: &Sandbox, dir: &str, prefix: &str) -> Option<String> {
+    let mut found: Vec<String> = fs::read_dir(sandbox.join(format!("app/{dir}")))
+        .unwrap()
+        .filter_map(|entry| entry.unwrap().file_name().into_string().ok())
+        .filter(|name| name.starts_with(prefix))
+        .collect();
+    assert!(found.len() <= 1, "{found:?}");
+    found
+        .pop()
+        .map(|name| sandbox.read(format!("app/{dir}/{name}")))
+}
+
+#[test]
+fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = scoped_origin(&sandbox);
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    // Not exported yet: the hook carries org:1 and counts org:2 with the scoped rules.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(hook.contains("org:1 [STYLE]"), "{hook}");
+    assert!(!hook.contains("org:2 "), "{hook}");
+    assert!(
+        hook.contains("1 more rule applies only to files matching `src/api/**`; before working on such a file, run `autofix rules --for PATH`"),
+        "{hook}"
+    );
+    // `rules --for` says why each applies, as for a local rule.
+    let api = run(&sandbox, &["rules", "--for", "src/api/users.ts"])
+        .expect(0)
+        .stdout;
+    assert!(
+        api.contains("— org policy [applies to src/api/users.ts: src/api/**]\n"),
+        "{api}"
+    );
+    assert!(api.contains("— org style [applies: unscoped]\n"), "{api}");
+    let json = run(&sandbox, &["rules", "--format", "json"])
+        .expect(0)
+        .json();
+    let rules = &json["imported"]["sources"][0]["rules"];
+    assert_eq!(rules[1]["paths"], serde_json::json!(["src/api/**"]));
+    assert!(rules[0].get("paths").is_none(), "{rules}");
+
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "y",
+            "--path",
+            "src/web/**",
+            "Always use hooks in components.",
+        ],
+    )
+    .expect(0);
+    let targets = ["export", "--target", "claude", "--target", "agents-md"];
+    run(&sandbox, &targets).expect(0);
+    // Claude Code's own file: the unscoped rules only; org:2 in the file of its scope.
+    let own = sandbox.read("app/.claude/rules/autofix.md");
+    assert!(own.contains("- **org:1** [STYLE]"), "{own}");
+    assert!(!own.contains("org:2"), "{own}");
+    let file = scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").unwrap();
+    assert!(
+        file.starts_with("---\npaths:\n  - \"src/api/**\"\n---\n"),
+        "{file}"
+    );
+    assert!(
+        file.contains("- **org:2** [CODE] Always validate request bodies"),
+        "{file}"
+    );
+    assert!(
+        file.contains("Rules `name:N` are imported from git sources"),
+        "{file}"
+    );
+    assert!(!file.contains("org:1"), "{file}");
+    // The local scope's file carries no imported rule, and says nothing of them.
+    let web = scoped_file(&sandbox, ".claude/rules", "autofix-src-web-").unwrap();
+    assert!(!web.contains("org:") && !web.contains("name:N"), "{web}");
+    // A file every agent reads: under the scope's heading.
+    let agents = sandbox.read("app/AGENTS.md");
+    let heading = agents
+        .find("### Only for files matching `src/api/**`")
+        .unwrap();
+    let item = agents.find("- **org:2** [CODE]").unwrap();
+    assert!(heading < item, "{agents}");
+    run(&sandbox, &["export", "--check"]).expect(0);
+    // The exports deliver them: the hook carries neither.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(!hook.contains("org:"), "{hook}");
+
+    // Superseded locally: the scope's file goes with its last rule.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "z",
+            "--supersedes",
+            "org:2",
+            "Always validate request bodies with the schema.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").is_none(),
+        "the scope's file is removed with its last rule"
+    );
+    assert!(!sandbox.read("app/AGENTS.md").contains("- **org:2**"));
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn check_measures_the_budgets_with_the_imported_rules_delivered() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    // Claude Code's session hook: at most 9,000 characters, the smallest budget here.
+    sandbox.write(
+        "app/.claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "autofix rules --format hook --agent claude"}]}]}}"#,
+    );
+    for instruction in ["Always use named exports.", "Never commit the .env file."] {
+        run(&sandbox, &["learn", "-c", "code", "-w", "x", instruction]).expect(0);
+    }
+    let quiet = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(!quiet.contains("rules-over-budget"), "{quiet}");
+    // 120 imported rules of about 100 characters: the local two fit, all together do not.
+    let instructions: Vec<String> = (1..=120)
+        .map(|n| {
+            format!(
+                "Always run the release step number {n} before tagging - because step {n} signs it."
+            )
+        })
+        .collect();
+    let rules: Vec<(u64, &str, &str, &str, bool)> = instructions
+        .iter()
+        .zip(1..)
+        .map(|(text, n)| (n, "PROCESS", text.as_str(), "org release", false))
+        .collect();
+    let origin = Origin::new(&sandbox, "org", &rules_file(&rules));
+    add_org(&sandbox, &origin);
+    let over = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(
+        over.contains("warning[rules-over-budget]: the 122 active rules take "),
+        "{over}"
+    );
+    assert!(
+        over.contains("`claude hook`: the session hook prints at most 9,000 characters"),
+        "{over}"
+    );
+    // What the hook prints is what was measured: it leaves the oldest out.
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(hook.contains("older rules omitted"), "{hook}");
+    // Superseding most of them locally brings it back under.
+    let ids: Vec<String> = (1..=100).map(|n| format!("org:{n}")).collect();
+    let why = format!("one release script (supersedes {})", ids.join(", "));
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "process",
+            "-w",
+            &why,
+            "Always run the release script.",
+        ],
+    )
+    .expect(0);
+    let under = run(&sandbox, &["check"]).expect(0).stdout;
+    assert!(!under.contains("rules-over-budget"), "{under}");
+}
+
+/// Commits everything in `app/` on `date`.
+fn commit_app_on(sandbox: &Sandbox, date: &str, message: &str) {
+    let app = sandbox.join("app");
+    git(sandbox, &app, &["add", "-A"]);
+    let mut command = sandbox.program("git", &["commit", "-q", "-m", message]);
+    hermetic_git(&mut command)
+        .current_dir(&app)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date);
+    Run::from_command(&mut command).expect(0);
+}
+
+#[test]
+fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    sandbox.write("app/.gitignore", "*.lock\n");
+    git(
+        &sandbox,
+        &sandbox.join("app"),
+        &["init", "-q", "-b", "main"],
+    );
+    commit_app_on(&sandbox, "2026-10-01T10:00:00Z", "start");
+    let origin = Origin::new(
+        &sandbox,
+        "org",
+        &rules_file(&[
+            (
+                1,
+                "TOOL",
+                "Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.",
+                "org tooling",
+                false,
+            ),
+            (
+                2,
+                "TOOL",
+                "Never commit secrets to the repository - because they leak.",
+                "org policy",
+                false,
+            ),
+        ]),
+    );
+    // Imported on Nov 2; org:2 superseded by a local rule committed on Nov 10.
+    add_org(&sandbox, &origin);
+    commit_app_on(&sandbox, "2026-11-02T10:00:00Z", "import the org rules");
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "the vault",
+            "--supersedes",
+            "org:2",
+            "Always keep credentials in the vault.",
+        ],
+    )
+    .expect(0);
+    commit_app_on(&sandbox, "2026-11-10T10:00:00Z", "the vault");
+    let root = sandbox.join("app").display().to_string();
+    let folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    sandbox.write(
+        format!("home/.claude/projects/{folder}/ledger-1.jsonl"),
+        include_str!("../fixtures/ledger/claude.jsonl").replace("{ROOT}", &root),
+    );
+    let ledger = run(&sandbox, &["ledger", "--format", "json"])
+        .expect(0)
+        .json();
+    let figure = &ledger["figure"];
+    assert_eq!(figure["corrections"], 5, "{ledger}");
+    // The pnpm correction of Nov 5 repeats org:1 (imported Nov 2), the secrets one of Nov 6
+    // org:2 (in force Nov 2 to Nov 10); not the pnpm one of Nov 1, before the import, nor
+    // the secrets one of Nov 12, after the local rule replaced it.
+    assert_eq!(figure["repeats"], 2, "{ledger}");
+    assert_eq!(figure["committed_rules"], 3, "{ledger}");
+    let rules = ledger["rules"].as_array().unwrap();
+    let org = |n: u64| {
+        rules
+            .iter()
+            .find(|r| r["source"] == "org" && r["number"] == n)
+            .unwrap_or_else(|| panic!("no org:{n} in {ledger}"))
+    };
+    assert_eq!(org(1)["provenance"]["date"], "2026-11-02T10:00:00Z");
+    assert_eq!(org(1)["provenance"]["subject"], "import the org rules");
+    assert_eq!(org(1)["active"], true);
+    assert_eq!(org(1)["repeats"][0]["time"], "2026-11-05T10:00:00.000Z");
+    assert_eq!(org(2)["active"], false);
+    assert_eq!(org(2)["until"], "2026-11-10T10:00:00Z");
+    assert_eq!(org(2)["repeats"].as_array().unwrap().len(), 1, "{ledger}");
+    assert_eq!(
+        org(2)["repeats"][0]["text"],
+        "I told you: never commit secrets to the repository"
+    );
+    // The local rule has no `source`, and was repeated by none.
+    let local = rules.iter().find(|r| r.get("source").is_none()).unwrap();
+    assert_eq!(local["number"], 1);
+    assert!(local["repeats"].as_array().unwrap().is_empty());
+    let text = run(&sandbox, &["ledger"]).expect(0).stdout;
+    assert!(
+        text.contains("Rules that did not hold: 2 of 3 committed\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\norg:1 [TOOL] Always use pnpm to install packages - because the lockfile is pnpm-lock.yaml.\n  imported "),
+        "{text}"
+    );
+    assert!(
+        text.contains("2026-11-02T10:00:00Z\n  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  > No, use pnpm to install packages, not npm.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\norg:2 [TOOL] Never commit secrets to the repository - because they leak.\n  imported "),
+        "{text}"
+    );
+}
+
+#[test]
+fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
+    let (sandbox, origin) = setup();
+    let app = sandbox.join("app");
+    git(&sandbox, &app, &["init", "-q", "-b", "main"]);
+    let check = run(&sandbox, &["init", "--check"]).expect(1).stdout;
+    assert!(
+        check.contains("sources merge driver: `autofix sources merge-driver --install`"),
+        "{check}"
+    );
+    // Before any source: a clone set up now merges a lock added later.
+    let init = run(&sandbox, &["init"]).expect(0).stdout;
+    assert!(
+        init.contains("sources merge driver: set merge.autofix-sources.driver (local config)"),
+        "{init}"
+    );
+    let attributes = sandbox.read("app/.gitattributes");
+    for line in [
+        ".agents/autofix.sources.lock.json merge=autofix-sources",
+        ".agents/sources/*.json merge=autofix-sources",
+    ] {
+        assert_eq!(
+            attributes.lines().filter(|l| *l == line).count(),
+            1,
+            "{attributes}"
+        );
+    }
+    assert_eq!(
+        git(
+            &sandbox,
+            &app,
+            &["config", "--local", "merge.autofix-sources.driver"]
+        ),
+        "autofix sources merge-driver --ours-label %X --theirs-label %Y %O %A %B %P"
+    );
+    // Idempotent: nothing changes the second time, and `--check` is satisfied.
+    let again = run(&sandbox, &["init"]).expect(0).stdout;
+    assert!(again.contains("sources merge driver: installed"), "{again}");
+    assert!(again.contains("Nothing to change"), "{again}");
+    assert_eq!(sandbox.read("app/.gitattributes"), attributes);
+    run(&sandbox, &["init", "--check"]).expect(0);
+    assert_eq!(
+        run(&sandbox, &["sources", "merge-driver", "--install"])
+            .expect(0)
+            .stdout,
+        "The sources merge driver is installed already\n"
+    );
+
+    add_org(&sandbox, &origin);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains(
+            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+        ),
+        "{doctor}"
+    );
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
+    // Two branches move the pin, one past the other: git runs the driver init installed.
+    let mut rules = ORG_V1.to_vec();
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        3,
+        "Always write tests first.",
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (early)"],
+    );
+    org_learns(
+        &sandbox,
+        &origin,
+        &mut rules,
+        4,
+        "Always review your own diff first.",
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "update"]).expect(0);
+    git(
+        &sandbox,
+        &app,
+        &["commit", "-q", "-am", "update org (late)"],
+    );
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged.stderr.contains("autofix sources merge-driver: "),
+        "{}",
+        merged.stderr
+    );
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    run(&sandbox, &["check"]).expect(0);
+}
+
+/// The prompt hook's context for `prompt` typed in `app/`, if any.
+fn prompt_reminder(sandbox: &Sandbox, prompt: &str) -> Option<String> {
+    let input = serde_json::json!({
+        "session_id": "s1",
+        "cwd": sandbox.join("app").to_str().unwrap(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string();
+    let run = sandbox
+        .run_with_stdin_in("app", &["hook", "user-prompt", "--agent", "claude"], &input)
+        .expect(0);
+    (!run.stdout.is_empty()).then(|| {
+        run.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let repeat = prompt_reminder(
+        &sandbox,
+        "No, always use the internal HTTP client - because it retries.",
+    )
+    .unwrap();
+    assert!(
+        repeat.contains("rule org:2 already says this (\"Always use the internal HTTP client - because it retries.\"): follow it"),
+        "{repeat}"
+    );
+    let against = prompt_reminder(&sandbox, "No, never use the internal HTTP client.").unwrap();
+    assert!(
+        against.contains("goes against rule org:2") && against.contains("--supersedes org:2"),
+        "{against}"
+    );
+    // A local rule saying the same wins over the imported one.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "Always use the internal HTTP client - because it retries.",
+        ],
+    )
+    .expect(0);
+    let local = prompt_reminder(
+        &sandbox,
+        "No, always use the internal HTTP client - because it retries.",
+    )
+    .unwrap();
+    assert!(local.contains("rule #1 already says this"), "{local}");
+
+    // `reflect` reads the same rules.
+    let root = sandbox.join("app").display().to_string();
+    let folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let line = serde_json::json!({
+        "parentUuid": null, "isSidechain": false, "userType": "external", "cwd": root,
+        "sessionId": "s-1", "version": "2.0.0", "type": "user", "uuid": "u1",
+        "message": {"role": "user", "content": "No, never log personal data - because of the GDPR."},
+        "timestamp": "2026-11-05T10:00:00.000Z",
+    });
+    sandbox.write(
+        format!("home/.claude/projects/{folder}/s-1.jsonl"),
+        format!("{line}\n"),
+    );
+    let reflected = run(&sandbox, &["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    let repeats = reflected["repeats"].as_array().unwrap();
+    assert_eq!(repeats.len(), 1, "{reflected}");
+    assert_eq!(repeats[0]["source"], "org");
+    assert_eq!(repeats[0]["rule"], 1);
+    let text = run(&sandbox, &["reflect"]).expect(0).stdout;
+    assert!(
+        text.contains("session s-1  repeats rule org:1: Never log personal data"),
+        "{text}"
+    );
+}

@@ -174,7 +174,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         // The personal rules, which no exported file carries, and the imported ones where
         // none is delivered.
         let layers = crate::sources::layers::for_workspace(&workspace)
-            .hook_lines(&args.categories, !delivered);
+            .for_hook(&args.categories, !delivered);
         let source = if delivered { None } else { rules::read(path)? };
         let Some(source) = source.or_else(|| (!layers.is_empty()).then(|| "[]".to_string())) else {
             return Ok(hook::empty(agent).to_string());

@@ -62,28 +62,42 @@ fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
         std::env::var_os(crate::io::workspace::FILE_ENV),
         std::env::var_os(crate::io::workspace::CEILING_ENV),
     );
-    active_rules(&workspace.rules_file).unwrap_or_default()
+    active_rules(&workspace).unwrap_or_default()
 }
 
-/// The active rules of the rules file at `path` (none when it does not exist).
-fn active_rules(path: &std::path::Path) -> anyhow::Result<Vec<ActiveRule>> {
+/// The active rules of the workspace: those imported from its sources (`org:12`), then
+/// its own, which win a tie (none when there is no rules file and no source). The
+/// personal layer is not among them: a correction of it is the user's own business.
+fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<Vec<ActiveRule>> {
+    let path = &workspace.rules_file;
+    let mut active: Vec<ActiveRule> = crate::sources::layers::for_export(&workspace.root, path)
+        .into_iter()
+        .map(|(source, rule)| ActiveRule {
+            number: rule.number,
+            instruction: rule.instruction,
+            source: Some(source),
+        })
+        .collect();
     let Some(source) = rules::read(path)? else {
-        return Ok(Vec::new());
+        return Ok(active);
     };
     let document = rules::parse_tolerant(path, &source)?;
     let query = listing::Query::default();
     let listing = listing::build(String::new(), Some(&document), &query);
-    Ok(listing
-        .rules
-        .iter()
-        .filter(|rule| rule.active)
-        .filter_map(|rule| {
-            Some(ActiveRule {
-                number: rule.number?,
-                instruction: rule.instruction.to_string(),
-            })
-        })
-        .collect())
+    active.extend(
+        listing
+            .rules
+            .iter()
+            .filter(|rule| rule.active)
+            .filter_map(|rule| {
+                Some(ActiveRule {
+                    number: rule.number?,
+                    instruction: rule.instruction.to_string(),
+                    source: None,
+                })
+            }),
+    );
+    Ok(active)
 }
 
 /// Where the agents keep their transcripts (`HOME`), and the agents `sessions` names (all
@@ -109,7 +123,7 @@ pub(crate) fn sessions(
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
     let (home, agents) = sessions(&args.sessions)?;
     let workspace = context.workspace()?;
-    let rules = active_rules(&workspace.rules_file)?;
+    let rules = active_rules(&workspace)?;
     let request = reflect::Request {
         home,
         root: workspace.root,

@@ -67,11 +67,24 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         since: args.sessions.since.clone(),
         rules: Vec::new(),
     });
+    // The imported rules, each dated by the history of its source's vendored copy here.
+    let layers = crate::sources::layers::for_workspace(&workspace);
+    let layout = crate::sources::Layout::of(&workspace);
+    let copies: Vec<History> = layers
+        .layers
+        .iter()
+        .map(|layer| History::read(&layout.copy(&layer.name)))
+        .collect();
+    let imported = (!layers.layers.is_empty()).then_some(crate::ops::ledger::Imported {
+        layers: &layers,
+        copies: &copies,
+    });
     let report = crate::ops::ledger::build(
         shown(&workspace.rules_file),
         args.sessions.since,
         document.as_ref(),
         &history,
+        imported,
         reflected,
     );
     print(&match args.format {

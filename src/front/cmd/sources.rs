@@ -266,14 +266,18 @@ pub(crate) fn rules_with_layers(
         fn plain(text: &str) -> std::borrow::Cow<'_, str> {
             std::borrow::Cow::Borrowed(text)
         }
-        let items: Vec<String> = layers
+        // The scoped ones under their scope's heading, as in an exported file.
+        let items: Vec<(String, String)> = layers
             .active()
-            .filter(|(_, rule)| rule.paths.is_empty() && filter.keeps(rule))
-            .map(|(layer, rule)| layers::markdown_item(&layer.name, rule, &plain))
+            .filter(|(_, rule)| filter.keeps(rule))
+            .map(|(layer, rule)| {
+                let heading = crate::rules::listing::heading_for(&rule.paths);
+                (heading, layers::markdown_item(&layer.name, rule, &plain))
+            })
             .collect();
         if !items.is_empty() {
             text.push_str(&format!("\n{}\n\n", layers::EXPORT_NOTE));
-            text.push_str(&items.concat());
+            text.push_str(&crate::rules::listing::group_by_scope(&items));
         }
         print(&text)?;
     } else if format == RulesFormat::Json {
