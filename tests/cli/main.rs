@@ -3,6 +3,7 @@
 
 mod support;
 
+mod architecture;
 mod bench;
 mod capture;
 mod clients;

@@ -1,0 +1,403 @@
+//! The source tree against its architecture page: every `crate::` and `super::` path in
+//! `src/` is an arrow from one module to another, and the floors written in
+//! `src/docs/architecture.md` say which arrows may exist. No arrow may go up a floor or
+//! across one (between two rooms of the same floor), and inside a room the modules may
+//! use each other only without a cycle. This reads source text rather than running the
+//! binary: it holds the page and the code to each other.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The floors, top to bottom, from the page's fenced `text floors` block: each line a floor,
+/// each word on it a room (a file, or a folder written with its `/`).
+fn floors(page: &str) -> Vec<Vec<String>> {
+    let start = page
+        .find("```text floors\n")
+        .expect("architecture.md has a ```text floors block")
+        + "```text floors\n".len();
+    let block = &page[start..start + page[start..].find("```").unwrap()];
+    block
+        .lines()
+        .map(|line| line.split('#').next().unwrap())
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+/// Every `.rs` file under `dir`, as its path relative to `src/`.
+fn sources(src: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(src, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path.strip_prefix(src).unwrap().to_path_buf());
+        }
+    }
+}
+
+/// The module path of a file: `rules/mod.rs` is `rules`, `io/git.rs` is `io::git` (and the
+/// crate root `lib.rs` is `lib`, a room of its own).
+fn module_of(file: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The text with comments, string and char literals blanked and `#[cfg(test)] mod … { … }`
+/// blocks dropped, so that only code is read (a doc link is not an import, nor is a test's
+/// helper).
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut code = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let at = |i: usize, n: usize| chars.get(i + n).copied().unwrap_or('\0');
+        match (at(i, 0), at(i, 1)) {
+            ('/', '/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', '*') => {
+                i += 2;
+                while i < chars.len() && !(chars[i] == '*' && at(i, 1) == '/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            ('r', '"' | '#')
+                if !chars
+                    .get(i.wrapping_sub(1))
+                    .is_some_and(|c| c.is_alphanumeric() || *c == '_') =>
+            {
+                let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
+                if at(i, 1 + hashes) != '"' {
+                    code.push('r');
+                    i += 1;
+                    continue;
+                }
+                i += 2 + hashes;
+                while i < chars.len() && !(chars[i] == '"' && (1..=hashes).all(|n| at(i, n) == '#'))
+                {
+                    i += 1;
+                }
+                i += 1 + hashes;
+                code.push_str("\"\"");
+            }
+            ('"', _) => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                i += 1;
+                code.push_str("\"\"");
+            }
+            // A char literal ('x', '\n', '{'), not a lifetime ('a).
+            ('\'', '\\') => {
+                i += 2;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            ('\'', _) if at(i, 2) == '\'' => i += 3,
+            (c, _) => {
+                code.push(c);
+                i += 1;
+            }
+        }
+    }
+    drop_test_modules(&code)
+}
+
+/// `code` without its `#[cfg(test)] mod name { … }` blocks (braces balance: no literals).
+fn drop_test_modules(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        if !after.trim_start().starts_with("mod ") {
+            out.push_str("#[cfg(test)]");
+            rest = after;
+            continue;
+        }
+        let Some(open) = after.find(['{', ';']) else {
+            return out;
+        };
+        if after.as_bytes()[open] == b';' {
+            rest = &after[open + 1..];
+            continue;
+        }
+        let mut depth = 0;
+        let mut end = after.len();
+        for (offset, c) in after[open..].char_indices() {
+            depth += match c {
+                '{' => 1,
+                '}' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                end = open + offset + 1;
+                break;
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The paths of one `crate::…` or `super::…` occurrence, `{a, b::c}` groups expanded.
+fn expand(path: &str) -> Vec<String> {
+    let Some(open) = path.find('{') else {
+        return vec![path.trim_end_matches("::").to_owned()];
+    };
+    let (head, group) = (&path[..open], &path[open + 1..path.len() - 1]);
+    let mut items = Vec::new();
+    let (mut depth, mut from) = (0, 0);
+    for (at, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[from..at]);
+                from = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&group[from..]);
+    items
+        .into_iter()
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+        .map(|item| {
+            if item.contains('{') {
+                item
+            } else {
+                item.split(" as ").next().unwrap()
+            }
+        })
+        .flat_map(|item| expand(&format!("{head}{item}")))
+        .collect()
+}
+
+/// The module paths `code` names, made absolute from `module` (`self`/`super` resolved).
+fn references(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(start) {
+            let at = from + at;
+            from = at + start.len();
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut end = at;
+            let mut depth = 0;
+            for (offset, c) in code[at..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    c if depth > 0 || c.is_alphanumeric() || c == '_' || c == ':' => {}
+                    _ => break,
+                }
+                end = at + offset + c.len_utf8();
+            }
+            for path in expand(&code[at..end]) {
+                let mut segments: Vec<&str> = path.split("::").collect();
+                let mut base: Vec<String> = module.to_vec();
+                match segments[0] {
+                    "crate" => base.clear(),
+                    "super" => {
+                        while segments.first() == Some(&"super") {
+                            base.pop();
+                            segments.remove(0);
+                        }
+                        found.push(
+                            base.iter()
+                                .cloned()
+                                .chain(segments.iter().map(|s| (*s).to_owned()))
+                                .collect(),
+                        );
+                        continue;
+                    }
+                    _ => {}
+                }
+                segments.remove(0);
+                found.push(
+                    base.into_iter()
+                        .chain(segments.iter().map(|s| (*s).to_owned()))
+                        .collect(),
+                );
+            }
+        }
+    }
+    found
+}
+
+struct Tree {
+    /// Each module and the modules it names (the longest known prefix of each path).
+    arrows: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+}
+
+fn read_tree(src: &Path) -> Tree {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    let mut arrows = BTreeMap::new();
+    for file in &files {
+        let module = module_of(file);
+        let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+        let mut targets = BTreeSet::new();
+        for path in references(&code, &module) {
+            let known = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|prefix| modules.contains(prefix))
+                .unwrap_or_default();
+            // A module may use what its own ancestors declare (a parent's types); every
+            // other arrow counts.
+            if !module.starts_with(&known) {
+                targets.insert(known);
+            }
+        }
+        arrows.insert(module, targets);
+    }
+    Tree { arrows }
+}
+
+/// The room a module lives in: the longest room of the page that names it or its folder.
+fn room_of<'a>(module: &[String], rooms: &'a [(String, usize)]) -> Option<&'a (String, usize)> {
+    let path = module.join("/");
+    rooms
+        .iter()
+        .filter(|(room, _)| {
+            let room = room.trim_end_matches(".rs");
+            match room.strip_suffix('/') {
+                Some(folder) => path == folder || path.starts_with(&format!("{folder}/")),
+                None => path == room,
+            }
+        })
+        .max_by_key(|(room, _)| room.len())
+}
+
+/// The cycles among `members` by the arrows: each group of two or more modules that all
+/// reach one another, named in order.
+fn cycles(
+    arrows: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+    members: &BTreeSet<Vec<String>>,
+) -> Vec<Vec<String>> {
+    let reach = |from: &Vec<String>| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(at) = todo.pop() {
+            for next in arrows.get(&at).into_iter().flatten() {
+                if members.contains(next) && seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&Vec<String>, BTreeSet<Vec<String>>> =
+        members.iter().map(|m| (m, reach(m))).collect();
+    let mut groups: BTreeSet<Vec<String>> = BTreeSet::new();
+    for (member, from) in &reached {
+        let group: Vec<String> = from
+            .iter()
+            .filter(|other| reached[other].contains(*member))
+            .map(|m| m.join("::"))
+            .collect();
+        if group.len() > 1 {
+            groups.insert(group);
+        }
+    }
+    groups.into_iter().collect()
+}
+
+#[test]
+fn the_imports_follow_the_floors_of_the_architecture_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = fs::read_to_string(root.join("src/docs/architecture.md")).unwrap();
+    let rooms: Vec<(String, usize)> = floors(&page)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(floor, rooms)| rooms.into_iter().map(move |room| (room, floor)))
+        .collect();
+    let tree = read_tree(&root.join("src"));
+    let mut wrong = Vec::new();
+    let mut inside: BTreeMap<&str, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, targets) in &tree.arrows {
+        let Some((room, floor)) = room_of(module, &rooms) else {
+            wrong.push(format!("{} is in no room of the page", module.join("/")));
+            continue;
+        };
+        inside.entry(room).or_default().insert(module.clone());
+        for target in targets {
+            let Some((to_room, to_floor)) = room_of(target, &rooms) else {
+                wrong.push(format!(
+                    "{} names {}, in no room",
+                    module.join("::"),
+                    target.join("::")
+                ));
+                continue;
+            };
+            if to_room != room && to_floor <= floor {
+                let how = if to_floor == floor { "across" } else { "up" };
+                wrong.push(format!(
+                    "{} ({room}) uses {} ({to_room}): an arrow {how} a floor",
+                    module.join("::"),
+                    target.join("::")
+                ));
+            }
+        }
+    }
+    for (room, members) in &inside {
+        for group in cycles(&tree.arrows, members) {
+            wrong.push(format!("a cycle inside {room}: {}", group.join(", ")));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the code and src/docs/architecture.md disagree:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_sees_uses_in_every_form() {
+    let module: Vec<String> = vec!["rules".into(), "check".into()];
+    let code = code_only(
+        "use crate::{io::git, report::{text, paint::Painter as P}};\n\
+         // crate::docs::x is a comment\n\
+         let s = \"crate::front\";\n\
+         super::listing::build(); self::inner::f();\n\
+         #[cfg(test)]\nmod tests { use crate::preset; }\n",
+    );
+    let found: BTreeSet<String> = references(&code, &module)
+        .into_iter()
+        .map(|p| p.join("::"))
+        .collect();
+    let expected: BTreeSet<String> = [
+        "io::git",
+        "report::text",
+        "report::paint::Painter",
+        "rules::listing::build",
+        "rules::check::inner::f",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(found, expected);
+}
