@@ -1,7 +1,8 @@
-//! The front ends: the command line (`cli`, the clap surface; `cmd`, one file per command
-//! group) and the MCP server (`mcp`), their typed inputs (`input`: serde structs that
-//! refuse an unknown field by name) and the languages
-//! `learn` answers in (`i18n`). Only this layer prints.
+//! The front ends, the only layer that prints: the command line (`cli`, the clap surface;
+//! `cmd`, one file per command group) and the MCP server (`mcp`), with what both share:
+//! the global options and how paths and errors are shown (`context`), the answers about a
+//! rule's history (`history`), typed inputs that refuse an unknown field by name (`input`)
+//! and the languages `learn` answers in (`i18n`).
 
 pub(crate) mod cli;
 pub(crate) mod cmd;
