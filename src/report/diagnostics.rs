@@ -285,6 +285,11 @@ codes! {
         "Give the value with `--set NAME=VALUE`, or pass `--strict` to fail instead.",
         "The agent receives the literal `{name}` and has to guess what was meant.",
         "preset render studio without --set audience=..., while `summarize` uses {audience}";
+    NoPresetsFound = "no-presets-found", Note,
+        "`preset` commands: no path was given and neither default collection folder under the workspace holds a preset.",
+        "Name the preset folders on the command line, or put presets in one of the default folders.",
+        "Nothing is validated or rendered, which in CI looks like success.",
+        "preset validate, in a repository with no presets/ and no .hagicode/presets/";
     CommandWithoutLine = "command-without-line", Note,
         "`preset render`: a selected command has neither a skill nor a prelude template, so it renders no line and is left out.",
         "Bind the command to a skill, give it a `preludeTemplate`, or do not select it.",

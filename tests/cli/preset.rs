@@ -801,7 +801,14 @@ fn an_empty_workspace_has_no_presets() {
         run.stdout,
         "Checked 0 presets: 0 enabled, 0 disabled (0 errors, 0 warnings)\n"
     );
-    assert!(run.stderr.contains("no presets found"));
+    assert!(
+        run.stderr
+            .starts_with("note[no-presets-found]: no presets found"),
+        "{}",
+        run.stderr
+    );
+    let explained = sandbox.run(&["explain", "no-presets-found"]).expect(0);
+    assert!(explained.stdout.contains("default collection folder"));
 }
 
 #[test]

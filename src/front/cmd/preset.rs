@@ -40,14 +40,16 @@ pub(crate) fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Resu
     let (workspace, cwd) = places(context)?;
     let found = service::load_presets(&workspace, &cwd, paths)?;
     if found.none_in_defaults {
-        let painter = context.stderr_painter();
-        eprint(&format!(
-            "{} no presets found in `{}` or `{}` under `{}`\n",
-            painter.warning("note:"),
-            collection::DEFAULT_DIRS[0],
-            collection::DEFAULT_DIRS[1],
-            workspace.root.display()
-        ));
+        let note = Diagnostic::new(
+            Code::NoPresetsFound,
+            format!(
+                "no presets found in `{}` or `{}` under `{}`",
+                collection::DEFAULT_DIRS[0],
+                collection::DEFAULT_DIRS[1],
+                workspace.root.display()
+            ),
+        );
+        eprint(&diagnostics::text_of(&[note], context.stderr_painter()));
     }
     Ok(found.presets)
 }

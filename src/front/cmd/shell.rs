@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
-use crate::report::diagnostics::Code;
+use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::report::explain;
+use crate::report::paint::Painter;
 use crate::report::text::counted;
 use anyhow::Context as _;
 use clap::CommandFactory;
@@ -53,7 +54,8 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
                 crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
                     .with_context(|| format!("cannot write {}", context::shown(&path)))?;
             if let Some(warning) = warning {
-                context::eprint(&format!("warning: {warning}\n"));
+                let flush = Diagnostic::new(Code::NotFlushed, warning);
+                context::eprint(&diagnostics::text_of(&[flush], Painter::new(false)));
             }
             written += 1;
         }
