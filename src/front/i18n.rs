@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::ops::learning::Learned;
+use crate::report::diagnostics::Code;
 use crate::rules::category::normalize;
 use crate::rules::learn::{Outcome, Status};
 use crate::rules::scope::GlobProblem;
@@ -566,19 +567,26 @@ fn outcome_text(outcome: &Outcome, shown: &str, lang: Lang, front: Front) -> Str
     }
     for found in &outcome.matches {
         let (number, instruction, score) = (found.rule, Shown(&found.instruction), found.score);
-        let message = match found.kind {
-            Kind::Duplicate => Message::MatchSame {
-                number,
-                instruction,
-                score,
-            },
-            Kind::Contradiction => Message::MatchContradicts {
-                number,
-                instruction,
-                score,
-            },
+        // The line ends with the finding's code, as every refused line does.
+        let (message, code) = match found.kind {
+            Kind::Duplicate => (
+                Message::MatchSame {
+                    number,
+                    instruction,
+                    score,
+                },
+                Code::SimilarRules,
+            ),
+            Kind::Contradiction => (
+                Message::MatchContradicts {
+                    number,
+                    instruction,
+                    score,
+                },
+                Code::ConflictingRules,
+            ),
         };
-        lines.push(message.text(lang));
+        lines.push(format!("{} [{}]", message.text(lang), code.as_str()));
     }
     if outcome.status == Status::Refused {
         lines.push(ways_on(outcome, lang, front));

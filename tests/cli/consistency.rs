@@ -144,6 +144,20 @@ fn a_refusal_names_the_rule_and_the_two_ways_on() {
     );
     assert!(run.stderr.contains("`--supersedes 1`"), "{}", run.stderr);
     assert!(run.stderr.contains("`--force`"), "{}", run.stderr);
+    // The match line ends with its code, in every language.
+    assert!(
+        run.stderr.contains("(score 0.9") && run.stderr.contains(") [similar-rules]\n"),
+        "{}",
+        run.stderr
+    );
+    let french = sandbox
+        .command(&["learn", "-c", "code", "-w", "w", "Never use named exports."])
+        .env("LANG", "fr_FR.UTF-8")
+        .output()
+        .unwrap();
+    let french = String::from_utf8(french.stderr).unwrap();
+    assert!(french.contains("contredit la règle n°1"), "{french}");
+    assert!(french.contains(") [conflicting-rules]\n"), "{french}");
     assert_eq!(sandbox.read(RULES), before);
 
     let run = sandbox
