@@ -475,6 +475,11 @@ codes! {
         "Run `autofix sources merge-driver --install`, then commit `.gitattributes`.",
         "Two branches that each updated a source conflict in the lock as text; the driver merges pins that descend from one another.",
         "autofix.sources.lock.json without merge=autofix-sources";
+    SourceMergeRefused = "source-merge-refused", Warning,
+        "The sources merge driver could not merge the lock or a vendored copy by their rules (a pin that does not descend from the other, a copy that does not match its pin), so it merged them as text and left the conflict for a person.",
+        "Resolve the conflict by hand, or take one side and run `autofix sources update NAME` to pin again; `autofix check` verifies the result.",
+        "A lock merged line by line can pin a commit whose copy is not the one vendored; the driver refuses to guess.",
+        "two branches pinning `org` to commits that share no history (a force-push)";
     DriverProgramMissing = "driver-program-missing", Error,
         "`doctor`: the program git runs as the merge driver is not an executable on `PATH`.",
         "Put autofix on `PATH` (from a clone of autofix: `cargo install --locked --path .`).",

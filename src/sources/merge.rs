@@ -77,15 +77,27 @@ fn short(commit: &str) -> &str {
     super::layers::short(commit)
 }
 
-/// Runs the driver on git's three files; writes the result over `ours`; returns the exit
-/// status (0 merged, 1 conflict) and the line for stderr.
-pub(crate) fn run(
-    base: &Path,
-    ours: &Path,
-    theirs: &Path,
-    path: &str,
-    sides: &Sides,
-) -> (u8, String) {
+/// What the driver did: git's exit status, one line for the log, and whether it refused
+/// to merge by the rules (`source-merge-refused`) and fell back to a text merge.
+pub(crate) struct Merged {
+    pub status: u8,
+    pub report: String,
+    pub refused: bool,
+}
+
+impl Merged {
+    fn new(status: u8, report: String, refused: bool) -> Merged {
+        Merged {
+            status,
+            report,
+            refused,
+        }
+    }
+}
+
+/// Runs the driver on git's three files and writes the result over `ours` (exit status 0
+/// merged, 1 conflict).
+pub(crate) fn run(base: &Path, ours: &Path, theirs: &Path, path: &str, sides: &Sides) -> Merged {
     let read = |p: &Path| crate::io::limits::read_file(p).unwrap_or_default();
     let (o, a, b) = (read(base), read(ours), read(theirs));
     let is_lock = Path::new(path)
@@ -98,15 +110,13 @@ pub(crate) fn run(
     };
     match merged {
         Ok((bytes, note)) => match write(ours, &a, &bytes) {
-            Ok(()) => (0, format!("{path}: {note}\n")),
-            Err(error) => (255, format!("{path}: {error}\n")),
+            Ok(()) => Merged::new(0, format!("{path}: {note}"), false),
+            Err(error) => Merged::new(255, format!("{path}: {error}"), false),
         },
         Err(why) => {
             let (status, note) = text_merge(base, ours, theirs);
-            (
-                status.max(1),
-                format!("{path}: {why}; merged as text by `git merge-file`: {note}\n"),
-            )
+            let report = format!("{path}: {why}; merged as text by `git merge-file`: {note}");
+            Merged::new(status.max(1), report, true)
         }
     }
 }

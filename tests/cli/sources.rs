@@ -1076,6 +1076,11 @@ fn two_pins_on_diverged_histories_stay_a_conflict() {
         "{}",
         merged.stderr
     );
+    assert!(
+        merged.stderr.contains("warning[source-merge-refused]: "),
+        "{}",
+        merged.stderr
+    );
     assert!(sandbox.read(format!("app/{LOCK}")).contains("<<<<<<< ours"));
     run(&sandbox, &["check"]).expect(1);
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use crate::front::cli::{SourcesArgs, SourcesCommand};
 use crate::front::context::{Context, eprint, print, shown};
+use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::sources::layers::short;
 use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
 
@@ -87,12 +88,15 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
                 ours_label,
                 theirs_label,
             };
-            let (status, report) = crate::sources::merge::run(&base, &ours, &theirs, &path, &sides);
-            eprint(&format!(
-                "autofix sources merge-driver: {}\n",
-                crate::report::text::shown(report.trim_end())
-            ));
-            Ok(ExitCode::from(status))
+            let merged = crate::sources::merge::run(&base, &ours, &theirs, &path, &sides);
+            let report = crate::report::text::shown(&merged.report).to_string();
+            if merged.refused {
+                let finding = Diagnostic::new(Code::SourceMergeRefused, report);
+                eprint(&diagnostics::text_of(&[finding], context.stderr_painter()));
+            } else {
+                eprint(&format!("autofix sources merge-driver: {report}\n"));
+            }
+            Ok(ExitCode::from(merged.status))
         }
         SourcesCommand::MergeDriver { .. } => {
             anyhow::bail!("BASE, OURS, THEIRS and PATH are required")
