@@ -964,43 +964,36 @@ fn org_learns(
     origin.push(sandbox, false);
 }
 
-#[test]
-fn two_branches_updating_the_lock_merge_when_one_pin_descends_from_the_other() {
-    let (sandbox, origin) = merging_setup();
-    let app = sandbox.join("app");
+/// The source learns two rules; branch `early` updates the lock after the first, `main`
+/// after the second; merging `early` into `main` goes through the driver and keeps the later
+/// pin. Returns that pin and the source's rules.
+fn merge_two_pin_updates(
+    sandbox: &Sandbox,
+    origin: &Origin,
+    app: &Path,
+) -> (
+    String,
+    Vec<(u64, &'static str, &'static str, &'static str, bool)>,
+) {
     let mut rules = ORG_V1.to_vec();
+    org_learns(sandbox, origin, &mut rules, 3, "Always write tests first.");
+    git(sandbox, app, &["checkout", "-q", "-b", "early"]);
+    run(sandbox, &["sources", "update"]).expect(0);
+    git(sandbox, app, &["commit", "-q", "-am", "update org (early)"]);
     org_learns(
-        &sandbox,
-        &origin,
-        &mut rules,
-        3,
-        "Always write tests first.",
-    );
-    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
-    run(&sandbox, &["sources", "update"]).expect(0);
-    git(
-        &sandbox,
-        &app,
-        &["commit", "-q", "-am", "update org (early)"],
-    );
-    org_learns(
-        &sandbox,
-        &origin,
+        sandbox,
+        origin,
         &mut rules,
         4,
         "Always review your own diff first.",
     );
-    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
-    git(&sandbox, &app, &["checkout", "-q", "main"]);
-    run(&sandbox, &["sources", "update"]).expect(0);
-    git(
-        &sandbox,
-        &app,
-        &["commit", "-q", "-am", "update org (late)"],
-    );
+    let head = git(sandbox, &origin.bare, &["rev-parse", "main"]);
+    git(sandbox, app, &["checkout", "-q", "main"]);
+    run(sandbox, &["sources", "update"]).expect(0);
+    git(sandbox, app, &["commit", "-q", "-am", "update org (late)"]);
 
     let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
-    hermetic_git(&mut merge).current_dir(&app);
+    hermetic_git(&mut merge).current_dir(app);
     let merged = Run::from_command(&mut merge).expect_noisy(0);
     assert!(
         merged.stderr.contains("autofix sources merge-driver: "),
@@ -1008,10 +1001,18 @@ fn two_branches_updating_the_lock_merge_when_one_pin_descends_from_the_other() {
         merged.stderr
     );
     assert_eq!(
-        lock_json(&sandbox)["sources"]["org"]["commit"],
+        lock_json(sandbox)["sources"]["org"]["commit"],
         head.as_str()
     );
     assert_eq!(sandbox.read(format!("app/{COPY}")), rules_file(&rules));
+    (head, rules)
+}
+
+#[test]
+fn two_branches_updating_the_lock_merge_when_one_pin_descends_from_the_other() {
+    let (sandbox, origin) = merging_setup();
+    let app = sandbox.join("app");
+    let (head, rules) = merge_two_pin_updates(&sandbox, &origin, &app);
     run(&sandbox, &["check"]).expect(0);
 
     // A rebase of the later update onto the earlier one: theirs (the replayed commit)
@@ -1961,48 +1962,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     git(&sandbox, &app, &["add", "-A"]);
     git(&sandbox, &app, &["commit", "-q", "-m", "import org"]);
     // Two branches move the pin, one past the other: git runs the driver init installed.
-    let mut rules = ORG_V1.to_vec();
-    org_learns(
-        &sandbox,
-        &origin,
-        &mut rules,
-        3,
-        "Always write tests first.",
-    );
-    git(&sandbox, &app, &["checkout", "-q", "-b", "early"]);
-    run(&sandbox, &["sources", "update"]).expect(0);
-    git(
-        &sandbox,
-        &app,
-        &["commit", "-q", "-am", "update org (early)"],
-    );
-    org_learns(
-        &sandbox,
-        &origin,
-        &mut rules,
-        4,
-        "Always review your own diff first.",
-    );
-    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
-    git(&sandbox, &app, &["checkout", "-q", "main"]);
-    run(&sandbox, &["sources", "update"]).expect(0);
-    git(
-        &sandbox,
-        &app,
-        &["commit", "-q", "-am", "update org (late)"],
-    );
-    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "early"]);
-    hermetic_git(&mut merge).current_dir(&app);
-    let merged = Run::from_command(&mut merge).expect_noisy(0);
-    assert!(
-        merged.stderr.contains("autofix sources merge-driver: "),
-        "{}",
-        merged.stderr
-    );
-    assert_eq!(
-        lock_json(&sandbox)["sources"]["org"]["commit"],
-        head.as_str()
-    );
+    merge_two_pin_updates(&sandbox, &origin, &app);
     run(&sandbox, &["check"]).expect(0);
 }
 
