@@ -49,7 +49,10 @@ fn rules_file(rules: &[(u64, &str, &str, &str, bool)]) -> String {
     serde_json::to_string_pretty(&objects).unwrap() + "\n"
 }
 
-const ORG_V1: &[(u64, &str, &str, &str, bool)] = &[
+/// A rule of the source: number, category, instruction, why, locked.
+type OrgRule = (u64, &'static str, &'static str, &'static str, bool);
+
+const ORG_V1: &[OrgRule] = &[
     (
         1,
         "DATA",
@@ -955,7 +958,7 @@ fn merging_setup() -> (Sandbox, Origin) {
 fn org_learns(
     sandbox: &Sandbox,
     origin: &Origin,
-    rules: &mut Vec<(u64, &'static str, &'static str, &'static str, bool)>,
+    rules: &mut Vec<OrgRule>,
     n: u64,
     text: &'static str,
 ) {
@@ -967,14 +970,7 @@ fn org_learns(
 /// The source learns two rules; branch `early` updates the lock after the first, `main`
 /// after the second; merging `early` into `main` goes through the driver and keeps the later
 /// pin. Returns that pin and the source's rules.
-fn merge_two_pin_updates(
-    sandbox: &Sandbox,
-    origin: &Origin,
-    app: &Path,
-) -> (
-    String,
-    Vec<(u64, &'static str, &'static str, &'static str, bool)>,
-) {
+fn merge_two_pin_updates(sandbox: &Sandbox, origin: &Origin, app: &Path) -> (String, Vec<OrgRule>) {
     let mut rules = ORG_V1.to_vec();
     org_learns(sandbox, origin, &mut rules, 3, "Always write tests first.");
     git(sandbox, app, &["checkout", "-q", "-b", "early"]);
