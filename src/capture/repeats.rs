@@ -58,8 +58,7 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     if text.len() <= MAX_WHOLE {
         pieces.push(text.trim());
     }
-    for sentence in text
-        .split(['.', '!', '?', '\n', ';'])
+    for sentence in sentences(&text)
         .map(str::trim)
         .filter(|s| s.split_whitespace().count() >= 2)
         .filter(|s| text.len() <= MAX_WHOLE || classify::is_correction(s))
@@ -100,6 +99,29 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     })
 }
 
+/// The sentences of `text`: split at a line break or `;`, and at `.`, `!` or `?` that ends
+/// a word (followed by a space or the end), so `.env` or `main.rs` stay in their sentence.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let end = (0..bytes.len()).find(|&at| match bytes[at] {
+            b'\n' | b';' => true,
+            b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
+            _ => false,
+        });
+        let (piece, next) = match end {
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(piece)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +158,29 @@ mod tests {
         );
         assert_eq!(find(&long, &rules()).map(|k| k.rule), Some(2));
         assert_eq!(find("No, always use named exports", &[]), None);
+    }
+
+    #[test]
+    fn a_dot_inside_a_word_does_not_end_the_sentence() {
+        let rules = [ActiveRule {
+            number: 7,
+            instruction: "Never commit the .env file".to_string(),
+            source: None,
+        }];
+        let prompt = "That broke the deploy again, and I had to rotate every key we have. \
+                      No, never commit the .env file. Revert it and push the fix to main.";
+        assert_eq!(find(prompt, &rules).map(|k| k.rule), Some(7));
+        assert_eq!(
+            sentences("Use e.g. tabs. Keep src/main.rs small!Done\nnext; last")
+                .map(str::trim)
+                .collect::<Vec<_>>(),
+            [
+                "Use e.g",
+                "tabs",
+                "Keep src/main.rs small!Done",
+                "next",
+                "last"
+            ]
+        );
     }
 }
