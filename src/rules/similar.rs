@@ -730,17 +730,15 @@ fn round(score: f64) -> f64 {
     (score * 100.0).round() / 100.0
 }
 
-/// The rules in both postings lists (each ascending, as the index is built): one pass over
-/// the two lists, instead of a look into each candidate's words (a cache miss per rule,
-/// most of `check`'s time on 100k rules).
+/// The rules in both postings lists (each ascending, as the index is built), the first
+/// the shorter: each of its rules is looked up by bisection in what is left of the second,
+/// so a rare word beside a common one costs a few steps, not a walk of the common one's
+/// list (rules differing only in a number made that quadratic). Instead of a look into
+/// each candidate's words: a cache miss per rule, most of `check`'s time on 100k rules.
 fn both<'a>(first: &'a [u32], second: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
     let mut rest = second;
     first.iter().copied().filter(move |&rule| {
-        while let Some((&next, tail)) = rest.split_first()
-            && next < rule
-        {
-            rest = tail;
-        }
+        rest = &rest[rest.partition_point(|&other| other < rule)..];
         rest.first() == Some(&rule)
     })
 }
