@@ -75,8 +75,8 @@ impl Stems {
         if let Some(&id) = self.ids.get(stem) {
             return id;
         }
-        // Distinct stems are fewer than the bytes of the text they come from, which is
-        // capped far below 4 GiB.
+        // Distinct stems are fewer than the bytes of the text they come from: 2^32 of them
+        // would need a rules file of many GiB, past the file cap and the memory alike.
         let id = u32::try_from(self.texts.len()).expect("fewer than 2^32 distinct stems");
         self.ids.insert(stem.into(), id);
         self.texts.push(stem.into());
