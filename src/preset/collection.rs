@@ -4,6 +4,7 @@
 //! A directory is a preset when it holds `manifest.json` or `commands.json`. Loading a
 //! collection adds the one check that needs all of it: `duplicate-preset-id`.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -88,17 +89,10 @@ pub(crate) fn discover(
             found.extend(presets);
         }
     }
-    // The same directory named twice (`a a`, `a/b a`) is one preset.
-    let mut seen = Vec::new();
-    found.retain(|dir| {
-        let real = fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
-        if seen.contains(&real) {
-            false
-        } else {
-            seen.push(real);
-            true
-        }
-    });
+    // The same directory named twice (`a a`, `a/b a`) is one preset. A set of the real
+    // paths seen: a list's scan made this quadratic (14% of validating 1000 presets).
+    let mut seen = HashSet::new();
+    found.retain(|dir| seen.insert(fs::canonicalize(dir).unwrap_or_else(|_| dir.clone())));
     Ok(found)
 }
 

@@ -395,7 +395,16 @@ fn normalise(base: &Path, path: &Path) -> Option<PathBuf> {
 
 /// Appends an RFC 6901 token to a pointer.
 pub(crate) fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+    let mut out = String::with_capacity(pointer.len() + 1 + token.len());
+    out.push_str(pointer);
+    out.push('/');
+    // Most tokens need no escape: pushed as they are, without two passes of `replace`.
+    if token.contains(['~', '/']) {
+        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    } else {
+        out.push_str(token);
+    }
+    out
 }
 
 /// A JSON object inside a document, with typed member access. Every access that finds a

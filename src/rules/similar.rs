@@ -43,62 +43,109 @@ pub(crate) struct Match {
     pub instruction: String,
 }
 
-/// One normalised word.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The stems of the words compared, each stored once: a word holds its stem's number in
+/// this table, so a word costs 8 bytes and compares as an integer. (As an owned string in
+/// every word, the words of 100,000 rules took most of `check`'s memory, and comparing
+/// them most of its time.)
+struct Stems {
+    /// Each stem's number, by its text: the one lookup per word read.
+    ids: HashMap<Box<str>, u32>,
+    /// Each number's text, for the needles `matches` searches for.
+    texts: Vec<Box<str>>,
+    /// The stems of [`OPPOSITES`], each pair both ways.
+    opposites: Vec<(u32, u32)>,
+}
+
+impl Stems {
+    fn new() -> Stems {
+        let mut stems = Stems {
+            ids: HashMap::new(),
+            texts: Vec::new(),
+            opposites: Vec::new(),
+        };
+        for (a, b) in OPPOSITES {
+            let (a, b) = (stems.id(stem(a)), stems.id(stem(b)));
+            stems.opposites.extend([(a, b), (b, a)]);
+        }
+        stems
+    }
+
+    /// The number of `stem`, given it on its first sight.
+    fn id(&mut self, stem: &str) -> u32 {
+        if let Some(&id) = self.ids.get(stem) {
+            return id;
+        }
+        // Distinct stems are fewer than the bytes of the text they come from: 2^32 of them
+        // would need a rules file of many GiB, past the file cap and the memory alike.
+        let id = u32::try_from(self.texts.len()).expect("fewer than 2^32 distinct stems");
+        self.ids.insert(stem.into(), id);
+        self.texts.push(stem.into());
+        id
+    }
+
+    fn text(&self, id: u32) -> &str {
+        &self.texts[id as usize]
+    }
+}
+
+/// One normalised word: its stem's number in the [`Stems`] its rules were read with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Word {
-    stem: String,
+    stem: u32,
     /// A word most rules share ("use", "code", "project"): it weighs little and never makes
     /// two rules different on its own.
     generic: bool,
 }
 
 impl Word {
-    fn weight(&self) -> f64 {
+    fn weight(self) -> f64 {
         if self.generic { GENERIC_WEIGHT } else { 1.0 }
     }
 }
 
-/// A statement: a polarity and the words it is about (sorted, without repeats).
+/// A statement: a polarity and the words it is about (sorted, without repeats). The word
+/// lists are boxed slices: read once, never grown, so no spare capacity is kept per rule.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Clause {
     negative: bool,
-    words: Vec<Word>,
+    words: Box<[Word]>,
     /// The first content word, unless a marker was the verb ("Avoid X", "Prefer X").
     verb: Option<Word>,
     /// The meaningful words of the object: after the verb, before the first preposition
     /// ("use [npm scripts] for builds"), sorted.
-    object: Vec<Word>,
+    object: Box<[Word]>,
     /// Whether the statement says more than its verb and object ("… for DOM updates").
     scoped: bool,
 }
 
 /// What an instruction says: its main statement and, for "X instead of Y", the replaced
-/// thing Y as a statement of the opposite polarity (all of it object, no verb).
+/// thing Y as a statement of the opposite polarity (all of it object, no verb). The two
+/// rare clauses are boxed, so a rule without them costs two pointers, not two clauses.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Shape {
     main: Clause,
-    replaced: Option<Clause>,
+    replaced: Option<Box<Clause>>,
     /// The main statement said the other way round, through a word with one opposite
     /// ("named exports" is "no default exports", "single quotes" is "no double quotes").
-    flipped: Option<Clause>,
+    flipped: Option<Box<Clause>>,
 }
 
 impl Shape {
-    fn of(instruction: &str) -> Shape {
+    fn of(instruction: &str, stems: &mut Stems) -> Shape {
         // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
         // statement, and reading all of it into words took 27 times the file in memory.
         let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
         let folded = fold(instruction);
         let directive = directive(&folded);
-        let (main_text, replaced_text) = split_replacement(directive);
-        let main = clause(main_text);
+        let (main_text, replaced_text) = split_replacement(directive, stems);
+        let main = clause(main_text, stems);
         let replaced = replaced_text.map(|text| {
             // What follows "instead of" has no verb of its own: all of it is the object.
-            let mut replaced = clause_with(text, false);
+            let mut replaced = clause_with(text, false, stems);
             replaced.negative = !main.negative;
-            replaced
+            Box::new(replaced)
         });
-        let flipped = flip(&main);
+        let flipped = flip(&main, stems).map(Box::new);
         Shape {
             main,
             replaced,
@@ -175,11 +222,12 @@ fn same_statement(a: &Clause, b: &Clause) -> Option<f64> {
 }
 
 fn jaccard(a: &Clause, b: &Clause) -> f64 {
-    let total = |c: &Clause| c.words.iter().map(Word::weight).sum::<f64>();
+    let total = |c: &Clause| c.words.iter().copied().map(Word::weight).sum::<f64>();
     let shared: f64 = a
         .words
         .iter()
         .filter(|w| b.words.binary_search(w).is_ok())
+        .copied()
         .map(Word::weight)
         .sum();
     let union = total(a) + total(b) - shared;
@@ -192,38 +240,30 @@ const OPPOSITES: &[(&str, &str)] = &[("named", "default"), ("single", "double")]
 
 /// `clause` said through its word's opposite, with the other polarity: "Always use named
 /// exports" is "Never use default exports". `None` when it has no such word.
-fn flip(clause: &Clause) -> Option<Clause> {
-    static STEMS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-        OPPOSITES
-            .iter()
-            .flat_map(|(a, b)| [(stem(a), stem(b)), (stem(b), stem(a))])
-            .collect()
-    });
-    let opposite = |word: &Word| {
-        STEMS
+fn flip(clause: &Clause, stems: &Stems) -> Option<Clause> {
+    let opposite = |word: Word| {
+        stems
+            .opposites
             .iter()
             .find(|(from, _)| *from == word.stem)
-            .map(|(_, to)| Word {
-                stem: to.clone(),
+            .map(|&(_, to)| Word {
+                stem: to,
                 generic: false,
             })
     };
-    if !clause.words.iter().any(|w| opposite(w).is_some()) {
+    if !clause.words.iter().any(|&w| opposite(w).is_some()) {
         return None;
     }
-    let swap = |words: &[Word]| -> Vec<Word> {
-        let mut out: Vec<Word> = words
-            .iter()
-            .map(|w| opposite(w).unwrap_or_else(|| w.clone()))
-            .collect();
+    let swap = |words: &[Word]| -> Box<[Word]> {
+        let mut out: Vec<Word> = words.iter().map(|&w| opposite(w).unwrap_or(w)).collect();
         out.sort();
         out.dedup();
-        out
+        out.into_boxed_slice()
     };
     Some(Clause {
         negative: !clause.negative,
         words: swap(&clause.words),
-        verb: clause.verb.clone(),
+        verb: clause.verb,
         object: swap(&clause.object),
         scoped: clause.scoped,
     })
@@ -311,7 +351,7 @@ fn directive(folded: &str) -> &str {
 }
 
 /// Splits "X instead of Y" (and its English and French variants) into X and Y.
-fn split_replacement(directive: &str) -> (&str, Option<&str>) {
+fn split_replacement<'a>(directive: &'a str, stems: &mut Stems) -> (&'a str, Option<&'a str>) {
     static MARKERS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
         [
             " instead of ",
@@ -348,7 +388,7 @@ fn split_replacement(directive: &str) -> (&str, Option<&str>) {
             let at = m.find(directive.as_bytes())?;
             Some((at, m.needle().len()))
         })
-        .filter(|&(at, _)| !clause(&directive[..at]).object.is_empty())
+        .filter(|&(at, _)| !clause(&directive[..at], stems).object.is_empty())
         .min();
     match found {
         Some((at, len)) => (&directive[..at], Some(&directive[at + len..])),
@@ -357,14 +397,15 @@ fn split_replacement(directive: &str) -> (&str, Option<&str>) {
 }
 
 /// The polarity and content words of one statement that starts with its verb.
-fn clause(text: &str) -> Clause {
-    clause_with(text, true)
+fn clause(text: &str, stems: &mut Stems) -> Clause {
+    clause_with(text, true, stems)
 }
 
 /// The polarity and content words of one statement; `has_verb`: its first content word is
 /// the verb, not part of the object.
-fn clause_with(text: &str, has_verb: bool) -> Clause {
+fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
     let mut clause = Clause::default();
+    let (mut words_read, mut object) = (Vec::new(), Vec::new());
     let mut french_negation = false;
     let mut expect_verb = has_verb;
     let mut in_object = true;
@@ -393,34 +434,36 @@ fn clause_with(text: &str, has_verb: bool) -> Clause {
                 let word = match raw.split_once('-') {
                     // "2-space", "two-space", "utf-8": one word, each part normalised.
                     Some(_) => Word {
-                        stem: raw
+                        stem: stems.id(&raw
                             .split('-')
                             .map(synonym)
                             .map(stem)
                             .collect::<Vec<_>>()
-                            .join("-"),
+                            .join("-")),
                         generic: false,
                     },
                     None => Word {
-                        stem: stem(synonym(raw)),
+                        stem: stems.id(stem(synonym(raw))),
                         generic: is_generic(synonym(raw)),
                     },
                 };
                 if std::mem::take(&mut expect_verb) {
-                    clause.verb = Some(word.clone());
+                    clause.verb = Some(word);
                 } else if !in_object {
                     clause.scoped = true;
                 } else if !word.generic {
-                    clause.object.push(word.clone());
+                    object.push(word);
                 }
-                clause.words.push(word);
+                words_read.push(word);
             }
         }
     }
-    clause.words.sort();
-    clause.words.dedup();
-    clause.object.sort();
-    clause.object.dedup();
+    words_read.sort();
+    words_read.dedup();
+    object.sort();
+    object.dedup();
+    clause.words = words_read.into_boxed_slice();
+    clause.object = object.into_boxed_slice();
     clause
 }
 
@@ -583,7 +626,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
 
 /// Text that any rule sharing a meaningful word with `shape` contains once folded: each
 /// word's stem (a prefix of the word as written) and its other spellings.
-fn needles(shape: &Shape) -> Vec<String> {
+fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
     let replaced = shape.replaced.iter().flat_map(|r| r.object.iter());
     let flipped = shape
         .flipped
@@ -591,7 +634,7 @@ fn needles(shape: &Shape) -> Vec<String> {
         .flat_map(|f| f.words.iter().filter(|w| !w.generic));
     let mut needles: Vec<String> = Vec::new();
     for word in shape.meaningful().chain(replaced).chain(flipped) {
-        for part in word.stem.split('-').filter(|p| !p.is_empty()) {
+        for part in stems.text(word.stem).split('-').filter(|p| !p.is_empty()) {
             needles.push(part.to_string());
             for (canonical, spellings) in SYNONYMS {
                 if stem(canonical) == part {
@@ -607,10 +650,10 @@ fn needles(shape: &Shape) -> Vec<String> {
 
 /// A light stemmer for English and French: plural, then one verb ending, then a final
 /// doubled letter ("committing" and "commits" are both "commit").
-fn stem(word: &str) -> String {
+fn stem(word: &str) -> &str {
     // A number or a version ("1000", "es2020") is compared as written.
     if word.len() <= 3 || !word.is_ascii() || word.bytes().any(|b| b.is_ascii_digit()) {
-        return word.to_string();
+        return word;
     }
     let mut stem = word;
     let strip = |w: &str, suffix: &str, keep: usize| -> Option<usize> {
@@ -638,7 +681,7 @@ fn stem(word: &str) -> String {
     if bytes.len() >= 4 && bytes[bytes.len() - 1] == bytes[bytes.len() - 2] {
         stem = &stem[..stem.len() - 1];
     }
-    stem.to_string()
+    stem
 }
 
 /// The rules among `candidates` (number, instruction) that `instruction` repeats or
@@ -647,13 +690,14 @@ pub(crate) fn matches<'a>(
     instruction: &str,
     candidates: impl Iterator<Item = (u64, &'a str)>,
 ) -> Vec<Match> {
-    let new = Shape::of(instruction);
+    let mut stems = Stems::new();
+    let new = Shape::of(instruction, &mut stems);
     if new.meaningful().next().is_none() {
         return Vec::new();
     }
     // Most rules share no meaningful word with the new one: a substring search rules them
     // out before they are parsed into words.
-    let finders: Vec<Finder<'_>> = needles(&new)
+    let finders: Vec<Finder<'_>> = needles(&new, &stems)
         .into_iter()
         .map(|needle| Finder::new(needle.as_bytes()).into_owned())
         .collect();
@@ -663,7 +707,7 @@ pub(crate) fn matches<'a>(
             if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
                 return None;
             }
-            let (kind, score) = relate(&new, &Shape::of(text))?;
+            let (kind, score) = relate(&new, &Shape::of(text, &mut stems))?;
             Some(Match {
                 rule,
                 kind,
@@ -686,6 +730,19 @@ fn round(score: f64) -> f64 {
     (score * 100.0).round() / 100.0
 }
 
+/// The rules in both postings lists (each ascending, as the index is built), the first
+/// the shorter: each of its rules is looked up by bisection in what is left of the second,
+/// so a rare word beside a common one costs a few steps, not a walk of the common one's
+/// list (rules differing only in a number made that quadratic). Instead of a look into
+/// each candidate's words: a cache miss per rule, most of `check`'s time on 100k rules.
+fn both<'a>(first: &'a [u32], second: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+    let mut rest = second;
+    first.iter().copied().filter(move |&rule| {
+        rest = &rest[rest.partition_point(|&other| other < rule)..];
+        rest.first() == Some(&rule)
+    })
+}
+
 /// A pair of rules found by [`pairs`]: `later` repeats or contradicts `earlier` (indices
 /// into the slice given).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -702,25 +759,33 @@ pub(crate) struct Pair {
 /// of the one with fewer meaningful words (the other has all of them), and a replaced
 /// statement's words are all in the rule it contradicts.
 pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
-    let shapes: Vec<Shape> = instructions.iter().map(|text| Shape::of(text)).collect();
-    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut stems = Stems::new();
+    let shapes: Vec<Shape> = instructions
+        .iter()
+        .map(|text| Shape::of(text, &mut stems))
+        .collect();
+    // The rules holding each meaningful stem, by the stem's number: stems are numbered from
+    // 0 without gaps, so a vector is the map. A rule's index fits in a `u32` (half a `usize`).
+    let mut index: Vec<Vec<u32>> = vec![Vec::new(); stems.texts.len()];
     for (i, shape) in shapes.iter().enumerate() {
+        let i = u32::try_from(i).expect("fewer than 2^32 rules");
         for word in shape.meaningful() {
-            index.entry(word.stem.as_str()).or_default().push(i);
+            index[word.stem as usize].push(i);
         }
     }
     // A candidate holds every word of a key set, so the two rarest of them: the postings of
-    // the rarest, kept to the rules that also hold the second, keep the number of pairs to
-    // relate near the number of true matches however many rules share a word.
-    let rarest = |words: &mut dyn Iterator<Item = &Word>| -> Option<(&[usize], Option<String>)> {
-        let mut ranked: Vec<(&str, &[usize])> = words
-            .filter_map(|w| index.get_key_value(w.stem.as_str()))
-            .map(|(stem, postings)| (*stem, postings.as_slice()))
+    // the rarest, kept to the rules that also hold the second (the rarest itself when it is
+    // the only one), keep the number of pairs to relate near the number of true matches
+    // however many rules share a word.
+    let rarest = |words: &mut dyn Iterator<Item = &Word>| -> Option<(&[u32], &[u32])> {
+        let mut ranked: Vec<(u32, &[u32])> = words
+            .map(|w| (w.stem, index[w.stem as usize].as_slice()))
+            .filter(|(_, postings)| !postings.is_empty())
             .collect();
         ranked.sort_by_key(|&(stem, postings)| (postings.len(), stem));
         ranked.dedup_by_key(|(stem, _)| *stem);
         let &(_, first) = ranked.first()?;
-        Some((first, ranked.get(1).map(|(stem, _)| (*stem).to_string())))
+        Some((first, ranked.get(1).map_or(first, |&(_, second)| second)))
     };
     let mut found: HashMap<(usize, usize), (Kind, f64)> = HashMap::new();
     for (i, shape) in shapes.iter().enumerate() {
@@ -732,17 +797,8 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         if let Some(flipped) = &shape.flipped {
             keys.extend(rarest(&mut flipped.words.iter().filter(|w| !w.generic)));
         }
-        for (postings, second) in keys {
-            let holds_second = |j: usize| {
-                second
-                    .as_deref()
-                    .is_none_or(|stem| shapes[j].main.words.iter().any(|w| w.stem == stem))
-            };
-            for &j in postings
-                .iter()
-                .filter(|&&j| holds_second(j))
-                .take(MAX_CANDIDATES)
-            {
+        for (first, second) in keys {
+            for j in both(first, second).map(|j| j as usize).take(MAX_CANDIDATES) {
                 if j == i {
                     continue;
                 }
@@ -775,7 +831,9 @@ mod tests {
     use super::*;
 
     fn kind(a: &str, b: &str) -> Option<Kind> {
-        relate(&Shape::of(a), &Shape::of(b)).map(|(kind, _)| kind)
+        let mut stems = Stems::new();
+        let (a, b) = (Shape::of(a, &mut stems), Shape::of(b, &mut stems));
+        relate(&a, &b).map(|(kind, _)| kind)
     }
 
     #[test]
@@ -859,8 +917,12 @@ mod tests {
 
     #[test]
     fn needles_hold_stems_and_other_spellings() {
-        let shape = Shape::of("Never commit secrets into the config repo - because leaks.");
-        let needles = needles(&shape);
+        let mut stems = Stems::new();
+        let shape = Shape::of(
+            "Never commit secrets into the config repo - because leaks.",
+            &mut stems,
+        );
+        let needles = needles(&shape, &stems);
         for needle in [
             "commit",
             "secret",
@@ -878,6 +940,15 @@ mod tests {
                 "{absent}: {needles:?}"
             );
         }
+    }
+
+    #[test]
+    fn both_keeps_the_rules_in_both_lists() {
+        let both = |a: &[u32], b: &[u32]| both(a, b).collect::<Vec<_>>();
+        assert_eq!(both(&[1, 3, 5, 8, 9], &[0, 3, 4, 8, 10]), [3, 8]);
+        assert_eq!(both(&[2, 4], &[2, 4]), [2, 4]);
+        assert_eq!(both(&[2, 4], &[]), Vec::<u32>::new());
+        assert_eq!(both(&[7], &[1, 2, 7]), [7]);
     }
 
     #[test]

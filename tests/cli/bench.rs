@@ -41,8 +41,60 @@ fn rules_file(n: usize) -> String {
     text
 }
 
+/// A rules file of `n` rules that share few words, as a real file's do: each instruction
+/// is a verb and six words drawn from 19,600 made-up ones (two syllables and an ending),
+/// so most words are held by a few dozen rules and almost no two rules are alike. The
+/// draws come from a fixed xorshift generator: the same file on every run.
+fn distinct_rules_file(n: usize) -> String {
+    const VERBS: [&str; 10] = [
+        "keep", "run", "write", "check", "prefer", "avoid", "name", "split", "cache", "log",
+    ];
+    let syllables: Vec<String> = "bdfgklmnprstvz"
+        .chars()
+        .flat_map(|c| "aeiou".chars().map(move |v| format!("{c}{v}")))
+        .collect();
+    let mut vocabulary = Vec::new();
+    for first in &syllables {
+        for second in &syllables {
+            for end in ['n', 'r', 's', 't'] {
+                vocabulary.push(format!("{first}{second}{end}"));
+            }
+        }
+    }
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut draw = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let mut text = String::from("[\n");
+    for i in 1..=n {
+        let category = [
+            "STYLE", "CODE", "ARCH", "TOOL", "PROCESS", "DATA", "UX", "OTHER",
+        ][i % 8];
+        let words: Vec<&str> = (0..6)
+            .map(|_| vocabulary[draw(vocabulary.len())].as_str())
+            .collect();
+        let verb = VERBS[draw(VERBS.len())];
+        text.push_str(&format!(
+            "  {{\n    \"Rule_number\": {i},\n    \"Category\": \"{category}\",\n    \"Instruction\": \"Always {verb} {} - because the team agreed on it.\",\n    \"Why\": \"codebase pattern\"\n  }}{}\n",
+            words.join(" "),
+            if i == n { "" } else { "," }
+        ));
+    }
+    text.push_str("]\n");
+    text
+}
+
 /// A HagiTask-form preset with `commands` commands, all bound to one declared skill.
 fn write_preset(dir: &Path, id: &str, commands: usize) {
+    write_preset_with(dir, id, commands, "query");
+}
+
+/// [`write_preset`] with each command's template using `{placeholder}` (`query` is the
+/// preset's one input; any other name is an `unknown-placeholder` warning on each command).
+fn write_preset_with(dir: &Path, id: &str, commands: usize, placeholder: &str) {
     let write = |relative: &str, text: String| {
         let path = dir.join(relative);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -69,7 +121,7 @@ fn write_preset(dir: &Path, id: &str, commands: usize) {
     let list: Vec<String> = (0..commands)
         .map(|i| {
             format!(
-                r#"    {{"id": "cmd{i}", "groupId": "main", "label": "cmd{i}", "skill": "bench-skill", "description": {{"key": "c{i}"}}, "preludeTemplate": "{{commandId}} {{query}}"}}"#
+                r#"    {{"id": "cmd{i}", "groupId": "main", "label": "cmd{i}", "skill": "bench-skill", "description": {{"key": "c{i}"}}, "preludeTemplate": "{{commandId}} {{{placeholder}}}"}}"#
             )
         })
         .collect();
@@ -239,9 +291,11 @@ fn bench() {
         rules_beside_jq(&fixture);
     }
     check_beside_rules(&fixture);
+    check_on_distinct_rules(&fixture);
     if fixture.jq {
         preset_validate_beside_jq(&fixture);
     }
+    preset_validate_with_warnings(&fixture);
     start_up();
     scaling(&fixture);
     peak_memory(&fixture);
@@ -313,6 +367,71 @@ fn check_beside_rules(fixture: &Fixture) {
     }
 }
 
+/// `check` on rules that share few words, where the consistency checks cost the most: how
+/// it grows from 10k to 100k rules, and how it compares with listing the same 100k rules.
+fn check_on_distinct_rules(fixture: &Fixture) {
+    let [large, small] = [100_000, 10_000].map(|n| {
+        let path = fixture
+            .sandbox
+            .write(format!("distinct-{n}.json"), distinct_rules_file(n));
+        path.display().to_string()
+    });
+    let mut check_large = || fixture.sandbox.command(&["--file", &large, "check"]);
+    let mut check_small = || fixture.sandbox.command(&["--file", &small, "check"]);
+    let mut rules_large = || fixture.sandbox.command(&["--file", &large, "rules"]);
+    let (mut n1, mut n2, mut n3) = (noop, noop, noop);
+    compare(
+        "check on 100k distinct rules beside check on 10k and rules on 100k",
+        "<= 15 x check on 10k, <= 10 x rules on 100k",
+        &mut [
+            (
+                "autofix check, 100k distinct rules",
+                &mut check_large,
+                &mut n1,
+            ),
+            (
+                "autofix check, 10k distinct rules",
+                &mut check_small,
+                &mut n2,
+            ),
+            (
+                "autofix rules, 100k distinct rules",
+                &mut rules_large,
+                &mut n3,
+            ),
+        ],
+    );
+}
+
+/// `preset validate` on one preset of 10k commands beside one of 5k, a warning on each
+/// command (an unknown placeholder): the report must grow with the commands, no faster.
+fn preset_validate_with_warnings(fixture: &Fixture) {
+    let [large, small] = [10_000, 5_000].map(|n| {
+        let dir = fixture.sandbox.join(format!("warned-{n}"));
+        write_preset_with(&dir, &format!("warned-{n}"), n, "undeclared");
+        dir.display().to_string()
+    });
+    let mut validate_large = || fixture.sandbox.command(&["preset", "validate", &large]);
+    let mut validate_small = || fixture.sandbox.command(&["preset", "validate", &small]);
+    let (mut n1, mut n2) = (noop, noop);
+    compare(
+        "preset validate, a warning on each of 10k commands beside 5k",
+        "<= 2.2 x",
+        &mut [
+            (
+                "autofix preset validate, 10k commands",
+                &mut validate_large,
+                &mut n1,
+            ),
+            (
+                "autofix preset validate, 5k commands",
+                &mut validate_small,
+                &mut n2,
+            ),
+        ],
+    );
+}
+
 fn preset_validate_beside_jq(fixture: &Fixture) {
     let presets = fixture.sandbox.join("presets");
     for i in 0..1000 {
@@ -373,19 +492,55 @@ fn scaling(fixture: &Fixture) {
     }
 }
 
+/// Peak resident memory against the size of the file read: `rules` on 100k rules, and
+/// `check` (which holds every rule's words for the consistency checks) on 100k distinct
+/// rules and on a file of distinct rules near the 64 MiB cap.
 fn peak_memory(fixture: &Fixture) {
     if !Path::new("/usr/bin/time").exists() {
         println!("skipped: peak memory (/usr/bin/time is not installed)");
         return;
     }
     fixture.restore(100_000)();
+    let work = fixture.work();
+    print_peak(
+        fixture,
+        "rules on 100k rules",
+        "<= 3 x file size",
+        &work,
+        "rules",
+    );
+    let distinct = fixture.sandbox.join("distinct-100000.json");
+    let distinct = distinct.display().to_string();
+    print_peak(
+        fixture,
+        "check on 100k distinct rules",
+        "<= 5 x file size",
+        &distinct,
+        "check",
+    );
+    let large = fixture
+        .sandbox
+        .write("distinct-310000.json", distinct_rules_file(310_000));
+    let large = large.display().to_string();
+    print_peak(
+        fixture,
+        "check on 310k distinct rules",
+        "<= 5 x file size",
+        &large,
+        "check",
+    );
+}
+
+/// Prints the peak resident memory of `autofix --file FILE COMMAND` beside FILE's size.
+fn print_peak(fixture: &Fixture, title: &str, target: &str, file: &str, command: &str) {
     let output = Command::new("/usr/bin/time")
-        .args(["-v", BIN, "--file", &fixture.work(), "rules"])
+        .args(["-v", BIN, "--file", file, command])
         .env("AUTOFIX_CEILING_DIRECTORIES", fixture.sandbox.path())
         .stdout(Stdio::null())
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{command} failed:\n{report}");
     let peak_kb: u64 = report
         .lines()
         .find_map(|l| {
@@ -394,9 +549,9 @@ fn peak_memory(fixture: &Fixture) {
         })
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0);
-    let size = fs::metadata(&fixture.work).unwrap().len();
+    let size = fs::metadata(file).unwrap().len();
     println!(
-        "\npeak memory, rules on 100k rules  (target: <= 3 x file size)\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
+        "\npeak memory, {title}  (target: {target})\n  {:.1} MB resident for a {:.1} MB file: {:.2} x",
         (peak_kb * 1024) as f64 / 1e6,
         size as f64 / 1e6,
         (peak_kb * 1024) as f64 / size as f64

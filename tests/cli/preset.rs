@@ -55,6 +55,25 @@ fn lines(text: &str) -> Vec<&str> {
 // --- the two formats -------------------------------------------------------------------
 
 #[test]
+fn a_preset_named_twice_is_checked_once() {
+    let sandbox = Sandbox::new();
+    fixture(&sandbox, "good/studio", "presets/studio");
+    let run = sandbox
+        .run(&[
+            "preset",
+            "validate",
+            "presets/studio",
+            "presets",
+            "presets/../presets/studio",
+        ])
+        .expect(0);
+    assert_eq!(
+        run.stdout,
+        "Checked 1 preset: 1 enabled, 0 disabled (0 errors, 0 warnings)\n"
+    );
+}
+
+#[test]
 fn a_hagitask_package_validates_clean() {
     let sandbox = Sandbox::new();
     fixture(&sandbox, "good/studio", "presets/studio");
