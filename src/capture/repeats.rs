@@ -83,6 +83,8 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
             let better = best.as_ref().is_none_or(|b| {
                 (found.kind == Kind::Duplicate && b.kind != Kind::Duplicate)
                     || (found.kind == b.kind && found.score > b.score)
+                    // A tie goes to the later rule in `rules`, whichever piece found it.
+                    || (found.kind == b.kind && found.score == b.score && found.rule > b.rule)
             });
             if better {
                 best = Some(found);
@@ -158,6 +160,23 @@ mod tests {
         );
         assert_eq!(find(&long, &rules()).map(|k| k.rule), Some(2));
         assert_eq!(find("No, always use named exports", &[]), None);
+    }
+
+    #[test]
+    fn of_two_rules_matched_as_closely_the_later_wins() {
+        let rule = |number, source: Option<&str>| ActiveRule {
+            number,
+            instruction: "Always use named exports".to_string(),
+            source: source.map(str::to_string),
+        };
+        let rules = [rule(1, Some("org")), rule(5, None)];
+        for prompt in [
+            "Always use named exports",
+            "No, always use named exports. Fix the header please.",
+        ] {
+            let known = find(prompt, &rules).unwrap();
+            assert_eq!((known.rule, known.source), (5, None), "{prompt}");
+        }
     }
 
     #[test]

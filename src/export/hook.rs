@@ -140,7 +140,8 @@ impl<'l> Output<'l> {
              higher-numbered rule wins):\n",
             listing.path
         );
-        if !layers.is_empty() {
+        // Said only when such a rule is listed: scoped ones are only counted in the note.
+        if !layers.lines.is_empty() {
             header.push_str(
                 "Rules named `name:N` come from git sources and `user:N` are the user's own; \
                  this repository's numbered rules win over them.\n",

@@ -651,15 +651,19 @@ impl Listing<'_> {
         style: &MarkdownStyle<'_>,
     ) -> io::Result<()> {
         self.write_markdown_head(out, style)?;
-        let items: Vec<(String, String)> = self
-            .rules
+        out.write_all(group_by_scope(&self.markdown_items(style)).as_bytes())
+    }
+
+    /// Each rule as a Markdown list item, with the heading of its scope (empty for an
+    /// unscoped rule), for [`group_by_scope`].
+    pub(crate) fn markdown_items(&self, style: &MarkdownStyle<'_>) -> Vec<(String, String)> {
+        self.rules
             .iter()
             .map(|entry| {
                 let item = to_string(|out| Self::write_markdown_item(out, &entry, style));
                 (scope_heading(&entry), item)
             })
-            .collect();
-        out.write_all(group_by_scope(&items).as_bytes())
+            .collect()
     }
 
     /// The heading and the paragraph under it.
@@ -775,7 +779,7 @@ pub(crate) struct MarkdownStyle<'s> {
 
 impl MarkdownStyle<'static> {
     /// What `rules --format markdown` prints: the headline, the text on one line.
-    const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
+    pub(crate) const PLAIN: MarkdownStyle<'static> = MarkdownStyle {
         lead: None,
         escape: &one_line,
     };

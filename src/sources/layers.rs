@@ -470,13 +470,16 @@ pub(crate) struct Filter<'a> {
 
 impl Filter<'_> {
     /// What `rules` says of a rule's scope, as of a local rule's: ` [paths: a, b]`, or with
-    /// `--for` ` [applies: unscoped]`, ` [applies to src/a.rs: src/**]`.
+    /// `--for` ` [applies: unscoped]`, ` [applies to src/a.rs: src/**]`; each path and glob
+    /// shown safely, as the local listing shows them.
     fn scope_note(&self, rule: &Imported) -> String {
+        use crate::report::text::shown;
         if self.paths.is_empty() {
             return if rule.paths.is_empty() {
                 String::new()
             } else {
-                format!(" [paths: {}]", rule.paths.join(", "))
+                let globs: Vec<_> = rule.paths.iter().map(|glob| shown(glob)).collect();
+                format!(" [paths: {}]", globs.join(", "))
             };
         }
         if rule.paths.is_empty() {
@@ -487,7 +490,7 @@ impl Filter<'_> {
             .filter_map(|path| {
                 let glob =
                     crate::rules::scope::matching(rule.paths.iter().map(String::as_str), path)?;
-                Some(format!(" [applies to {path}: {glob}]"))
+                Some(format!(" [applies to {}: {}]", shown(path), shown(glob)))
             })
             .collect()
     }

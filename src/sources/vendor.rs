@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use crate::rules::{self, supersede};
+use crate::rules::file::{Paths, Rule};
+use crate::rules::{self, scope, supersede};
 
 use super::SourceError;
 use super::fetch::{MAX_RULES, MAX_TEXT_BYTES};
@@ -59,6 +60,7 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
                 )));
             }
         }
+        let paths = imported_paths(rule, number).map_err(invalid)?;
         let locked = serde_json::from_str::<serde_json::Value>(rule.raw)
             .ok()
             .and_then(|value| value.get("Locked").and_then(serde_json::Value::as_bool))
@@ -68,13 +70,39 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
             category: crate::rules::category::normalize(rule.category.display()),
             instruction,
             why,
-            paths: rule.paths.globs().iter().map(ToString::to_string).collect(),
+            paths,
             locked,
             superseded_by,
         });
     }
     imported.sort_by_key(|rule| rule.number);
     Ok(imported)
+}
+
+/// A rule's globs, held to what `learn` accepts of a local rule: an array of valid globs
+/// (at least one including), none with a hidden character. They reach the scoped files'
+/// frontmatter and the hook, so a source cannot put there what a local rule may not, and
+/// `Paths` that cannot be read never turn a scoped rule into one for every file.
+fn imported_paths(rule: &Rule<'_>, number: u64) -> Result<Vec<String>, String> {
+    let globs: Vec<String> = match &rule.paths {
+        Paths::Missing => return Ok(Vec::new()),
+        Paths::Invalid(_) => {
+            return Err(format!(
+                "rule {number}'s `Paths` is not an array of glob strings"
+            ));
+        }
+        Paths::Globs(globs) => globs.iter().map(ToString::to_string).collect(),
+    };
+    if globs.iter().any(|glob| {
+        glob.chars()
+            .any(|c| crate::report::text::is_hidden(c) || is_tag(c))
+    }) {
+        return Err(format!(
+            "rule {number}'s `Paths` holds a control, bidirectional or invisible character"
+        ));
+    }
+    scope::parse_scope(&globs).map_err(|error| format!("rule {number}'s `Paths`: {error}"))?;
+    Ok(globs)
 }
 
 fn is_tag(c: char) -> bool {

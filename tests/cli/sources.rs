@@ -502,6 +502,37 @@ fn a_sources_hooks_and_gitattributes_filters_never_run() {
 }
 
 #[test]
+fn a_source_whose_globs_a_local_rule_could_not_hold_is_refused() {
+    let (sandbox, _origin) = setup();
+    for (name, paths, said) in [
+        (
+            "escape",
+            "[\"src/\\u001b[2J**\"]",
+            "holds a control, bidirectional or invisible",
+        ),
+        (
+            "bidi",
+            "[\"src/\\u202e/**\"]",
+            "holds a control, bidirectional or invisible",
+        ),
+        ("number", "5", "is not an array of glob strings"),
+        ("excludes", "[\"!src/**\"]", "rule 1's `Paths`: "),
+        ("parent", "[\"../secrets/**\"]", "rule 1's `Paths`: "),
+    ] {
+        let source = Origin::new(
+            &sandbox,
+            name,
+            &format!(
+                "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always do it.\", \"Why\": \"x\", \"Paths\": {paths}}}]\n"
+            ),
+        );
+        let refused = run(&sandbox, &["sources", "add", name, &source.url()]).expect_noisy(2);
+        assert!(refused.stderr.contains(said), "{name}: {}", refused.stderr);
+        assert!(!sandbox.join(format!("app/{LOCK}")).exists(), "{name}");
+    }
+}
+
+#[test]
 fn oversized_sources_and_unsafe_urls_or_refs_are_refused_before_anything_is_written() {
     let (sandbox, origin) = setup();
     let big = Origin::new(
@@ -1587,6 +1618,81 @@ fn scoped_file(sandbox: &Sandbox, dir: &str, prefix: &str) -> Option<String> {
     found
         .pop()
         .map(|name| sandbox.read(format!("app/{dir}/{name}")))
+}
+
+#[test]
+fn the_hook_explains_source_names_only_when_it_lists_one() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = Origin::new(
+        &sandbox,
+        "org",
+        "[{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always validate input.\", \"Why\": \"x\", \"Paths\": [\"src/api/**\"]}]\n",
+    );
+    add_org(&sandbox, &origin);
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "x",
+            "Always use named exports.",
+        ],
+    )
+    .expect(0);
+    let hook = run(
+        &sandbox,
+        &["rules", "--format", "hook", "--agent", "claude"],
+    )
+    .expect(0)
+    .stdout;
+    assert!(
+        hook.contains("1 more rule applies only to files matching `src/api/**`"),
+        "{hook}"
+    );
+    assert!(!hook.contains("Rules named `name:N`"), "{hook}");
+}
+
+#[test]
+fn rules_markdown_puts_each_imported_rule_under_its_own_scope() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let origin = scoped_origin(&sandbox);
+    add_org(&sandbox, &origin);
+    for (text, path) in [
+        ("Always return typed errors.", "src/api/**"),
+        ("Always keep components pure.", "src/web/**"),
+    ] {
+        run(
+            &sandbox,
+            &["learn", "-c", "code", "-w", "x", "--path", path, text],
+        )
+        .expect(0);
+    }
+    let markdown = run(&sandbox, &["rules", "--format", "markdown"])
+        .expect(0)
+        .stdout;
+    let api = markdown
+        .find("### Only for files matching `src/api/**`")
+        .unwrap_or_else(|| panic!("{markdown}"));
+    let web = markdown
+        .find("### Only for files matching `src/web/**`")
+        .unwrap_or_else(|| panic!("{markdown}"));
+    // The unscoped org:1 before every heading; org:2 with the local api rule, one heading.
+    let org1 = markdown
+        .find("**org:1**")
+        .unwrap_or_else(|| panic!("{markdown}"));
+    let org2 = markdown
+        .find("**org:2**")
+        .unwrap_or_else(|| panic!("{markdown}"));
+    assert!(org1 < api && org1 < web, "{markdown}");
+    let api_end = markdown[api + 3..]
+        .find("### ")
+        .map_or(markdown.len(), |at| api + 3 + at);
+    assert!(api < org2 && org2 < api_end, "{markdown}");
+    assert_eq!(markdown.matches("src/api/**`").count(), 1, "{markdown}");
 }
 
 #[test]

@@ -92,7 +92,9 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
             let report = crate::report::text::shown(&merged.report).to_string();
             if merged.refused {
                 let finding = Diagnostic::new(Code::SourceMergeRefused, report);
-                eprint(&diagnostics::text_of(&[finding], context.stderr_painter()));
+                // git shows the driver's stderr as is: say which program speaks.
+                let text = diagnostics::text_of(&[finding], context.stderr_painter());
+                eprint(&format!("autofix sources merge-driver: {text}"));
             } else {
                 eprint(&format!("autofix sources merge-driver: {report}\n"));
             }
@@ -247,6 +249,7 @@ pub(crate) fn rules_with_layers(
     format: crate::front::cli::RulesFormat,
 ) -> anyhow::Result<ExitCode> {
     use crate::front::cli::RulesFormat;
+    use crate::rules::listing::{self, MarkdownStyle};
     use crate::sources::layers;
     let categories: Vec<String> = query
         .categories
@@ -258,33 +261,38 @@ pub(crate) fn rules_with_layers(
         all: query.all,
         paths: &query.paths,
     };
-    let mut local = Vec::new();
-    context.with_listing(query, |listing| match format {
-        RulesFormat::Json => listing.write_json(&mut local),
-        RulesFormat::Markdown => listing.write_markdown(&mut local),
-        _ => listing.write_text(&mut local),
-    })??;
     if format == RulesFormat::Markdown {
-        // For pasting into a committed file: the imported rules, never the personal ones.
-        let mut text = String::from_utf8_lossy(&local).into_owned();
-        fn plain(text: &str) -> std::borrow::Cow<'_, str> {
-            std::borrow::Cow::Borrowed(text)
-        }
-        // The scoped ones under their scope's heading, as in an exported file.
-        let items: Vec<(String, String)> = layers
+        // For pasting into a committed file: the imported rules, never the personal ones,
+        // each under its scope's heading beside the local ones, as an exported file has them.
+        let style = MarkdownStyle::PLAIN;
+        let (mut text, local) = context.with_listing(query, |listing| {
+            let head = listing::to_string(|out| listing.write_markdown_head(out, &style));
+            (head, listing.markdown_items(&style))
+        })?;
+        let mut items: Vec<(String, String)> = layers
             .active()
             .filter(|(_, rule)| filter.keeps(rule))
             .map(|(layer, rule)| {
-                let heading = crate::rules::listing::heading_for(&rule.paths);
-                (heading, layers::markdown_item(&layer.name, rule, &plain))
+                let heading = listing::heading_for(&rule.paths);
+                (
+                    heading,
+                    layers::markdown_item(&layer.name, rule, style.escape),
+                )
             })
             .collect();
         if !items.is_empty() {
-            text.push_str(&format!("\n{}\n\n", layers::EXPORT_NOTE));
-            text.push_str(&crate::rules::listing::group_by_scope(&items));
+            text.push_str(&format!("{}\n\n", layers::EXPORT_NOTE));
         }
-        print(&text)?;
-    } else if format == RulesFormat::Json {
+        items.extend(local);
+        text.push_str(&listing::group_by_scope(&items));
+        return Ok(print(&text).map(|()| ExitCode::SUCCESS)?);
+    }
+    let mut local = Vec::new();
+    context.with_listing(query, |listing| match format {
+        RulesFormat::Json => listing.write_json(&mut local),
+        _ => listing.write_text(&mut local),
+    })??;
+    if format == RulesFormat::Json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
         document["imported"] = layers::to_json(layers, &filter);
         print(&crate::report::text::json_document(&document))?;
