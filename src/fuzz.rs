@@ -72,7 +72,14 @@ fn history_of(text: &str, document: &file::Document<'_>) {
         if let Some(report) = show::report("autofix.json", document, &history, number) {
             let _ = (report.to_text(), report.to_json());
         }
-        let _ = retire::request(document, "autofix.json", number, "fuzzing");
+        let workspace = crate::io::workspace::Workspace::new(
+            ".".into(),
+            "autofix.json".into(),
+            crate::io::workspace::Source::FileFlag,
+            Vec::new(),
+            std::path::Path::new("."),
+        );
+        let _ = retire::request(&workspace, document, number, "fuzzing");
     }
     let query = listing::Query {
         all: true,

@@ -61,8 +61,6 @@ impl Source {
 /// `-C` or `--file` must not grow a directory tree.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum WorkspaceError {
-    #[error("cannot determine the current directory: {0}")]
-    CurrentDir(std::io::Error),
     #[error("-C {}: no such directory", .0.display())]
     MissingRoot(PathBuf),
     #[error(
@@ -83,23 +81,29 @@ pub(crate) enum PathInsideError {
     IsTheRoot { path: String },
 }
 
-/// The resolved workspace: its root and its rules file.
+/// The resolved workspace: its root and its rules file, and how messages name them.
 #[derive(Clone, Debug)]
 pub(crate) struct Workspace {
     pub root: PathBuf,
     pub rules_file: PathBuf,
+    /// The rules file as every message and listing names it, computed once at discovery:
+    /// relative to `cwd` when it lies below it, else as is.
+    pub shown: String,
+    /// The directory the workspace was discovered from, which relative paths are read
+    /// from and displayed paths are relative to.
+    pub cwd: PathBuf,
     pub source: Source,
     /// The candidate paths considered, in priority order (empty when a file was named).
     pub candidates: Vec<PathBuf>,
 }
 
 impl Workspace {
-    /// Resolves the workspace from the options, the environment and the current directory.
-    pub(crate) fn discover(options: &Options) -> Result<Workspace, WorkspaceError> {
-        let cwd = env::current_dir().map_err(WorkspaceError::CurrentDir)?;
+    /// Resolves the workspace from the options, the environment and `cwd`, the current
+    /// directory the front end resolved.
+    pub(crate) fn discover(options: &Options, cwd: &Path) -> Result<Workspace, WorkspaceError> {
         let workspace = Self::discover_from(
             options,
-            &cwd,
+            cwd,
             env::var_os(FILE_ENV),
             env::var_os(CEILING_ENV),
         );
@@ -126,12 +130,9 @@ impl Workspace {
     }
 
     /// `given` paths relative to the root and `/`-separated, as scopes are matched: a
-    /// relative path is read from `cwd`, as a shell user means it.
-    pub(crate) fn paths_inside(
-        &self,
-        cwd: &Path,
-        given: &[String],
-    ) -> Result<Vec<String>, PathInsideError> {
+    /// relative path is read from the current directory, as a shell user means it.
+    pub(crate) fn paths_inside(&self, given: &[String]) -> Result<Vec<String>, PathInsideError> {
+        let cwd = &self.cwd;
         let root = lexical(&cwd.join(&self.root));
         let real_root = fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
         given
@@ -181,12 +182,7 @@ impl Workspace {
             (None, None) => None,
         };
         if let Some((rules_file, source)) = named {
-            return Workspace {
-                root,
-                rules_file,
-                source,
-                candidates: Vec::new(),
-            };
+            return Workspace::new(root, rules_file, source, Vec::new(), cwd);
         }
         let candidates: Vec<PathBuf> = CANDIDATES.iter().map(|c| root.join(c)).collect();
         let (rules_file, source) = match candidates
@@ -198,12 +194,31 @@ impl Workspace {
             Some(found) => (found.clone(), Source::Candidate),
             None => (root.join(DEFAULT_CANDIDATE), Source::Default),
         };
+        Workspace::new(root, rules_file, source, candidates, cwd)
+    }
+
+    /// A workspace of these parts, its rules file shown relative to `cwd`.
+    pub(crate) fn new(
+        root: PathBuf,
+        rules_file: PathBuf,
+        source: Source,
+        candidates: Vec<PathBuf>,
+        cwd: &Path,
+    ) -> Workspace {
         Workspace {
+            shown: display_path(&rules_file, cwd),
+            cwd: cwd.to_path_buf(),
             root,
             rules_file,
             source,
             candidates,
         }
+    }
+
+    /// `path` as messages name it: relative to the current directory when it lies below
+    /// it, as the rules file is shown.
+    pub(crate) fn show(&self, path: &Path) -> String {
+        display_path(path, &self.cwd)
     }
 
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
@@ -283,11 +298,8 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
 /// rest (which does not exist yet, so holds no link) normalised lexically.
 pub(crate) fn real_location(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
+    // A relative path is read as the file system reads it, from the current directory.
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let absolute = without_dots(&absolute);
     let mut existing = absolute.clone();
     let mut rest = Vec::new();

@@ -106,7 +106,7 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
 }
 
 pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
-    let cwd = env::current_dir().context("cannot determine the current directory")?;
+    let cwd = context.cwd()?.to_path_buf();
     let root = match &context.options.root {
         Some(root) => cwd.join(root),
         None => {

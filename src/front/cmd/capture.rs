@@ -26,12 +26,14 @@ const PROMPT_CAP: u64 = 1024 * 1024;
 
 /// A hook never blocks the prompt: whatever happens, exit 0; unreadable or oversized
 /// input is no correction (said in one line on stderr).
-pub(crate) fn hook(command: HookCommand) -> ExitCode {
+pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
-                    if let Some(output) = prompt::respond(agent(args.agent), &input, hook_rules) {
+                    if let Some(output) =
+                        prompt::respond(agent(args.agent), &input, |cwd| hook_rules(context, cwd))
+                    {
                         let _ = print(&output);
                     }
                 }
@@ -48,11 +50,11 @@ pub(crate) fn hook(command: HookCommand) -> ExitCode {
 /// The active rules of the project a prompt was typed in, found from the hook input's
 /// `cwd` (else the current directory) as every command finds its workspace; none when
 /// there is no readable rules file: the reminder is then the plain one.
-fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
+fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
     let from = match cwd.map(std::path::Path::new) {
         Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd.to_path_buf(),
-        _ => match std::env::current_dir() {
-            Ok(dir) => dir,
+        _ => match context.cwd() {
+            Ok(dir) => dir.to_path_buf(),
             Err(_) => return Vec::new(),
         },
     };

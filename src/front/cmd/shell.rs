@@ -9,8 +9,7 @@ use anyhow::Context as _;
 use clap::CommandFactory;
 
 use crate::front::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
-use crate::front::context;
-use crate::front::context::print;
+use crate::front::context::{Context, eprint, print};
 
 pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some(name) = args.code.filter(|_| !args.list) else {
@@ -37,7 +36,7 @@ pub(crate) fn completions(args: CompletionsArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn man(context: &Context, args: ManArgs) -> anyhow::Result<ExitCode> {
     let mut root = Cli::command().disable_help_subcommand(true);
     root.build();
     if let Some(dir) = args.dir {
@@ -51,16 +50,16 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
             let fence = crate::io::safe_write::Fence::user_directory();
             let warning =
                 crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
-                    .with_context(|| format!("cannot write {}", context::shown(&path)))?;
+                    .with_context(|| format!("cannot write {}", context.shown(&path)))?;
             if let Some(warning) = warning {
-                context::eprint(&format!("warning: {warning}\n"));
+                eprint(&format!("warning: {warning}\n"));
             }
             written += 1;
         }
         print(&format!(
             "Wrote {} to {}\n",
             counted(written, "man page"),
-            context::shown(&dir)
+            context.shown(&dir)
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
