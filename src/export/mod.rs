@@ -979,6 +979,9 @@ fn foreign(tool: &str, line: usize) -> Refusal {
 /// `path` relative to the root, for messages and the exported text: never absolute when a
 /// relative form exists (`../rules.json` for a rules file beside the root).
 pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
+    // A path given relative (the rules file by its display path) is where the file system
+    // reads it: from the current directory.
+    let path = &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     if let Ok(below) = path.strip_prefix(root) {
         return below.display().to_string();
     }

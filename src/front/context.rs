@@ -92,19 +92,15 @@ pub(crate) fn eprint(text: &str) {
 }
 
 /// An error and its causes on one line, like anyhow's `{:#}`. The library's errors carry
-/// their cause in their own message and expose no separate source, so nothing repeats.
+/// their cause in their own message and expose no separate source, so nothing repeats;
+/// they name files by the paths they were given, the rules file and what lies beside it
+/// by its display path (see [`Workspace::shown_path`]).
 pub(crate) fn describe(error: &anyhow::Error) -> String {
-    let text = error
+    error
         .chain()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
-        .join(": ");
-    match std::env::current_dir() {
-        // The library names files by their absolute paths; a person reads them relative to
-        // where they are, as every listing shows them.
-        Ok(cwd) => workspace::strip_roots(&text, &[&cwd]),
-        Err(_) => text,
-    }
+        .join(": ")
 }
 
 /// Exit status 1 when problems were found, else 0.

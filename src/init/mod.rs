@@ -193,7 +193,8 @@ fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let mut steps = Vec::new();
     for name in ["autofix.json", ".rules/autofix.json"] {
         let other = setup.root.join(name);
-        if other != *setup.request.rules_file && crate::io::workspace::is_foreign(&other) {
+        let chosen = std::path::absolute(&setup.request.rules_file);
+        if chosen.ok().as_ref() != Some(&other) && crate::io::workspace::is_foreign(&other) {
             steps.push(
                 Step::new("rules file", Some(name), Action::Note).with_message(
                     "not an autofix rules file (a JSON object, another program's): left alone",

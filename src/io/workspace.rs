@@ -58,7 +58,8 @@ impl Source {
 }
 
 /// Why the workspace cannot be used. Nothing is created in any of these cases: a typo in
-/// `-C` or `--file` must not grow a directory tree.
+/// `-C` or `--file` must not grow a directory tree. The paths are shown relative to the
+/// current directory when below it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum WorkspaceError {
     #[error("-C {}: no such directory", .0.display())]
@@ -115,14 +116,14 @@ impl Workspace {
     /// to live in; discovered places exist by construction.
     pub(crate) fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
         if options.root.is_some() && !self.root.is_dir() {
-            return Err(WorkspaceError::MissingRoot(self.root.clone()));
+            return Err(WorkspaceError::MissingRoot(self.show(&self.root).into()));
         }
         if matches!(self.source, Source::FileFlag | Source::FileEnv) {
             let parent = self.rules_file.parent().unwrap_or(Path::new("/"));
             if !parent.is_dir() {
                 return Err(WorkspaceError::MissingParent {
-                    file: self.rules_file.clone(),
-                    parent: parent.to_path_buf(),
+                    file: self.shown.clone().into(),
+                    parent: self.show(parent).into(),
                 });
             }
         }
@@ -144,7 +145,7 @@ impl Workspace {
                     .or_else(|_| full.strip_prefix(&real_root))
                     .map_err(|_| PathInsideError::Outside {
                         path: path.clone(),
-                        root: self.root.clone(),
+                        root: self.show(&self.root).into(),
                     })?;
                 let parts: Vec<String> = inside
                     .components()
@@ -213,6 +214,13 @@ impl Workspace {
             source,
             candidates,
         }
+    }
+
+    /// The rules file by its display path, which is also a valid path from the current
+    /// directory: the path it is read and written through, so that every error about it
+    /// names it as the listings do, with no absolute path to take back out of the text.
+    pub(crate) fn shown_path(&self) -> &Path {
+        Path::new(&self.shown)
     }
 
     /// `path` as messages name it: relative to the current directory when it lies below

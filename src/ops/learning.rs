@@ -53,7 +53,7 @@ pub(crate) fn learn(
     options: &learn::Options,
     after: AfterLearning,
 ) -> Result<Learned, RulesError> {
-    let outcome = learn::learn(&workspace.rules_file, request, options)?;
+    let outcome = learn::learn(workspace.shown_path(), request, options)?;
     let mut learned = Learned {
         path: workspace.shown.clone(),
         warnings: outcome.warnings.clone(),

@@ -18,7 +18,7 @@ pub(crate) fn with_listing<R>(
     query: &listing::Query,
     use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
 ) -> Result<R, RulesError> {
-    let path = &workspace.rules_file;
+    let path = workspace.shown_path();
     let source = rules::read(path)?;
     let document = source
         .as_deref()
@@ -57,7 +57,7 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
     };
     let mut report = check::check_with(
         Path::new(&workspace.shown),
-        rules::read(&workspace.rules_file),
+        rules::read(workspace.shown_path()),
         &context,
     )?;
     // The sources, offline: manifest, lock, vendored copies, `name:N` references.

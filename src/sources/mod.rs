@@ -117,7 +117,9 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn of(workspace: &Workspace) -> Layout {
-        Layout::beside(&workspace.rules_file, &workspace.repository_root())
+        // Beside the rules file as it is shown: every path joined to it, and every error
+        // naming one, reads relative to the current directory as the listings do.
+        Layout::beside(workspace.shown_path(), &workspace.repository_root())
     }
 
     /// The layout of the sources beside `rules_file`, written inside `repository`.

@@ -58,11 +58,19 @@ fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
             Err(_) => return Vec::new(),
         },
     };
-    let workspace = crate::io::workspace::Workspace::discover_from(
+    let found = crate::io::workspace::Workspace::discover_from(
         &crate::io::workspace::Options::default(),
         &from,
         std::env::var_os(crate::io::workspace::FILE_ENV),
         std::env::var_os(crate::io::workspace::CEILING_ENV),
+    );
+    // Shown (and so read) from this process's directory, not the prompt's.
+    let workspace = crate::io::workspace::Workspace::new(
+        found.root,
+        found.rules_file,
+        found.source,
+        found.candidates,
+        context.cwd().unwrap_or(std::path::Path::new("")),
     );
     active_rules(&workspace).unwrap_or_default()
 }
@@ -71,7 +79,7 @@ fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
 /// its own, which win a tie (none when there is no rules file and no source). The
 /// personal layer is not among them: a correction of it is the user's own business.
 fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<Vec<ActiveRule>> {
-    let path = &workspace.rules_file;
+    let path = workspace.shown_path();
     let mut active: Vec<ActiveRule> = crate::sources::layers::for_export(&workspace.root, path)
         .into_iter()
         .map(|(source, rule)| ActiveRule {
