@@ -348,37 +348,17 @@ fn without_dots(path: &Path) -> PathBuf {
     out
 }
 
-/// `message` with every `<root>/` prefix removed where a path starts (at the beginning,
-/// or after a space, quote or bracket), so paths below the roots read relative and a
-/// longer path that merely contains a root keeps it.
-pub(crate) fn strip_roots(message: &str, roots: &[&Path]) -> String {
-    let mut message = message.to_string();
-    for root in roots {
-        let Some(root) = root.to_str().filter(|r| r.len() > 1) else {
-            continue;
-        };
-        message =
-            strip_prefix_at_path_starts(&message, &format!("{}/", root.trim_end_matches('/')));
-    }
-    message
-}
-
-fn strip_prefix_at_path_starts(message: &str, prefix: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find(prefix) {
-        let starts_path = rest[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| c.is_whitespace() || "`'\"([".contains(c));
-        out.push_str(&rest[..at]);
-        if !starts_path {
-            out.push_str(prefix);
-        }
-        rest = &rest[at + prefix.len()..];
-    }
-    out.push_str(rest);
-    out
+/// `path` without the first of `roots` it lies strictly below, else as is: how a message
+/// names a file below a root it shows relative (the paths of an error, mapped one by one,
+/// never its text).
+pub(crate) fn below(path: &Path, roots: &[PathBuf]) -> PathBuf {
+    roots
+        .iter()
+        .filter(|root| root.as_os_str().len() > 1)
+        .find_map(|root| path.strip_prefix(root).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path)
+        .to_path_buf()
 }
 
 /// Shows `path` relative to `base` when it lies below it, for messages.

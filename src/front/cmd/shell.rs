@@ -47,7 +47,12 @@ pub(crate) fn man(context: &Context, args: ManArgs) -> anyhow::Result<ExitCode> 
                 page.get_display_name().unwrap_or("autofix")
             ));
             // The one write path: a page linked into `.git/` is refused, not written through.
+            // Its errors name the pages relative to where the user is.
             let fence = crate::io::safe_write::Fence::user_directory();
+            let fence = match context.cwd() {
+                Ok(cwd) => fence.naming_below(&[cwd]),
+                Err(_) => fence,
+            };
             let warning =
                 crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
                     .with_context(|| format!("cannot write {}", context.shown(&path)))?;

@@ -64,7 +64,9 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
         }
         SourcesCommand::List => list(context, &layout),
         SourcesCommand::MergeDriver { install: true, .. } => {
-            let done = crate::sources::merge::install(&layout, context.cwd()?)?;
+            let cwd = context.cwd()?;
+            let done = crate::sources::merge::install(&layout, cwd)
+                .map_err(|error| error.relative_to(&[cwd.to_path_buf()]))?;
             let text = if done.is_empty() {
                 "The sources merge driver is installed already\n".to_string()
             } else {

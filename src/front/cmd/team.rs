@@ -129,6 +129,8 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
             "Uninstalled",
         )
     };
+    // The files it names (`.gitattributes`, the config) relative to where the user is.
+    let done = done.map_err(|error| error.relative_to(&[cwd.to_path_buf()]));
     let setup = done.context(if args.install {
         "cannot install the merge driver"
     } else {
