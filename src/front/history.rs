@@ -17,7 +17,7 @@ pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
     let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
     let history = History::read(&workspace.rules_file);
-    let report = show::report(path, &document, &history, number)
+    let report = show::report(workspace, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
     Ok((report.to_text(), report.to_json()))
 }

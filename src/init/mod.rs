@@ -212,7 +212,7 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
     if path.symlink_metadata().is_ok() {
-        return vec![existing_rules_file(path, shown)];
+        return vec![existing_rules_file(setup)];
     }
     if setup.request.mode != Mode::Write {
         return vec![Step::new(step, Some(shown), Action::Created)];
@@ -225,7 +225,7 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
             None => locked.write(&[b"[]\n"], None).map(Some),
         });
     vec![match written {
-        Ok(None) => existing_rules_file(path, shown),
+        Ok(None) => existing_rules_file(setup),
         Ok(Some(warning)) => {
             let created = Step::new(step, Some(shown), Action::Created);
             match warning {
@@ -238,7 +238,8 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
 }
 
 /// The report of a rules file that is there: how many rules it holds.
-fn existing_rules_file(path: &Path, shown: &str) -> Step {
+fn existing_rules_file(setup: &Setup<'_>) -> Step {
+    let path = &setup.request.rules_file;
     let message = match rules::read(path) {
         Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
             Ok(document) => counted(document.rules.len(), "rule"),
@@ -247,7 +248,7 @@ fn existing_rules_file(path: &Path, shown: &str) -> Step {
         Ok(None) => "a dangling link".to_string(),
         Err(_) => "unreadable: run `autofix check`".to_string(),
     };
-    Step::new("rules file", Some(shown), Action::Unchanged).with_message(message)
+    Step::new("rules file", Some(&setup.rules_shown), Action::Unchanged).with_message(message)
 }
 
 /// A refusal of the safe-write path is a refusal (exit 1); anything else a failure.
