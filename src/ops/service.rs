@@ -82,8 +82,10 @@ pub(crate) fn load_presets(
 ) -> Result<Presets, preset::PresetError> {
     let dirs = preset::discover(paths, &workspace.root, &workspace.cwd)?;
     let none_in_defaults = dirs.is_empty();
+    let presets = preset::load_collection(&dirs)
+        .map_err(|error| preset::PresetError::from(error).shown_from(&workspace.cwd))?;
     Ok(Presets {
-        presets: preset::load_collection(&dirs)?,
+        presets,
         none_in_defaults,
     })
 }
@@ -91,5 +93,5 @@ pub(crate) fn load_presets(
 /// Loads one preset: a directory, or the name of a preset in the default folders.
 pub(crate) fn load_one(workspace: &Workspace, path: &Path) -> Result<Preset, preset::PresetError> {
     let dir = collection::find(path, &workspace.root, &workspace.cwd)?;
-    Ok(preset::load(&dir)?)
+    preset::load(&dir).map_err(|error| preset::PresetError::from(error).shown_from(&workspace.cwd))
 }
