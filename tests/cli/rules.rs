@@ -928,6 +928,19 @@ fn files_named_by_absolute_paths_below_the_current_directory_read_relative() {
         "{}",
         run.stderr
     );
+    sandbox.write("presets/big/manifest.json", "{\"id\": \"big\"}\n");
+    let run = Run::from_command(
+        sandbox
+            .command(&["preset", "validate", &absolute("presets/big")])
+            .env("AUTOFIX_MAX_FILE_BYTES", "5"),
+    )
+    .expect(2);
+    assert!(
+        run.stderr
+            .starts_with("error: cannot read `presets/big/manifest.json`: larger than 5 bytes"),
+        "{}",
+        run.stderr
+    );
     // A refusal of the one write path names both files below the current directory so.
     let run = sandbox
         .run(&["man", "--dir", &absolute(".git/man")])
