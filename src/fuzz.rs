@@ -61,6 +61,13 @@ pub fn rules_file(text: &str) {
 /// listing searched and given provenance.
 fn history_of(text: &str, document: &file::Document<'_>) {
     let history = provenance::History::parse(text);
+    let workspace = crate::io::workspace::Workspace::new(
+        ".".into(),
+        "autofix.json".into(),
+        crate::io::workspace::Source::FileFlag,
+        Vec::new(),
+        std::path::Path::new("."),
+    );
     for rule in &document.rules {
         let _ = stale::named_paths(rule.instruction.display());
         let Some(number) = rule.number.value() else {
@@ -69,10 +76,10 @@ fn history_of(text: &str, document: &file::Document<'_>) {
         let _ = history
             .origin(Some(number), rule.instruction.display())
             .describe();
-        if let Some(report) = show::report("autofix.json", document, &history, number) {
+        if let Some(report) = show::report(&workspace, document, &history, number) {
             let _ = (report.to_text(), report.to_json());
         }
-        let _ = retire::request(document, "autofix.json", number, "fuzzing");
+        let _ = retire::request(&workspace, document, number, "fuzzing");
     }
     let query = listing::Query {
         all: true,

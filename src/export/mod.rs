@@ -417,7 +417,8 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         remove: request.remove || document.is_none(),
         listing,
         scope_members: Default::default(),
-        fence: Fence::repository(&root, &request.rules_file),
+        // The files it writes are named relative to the root, as given or canonical.
+        fence: Fence::repository(&root, &request.rules_file).naming_below(&[&root, &request.root]),
         facts,
         imported: crate::sources::layers::for_export(&root, &request.rules_file),
     };
@@ -580,11 +581,11 @@ impl Context<'_> {
             return outcome;
         }
         if let Err(error) = real.check_writable() {
-            return refuse(outcome, self.refusal(&error));
+            return refuse(outcome, self.refusal(&self.fence.named(error)));
         }
         match self.write(path, &plan.change, bytes.as_deref()) {
             Ok(warning) => {
-                warnings.extend(warning.map(|w| Diagnostic::new(Code::NotFlushed, self.clean(&w))));
+                warnings.extend(warning.map(|w| Diagnostic::new(Code::NotFlushed, w)));
             }
             Err(error @ atomic::AtomicError::Refused(_)) => {
                 return refuse(outcome, self.refusal(&error));
@@ -592,7 +593,7 @@ impl Context<'_> {
             Err(error) => {
                 outcome.status = Status::Failed;
                 outcome.problem = Some(Problem::Unwritable);
-                outcome.message = Some(self.clean(&error.to_string()));
+                outcome.message = Some(error.to_string());
             }
         }
         outcome
@@ -660,12 +661,12 @@ impl Context<'_> {
             atomic::AtomicError::ReadOnly { .. } => Problem::Unwritable,
             _ => Problem::Unreadable,
         };
-        Refusal::new(problem, None, self.clean(&error.to_string()))
+        Refusal::new(problem, None, error.to_string())
     }
 
     /// The file's bytes and text; `None` when it does not exist.
     fn read(&self, real: &atomic::Target) -> Result<Option<(Vec<u8>, String)>, Refusal> {
-        let shown = |path: &Path| self.clean(&path.display().to_string());
+        let shown = |path: &Path| self.fence.show(path).display().to_string();
         let Some(metadata) = &real.metadata else {
             return Ok(None);
         };
@@ -858,11 +859,6 @@ impl Context<'_> {
         let omitted = crate::rules::budget::fit_newest(rules, fits);
         Ok((render(omitted), omitted))
     }
-
-    /// A message without the root's absolute path.
-    fn clean(&self, message: &str) -> String {
-        crate::io::workspace::strip_roots(message, &[&self.root, &self.request.root])
-    }
 }
 
 fn refuse(mut outcome: Outcome, refusal: Refusal) -> Outcome {
@@ -979,6 +975,9 @@ fn foreign(tool: &str, line: usize) -> Refusal {
 /// `path` relative to the root, for messages and the exported text: never absolute when a
 /// relative form exists (`../rules.json` for a rules file beside the root).
 pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> String {
+    // A path given relative (the rules file by its display path) is where the file system
+    // reads it: from the current directory.
+    let path = &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     if let Ok(below) = path.strip_prefix(root) {
         return below.display().to_string();
     }

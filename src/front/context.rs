@@ -2,7 +2,7 @@
 //! paths and errors are shown to a person.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::front::cli::{Color, GlobalArgs, WorkspaceArgs};
@@ -11,15 +11,21 @@ use crate::ops::service;
 use crate::report::paint::{ColorChoice, Painter};
 use crate::rules::listing;
 
-/// What every subcommand needs from the global and workspace options.
+/// What every subcommand needs from the global and workspace options, and the settings
+/// of the process resolved once at start: the current directory.
 pub(crate) struct Context {
     pub(crate) options: workspace::Options,
     pub(crate) color: ColorChoice,
+    /// The current directory, read once; kept as its error when it cannot be read (a
+    /// deleted folder), which only the commands that need it report.
+    cwd: Result<PathBuf, String>,
 }
 
 impl Context {
     pub(crate) fn new(global: &GlobalArgs, workspace: WorkspaceArgs) -> Self {
+        crate::io::limits::settle();
         Context {
+            cwd: std::env::current_dir().map_err(|error| error.to_string()),
             options: workspace::Options {
                 root: workspace.root,
                 file: workspace.file,
@@ -33,7 +39,24 @@ impl Context {
     }
 
     pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
-        Ok(Workspace::discover(&self.options)?)
+        Ok(Workspace::discover(&self.options, self.cwd()?)?)
+    }
+
+    /// The current directory, as the process started in it.
+    pub(crate) fn cwd(&self) -> anyhow::Result<&Path> {
+        self.cwd
+            .as_deref()
+            .map_err(|error| anyhow::anyhow!("cannot determine the current directory: {error}"))
+    }
+
+    /// How a path is shown: relative to the current directory when it lies below it,
+    /// else as is. Deterministic for a given working directory, never a surprise absolute
+    /// path in a listing made from the workspace.
+    pub(crate) fn shown(&self, path: &Path) -> String {
+        match &self.cwd {
+            Ok(cwd) => workspace::display_path(path, cwd),
+            Err(_) => path.display().to_string(),
+        }
     }
 
     /// The workspace's listing (see [`crate::ops::service::with_listing`]).
@@ -43,13 +66,7 @@ impl Context {
         use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
     ) -> anyhow::Result<R> {
         let workspace = self.workspace()?;
-        let shown = shown(&workspace.rules_file);
-        Ok(service::with_listing(
-            &workspace,
-            shown,
-            query,
-            use_listing,
-        )?)
+        Ok(service::with_listing(&workspace, query, use_listing)?)
     }
 
     pub(crate) fn stdout_painter(&self) -> Painter {
@@ -74,28 +91,16 @@ pub(crate) fn eprint(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());
 }
 
-/// How a path is shown: relative to the current directory when it lies below it, else as
-/// is. Deterministic for a given working directory, never a surprise absolute path in a
-/// listing made from the workspace.
-pub(crate) fn shown(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    workspace::display_path(path, &cwd)
-}
-
 /// An error and its causes on one line, like anyhow's `{:#}`. The library's errors carry
-/// their cause in their own message and expose no separate source, so nothing repeats.
+/// their cause in their own message and expose no separate source, so nothing repeats;
+/// they name files by the paths they were given, the rules file and what lies beside it
+/// by its display path (see [`Workspace::shown_path`]).
 pub(crate) fn describe(error: &anyhow::Error) -> String {
-    let text = error
+    error
         .chain()
         .map(ToString::to_string)
         .collect::<Vec<_>>()
-        .join(": ");
-    match std::env::current_dir() {
-        // The library names files by their absolute paths; a person reads them relative to
-        // where they are, as every listing shows them.
-        Ok(cwd) => workspace::strip_roots(&text, &[&cwd]),
-        Err(_) => text,
-    }
+        .join(": ")
 }
 
 /// Exit status 1 when problems were found, else 0.

@@ -4,7 +4,6 @@
 use anyhow::Context as _;
 use serde::Serialize;
 
-use crate::front::context::shown;
 use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Learned};
 use crate::rules::append::StoredRule;
@@ -13,12 +12,12 @@ use crate::rules::{self, learn, retire, show};
 
 /// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
 pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
-    let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
+    let path = &workspace.shown;
+    let source = rules::read(workspace.shown_path())?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
+    let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
     let history = History::read(&workspace.rules_file);
-    let report = show::report(&path, &document, &history, number)
+    let report = show::report(workspace, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
     Ok((report.to_text(), report.to_json()))
 }
@@ -32,11 +31,11 @@ pub(crate) fn retire_rule(
     dry_run: bool,
     after: AfterLearning,
 ) -> anyhow::Result<Learned> {
-    let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
+    let path = &workspace.shown;
+    let source = rules::read(workspace.shown_path())?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
-    let request = retire::request(&document, &path, number, why)?;
+    let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
+    let request = retire::request(workspace, &document, number, why)?;
     let options = learn::Options {
         dry_run,
         lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
@@ -45,13 +44,9 @@ pub(crate) fn retire_rule(
 }
 
 /// The retirement's text and JSON, as the CLI and the MCP tool print them.
-pub(crate) fn retired_output(
-    learned: &Learned,
-    path: &str,
-    number: u64,
-    why: &str,
-) -> (String, String) {
+pub(crate) fn retired_output(learned: &Learned, number: u64, why: &str) -> (String, String) {
     let record = &learned.outcome.rule;
+    let path = learned.path.as_str();
     let dry_run = learned.outcome.status == learn::Status::DryRun;
     let mut text = if dry_run {
         format!(

@@ -520,13 +520,12 @@ pub(crate) enum Front {
     Mcp,
 }
 
-/// What `learn` says after it ran, in `lang`, `shown` being how the rules file's path is
-/// displayed: the acknowledgement, a line for the scope and for every rule the new one
+/// What `learn` says after it ran, in `lang`, naming the rules file by its display path:
+/// the acknowledgement, a line for the scope and for every rule the new one
 /// supersedes; for a refusal, the rules it repeats or contradicts and the two ways on,
 /// spelled as `front` spells them; then the exported copies refreshed.
-pub(crate) fn learned(learned: &Learned, shown: &str, lang: Lang, front: Front) -> String {
-    let outcome = &learned.outcome;
-    let mut text = outcome_text(outcome, shown, lang, front);
+pub(crate) fn learned(learned: &Learned, lang: Lang, front: Front) -> String {
+    let mut text = outcome_text(learned, lang, front);
     if !learned.exports.is_empty() {
         let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
         let paths = paths.join(", ");
@@ -541,8 +540,9 @@ pub(crate) fn learned(learned: &Learned, shown: &str, lang: Lang, front: Front) 
     text
 }
 
-fn outcome_text(outcome: &Outcome, shown: &str, lang: Lang, front: Front) -> String {
-    let mut lines = vec![acknowledgement(outcome, shown).text(lang)];
+fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
+    let outcome = &learned.outcome;
+    let mut lines = vec![acknowledgement(learned).text(lang)];
     if !outcome.rule.paths.is_empty() {
         let globs: Vec<String> = outcome
             .rule
@@ -624,13 +624,14 @@ fn ways_on(outcome: &Outcome, lang: Lang, front: Front) -> String {
 }
 
 /// The first line: learned, known, would be learned, or refused.
-fn acknowledgement<'a>(outcome: &'a Outcome, shown: &'a str) -> Message<'a> {
+fn acknowledgement(learned: &Learned) -> Message<'_> {
+    let outcome = &learned.outcome;
     let rule = &outcome.rule;
     let (number, category, instruction, path) = (
         rule.number,
         Shown(&rule.category),
         Shown(&rule.instruction),
-        Shown(shown),
+        Shown(&learned.path),
     );
     match outcome.status {
         Status::Learned => Message::Learned {

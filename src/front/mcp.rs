@@ -619,15 +619,6 @@ fn failure(error: anyhow::Error) -> String {
     context::describe(&error)
 }
 
-/// The workspace and the directory relative paths are read from.
-fn places(
-    context: &Context,
-) -> Result<(crate::io::workspace::Workspace, std::path::PathBuf), String> {
-    let workspace = context.workspace().map_err(failure)?;
-    let cwd = std::env::current_dir().map_err(|error| error.to_string())?;
-    Ok((workspace, cwd))
-}
-
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     // The arguments are checked before the workspace is looked for.
     let arguments: RulesArguments = read("rules", arguments)?;
@@ -646,8 +637,8 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         return Ok(Answer::Done { text, json });
     }
     let all = arguments.all.unwrap_or(false);
-    let (workspace, cwd) = places(context)?;
-    let paths = workspace.paths_inside(&cwd, &arguments.for_paths.unwrap_or_default());
+    let workspace = context.workspace().map_err(failure)?;
+    let paths = workspace.paths_inside(&arguments.for_paths.unwrap_or_default());
     let query = listing::Query {
         categories: arguments.category.unwrap_or_default(),
         all,
@@ -657,8 +648,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         provenance: (arguments.provenance == Some(true))
             .then(|| History::read(&workspace.rules_file)),
     };
-    let shown = context::shown(&workspace.rules_file);
-    let (text, json) = service::with_listing(&workspace, shown, &query, |listing| {
+    let (text, json) = service::with_listing(&workspace, &query, |listing| {
         (listing.to_text(), serde_json::to_value(listing))
     })
     .map_err(|error| failure(error.into()))?;
@@ -726,18 +716,16 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;
-    let path = context::shown(&workspace.rules_file);
     // English: the tool answers the agent, which speaks to the user in its own words.
     let mut text = crate::front::i18n::learned(
         &learned,
-        &path,
         crate::front::i18n::Lang::En,
         crate::front::i18n::Front::Mcp,
     );
     text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
     Ok(Answer::Done {
         text,
-        json: learned.to_value(&path),
+        json: learned.to_value(),
     })
 }
 
@@ -756,8 +744,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
     let workspace = context.workspace().map_err(failure)?;
     let learned =
         history::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
-    let path = context::shown(&workspace.rules_file);
-    let (mut text, json) = history::retired_output(&learned, &path, number, &why);
+    let (mut text, json) = history::retired_output(&learned, number, &why);
     text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
     let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
     Ok(Answer::Done { text, json })
@@ -765,8 +752,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
 
 fn check(context: &Context) -> Result<Answer, String> {
     let workspace = context.workspace().map_err(failure)?;
-    let report = service::check(&workspace, &context::shown(&workspace.rules_file))
-        .map_err(|error| failure(error.into()))?;
+    let report = service::check(&workspace).map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(crate::report::paint::Painter::new(false)),
         json: report.to_value(),
@@ -782,8 +768,8 @@ fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<
         .map(Into::into)
         .collect();
     let deny_warnings = arguments.deny_warnings.unwrap_or(false);
-    let (workspace, cwd) = places(context)?;
-    let presets = service::load_presets(&workspace, &cwd, &paths)
+    let workspace = context.workspace().map_err(failure)?;
+    let presets = service::load_presets(&workspace, &paths)
         .map_err(|error| failure(error.into()))?
         .presets;
     Ok(Answer::Done {
@@ -800,9 +786,9 @@ fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<An
         values: arguments.set,
         strict: arguments.strict.unwrap_or(false),
     };
-    let (workspace, cwd) = places(context)?;
-    let preset = service::load_one(&workspace, &cwd, path.as_ref())
-        .map_err(|error| failure(error.into()))?;
+    let workspace = context.workspace().map_err(failure)?;
+    let preset =
+        service::load_one(&workspace, path.as_ref()).map_err(|error| failure(error.into()))?;
     if !preset.enabled() {
         let diagnostics = report::diagnostics_text(
             &preset.diagnostics,

@@ -158,7 +158,8 @@ pub(crate) fn run(request: &Request) -> Result<Report, export::ExportError> {
     let rules_shown = export::relative(&request.rules_file, &request.root, &root);
     let setup = Setup {
         request,
-        fence: Fence::repository(&root, &request.rules_file),
+        // The files it writes are named relative to the root, as given or canonical.
+        fence: Fence::repository(&root, &request.rules_file).naming_below(&[&root, &request.root]),
         root,
         rules_shown,
     };
@@ -193,7 +194,8 @@ fn rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let mut steps = Vec::new();
     for name in ["autofix.json", ".rules/autofix.json"] {
         let other = setup.root.join(name);
-        if other != *setup.request.rules_file && crate::io::workspace::is_foreign(&other) {
+        let chosen = std::path::absolute(&setup.request.rules_file);
+        if chosen.ok().as_ref() != Some(&other) && crate::io::workspace::is_foreign(&other) {
             steps.push(
                 Step::new("rules file", Some(name), Action::Note).with_message(
                     "not an autofix rules file (a JSON object, another program's): left alone",
@@ -210,33 +212,34 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
     let shown = setup.rules_shown.as_str();
     let step = "rules file";
     if path.symlink_metadata().is_ok() {
-        return vec![existing_rules_file(path, shown)];
+        return vec![existing_rules_file(setup)];
     }
     if setup.request.mode != Mode::Write {
         return vec![Step::new(step, Some(shown), Action::Created)];
     }
     let written = Fence::rules_file_in(&setup.root)
+        .naming_below(&[&setup.root, &setup.request.root])
         .lock(path, safe_write::timeout())
         .and_then(|locked| match locked.read()? {
             Some(_) => Ok(None),
             None => locked.write(&[b"[]\n"], None).map(Some),
         });
     vec![match written {
-        Ok(None) => existing_rules_file(path, shown),
+        Ok(None) => existing_rules_file(setup),
         Ok(Some(warning)) => {
             let created = Step::new(step, Some(shown), Action::Created);
             match warning {
-                Some(warning) => created.with_message(setup.clean(&warning)),
+                Some(warning) => created.with_message(warning),
                 None => created,
             }
         }
-        Err(error) => Step::new(step, Some(shown), failure(&error))
-            .with_message(setup.clean(&error.to_string())),
+        Err(error) => Step::new(step, Some(shown), failure(&error)).with_message(error.to_string()),
     }]
 }
 
 /// The report of a rules file that is there: how many rules it holds.
-fn existing_rules_file(path: &Path, shown: &str) -> Step {
+fn existing_rules_file(setup: &Setup<'_>) -> Step {
+    let path = &setup.request.rules_file;
     let message = match rules::read(path) {
         Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
             Ok(document) => counted(document.rules.len(), "rule"),
@@ -245,7 +248,7 @@ fn existing_rules_file(path: &Path, shown: &str) -> Step {
         Ok(None) => "a dangling link".to_string(),
         Err(_) => "unreadable: run `autofix check`".to_string(),
     };
-    Step::new("rules file", Some(shown), Action::Unchanged).with_message(message)
+    Step::new("rules file", Some(&setup.rules_shown), Action::Unchanged).with_message(message)
 }
 
 /// A refusal of the safe-write path is a refusal (exit 1); anything else a failure.
@@ -421,7 +424,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
     if let Err(error) = setup.fence.resolve(&setup.root.join(".gitattributes")) {
         return vec![
             Step::new("merge driver", Some(".gitattributes"), Action::Refused)
-                .with_message(setup.clean(&error.to_string())),
+                .with_message(error.to_string()),
         ];
     }
     if setup.request.mode != Mode::Write {
@@ -474,7 +477,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
         // A write or a git command that failed is a failure (exit 2), never a skip.
         Err(error) => vec![
             Step::new("merge driver", Some(".gitattributes"), Action::Failed)
-                .with_message(setup.clean(&error.to_string())),
+                .with_message(error.relative_to(&setup.shown_below()).to_string()),
         ],
     }
 }
@@ -535,7 +538,7 @@ fn install_sources_driver(setup: &Setup<'_>) -> Vec<Step> {
         )) => Vec::new(),
         Err(error) => vec![
             Step::new(name, Some(".gitattributes"), Action::Failed)
-                .with_message(setup.clean(&error.to_string())),
+                .with_message(error.relative_to(&setup.shown_below()).to_string()),
         ],
     }
 }
@@ -604,7 +607,7 @@ impl Setup<'_> {
         let full = self.root.join(path);
         let real = match self.fence.resolve(&full) {
             Ok(real) => real,
-            Err(error) => return refused(None, self.clean(&error.to_string())),
+            Err(error) => return refused(None, error.to_string()),
         };
         let bytes = match &real.metadata {
             None => None,
@@ -639,14 +642,17 @@ impl Setup<'_> {
         if self.request.mode != Mode::Write {
             return done(Step::new(step, Some(path), action));
         }
-        let written = real.check_writable().and_then(|()| {
-            safe_write::write(&self.fence, &full, text.as_bytes(), bytes.as_deref())
-        });
+        let written = real
+            .check_writable()
+            .map_err(|e| self.fence.named(e))
+            .and_then(|()| {
+                safe_write::write(&self.fence, &full, text.as_bytes(), bytes.as_deref())
+            });
         match written {
             Ok(warning) => {
                 let step = Step::new(step, Some(path), action);
                 done(match warning {
-                    Some(warning) => step.with_message(self.clean(&warning)),
+                    Some(warning) => step.with_message(warning),
                     None => step,
                 })
             }
@@ -655,14 +661,14 @@ impl Setup<'_> {
                     error,
                     atomic::AtomicError::Refused(atomic::Refusal::Changed { .. })
                 ),
-                step: Step::new(step, Some(path), failure(&error))
-                    .with_message(self.clean(&error.to_string())),
+                step: Step::new(step, Some(path), failure(&error)).with_message(error.to_string()),
             },
         }
     }
 
-    fn clean(&self, message: &str) -> String {
-        crate::io::workspace::strip_roots(message, &[&self.root, &self.request.root])
+    /// The roots the messages name files below, relative: canonical, then as given.
+    fn shown_below(&self) -> Vec<PathBuf> {
+        vec![self.root.clone(), self.request.root.clone()]
     }
 }
 

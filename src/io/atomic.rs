@@ -3,6 +3,7 @@
 //! directory, fsync it, rename it over the target, fsync the directory (cargo's
 //! `write_atomic`, git's lockfile commit, SQLite's journal all follow this order).
 
+use std::fmt;
 use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -39,6 +40,77 @@ pub(crate) enum AtomicError {
     Lock(#[from] crate::io::lock::LockError),
 }
 
+impl AtomicError {
+    /// The same error, each file it names shown below the first of `roots` it lies in
+    /// (see [`crate::io::workspace::below`]).
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> AtomicError {
+        let b = |path: PathBuf| crate::io::workspace::below(&path, roots);
+        match self {
+            AtomicError::DanglingLink { link, target } => AtomicError::DanglingLink {
+                link: b(link),
+                target: b(target),
+            },
+            AtomicError::LinkLoop { path } => AtomicError::LinkLoop { path: b(path) },
+            AtomicError::Inspect { path, error } => AtomicError::Inspect {
+                path: b(path),
+                error,
+            },
+            AtomicError::NotAFile { path } => AtomicError::NotAFile { path: b(path) },
+            AtomicError::ReadOnly { path } => AtomicError::ReadOnly { path: b(path) },
+            AtomicError::CreateDir { path, error } => AtomicError::CreateDir {
+                path: b(path),
+                error,
+            },
+            AtomicError::CreateTemp { dir, error } => {
+                AtomicError::CreateTemp { dir: b(dir), error }
+            }
+            AtomicError::Write { path, error } => AtomicError::Write {
+                path: b(path),
+                error,
+            },
+            AtomicError::Sync { path, error } => AtomicError::Sync {
+                path: b(path),
+                error,
+            },
+            AtomicError::Rename { path, error } => AtomicError::Rename {
+                path: b(path),
+                error,
+            },
+            AtomicError::Refused(refusal) => AtomicError::Refused(refusal.relative_to(roots)),
+            AtomicError::Lock(error) => AtomicError::Lock(error.relative_to(roots)),
+        }
+    }
+}
+
+/// The file was replaced, but its directory could not be flushed to disk: the new
+/// content is in place, so this is a warning, not a failure.
+#[derive(Debug)]
+pub(crate) struct Unflushed {
+    pub dir: PathBuf,
+    pub error: io::Error,
+}
+
+impl Unflushed {
+    /// The same warning, its directory shown below the first of `roots` it lies in.
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> Unflushed {
+        Unflushed {
+            dir: crate::io::workspace::below(&self.dir, roots),
+            error: self.error,
+        }
+    }
+}
+
+impl fmt::Display for Unflushed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the file was replaced, but its directory {} could not be flushed to disk: {}",
+            self.dir.display(),
+            self.error
+        )
+    }
+}
+
 /// Why a write was refused before anything was changed: what `safe_write`'s fence and its
 /// unchanged check decide.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +136,23 @@ pub(crate) enum Refusal {
         path.display()
     )]
     Changed { path: PathBuf },
+}
+
+impl Refusal {
+    /// The same refusal, each file it names shown below the first of `roots` it lies in.
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> Refusal {
+        let b = |path: PathBuf| crate::io::workspace::below(&path, roots);
+        match self {
+            Refusal::GitDirectory { path, real } => Refusal::GitDirectory {
+                path: b(path),
+                real: b(real),
+            },
+            Refusal::RulesFile { path } => Refusal::RulesFile { path: b(path) },
+            Refusal::RulesLock { path } => Refusal::RulesLock { path: b(path) },
+            Refusal::Outside { path } => Refusal::Outside { path: b(path) },
+            Refusal::Changed { path } => Refusal::Changed { path: b(path) },
+        }
+    }
 }
 
 /// The real file behind a path: the end of its symlink chain.
@@ -197,7 +286,7 @@ impl Target {
     /// Replaces the target with `bytes`. The mode of the old file is kept; a new file gets
     /// 0666 less the umask. Returns a warning when the rename happened but the directory
     /// could not be flushed: the new content is in place, so this is not a failure.
-    pub(crate) fn write(&self, bytes: &[u8]) -> Result<Option<String>, AtomicError> {
+    pub(crate) fn write(&self, bytes: &[u8]) -> Result<Option<Unflushed>, AtomicError> {
         self.write_checked(&[bytes], || Ok(()))
     }
 
@@ -208,7 +297,7 @@ impl Target {
         &self,
         pieces: &[&[u8]],
         check: impl FnOnce() -> Result<(), AtomicError>,
-    ) -> Result<Option<String>, AtomicError> {
+    ) -> Result<Option<Unflushed>, AtomicError> {
         let dir = self.dir();
         // The temp file is created with the final mode (the umask can only narrow it), so
         // it is never readable by more people than the file it replaces.
@@ -254,11 +343,9 @@ impl Target {
                 path: self.path.clone(),
                 error: error.error,
             })?;
-        Ok(sync_dir(dir).err().map(|error| {
-            format!(
-                "the file was replaced, but its directory {} could not be flushed to disk: {error}",
-                dir.display()
-            )
+        Ok(sync_dir(dir).err().map(|error| Unflushed {
+            dir: dir.to_path_buf(),
+            error,
         }))
     }
 }

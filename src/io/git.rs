@@ -27,6 +27,24 @@ pub(crate) enum GitError {
     Write(#[from] AtomicError),
 }
 
+impl GitError {
+    /// The same error, each file it names shown below the first of `roots` it lies in.
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> GitError {
+        let b = |path: PathBuf| crate::io::workspace::below(&path, roots);
+        match self {
+            GitError::NotARepository { dir, hint } => {
+                GitError::NotARepository { dir: b(dir), hint }
+            }
+            GitError::Read { path, error } => GitError::Read {
+                path: b(path),
+                error,
+            },
+            GitError::Write(error) => GitError::Write(error.relative_to(roots)),
+            other @ (GitError::Spawn { .. } | GitError::Failed { .. }) => other,
+        }
+    }
+}
+
 /// Where `git config` reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Scope {

@@ -43,6 +43,28 @@ pub(crate) enum LockError {
     Timeout { path: PathBuf, waited: Duration },
 }
 
+impl LockError {
+    /// The same error, its lock file shown below the first of `roots` it lies in.
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> LockError {
+        let b = |path: PathBuf| crate::io::workspace::below(&path, roots);
+        match self {
+            LockError::Open { path, error } => LockError::Open {
+                path: b(path),
+                error,
+            },
+            LockError::Link { path } => LockError::Link { path: b(path) },
+            LockError::Lock { path, error } => LockError::Lock {
+                path: b(path),
+                error,
+            },
+            LockError::Timeout { path, waited } => LockError::Timeout {
+                path: b(path),
+                waited,
+            },
+        }
+    }
+}
+
 /// An exclusive lock, held until dropped: the sidecar is deleted, then closing the file
 /// releases the lock.
 #[derive(Debug)]

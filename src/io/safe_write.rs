@@ -21,6 +21,9 @@ pub(crate) struct Fence {
     root: Option<PathBuf>,
     /// The rules file's real location, when this is not a write of the rules file.
     rules: Option<PathBuf>,
+    /// The roots the errors and warnings name files below, relative (see
+    /// [`Fence::naming_below`]); none: every file by the path it was reached by.
+    shown_below: Vec<PathBuf>,
 }
 
 impl Fence {
@@ -42,6 +45,7 @@ impl Fence {
         Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
             rules: None,
+            shown_below: Vec::new(),
         }
     }
 
@@ -53,14 +57,37 @@ impl Fence {
             rules: Some(crate::io::workspace::real_location(
                 &atomic::resolve(rules_file).map_or_else(|_| rules_file.to_path_buf(), |t| t.path),
             )),
+            shown_below: Vec::new(),
         }
+    }
+
+    /// This fence, its errors and warnings naming the files below `roots` relative to the
+    /// first they lie in: a command that shows its files relative to the workspace root
+    /// keeps the root (as given and canonical) next to the absolute paths it writes.
+    pub(crate) fn naming_below(mut self, roots: &[&Path]) -> Fence {
+        self.shown_below = roots.iter().map(|root| root.to_path_buf()).collect();
+        self
+    }
+
+    /// `error` as this fence's messages name its files (for a check made on a target
+    /// outside the fence's own calls, such as [`Target::check_writable`]).
+    pub(crate) fn named(&self, error: AtomicError) -> AtomicError {
+        error.relative_to(&self.shown_below)
+    }
+
+    /// `path` as this fence's messages name it.
+    pub(crate) fn show(&self, path: &Path) -> PathBuf {
+        crate::io::workspace::below(path, &self.shown_below)
     }
 
     /// Resolves `path` to its real file and refuses what this fence forbids.
     pub(crate) fn resolve(&self, path: &Path) -> Result<Target, AtomicError> {
-        let target = atomic::resolve(path)?;
-        self.check(path, &target.path)?;
-        Ok(target)
+        let resolved = || -> Result<Target, AtomicError> {
+            let target = atomic::resolve(path)?;
+            self.check(path, &target.path)?;
+            Ok(target)
+        };
+        resolved().map_err(|error| error.relative_to(&self.shown_below))
     }
 
     fn check(&self, path: &Path, real: &Path) -> Result<(), Refusal> {
@@ -94,18 +121,22 @@ impl Fence {
     /// Resolves and locks `path` for a write: the sidecar lock held, the directory created,
     /// stale temp files swept, the target inspected again under the lock.
     pub(crate) fn lock(&self, path: &Path, timeout: Duration) -> Result<Locked, AtomicError> {
-        let target = self.resolve(path)?;
-        target.check_writable()?;
-        target.create_dir()?;
-        let lock = lock::acquire(&lock::lock_path_for(&target.path), timeout)?;
-        // Under the lock: a writer may have replaced the file (or a link) since.
-        let target = self.resolve(path)?;
-        target.check_writable()?;
-        target.remove_stale_temps();
-        Ok(Locked {
-            target,
-            _lock: lock,
-        })
+        let locked = || -> Result<Locked, AtomicError> {
+            let target = self.resolve(path)?;
+            target.check_writable()?;
+            target.create_dir()?;
+            let lock = lock::acquire(&lock::lock_path_for(&target.path), timeout)?;
+            // Under the lock: a writer may have replaced the file (or a link) since.
+            let target = self.resolve(path)?;
+            target.check_writable()?;
+            target.remove_stale_temps();
+            Ok(Locked {
+                target,
+                _lock: lock,
+                shown_below: self.shown_below.clone(),
+            })
+        };
+        locked().map_err(|error| error.relative_to(&self.shown_below))
     }
 }
 
@@ -119,7 +150,8 @@ impl Fence {
         if !target.has_stale_temps() && lock_path.symlink_metadata().is_err() {
             return Ok(());
         }
-        let _lock = lock::acquire(&lock_path, timeout())?;
+        let _lock = lock::acquire(&lock_path, timeout())
+            .map_err(|error| error.relative_to(&self.shown_below))?;
         target.remove_stale_temps();
         Ok(())
     }
@@ -130,6 +162,8 @@ impl Fence {
 pub(crate) struct Locked {
     target: Target,
     _lock: FileLock,
+    /// The fence's roots its messages name files below.
+    shown_below: Vec<PathBuf>,
 }
 
 impl Locked {
@@ -139,7 +173,7 @@ impl Locked {
 
     /// The file's bytes now; `None` when it does not exist.
     pub(crate) fn read(&self) -> Result<Option<Vec<u8>>, AtomicError> {
-        read(&self.target.path)
+        read(&self.target.path).map_err(|error| error.relative_to(&self.shown_below))
     }
 
     /// Replaces the file with `pieces`, provided that it still holds `expected` (`None`:
@@ -149,17 +183,24 @@ impl Locked {
         pieces: &[&[u8]],
         expected: Option<&[u8]>,
     ) -> Result<Option<String>, AtomicError> {
-        self.target
+        match self
+            .target
             .write_checked(pieces, || self.unchanged(expected))
+        {
+            Ok(warning) => Ok(warning.map(|w| w.relative_to(&self.shown_below).to_string())),
+            Err(error) => Err(error.relative_to(&self.shown_below)),
+        }
     }
 
     /// Removes the file, provided that it still holds `expected`.
     pub(crate) fn remove(&self, expected: &[u8]) -> Result<(), AtomicError> {
-        self.unchanged(Some(expected))?;
-        fs::remove_file(&self.target.path).map_err(|source| AtomicError::Write {
-            path: self.target.path.clone(),
-            error: source,
-        })
+        let removed = self.unchanged(Some(expected)).and_then(|()| {
+            fs::remove_file(&self.target.path).map_err(|source| AtomicError::Write {
+                path: self.target.path.clone(),
+                error: source,
+            })
+        });
+        removed.map_err(|error| error.relative_to(&self.shown_below))
     }
 
     fn unchanged(&self, expected: Option<&[u8]>) -> Result<(), AtomicError> {

@@ -58,11 +58,10 @@ impl Source {
 }
 
 /// Why the workspace cannot be used. Nothing is created in any of these cases: a typo in
-/// `-C` or `--file` must not grow a directory tree.
+/// `-C` or `--file` must not grow a directory tree. The paths are shown relative to the
+/// current directory when below it.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum WorkspaceError {
-    #[error("cannot determine the current directory: {0}")]
-    CurrentDir(std::io::Error),
     #[error("-C {}: no such directory", .0.display())]
     MissingRoot(PathBuf),
     #[error(
@@ -83,23 +82,29 @@ pub(crate) enum PathInsideError {
     IsTheRoot { path: String },
 }
 
-/// The resolved workspace: its root and its rules file.
+/// The resolved workspace: its root and its rules file, and how messages name them.
 #[derive(Clone, Debug)]
 pub(crate) struct Workspace {
     pub root: PathBuf,
     pub rules_file: PathBuf,
+    /// The rules file as every message and listing names it, computed once at discovery:
+    /// relative to `cwd` when it lies below it, else as is.
+    pub shown: String,
+    /// The directory the workspace was discovered from, which relative paths are read
+    /// from and displayed paths are relative to.
+    pub cwd: PathBuf,
     pub source: Source,
     /// The candidate paths considered, in priority order (empty when a file was named).
     pub candidates: Vec<PathBuf>,
 }
 
 impl Workspace {
-    /// Resolves the workspace from the options, the environment and the current directory.
-    pub(crate) fn discover(options: &Options) -> Result<Workspace, WorkspaceError> {
-        let cwd = env::current_dir().map_err(WorkspaceError::CurrentDir)?;
+    /// Resolves the workspace from the options, the environment and `cwd`, the current
+    /// directory the front end resolved.
+    pub(crate) fn discover(options: &Options, cwd: &Path) -> Result<Workspace, WorkspaceError> {
         let workspace = Self::discover_from(
             options,
-            &cwd,
+            cwd,
             env::var_os(FILE_ENV),
             env::var_os(CEILING_ENV),
         );
@@ -111,14 +116,14 @@ impl Workspace {
     /// to live in; discovered places exist by construction.
     pub(crate) fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
         if options.root.is_some() && !self.root.is_dir() {
-            return Err(WorkspaceError::MissingRoot(self.root.clone()));
+            return Err(WorkspaceError::MissingRoot(self.show(&self.root).into()));
         }
         if matches!(self.source, Source::FileFlag | Source::FileEnv) {
             let parent = self.rules_file.parent().unwrap_or(Path::new("/"));
             if !parent.is_dir() {
                 return Err(WorkspaceError::MissingParent {
-                    file: self.rules_file.clone(),
-                    parent: parent.to_path_buf(),
+                    file: self.shown.clone().into(),
+                    parent: self.show(parent).into(),
                 });
             }
         }
@@ -126,12 +131,9 @@ impl Workspace {
     }
 
     /// `given` paths relative to the root and `/`-separated, as scopes are matched: a
-    /// relative path is read from `cwd`, as a shell user means it.
-    pub(crate) fn paths_inside(
-        &self,
-        cwd: &Path,
-        given: &[String],
-    ) -> Result<Vec<String>, PathInsideError> {
+    /// relative path is read from the current directory, as a shell user means it.
+    pub(crate) fn paths_inside(&self, given: &[String]) -> Result<Vec<String>, PathInsideError> {
+        let cwd = &self.cwd;
         let root = lexical(&cwd.join(&self.root));
         let real_root = fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
         given
@@ -143,7 +145,7 @@ impl Workspace {
                     .or_else(|_| full.strip_prefix(&real_root))
                     .map_err(|_| PathInsideError::Outside {
                         path: path.clone(),
-                        root: self.root.clone(),
+                        root: self.show(&self.root).into(),
                     })?;
                 let parts: Vec<String> = inside
                     .components()
@@ -181,12 +183,7 @@ impl Workspace {
             (None, None) => None,
         };
         if let Some((rules_file, source)) = named {
-            return Workspace {
-                root,
-                rules_file,
-                source,
-                candidates: Vec::new(),
-            };
+            return Workspace::new(root, rules_file, source, Vec::new(), cwd);
         }
         let candidates: Vec<PathBuf> = CANDIDATES.iter().map(|c| root.join(c)).collect();
         let (rules_file, source) = match candidates
@@ -198,12 +195,38 @@ impl Workspace {
             Some(found) => (found.clone(), Source::Candidate),
             None => (root.join(DEFAULT_CANDIDATE), Source::Default),
         };
+        Workspace::new(root, rules_file, source, candidates, cwd)
+    }
+
+    /// A workspace of these parts, its rules file shown relative to `cwd`.
+    pub(crate) fn new(
+        root: PathBuf,
+        rules_file: PathBuf,
+        source: Source,
+        candidates: Vec<PathBuf>,
+        cwd: &Path,
+    ) -> Workspace {
         Workspace {
+            shown: display_path(&rules_file, cwd),
+            cwd: cwd.to_path_buf(),
             root,
             rules_file,
             source,
             candidates,
         }
+    }
+
+    /// The rules file by its display path, which is also a valid path from the current
+    /// directory: the path it is read and written through, so that every error about it
+    /// names it as the listings do, with no absolute path to take back out of the text.
+    pub(crate) fn shown_path(&self) -> &Path {
+        Path::new(&self.shown)
+    }
+
+    /// `path` as messages name it: relative to the current directory when it lies below
+    /// it, as the rules file is shown.
+    pub(crate) fn show(&self, path: &Path) -> String {
+        display_path(path, &self.cwd)
     }
 
     /// The directory SARIF URIs are relative to: the nearest ancestor of the root that
@@ -283,11 +306,8 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
 /// Where `path` really is: its longest existing prefix canonicalised (links resolved), the
 /// rest (which does not exist yet, so holds no link) normalised lexically.
 pub(crate) fn real_location(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
+    // A relative path is read as the file system reads it, from the current directory.
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let absolute = without_dots(&absolute);
     let mut existing = absolute.clone();
     let mut rest = Vec::new();
@@ -328,37 +348,17 @@ fn without_dots(path: &Path) -> PathBuf {
     out
 }
 
-/// `message` with every `<root>/` prefix removed where a path starts (at the beginning,
-/// or after a space, quote or bracket), so paths below the roots read relative and a
-/// longer path that merely contains a root keeps it.
-pub(crate) fn strip_roots(message: &str, roots: &[&Path]) -> String {
-    let mut message = message.to_string();
-    for root in roots {
-        let Some(root) = root.to_str().filter(|r| r.len() > 1) else {
-            continue;
-        };
-        message =
-            strip_prefix_at_path_starts(&message, &format!("{}/", root.trim_end_matches('/')));
-    }
-    message
-}
-
-fn strip_prefix_at_path_starts(message: &str, prefix: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find(prefix) {
-        let starts_path = rest[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| c.is_whitespace() || "`'\"([".contains(c));
-        out.push_str(&rest[..at]);
-        if !starts_path {
-            out.push_str(prefix);
-        }
-        rest = &rest[at + prefix.len()..];
-    }
-    out.push_str(rest);
-    out
+/// `path` without the first of `roots` it lies strictly below, else as is: how a message
+/// names a file below a root it shows relative (the paths of an error, mapped one by one,
+/// never its text).
+pub(crate) fn below(path: &Path, roots: &[PathBuf]) -> PathBuf {
+    roots
+        .iter()
+        .filter(|root| root.as_os_str().len() > 1)
+        .find_map(|root| path.strip_prefix(root).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path)
+        .to_path_buf()
 }
 
 /// Shows `path` relative to `base` when it lies below it, for messages.

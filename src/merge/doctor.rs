@@ -15,6 +15,7 @@ use crate::export::hook::Agent;
 use crate::init::trust;
 use crate::io::git::{self, Git};
 use crate::io::merge_setup;
+use crate::io::workspace::Workspace;
 use crate::report::diagnostics::{Code, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
@@ -40,14 +41,11 @@ pub(crate) struct Report {
 
 const INSTALL: &str = "autofix merge-driver --install";
 
-/// What `doctor` looks at: the rules file (named `shown` in messages), the workspace root
-/// (where the exported copies are), the directory it runs from and the `PATH` to look for
-/// the driver's program in.
+/// What `doctor` looks at: the workspace (its rules file, named by its display path in
+/// messages; its root, where the exported copies are; the directory it runs from) and the
+/// `PATH` to look for the driver's program in.
 pub(crate) struct Request<'a> {
-    pub cwd: &'a Path,
-    pub root: &'a Path,
-    pub rules_file: &'a Path,
-    pub shown: &'a str,
+    pub workspace: &'a Workspace,
     pub path_var: Option<OsString>,
     /// Where the agents keep their trust of folders (`HOME`).
     pub home: Option<PathBuf>,
@@ -56,15 +54,15 @@ pub(crate) struct Request<'a> {
 /// Runs every check, in order.
 pub(crate) fn doctor(request: &Request<'_>) -> Report {
     let mut report = Report::default();
-    let top = check_git(&mut report, request.cwd);
+    let top = check_git(&mut report, &request.workspace.cwd);
     let mut program = "autofix".to_string();
     if let Some(top) = &top {
         if let Some(first) = check_driver(&mut report, top) {
             program = first;
         }
         check_attribute(&mut report, top, request);
-        check_exports(&mut report, top, request.root);
-        check_sources(&mut report, top, request.rules_file);
+        check_exports(&mut report, top, &request.workspace.root);
+        check_sources(&mut report, top, &request.workspace.rules_file);
     }
     check_binary(&mut report, &program, request.path_var.as_deref());
     check_rules_file(&mut report, top.as_deref(), request);
@@ -78,8 +76,8 @@ fn check_trust(report: &mut Report, request: &Request<'_>) {
     let Some(home) = &request.home else {
         return;
     };
-    for agent in trust::hooked(request.root) {
-        let Some(granted) = trust::granted(agent, request.root, home) else {
+    for agent in trust::hooked(&request.workspace.root) {
+        let Some(granted) = trust::granted(agent, &request.workspace.root, home) else {
             continue;
         };
         let name = match agent {
@@ -256,8 +254,8 @@ fn check_driver(report: &mut Report, top: &Path) -> Option<String> {
 /// The `merge=autofix` attribute on the rules file.
 fn check_attribute(report: &mut Report, top: &Path, request: &Request<'_>) {
     let git = Git::new(top);
-    let shown = request.shown;
-    let Some(relative) = git::relative_to_top(top, request.rules_file) else {
+    let shown = request.workspace.shown.as_str();
+    let Some(relative) = git::relative_to_top(top, &request.workspace.rules_file) else {
         report.push(
             "attribute",
             (false, Code::MergeAttributeMissing),
@@ -384,13 +382,13 @@ fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::
 
 /// The rules file: no conflict left in the index, and valid.
 fn check_rules_file(report: &mut Report, top: Option<&Path>, request: &Request<'_>) {
-    let shown = request.shown;
+    let shown = request.workspace.shown.as_str();
     let conflicted = top.is_some_and(|top| {
-        git::relative_to_top(top, request.rules_file)
+        git::relative_to_top(top, &request.workspace.rules_file)
             .and_then(|relative| Git::new(top).conflict_stages(&relative).ok())
             .is_some_and(|stages| stages.iter().any(Option::is_some))
     });
-    let outcome = match check::check(Path::new(shown), rules::read(request.rules_file)) {
+    let outcome = match check::check(Path::new(shown), rules::read(&request.workspace.rules_file)) {
         Err(error) => {
             report.push(
                 "rules-file",

@@ -206,8 +206,11 @@ pub(crate) fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
 }
 
 impl Outcome {
-    /// What was written, the renumbering map and the next step.
-    pub(crate) fn to_text(&self, shown: &str) -> String {
+    /// What was written, the renumbering map and the next step (the file named as the
+    /// request named it: the front end passes it as it is shown).
+    pub(crate) fn to_text(&self) -> String {
+        let shown = self.path.display().to_string();
+        let shown = shown.as_str();
         let merged = &self.merged;
         let mut out = format!("Resolved {shown} from the conflict stages in git's index.\n");
         out.push_str(&merged.report(shown, &self.decision.reason));
@@ -224,7 +227,9 @@ impl Outcome {
     }
 
     /// The `resolve --format json` document.
-    pub(crate) fn to_json(&self, shown: &str) -> String {
+    pub(crate) fn to_json(&self) -> String {
+        let shown = self.path.display().to_string();
+        let shown = shown.as_str();
         #[derive(Serialize)]
         struct Number {
             from: u64,

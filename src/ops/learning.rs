@@ -24,6 +24,8 @@ pub(crate) enum AfterLearning {
 /// A rule learned (or found known), and the copies brought up to date.
 #[derive(Debug)]
 pub(crate) struct Learned {
+    /// The rules file as messages name it (the workspace's display path).
+    pub path: String,
     pub outcome: learn::Outcome,
     /// The exported files this run changed.
     pub exports: Vec<Refreshed>,
@@ -51,8 +53,9 @@ pub(crate) fn learn(
     options: &learn::Options,
     after: AfterLearning,
 ) -> Result<Learned, RulesError> {
-    let outcome = learn::learn(&workspace.rules_file, request, options)?;
+    let outcome = learn::learn(workspace.shown_path(), request, options)?;
     let mut learned = Learned {
+        path: workspace.shown.clone(),
         warnings: outcome.warnings.clone(),
         outcome,
         exports: Vec::new(),
@@ -131,29 +134,29 @@ impl Learned {
     }
 
     /// The `learn --format json` document.
-    pub(crate) fn to_json(&self, shown: &str) -> String {
-        crate::report::text::json_document(&self.json(shown))
+    pub(crate) fn to_json(&self) -> String {
+        crate::report::text::json_document(&self.json())
     }
 
     /// The same document as a value (the MCP tool's structured result).
-    pub(crate) fn to_value(&self, shown: &str) -> serde_json::Value {
-        serde_json::to_value(self.json(shown)).expect("an outcome always serialises")
+    pub(crate) fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self.json()).expect("an outcome always serialises")
     }
 
-    fn json<'a>(&'a self, shown: &'a str) -> LearnedJson<'a> {
+    fn json(&self) -> LearnedJson<'_> {
         LearnedJson {
             version: 1,
             status: self.outcome.status.as_str(),
-            path: shown,
+            path: &self.path,
             rule: &self.outcome.rule,
             supersedes: &self.outcome.supersedes,
             matches: &self.outcome.matches,
             exports: &self.exports,
             warnings: self.warning_messages(),
             diagnostics: self
-                .match_diagnostics(shown)
+                .match_diagnostics()
                 .into_iter()
-                .map(|found| -> DiagnosticJson<'a> { DiagnosticJson::owned(found) })
+                .map(|found| -> DiagnosticJson<'_> { DiagnosticJson::owned(found) })
                 .chain(diagnostics::json_of(&self.warnings))
                 .collect(),
         }
@@ -161,7 +164,7 @@ impl Learned {
 
     /// The active rules the new one repeats (`similar-rules`) or contradicts
     /// (`conflicting-rules`): why `learn` refused it, or what `--force` kept beside it.
-    fn match_diagnostics(&self, shown: &str) -> Vec<Diagnostic> {
+    fn match_diagnostics(&self) -> Vec<Diagnostic> {
         self.outcome
             .matches
             .iter()
@@ -176,7 +179,7 @@ impl Learned {
                     "the new rule {verb} rule {} \"{}\"",
                     found.rule, found.instruction
                 );
-                Diagnostic::new(code, message).in_file(shown)
+                Diagnostic::new(code, message).in_file(&self.path)
             })
             .collect()
     }

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use crate::capture::reflect;
 use crate::capture::repeats::{self, ActiveRule};
+use crate::io::workspace::Workspace;
 use crate::report::text::{counted, shown};
 use crate::rules::file::Document;
 use crate::rules::provenance::{History, Origin};
@@ -98,7 +99,7 @@ pub(crate) struct Imported<'a> {
 /// `reflected` (read with no learned rules, so every correction is there) and the file's
 /// `history`.
 pub(crate) fn build<'a>(
-    path: String,
+    workspace: &Workspace,
     since: Option<String>,
     document: Option<&'a Document<'a>>,
     history: &'a History,
@@ -152,7 +153,7 @@ pub(crate) fn build<'a>(
     });
     Report {
         version: 1,
-        path,
+        path: workspace.shown.clone(),
         since,
         searched: reflected.searched,
         history: history.available,

@@ -11,29 +11,28 @@ use crate::preset::{self, Preset, collection};
 use crate::rules::budget::{Budget, Delivered};
 use crate::rules::{self, RulesError, check, listing};
 
-/// Builds the listing of the workspace's rules (named `shown` in it) and hands it to
-/// `use_listing`: the listing borrows the file's text, so it cannot be returned.
+/// Builds the listing of the workspace's rules (named by its display path in it) and
+/// hands it to `use_listing`: the listing borrows the file's text, so it cannot be returned.
 pub(crate) fn with_listing<R>(
     workspace: &Workspace,
-    shown: String,
     query: &listing::Query,
     use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
 ) -> Result<R, RulesError> {
-    let path = &workspace.rules_file;
+    let path = workspace.shown_path();
     let source = rules::read(path)?;
     let document = source
         .as_deref()
         .map(|source| rules::parse_tolerant(path, source))
         .transpose()?;
     listing::check_filter(query, document.as_ref())?;
-    let listing = listing::build(shown, document.as_ref(), query);
+    let listing = listing::build(workspace.shown.clone(), document.as_ref(), query);
     Ok(use_listing(&listing))
 }
 
-/// Lints the workspace's rules file (named `shown` in diagnostics), with the budgets of the
+/// Lints the workspace's rules file (named by its display path in diagnostics), with the budgets of the
 /// targets enabled here (measured with the imported rules delivered beside the local ones)
 /// and the files git tracks.
-pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report, RulesError> {
+pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> {
     let budgets = crate::export::targets::enabled_budgets(&workspace.root);
     let imported = if budgets.is_empty() {
         Vec::new()
@@ -57,8 +56,8 @@ pub(crate) fn check(workspace: &Workspace, shown: &str) -> Result<check::Report,
         root: Some(&workspace.root),
     };
     let mut report = check::check_with(
-        Path::new(shown),
-        rules::read(&workspace.rules_file),
+        Path::new(&workspace.shown),
+        rules::read(workspace.shown_path()),
         &context,
     )?;
     // The sources, offline: manifest, lock, vendored copies, `name:N` references.
@@ -75,27 +74,24 @@ pub(crate) struct Presets {
     pub none_in_defaults: bool,
 }
 
-/// Loads the presets under `paths` (relative to `cwd`), or in the workspace's default
-/// preset folders when there are none.
+/// Loads the presets under `paths` (relative to the workspace's current directory), or in
+/// the workspace's default preset folders when there are none.
 pub(crate) fn load_presets(
     workspace: &Workspace,
-    cwd: &Path,
     paths: &[PathBuf],
 ) -> Result<Presets, preset::PresetError> {
-    let dirs = preset::discover(paths, &workspace.root, cwd)?;
+    let dirs = preset::discover(paths, &workspace.root, &workspace.cwd)?;
     let none_in_defaults = dirs.is_empty();
+    let presets = preset::load_collection(&dirs)
+        .map_err(|error| preset::PresetError::from(error).shown_from(&workspace.cwd))?;
     Ok(Presets {
-        presets: preset::load_collection(&dirs)?,
+        presets,
         none_in_defaults,
     })
 }
 
 /// Loads one preset: a directory, or the name of a preset in the default folders.
-pub(crate) fn load_one(
-    workspace: &Workspace,
-    cwd: &Path,
-    path: &Path,
-) -> Result<Preset, preset::PresetError> {
-    let dir = collection::find(path, &workspace.root, cwd)?;
-    Ok(preset::load(&dir)?)
+pub(crate) fn load_one(workspace: &Workspace, path: &Path) -> Result<Preset, preset::PresetError> {
+    let dir = collection::find(path, &workspace.root, &workspace.cwd)?;
+    preset::load(&dir).map_err(|error| preset::PresetError::from(error).shown_from(&workspace.cwd))
 }

@@ -49,6 +49,27 @@ pub(crate) enum CollectionError {
     },
 }
 
+impl CollectionError {
+    /// The same error, its files named relative to `cwd` when they lie below it.
+    fn shown_from(self, cwd: &Path) -> CollectionError {
+        let b = |path: PathBuf| relative_to(&path, cwd);
+        match self {
+            CollectionError::NotFound(path) => CollectionError::NotFound(b(path)),
+            CollectionError::NotADirectory(path) => CollectionError::NotADirectory(b(path)),
+            CollectionError::NoPresets(path) => CollectionError::NoPresets(b(path)),
+            CollectionError::NotAPreset(path) => CollectionError::NotAPreset(b(path)),
+            CollectionError::NoSuchPreset { name, searched } => CollectionError::NoSuchPreset {
+                name,
+                searched: searched.into_iter().map(b).collect(),
+            },
+            CollectionError::Read { path, source } => CollectionError::Read {
+                path: b(path),
+                source,
+            },
+        }
+    }
+}
+
 /// Whether `dir` is a preset directory.
 fn is_preset(dir: &Path) -> bool {
     dir.join("manifest.json").is_file() || dir.join("commands.json").is_file()
@@ -56,8 +77,17 @@ fn is_preset(dir: &Path) -> bool {
 
 /// The preset directories that `paths` name, or, when there are none, those of the
 /// default collections under `root` (shown relative to `cwd` where possible). An explicit
-/// path that does not exist or holds no preset is an error; a missing default is not.
+/// path that does not exist or holds no preset is an error (naming it relative to `cwd`
+/// when below it); a missing default is not.
 pub(crate) fn discover(
+    paths: &[PathBuf],
+    root: &Path,
+    cwd: &Path,
+) -> Result<Vec<PathBuf>, CollectionError> {
+    discover_in(paths, root, cwd).map_err(|error| error.shown_from(cwd))
+}
+
+fn discover_in(
     paths: &[PathBuf],
     root: &Path,
     cwd: &Path,
@@ -132,8 +162,13 @@ fn children(dir: &Path) -> Result<Vec<PathBuf>, CollectionError> {
 }
 
 /// The one preset `render` or `requirements` works on: a preset directory, or the name of
-/// a preset in one of the default collections under `root`.
+/// a preset in one of the default collections under `root`; an error names its files
+/// relative to `cwd` when below it.
 pub(crate) fn find(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, CollectionError> {
+    find_in(preset, root, cwd).map_err(|error| error.shown_from(cwd))
+}
+
+fn find_in(preset: &Path, root: &Path, cwd: &Path) -> Result<PathBuf, CollectionError> {
     if preset.exists() {
         if !preset.is_dir() {
             return Err(CollectionError::NotADirectory(preset.to_path_buf()));

@@ -49,6 +49,21 @@ pub(crate) enum PresetError {
     Load(#[from] LoadError),
 }
 
+impl PresetError {
+    /// The same error, the file it names relative to `cwd` when it lies below it.
+    pub(crate) fn shown_from(self, cwd: &std::path::Path) -> PresetError {
+        match self {
+            PresetError::Load(LoadError::Read { path, source }) => {
+                PresetError::Load(LoadError::Read {
+                    path: crate::io::workspace::below(&path, &[cwd.to_path_buf()]),
+                    source,
+                })
+            }
+            other => other,
+        }
+    }
+}
+
 /// Which on-disk format a preset uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {

@@ -155,11 +155,9 @@ fn rule(code: Code) -> Rule {
 /// A URI for `file` relative to `base` (the directory GitHub sees as the checkout), with
 /// `/` separators; a file outside `base` keeps its own path.
 fn uri(file: &Path, base: &Path) -> (String, Option<&'static str>) {
-    let absolute = if file.is_absolute() {
-        file.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(file)
-    };
+    // A relative file is read as the file system reads it, from the current directory
+    // (where the front end showed it relative to).
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let normal = crate::io::workspace::lexical(&absolute);
     match normal.strip_prefix(crate::io::workspace::lexical(base)) {
         Ok(relative) => (slashes(relative), Some(SOURCE_ROOT)),

@@ -7,6 +7,7 @@
 use super::file::{self, Document};
 use super::learn;
 use super::supersede;
+use crate::io::workspace::Workspace;
 
 /// Why a rule cannot be retired.
 #[derive(Debug, thiserror::Error)]
@@ -21,12 +22,12 @@ pub(crate) enum Refusal {
     NoReason(u64),
 }
 
-/// The learn request that retires rule `number` of `document` for `reason`, or why it
-/// cannot be retired. The record is learned through the one locked splice
+/// The learn request that retires rule `number` of `document` (the rules file of
+/// `workspace`) for `reason`, or why it cannot be retired. The record is learned through the one locked splice
 /// ([`learn::learn`]), which checks again under the lock that the rule exists.
 pub(crate) fn request(
+    workspace: &Workspace,
     document: &Document<'_>,
-    shown: &str,
     number: u64,
     reason: &str,
 ) -> Result<learn::Request, Refusal> {
@@ -39,7 +40,7 @@ pub(crate) fn request(
         .rules
         .iter()
         .find(|rule| rule.number.value() == Some(number))
-        .ok_or_else(|| Refusal::Missing(number, shown.to_string()))?;
+        .ok_or_else(|| Refusal::Missing(number, workspace.shown.clone()))?;
     if file::is_retirement(rule) {
         return Err(Refusal::Record(number));
     }
@@ -69,6 +70,17 @@ mod tests {
     use super::*;
     use crate::rules::file::parse;
 
+    /// A workspace whose rules file is shown as `f`.
+    fn in_f() -> Workspace {
+        Workspace::new(
+            ".".into(),
+            "f".into(),
+            crate::io::workspace::Source::FileFlag,
+            Vec::new(),
+            std::path::Path::new("/"),
+        )
+    }
+
     #[test]
     fn a_record_is_known_by_its_top_level_field() {
         let document = parse(
@@ -93,7 +105,7 @@ mod tests {
         // As a second `retire` would ask, having read the file before the first one wrote.
         let document =
             parse(r#"[{"Rule_number": 1, "Instruction": "Use a.", "Why": "x"}]"#).unwrap();
-        let made = request(&document, "f", 1, "gone too").unwrap();
+        let made = request(&in_f(), &document, 1, "gone too").unwrap();
         let options = learn::Options {
             dry_run: false,
             lock_timeout: std::time::Duration::from_secs(1),
@@ -115,22 +127,22 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(
-            request(&document, "f", 1, "gone"),
+            request(&in_f(), &document, 1, "gone"),
             Err(Refusal::NotActive(1, _))
         ));
         assert!(matches!(
-            request(&document, "f", 3, "gone"),
+            request(&in_f(), &document, 3, "gone"),
             Err(Refusal::Record(3))
         ));
         assert!(matches!(
-            request(&document, "f", 9, "gone"),
+            request(&in_f(), &document, 9, "gone"),
             Err(Refusal::Missing(9, _))
         ));
         assert!(matches!(
-            request(&document, "f", 2, "  "),
+            request(&in_f(), &document, 2, "  "),
             Err(Refusal::NoReason(2))
         ));
-        let made = request(&document, "f", 2, "because the folder is gone.").unwrap();
+        let made = request(&in_f(), &document, 2, "because the folder is gone.").unwrap();
         assert_eq!(
             made.instruction,
             "Stop following rule 2 - because the folder is gone."

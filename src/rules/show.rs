@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::file::{Document, Rule};
 use super::provenance::{History, Origin};
 use super::supersede::{self, Resolution};
+use crate::io::workspace::Workspace;
 use crate::report::text::shown;
 
 /// A rule as `rules N` shows it, and as it names its relatives.
@@ -51,9 +52,10 @@ fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a Hist
     }
 }
 
-/// Rule `number` of `document`, whole; `None` when no rule has that number.
+/// Rule `number` of `document` (the rules file of `workspace`, named by its display
+/// path), whole; `None` when no rule has that number.
 pub(crate) fn report<'a>(
-    path: &'a str,
+    workspace: &'a Workspace,
     document: &'a Document<'a>,
     history: &'a History,
     number: u64,
@@ -75,7 +77,7 @@ pub(crate) fn report<'a>(
         .collect();
     Some(Report {
         version: 1,
-        path,
+        path: &workspace.shown,
         rule: shown_rule(rule, &resolution, history),
         supersedes: older
             .iter()

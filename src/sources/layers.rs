@@ -533,11 +533,10 @@ pub(crate) fn mark_superseded(
         };
         if rule.locked && !layers.overrides.contains_key(&id) {
             let manifest = Layout::of(workspace).manifest;
-            let cwd = std::env::current_dir().unwrap_or_default();
             return Ok(Err(format!(
                 "{id} is locked by its source: overriding it needs a reviewed entry \
                  `\"{id}\": \"<reason>\"` in `overrides` of {}; nothing learned",
-                crate::io::workspace::display_path(&manifest, &cwd)
+                workspace.show(&manifest)
             )));
         }
         ids.push(id);

@@ -104,6 +104,30 @@ impl SourceError {
     }
 }
 
+impl SourceError {
+    /// The same error, each file it names shown below the first of `roots` it lies in.
+    pub(crate) fn relative_to(self, roots: &[PathBuf]) -> SourceError {
+        let b = |path: PathBuf| crate::io::workspace::below(&path, roots);
+        match self {
+            SourceError::File { path, message } => SourceError::File {
+                path: b(path),
+                message,
+            },
+            SourceError::Git(error) => SourceError::Git(error.relative_to(roots)),
+            SourceError::Write(error) => SourceError::Write(error.relative_to(roots)),
+            SourceError::Tampered { name, path } => SourceError::Tampered {
+                name,
+                path: b(path),
+            },
+            SourceError::CopyMissing { name, path } => SourceError::CopyMissing {
+                name,
+                path: b(path),
+            },
+            other => other,
+        }
+    }
+}
+
 /// Where a workspace keeps its sources: beside the rules file.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
@@ -117,7 +141,9 @@ pub(crate) struct Layout {
 
 impl Layout {
     pub(crate) fn of(workspace: &Workspace) -> Layout {
-        Layout::beside(&workspace.rules_file, &workspace.repository_root())
+        // Beside the rules file as it is shown: every path joined to it, and every error
+        // naming one, reads relative to the current directory as the listings do.
+        Layout::beside(workspace.shown_path(), &workspace.repository_root())
     }
 
     /// The layout of the sources beside `rules_file`, written inside `repository`.

@@ -15,8 +15,7 @@ use super::{Layout, lock, read_bytes, vendor};
 /// directory when they lie below it.
 pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Vec<Diagnostic> {
     let layout = Layout::of(workspace);
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let shown = |path: &Path| crate::io::workspace::display_path(path, &cwd);
+    let shown = |path: &Path| workspace.show(path);
     // No manifest and no lock: only a dangling `name:N` can be wrong, and a file with no
     // such marker is not parsed a second time (`check` on 100k rules: 43% of its time).
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {

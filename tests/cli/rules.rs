@@ -903,6 +903,73 @@ fn error_paths_are_relative_below_the_current_directory() {
 }
 
 #[test]
+fn files_named_by_absolute_paths_below_the_current_directory_read_relative() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
+    let top = fs::canonicalize(sandbox.path()).unwrap();
+    let absolute = |relative: &str| top.join(relative).display().to_string();
+    let run = sandbox
+        .run(&["--file", "missing/x.json", "rules"])
+        .expect(2);
+    assert_eq!(
+        run.stderr,
+        "error: missing/x.json: the directory missing does not exist (autofix creates a rules \
+         file, not the folders above it)\n"
+    );
+    let run = sandbox.run(&["-C", "typo", "rules"]).expect(2);
+    assert_eq!(run.stderr, "error: -C typo: no such directory\n");
+    sandbox.write("presets/empty/notes.txt", "not a preset\n");
+    let run = sandbox
+        .run(&["preset", "validate", &absolute("presets/empty")])
+        .expect(2);
+    assert!(
+        run.stderr
+            .starts_with("error: `presets/empty` holds no preset"),
+        "{}",
+        run.stderr
+    );
+    sandbox.write("presets/big/manifest.json", "{\"id\": \"big\"}\n");
+    let run = Run::from_command(
+        sandbox
+            .command(&["preset", "validate", &absolute("presets/big")])
+            .env("AUTOFIX_MAX_FILE_BYTES", "5"),
+    )
+    .expect(2);
+    assert!(
+        run.stderr
+            .starts_with("error: cannot read `presets/big/manifest.json`: larger than 5 bytes"),
+        "{}",
+        run.stderr
+    );
+    // A refusal of the one write path names both files below the current directory so.
+    let run = sandbox
+        .run(&["man", "--dir", &absolute(".git/man")])
+        .expect(2);
+    assert_eq!(
+        run.stderr,
+        "error: cannot write .git/man/autofix.1: .git/man/autofix.1 leads into git's own \
+         directory (.git/man/autofix.1); autofix never writes there\n"
+    );
+    // And export names its targets below the workspace root, wherever it runs from.
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    symlink(".git/HEAD", sandbox.join("AGENTS.md")).unwrap();
+    fs::create_dir_all(sandbox.join("sub")).unwrap();
+    for cwd in ["", "sub"] {
+        let run = Run::from_command(&mut sandbox.command_in(cwd, &["export"])).expect_noisy(1);
+        assert!(
+            run.stdout.contains(
+                "refused  AGENTS.md: protected: AGENTS.md leads into git's own directory \
+                 (.git/HEAD); autofix never writes there"
+            ),
+            "{cwd}: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
 fn a_bad_field_in_the_rules_file_gets_rules_advice() {
     let sandbox = Sandbox::new();
     sandbox.write(

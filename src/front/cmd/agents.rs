@@ -56,8 +56,9 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
     let workspace = context.workspace()?;
     let repository = workspace.repository_root();
     let request = export::Request {
+        // By its display path, so an error reading it names it as the listings do.
+        rules_file: workspace.shown_path().to_path_buf(),
         root: workspace.root,
-        rules_file: workspace.rules_file,
         targets: if args.targets.is_empty() {
             export::Targets::Defaults
         } else {
@@ -106,7 +107,7 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
 }
 
 pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
-    let cwd = env::current_dir().context("cannot determine the current directory")?;
+    let cwd = context.cwd()?.to_path_buf();
     let root = match &context.options.root {
         Some(root) => cwd.join(root),
         None => {
@@ -132,7 +133,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     workspace.check_places(&options)?;
     let request = init::Request {
         root: workspace.root.clone(),
-        rules_file: workspace.rules_file,
+        rules_file: workspace.shown_path().to_path_buf(),
         hooks: args.hooks.into_iter().map(agent).collect(),
         local: args.local,
         commands: args.commands.into_iter().map(command_agent).collect(),
@@ -175,11 +176,15 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         // none is delivered.
         let layers = crate::sources::layers::for_workspace(&workspace)
             .for_hook(&args.categories, !delivered);
-        let source = if delivered { None } else { rules::read(path)? };
+        let source = if delivered {
+            None
+        } else {
+            rules::read(workspace.shown_path())?
+        };
         let Some(source) = source.or_else(|| (!layers.is_empty()).then(|| "[]".to_string())) else {
             return Ok(hook::empty(agent).to_string());
         };
-        let document = rules::parse_tolerant(path, &source)?;
+        let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
         let query = listing::Query {
             categories: args.categories,
             all: args.all,

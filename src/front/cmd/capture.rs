@@ -26,12 +26,14 @@ const PROMPT_CAP: u64 = 1024 * 1024;
 
 /// A hook never blocks the prompt: whatever happens, exit 0; unreadable or oversized
 /// input is no correction (said in one line on stderr).
-pub(crate) fn hook(command: HookCommand) -> ExitCode {
+pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
     match command {
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
-                    if let Some(output) = prompt::respond(agent(args.agent), &input, hook_rules) {
+                    if let Some(output) =
+                        prompt::respond(agent(args.agent), &input, |cwd| hook_rules(context, cwd))
+                    {
                         let _ = print(&output);
                     }
                 }
@@ -48,19 +50,27 @@ pub(crate) fn hook(command: HookCommand) -> ExitCode {
 /// The active rules of the project a prompt was typed in, found from the hook input's
 /// `cwd` (else the current directory) as every command finds its workspace; none when
 /// there is no readable rules file: the reminder is then the plain one.
-fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
+fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
     let from = match cwd.map(std::path::Path::new) {
         Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd.to_path_buf(),
-        _ => match std::env::current_dir() {
-            Ok(dir) => dir,
+        _ => match context.cwd() {
+            Ok(dir) => dir.to_path_buf(),
             Err(_) => return Vec::new(),
         },
     };
-    let workspace = crate::io::workspace::Workspace::discover_from(
+    let found = crate::io::workspace::Workspace::discover_from(
         &crate::io::workspace::Options::default(),
         &from,
         std::env::var_os(crate::io::workspace::FILE_ENV),
         std::env::var_os(crate::io::workspace::CEILING_ENV),
+    );
+    // Shown (and so read) from this process's directory, not the prompt's.
+    let workspace = crate::io::workspace::Workspace::new(
+        found.root,
+        found.rules_file,
+        found.source,
+        found.candidates,
+        context.cwd().unwrap_or(std::path::Path::new("")),
     );
     active_rules(&workspace).unwrap_or_default()
 }
@@ -69,7 +79,7 @@ fn hook_rules(cwd: Option<&str>) -> Vec<ActiveRule> {
 /// its own, which win a tie (none when there is no rules file and no source). The
 /// personal layer is not among them: a correction of it is the user's own business.
 fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<Vec<ActiveRule>> {
-    let path = &workspace.rules_file;
+    let path = workspace.shown_path();
     let mut active: Vec<ActiveRule> = crate::sources::layers::for_export(&workspace.root, path)
         .into_iter()
         .map(|(source, rule)| ActiveRule {

@@ -9,7 +9,7 @@ use crate::rules::provenance::History;
 use crate::rules::{self};
 
 use crate::front::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
-use crate::front::context::{Context, eprint, print, shown};
+use crate::front::context::{Context, eprint, print};
 use crate::front::history::{retire_rule, retired_output, shown_rule};
 
 /// `rules N`: the rule whole, in text or JSON.
@@ -40,8 +40,7 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     let learned = retire_rule(&workspace, args.number, &args.why, args.dry_run, after)?;
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
-    let path = shown(&workspace.rules_file);
-    let (text, json) = retired_output(&learned, &path, args.number, &args.why);
+    let (text, json) = retired_output(&learned, args.number, &args.why);
     match args.format {
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,
@@ -53,10 +52,10 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
     let (home, agents) = crate::front::cmd::capture::sessions(&args.sessions)?;
     let workspace = context.workspace()?;
-    let source = rules::read(&workspace.rules_file)?;
+    let source = rules::read(workspace.shown_path())?;
     let document = source
         .as_deref()
-        .map(|source| rules::parse_tolerant(&workspace.rules_file, source))
+        .map(|source| rules::parse_tolerant(workspace.shown_path(), source))
         .transpose()?;
     let history = History::read(&workspace.rules_file);
     // Every correction: none is dropped for being a rule already, that is the point.
@@ -80,7 +79,7 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         copies: &copies,
     });
     let report = crate::ops::ledger::build(
-        shown(&workspace.rules_file),
+        &workspace,
         args.sessions.since,
         document.as_ref(),
         &history,

@@ -143,14 +143,14 @@ pub(crate) fn run() -> ExitCode {
         Command::Sources(args) => sources::run(&context, args),
         Command::Explain(args) => shell::explain(args),
         Command::Completions(args) => shell::completions(args),
-        Command::Man(args) => shell::man(args),
+        Command::Man(args) => shell::man(&context, args),
         Command::Mcp(_) => mcp::serve(&context),
         Command::Export(args) => agents::export(&context, args),
         Command::Init(args) => agents::init(&context, args),
         Command::MergeDriver(args) => team::merge_driver(&context, args),
         Command::Resolve(args) => team::resolve(&context, args),
         Command::Doctor(args) => team::doctor(&context, args),
-        Command::Hook(command) => Ok(capture::hook(command)),
+        Command::Hook(command) => Ok(capture::hook(&context, command)),
         Command::Reflect(args) => capture::reflect(&context, args),
     };
     match outcome {

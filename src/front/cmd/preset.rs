@@ -11,7 +11,6 @@ use crate::ops::service;
 use crate::preset::requirements::{self, Environment, Status};
 use crate::preset::{Preset, collection, render, report};
 use crate::report::diagnostics::{self, Code, Diagnostic};
-use anyhow::Context as _;
 
 use crate::front::cli::{
     DiagnosticsFormat, PresetCommand, PresetListArgs, PresetRenderArgs, PresetRequirementsArgs,
@@ -28,17 +27,10 @@ pub(crate) fn run(context: &Context, command: PresetCommand) -> anyhow::Result<E
     }
 }
 
-/// The workspace root and the current directory (paths are shown relative to it).
-fn places(context: &Context) -> anyhow::Result<(crate::io::workspace::Workspace, PathBuf)> {
-    let workspace = context.workspace()?;
-    let cwd = env::current_dir().context("cannot determine the current directory")?;
-    Ok((workspace, cwd))
-}
-
 /// Loads the presets the paths name (or the default collections).
 pub(crate) fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Result<Vec<Preset>> {
-    let (workspace, cwd) = places(context)?;
-    let found = service::load_presets(&workspace, &cwd, paths)?;
+    let workspace = context.workspace()?;
+    let found = service::load_presets(&workspace, paths)?;
     if found.none_in_defaults {
         let note = Diagnostic::new(
             Code::NoPresetsFound,
@@ -55,8 +47,7 @@ pub(crate) fn load_presets(context: &Context, paths: &[PathBuf]) -> anyhow::Resu
 }
 
 pub(crate) fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset> {
-    let (workspace, cwd) = places(context)?;
-    Ok(service::load_one(&workspace, &cwd, path)?)
+    Ok(service::load_one(&context.workspace()?, path)?)
 }
 
 fn list(context: &Context, args: PresetListArgs) -> anyhow::Result<ExitCode> {
@@ -184,10 +175,13 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
         Some(path) => load_one(context, path)?,
         None => only_preset(context)?,
     };
-    let (workspace, cwd) = places(context)?;
-    let root = workspace.root;
+    let workspace = context.workspace()?;
     // Skills installed in the workspace are shown relative to it when it is here.
-    let root = if root == cwd { PathBuf::new() } else { root };
+    let root = if workspace.root == workspace.cwd {
+        PathBuf::new()
+    } else {
+        workspace.root
+    };
     let home = home_dir();
     let environment = Environment::new(
         &root,
@@ -213,8 +207,8 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
 /// The workspace's one preset (in `.agents/presets` or `presets`), for a command given
 /// none; several or none is an error that names them or the folders.
 fn only_preset(context: &Context) -> anyhow::Result<Preset> {
-    let (workspace, cwd) = places(context)?;
-    let mut found = service::load_presets(&workspace, &cwd, &[])?.presets;
+    let workspace = context.workspace()?;
+    let mut found = service::load_presets(&workspace, &[])?.presets;
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => anyhow::bail!(

@@ -17,20 +17,19 @@ use anyhow::Context as _;
 use crate::front::cli::{
     CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
 };
-use crate::front::context::{Context, eprint, print, shown, status};
+use crate::front::context::{Context, eprint, print, status};
 
-/// Learns one rule into the workspace's rules file and refreshes the exports; returns the
-/// result and the path as shown.
+/// Learns one rule into the workspace's rules file and refreshes the exports.
 fn learn_rule(
     context: &Context,
     request: &learn::Request,
     dry_run: bool,
     after: AfterLearning,
     user: bool,
-) -> anyhow::Result<(Learned, String)> {
+) -> anyhow::Result<Learned> {
     let (workspace, after) = if user {
         (
-            crate::front::cmd::sources::personal_workspace()?,
+            crate::front::cmd::sources::personal_workspace(context)?,
             AfterLearning::Skip,
         )
     } else {
@@ -40,8 +39,7 @@ fn learn_rule(
         dry_run,
         lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
     };
-    let learned = learning::learn(&workspace, request, &options, after)?;
-    Ok((learned, shown(&workspace.rules_file)))
+    Ok(learning::learn(&workspace, request, &options, after)?)
 }
 
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
@@ -103,7 +101,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     } else {
         AfterLearning::Export
     };
-    let (learned, path) =
+    let learned =
         learn_rule(context, &request, args.dry_run, after, args.user).map_err(|error| {
             // learn's own refusals in the user's language; the rest as the library says them.
             let localized = error
@@ -118,11 +116,11 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         TextOrJson::Text if args.quiet && !refused => Ok(()),
         // A refusal is a finding: its text goes with the other problems, to stderr.
         TextOrJson::Text if refused => {
-            eprint(&i18n::learned(&learned, &path, lang, Front::Cli));
+            eprint(&i18n::learned(&learned, lang, Front::Cli));
             Ok(())
         }
-        TextOrJson::Text => print(&i18n::learned(&learned, &path, lang, Front::Cli)),
-        TextOrJson::Json => print(&learned.to_json(&path)),
+        TextOrJson::Text => print(&i18n::learned(&learned, lang, Front::Cli)),
+        TextOrJson::Json => print(&learned.to_json()),
     };
     match printed {
         // The rule is saved: failing to say so must not look like failing to learn it
@@ -143,8 +141,7 @@ fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>>
     if given.is_empty() {
         return Ok(Vec::new());
     }
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let paths = context.workspace()?.paths_inside(&cwd, given);
+    let paths = context.workspace()?.paths_inside(given);
     paths.map_err(|error| anyhow::anyhow!("--for {error}"))
 }
 
@@ -215,7 +212,7 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
 /// Lints the workspace's rules file (see [`crate::ops::service::check`]).
 fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)> {
     let workspace = context.workspace()?;
-    let report = service::check(&workspace, &shown(&workspace.rules_file))?;
+    let report = service::check(&workspace)?;
     Ok((report, workspace))
 }
 
@@ -241,13 +238,13 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
     let candidates: Vec<(String, bool)> = workspace
         .candidates
         .iter()
-        .map(|c| (shown(c), c.symlink_metadata().is_ok()))
+        .map(|c| (workspace.show(c), c.symlink_metadata().is_ok()))
         .collect();
     let text = match args.format {
         TextOrJson::Text => {
             let mut out = format!(
                 "{}\n  exists: {}\n  chosen by: {}\n  workspace root: {}\n",
-                shown(&workspace.rules_file),
+                workspace.shown,
                 if exists { "yes" } else { "no" },
                 workspace.source.describe(),
                 workspace.root.display(),
@@ -278,7 +275,7 @@ pub(crate) fn where_(context: &Context, args: WhereArgs) -> anyhow::Result<ExitC
             }
             let json = Json {
                 version: 1,
-                path: shown(&workspace.rules_file),
+                path: workspace.shown.clone(),
                 exists,
                 source: workspace.source.describe(),
                 root: workspace.root.display().to_string(),

@@ -10,8 +10,7 @@ use anyhow::Context as _;
 use clap::CommandFactory;
 
 use crate::front::cli::{Cli, CompletionsArgs, ExplainArgs, ManArgs};
-use crate::front::context;
-use crate::front::context::print;
+use crate::front::context::{Context, eprint, print};
 
 pub(crate) fn explain(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let Some(name) = args.code.filter(|_| !args.list) else {
@@ -38,7 +37,7 @@ pub(crate) fn completions(args: CompletionsArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn man(context: &Context, args: ManArgs) -> anyhow::Result<ExitCode> {
     let mut root = Cli::command().disable_help_subcommand(true);
     root.build();
     if let Some(dir) = args.dir {
@@ -49,20 +48,25 @@ pub(crate) fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
                 page.get_display_name().unwrap_or("autofix")
             ));
             // The one write path: a page linked into `.git/` is refused, not written through.
+            // Its errors name the pages relative to where the user is.
             let fence = crate::io::safe_write::Fence::user_directory();
+            let fence = match context.cwd() {
+                Ok(cwd) => fence.naming_below(&[cwd]),
+                Err(_) => fence,
+            };
             let warning =
                 crate::io::safe_write::replace(&fence, &path, render_page(page)?.as_bytes())
-                    .with_context(|| format!("cannot write {}", context::shown(&path)))?;
+                    .with_context(|| format!("cannot write {}", context.shown(&path)))?;
             if let Some(warning) = warning {
                 let flush = Diagnostic::new(Code::NotFlushed, warning);
-                context::eprint(&diagnostics::text_of(&[flush], Painter::new(false)));
+                eprint(&diagnostics::text_of(&[flush], Painter::new(false)));
             }
             written += 1;
         }
         print(&format!(
             "Wrote {} to {}\n",
             counted(written, "man page"),
-            context::shown(&dir)
+            context.shown(&dir)
         ))?;
         return Ok(ExitCode::SUCCESS);
     }

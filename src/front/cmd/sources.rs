@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use crate::front::cli::{SourcesArgs, SourcesCommand};
-use crate::front::context::{Context, eprint, print, shown};
+use crate::front::context::{Context, eprint, print};
 use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::sources::layers::short;
 use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
@@ -44,8 +44,8 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
                         added.pin.path,
                         added.pin.rules,
                         added.active,
-                        shown(&layout.lock),
-                        shown(&added.copy),
+                        context.shown(&layout.lock),
+                        context.shown(&added.copy),
                     ))?;
                     Ok(ExitCode::SUCCESS)
                 }
@@ -58,15 +58,16 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
             sources::remove(&layout, &name)?;
             print(&format!(
                 "Removed source {name} from {} and {}, and its copy\n",
-                shown(&layout.manifest),
-                shown(&layout.lock)
+                context.shown(&layout.manifest),
+                context.shown(&layout.lock)
             ))?;
             Ok(ExitCode::SUCCESS)
         }
-        SourcesCommand::List => list(&layout),
+        SourcesCommand::List => list(context, &layout),
         SourcesCommand::MergeDriver { install: true, .. } => {
-            let cwd = std::env::current_dir()?;
-            let done = crate::sources::merge::install(&layout, &cwd)?;
+            let cwd = context.cwd()?;
+            let done = crate::sources::merge::install(&layout, cwd)
+                .map_err(|error| error.relative_to(&[cwd.to_path_buf()]))?;
             let text = if done.is_empty() {
                 "The sources merge driver is installed already\n".to_string()
             } else {
@@ -136,7 +137,10 @@ fn update(
         names
     };
     if names.is_empty() {
-        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        print(&format!(
+            "No sources in {}\n",
+            context.shown(&layout.manifest)
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut worst = ExitCode::SUCCESS;
@@ -202,10 +206,13 @@ fn outdated(layout: &Layout) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(rank))
 }
 
-fn list(layout: &Layout) -> anyhow::Result<ExitCode> {
+fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
     let state = layout.read()?;
     if state.manifest.sources.is_empty() {
-        print(&format!("No sources in {}\n", shown(&layout.manifest)))?;
+        print(&format!(
+            "No sources in {}\n",
+            context.shown(&layout.manifest)
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
@@ -233,7 +240,7 @@ fn list(layout: &Layout) -> anyhow::Result<ExitCode> {
             crate::report::text::shown(&source.url),
             source.reference,
             source.path,
-            shown(&copy)
+            context.shown(&copy)
         );
     }
     print(&text)?;
@@ -332,7 +339,9 @@ pub(crate) fn split_supersedes(
 
 /// The personal rules file as a workspace of its own, for `learn --user`: nothing is
 /// exported from it.
-pub(crate) fn personal_workspace() -> anyhow::Result<crate::io::workspace::Workspace> {
+pub(crate) fn personal_workspace(
+    context: &Context,
+) -> anyhow::Result<crate::io::workspace::Workspace> {
     let Some(path) = crate::sources::layers::personal_path() else {
         anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
     };
@@ -340,10 +349,11 @@ pub(crate) fn personal_workspace() -> anyhow::Result<crate::io::workspace::Works
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    Ok(crate::io::workspace::Workspace {
+    Ok(crate::io::workspace::Workspace::new(
         root,
-        rules_file: path,
-        source: crate::io::workspace::Source::FileFlag,
-        candidates: Vec::new(),
-    })
+        path,
+        crate::io::workspace::Source::FileFlag,
+        Vec::new(),
+        context.cwd()?,
+    ))
 }

@@ -13,7 +13,7 @@ use crate::merge::resolve;
 use anyhow::Context as _;
 
 use crate::front::cli::{DiagnosticsFormat, DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
-use crate::front::context::{Context, eprint, print, shown, status};
+use crate::front::context::{Context, eprint, print, status};
 use crate::io::merge_setup;
 
 pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::Result<ExitCode> {
@@ -45,7 +45,11 @@ pub(crate) fn merge_driver(context: &Context, args: MergeDriverArgs) -> anyhow::
         marker_size: args.marker_size,
         accept_one_sided_edits: args.accept_one_sided_edits,
     };
-    let git = Git::new(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+    let git = Git::new(
+        context
+            .cwd()
+            .map_or_else(|_| PathBuf::from("."), std::path::Path::to_path_buf),
+    );
     let env = Environment::from_process(&git, &request.labels);
     let outcome = driver::run(&request, &env);
     eprint(&format!("autofix merge-driver: {}", outcome.report));
@@ -107,7 +111,7 @@ fn merge_exported(
 
 fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
-    let cwd = std::env::current_dir().context("cannot determine the current directory")?;
+    let cwd = context.cwd()?;
     let scope = if args.global {
         Scope::Global
     } else {
@@ -116,15 +120,17 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
     let exported = crate::export::default_paths(&workspace.root);
     let (done, verb) = if args.install {
         (
-            merge_setup::install(&cwd, &workspace.rules_file, &exported, scope),
+            merge_setup::install(cwd, &workspace.rules_file, &exported, scope),
             "Installed",
         )
     } else {
         (
-            merge_setup::uninstall(&cwd, &workspace.rules_file, &exported, scope),
+            merge_setup::uninstall(cwd, &workspace.rules_file, &exported, scope),
             "Uninstalled",
         )
     };
+    // The files it names (`.gitattributes`, the config) relative to where the user is.
+    let done = done.map_err(|error| error.relative_to(&[cwd.to_path_buf()]));
     let setup = done.context(if args.install {
         "cannot install the merge driver"
     } else {
@@ -134,7 +140,7 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
         format!(
             "{verb} the autofix merge driver ({} config) for {}:\n",
             scope.name(),
-            shown(&workspace.rules_file)
+            workspace.shown
         )
     } else {
         format!(
@@ -155,10 +161,11 @@ fn setup(context: &Context, args: &MergeDriverArgs) -> anyhow::Result<ExitCode> 
 }
 
 pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<ExitCode> {
-    // Relative to the current directory when below it, so messages name it as the user does.
+    // Relative to the current directory when below it, so messages name it as the user does
+    // (and the file is read from that same directory).
     let path = match args.path {
-        Some(path) => path,
-        None => PathBuf::from(shown(&context.workspace()?.rules_file)),
+        Some(path) => PathBuf::from(context.shown(&path)),
+        None => PathBuf::from(context.workspace()?.shown),
     };
     let request = resolve::Request {
         path,
@@ -167,23 +174,17 @@ pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<Ex
         drop_work_tree_rules: args.drop_work_tree_rules,
     };
     let outcome = resolve::resolve(&request)?;
-    let path = shown(&outcome.path);
     print(&match args.format {
-        TextOrJson::Text => outcome.to_text(&path),
-        TextOrJson::Json => outcome.to_json(&path),
+        TextOrJson::Text => outcome.to_text(),
+        TextOrJson::Json => outcome.to_json(),
     })?;
     Ok(status(!outcome.merged.is_clean()))
 }
 
 pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
-    let cwd = std::env::current_dir().context("cannot determine the current directory")?;
-    let shown_file = shown(&workspace.rules_file);
     let report = doctor::doctor(&doctor::Request {
-        cwd: &cwd,
-        root: &workspace.root,
-        rules_file: &workspace.rules_file,
-        shown: &shown_file,
+        workspace: &workspace,
         path_var: std::env::var_os("PATH"),
         home: std::env::var_os("HOME")
             .filter(|home| !home.is_empty())
