@@ -1,5 +1,5 @@
 //! The command-line surface (clap derive): one `Args` struct per subcommand. Doc comments
-//! are the help text. Nothing here reaches the library: `main.rs` converts at the edge.
+//! are the help text. Nothing here reaches the library: `front/cmd/` converts at the edge.
 
 use std::path::PathBuf;
 

@@ -709,7 +709,7 @@ mod tests {
     /// The English sentences are what the errors say in English: they cannot drift from
     /// the library's own messages.
     #[test]
-    fn the_english_column_matches_the_library_messages() {
+    fn the_english_sentences_match_the_library_messages() {
         let path = PathBuf::from("rules/autofix.json");
         let errors = [
             RulesError::UnknownCategory {

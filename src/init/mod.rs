@@ -482,7 +482,7 @@ fn install_merge_driver(setup: &Setup<'_>) -> Vec<Step> {
     }
 }
 
-/// Step 6: the sources lock's merge driver (`autofix sources merge-driver --install`), in
+/// Step 5, after the rules file's driver: the sources lock's merge driver (`autofix sources merge-driver --install`), in
 /// every repository, sources or not: the git config is per clone, and a clone set up
 /// before a source is added would merge the lock as text. With `--dry-run` or `--check`,
 /// only asks git whether the config and the attributes are in place. A `.gitattributes`

@@ -1,4 +1,4 @@
-//! The operations both front ends offer — the CLI (`src/cmd/`) and the MCP server — as
+//! The operations both front ends offer — the CLI (`front/cmd/`) and the MCP server — as
 //! library calls on a resolved [`Workspace`]: list the rules, check them, load presets.
 //! Learning lives in [`crate::ops::learning`]. A front end only converts its arguments, calls
 //! these, and renders what they return; nothing here prints.

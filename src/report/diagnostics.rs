@@ -18,8 +18,9 @@ use crate::report::text::shown;
 pub enum Severity {
     Error,
     Warning,
-    /// A problem kept for the record that fails nothing: one in a superseded rule, whose
-    /// fix (superseding it) has been made.
+    /// A finding that fails nothing: a problem kept for the record in a superseded rule
+    /// (its fix, superseding it, has been made), or a code that is a note by nature
+    /// (`missing-value`, `no-presets-found`).
     Note,
 }
 

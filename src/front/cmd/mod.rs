@@ -1,7 +1,7 @@
 //! The command-line front end: parse, dispatch to a subcommand, turn the outcome into an
 //! exit status. Each subcommand converts its clap arguments into a library request, calls
-//! the library, and writes the rendered result. Printing happens here and in `mcp`, nowhere
-//! else.
+//! the library, and writes the rendered result. Printing happens only in the front ends
+//! (here, `mcp` and the `context` helpers both use).
 
 pub(crate) mod agents;
 pub(crate) mod capture;
