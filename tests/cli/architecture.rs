@@ -1,9 +1,10 @@
-//! The source tree against its architecture page: every `crate::` and `super::` path in
-//! `src/` is an arrow from one module to another, and the floors written in
-//! `src/docs/architecture.md` say which arrows may exist. No arrow may go up a floor or
-//! across one (between two rooms of the same floor), and inside a room the modules may
-//! use each other only without a cycle. This reads source text rather than running the
-//! binary: it holds the page and the code to each other.
+//! The source tree against its architecture page: every `crate::`, `super::` and `self::`
+//! path in `src/` is an arrow from one module to another (followed through re-exports),
+//! and the floors written in `src/docs/architecture.md` say which arrows may exist. No
+//! arrow may go up a floor or across one (between two rooms of the same floor), inside a
+//! room the modules may use each other only without a cycle, and every room of the page
+//! holds a module. This reads source text rather than running the binary: it holds the
+//! page and the code to each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -59,6 +60,12 @@ fn code_only(text: &str) -> String {
     let mut i = 0;
     while i < chars.len() {
         let at = |i: usize, n: usize| chars.get(i + n).copied().unwrap_or('\0');
+        // Whether `i` starts a token: `r"…"` is a raw string, `for"` is not.
+        let starts_word = |i: usize| {
+            !chars
+                .get(i.wrapping_sub(1))
+                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+        };
         match (at(i, 0), at(i, 1)) {
             ('/', '/') => {
                 while i < chars.len() && chars[i] != '\n' {
@@ -72,10 +79,10 @@ fn code_only(text: &str) -> String {
                 }
                 i += 2;
             }
+            // A byte string or byte char (`b"…"`, `br"…"`, `b'x'`) is read as its plain form.
+            ('b', '"' | '\'') if starts_word(i) => i += 1,
             ('r', '"' | '#')
-                if !chars
-                    .get(i.wrapping_sub(1))
-                    .is_some_and(|c| c.is_alphanumeric() || *c == '_') =>
+                if starts_word(i) || (i > 0 && chars[i - 1] == 'b' && starts_word(i - 1)) =>
             {
                 let hashes = chars[i + 1..].iter().take_while(|c| **c == '#').count();
                 if at(i, 1 + hashes) != '"' {
@@ -99,9 +106,10 @@ fn code_only(text: &str) -> String {
                 i += 1;
                 code.push_str("\"\"");
             }
-            // A char literal ('x', '\n', '{'), not a lifetime ('a).
+            // A char literal ('x', '\n', '\'', '{'), not a lifetime ('a): past the
+            // backslash and the character it escapes, then to the closing quote.
             ('\'', '\\') => {
-                i += 2;
+                i += 3;
                 while i < chars.len() && chars[i] != '\'' {
                     i += 1;
                 }
@@ -186,7 +194,11 @@ fn expand(path: &str) -> Vec<String> {
                 item.split(" as ").next().unwrap()
             }
         })
-        .flat_map(|item| expand(&format!("{head}{item}")))
+        // `{self, …}` names the group's own path.
+        .flat_map(|item| match item {
+            "self" => vec![head.trim_end_matches("::").to_owned()],
+            item => expand(&format!("{head}{item}")),
+        })
         .collect()
 }
 
@@ -247,32 +259,138 @@ fn references(code: &str, module: &[String]) -> Vec<Vec<String>> {
 }
 
 struct Tree {
-    /// Each module and the modules it names (the longest known prefix of each path).
+    /// Each module and the modules it names (the longest known prefix of each path, seen
+    /// through the re-exports).
     arrows: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+}
+
+/// The module whose items a file's paths are relative to: `lib.rs` is the crate root.
+fn scope_of(module: &[String]) -> Vec<String> {
+    if module == ["lib"] {
+        Vec::new()
+    } else {
+        module.to_vec()
+    }
+}
+
+/// The re-exports of a module (`pub use a::B;`, `pub(crate) use c::{D, E};`): each name it
+/// exports, and the absolute path it stands for.
+fn reexports(code: &str, scope: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("pub") {
+        let after = &rest[at + 3..];
+        rest = after;
+        let after = match after.strip_prefix('(') {
+            Some(inner) => inner.split_once(')').map_or("", |(_, tail)| tail),
+            None => after,
+        };
+        let Some(statement) = after.trim_start().strip_prefix("use ") else {
+            continue;
+        };
+        let Some((path, _)) = statement.split_once(';') else {
+            continue;
+        };
+        let path: String = path.chars().filter(|c| !c.is_whitespace()).collect();
+        for expanded in expand(&path) {
+            let mut segments: Vec<&str> = expanded.split("::").collect();
+            let mut base = scope.to_vec();
+            match segments[0] {
+                "crate" => {
+                    base.clear();
+                    segments.remove(0);
+                }
+                "self" => {
+                    segments.remove(0);
+                }
+                _ => {
+                    while segments.first() == Some(&"super") {
+                        base.pop();
+                        segments.remove(0);
+                    }
+                }
+            }
+            let Some(name) = segments.last().filter(|name| **name != "*") else {
+                continue;
+            };
+            let target = base
+                .into_iter()
+                .chain(segments.iter().map(|s| (*s).to_owned()));
+            found.push(((*name).to_owned(), target.collect()));
+        }
+    }
+    found
+}
+
+/// The module `path` lands in: its longest known prefix, followed through re-exports (a
+/// path to `rules::RulesError` is an arrow to `rules::error`); an item of the crate root
+/// that is no re-export lands in `lib`.
+fn land(
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    aliases: &BTreeMap<(Vec<String>, String), Vec<String>>,
+) -> Vec<String> {
+    let mut path = path.to_vec();
+    for _ in 0..8 {
+        let known = (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|prefix| modules.contains(prefix))
+            .unwrap_or_default();
+        let Some(next) = path.get(known.len()) else {
+            return known;
+        };
+        match aliases.get(&(known.clone(), next.clone())) {
+            Some(target) if *target != path[..=known.len()] => {
+                path = target
+                    .iter()
+                    .chain(&path[known.len() + 1..])
+                    .cloned()
+                    .collect();
+            }
+            _ if known.is_empty() => return vec!["lib".to_owned()],
+            _ => return known,
+        }
+    }
+    path
 }
 
 fn read_tree(src: &Path) -> Tree {
     let mut files = Vec::new();
     sources(src, src, &mut files);
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| scope_of(&module_of(f))).collect();
+    let codes: Vec<(Vec<String>, String)> = files
+        .iter()
+        .map(|file| {
+            let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+            (module_of(file), code)
+        })
+        .collect();
+    let mut aliases = BTreeMap::new();
+    for (module, code) in &codes {
+        let scope = scope_of(module);
+        for (name, target) in reexports(code, &scope) {
+            aliases.insert((scope.clone(), name), target);
+        }
+    }
     let mut arrows = BTreeMap::new();
-    for file in &files {
-        let module = module_of(file);
-        let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+    for (module, code) in &codes {
+        let scope = scope_of(module);
         let mut targets = BTreeSet::new();
-        for path in references(&code, &module) {
-            let known = (0..=path.len())
-                .rev()
-                .map(|n| path[..n].to_vec())
-                .find(|prefix| modules.contains(prefix))
-                .unwrap_or_default();
+        for path in references(code, &scope) {
+            let landed = land(&path, &modules, &aliases);
+            let landed = if landed.is_empty() {
+                vec!["lib".to_owned()]
+            } else {
+                landed
+            };
             // A module may use what its own ancestors declare (a parent's types); every
             // other arrow counts.
-            if !module.starts_with(&known) {
-                targets.insert(known);
+            if !scope.starts_with(&landed) && landed != *module {
+                targets.insert(landed);
             }
         }
-        arrows.insert(module, targets);
+        arrows.insert(module.clone(), targets);
     }
     Tree { arrows }
 }
@@ -326,16 +444,15 @@ fn cycles(
     groups.into_iter().collect()
 }
 
-#[test]
-fn the_imports_follow_the_floors_of_the_architecture_page() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let page = fs::read_to_string(root.join("src/docs/architecture.md")).unwrap();
-    let rooms: Vec<(String, usize)> = floors(&page)
+/// Where the tree under `src` and the floors of `page` disagree, one line each; a room of
+/// the page that holds no module counts too, so the page cannot list what is gone.
+fn disagreements(page: &str, src: &Path) -> Vec<String> {
+    let rooms: Vec<(String, usize)> = floors(page)
         .into_iter()
         .enumerate()
         .flat_map(|(floor, rooms)| rooms.into_iter().map(move |room| (room, floor)))
         .collect();
-    let tree = read_tree(&root.join("src"));
+    let tree = read_tree(src);
     let mut wrong = Vec::new();
     let mut inside: BTreeMap<&str, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (module, targets) in &tree.arrows {
@@ -363,16 +480,72 @@ fn the_imports_follow_the_floors_of_the_architecture_page() {
             }
         }
     }
+    for (room, _) in &rooms {
+        if !inside.contains_key(room.as_str()) {
+            wrong.push(format!("the page's room {room} holds no module"));
+        }
+    }
     for (room, members) in &inside {
         for group in cycles(&tree.arrows, members) {
             wrong.push(format!("a cycle inside {room}: {}", group.join(", ")));
         }
     }
+    wrong
+}
+
+#[test]
+fn the_imports_follow_the_floors_of_the_architecture_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = fs::read_to_string(root.join("src/docs/architecture.md")).unwrap();
+    let wrong = disagreements(&page, &root.join("src"));
     assert!(
         wrong.is_empty(),
         "the code and src/docs/architecture.md disagree:\n{}",
         wrong.join("\n")
     );
+}
+
+#[test]
+fn the_checker_reports_each_kind_of_disagreement() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "lib.rs",
+            "mod top; mod low; mod side; pub use low::thing::Item; pub fn run() {}",
+        ),
+        // Down, through the crate root's re-export: no disagreement.
+        ("top.rs", "use crate::Item;"),
+        // Up a floor, to an item of the crate root itself.
+        (
+            "low/mod.rs",
+            "pub(crate) mod thing; pub(crate) mod other;\nfn f() { crate::run(); }",
+        ),
+        // A cycle inside low/, one side seen through a re-export of the parent.
+        ("low/thing.rs", "use super::other::f;\npub struct Item;"),
+        (
+            "low/other.rs",
+            "pub(crate) use super::thing::Item as Thing; fn g() { super::thing::Item; }",
+        ),
+        // Across a floor: side/ and low/ share one.
+        (
+            "side.rs",
+            "fn h() { let c = ('\\'','\"'); let s = \"crate::top\"; crate::low::other::g(); }",
+        ),
+    ];
+    for (file, text) in files {
+        let path = dir.path().join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let page = "```text floors\nlib.rs\ntop.rs\nlow/ side.rs\ngone/\n```\n";
+    let wrong = disagreements(page, dir.path());
+    let expected = [
+        "low (low/) uses lib (lib.rs): an arrow up a floor",
+        "side (side.rs) uses low::other (low/): an arrow across a floor",
+        "the page's room gone/ holds no module",
+        "a cycle inside low/: low::other, low::thing",
+    ];
+    assert_eq!(wrong, expected);
 }
 
 #[test]
@@ -383,6 +556,9 @@ fn the_reader_sees_uses_in_every_form() {
          // crate::docs::x is a comment\n\
          let s = \"crate::front\";\n\
          super::listing::build(); self::inner::f();\n\
+         pub(crate) use crate::export::{\n    self,\n    hook::{Agent, CAP},\n};\n\
+         let b = br#\"crate::merge\"#; let c = b'\"'; let d = '\\''; format!(\"{}\", crate::ops::x);\n\
+         /* crate::init in a block comment */\n\
          #[cfg(test)]\nmod tests { use crate::preset; }\n",
     );
     let found: BTreeSet<String> = references(&code, &module)
@@ -395,6 +571,10 @@ fn the_reader_sees_uses_in_every_form() {
         "report::paint::Painter",
         "rules::listing::build",
         "rules::check::inner::f",
+        "export",
+        "export::hook::Agent",
+        "export::hook::CAP",
+        "ops::x",
     ]
     .into_iter()
     .map(str::to_owned)
