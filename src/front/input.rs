@@ -17,6 +17,13 @@ pub(crate) fn read<T: DeserializeOwned>(
     if let Some(unknown) = object.keys().find(|key| !fields.contains(&key.as_str())) {
         return Err(unknown_field(unknown, fields, noun, owner));
     }
+    // A `null` is an absent field, as JSON clients send it: "is required" for a required
+    // one, its default for an optional one.
+    let object: Map<String, Value> = (object.iter())
+        .filter(|(_, value)| !value.is_null())
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let object = &object;
     // `deny_unknown_fields` holds too: the check above only words the refusal.
     serde_json::from_value(Value::Object(object.clone())).map_err(|error| {
         let message = error.to_string();
@@ -52,6 +59,7 @@ fn expected(message: &str) -> String {
     match said {
         "a boolean" => "true or false".to_string(),
         "u64" | "usize" | "u32" => "a non-negative integer".to_string(),
+        "a nonzero u64" => "a positive integer".to_string(),
         "a sequence" => "a list".to_string(),
         other => other.to_string(),
     }

@@ -519,7 +519,7 @@ struct LearnArguments {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RetireArguments {
-    rule: u64,
+    rule: std::num::NonZeroU64,
     why: String,
     dry_run: Option<bool>,
     export: Option<bool>,
@@ -731,9 +731,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
 
 fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: RetireArguments = read("retire", arguments)?;
-    let number = Some(arguments.rule)
-        .filter(|&n| n > 0)
-        .ok_or("`rule` must be a rule number")?;
+    let number = arguments.rule.get();
     let why = arguments.why;
     let dry_run = arguments.dry_run.unwrap_or(false);
     let after = if arguments.export.unwrap_or(true) {

@@ -358,6 +358,11 @@ fn bad_input_is_a_tool_error_and_nothing_is_written() {
             "`instruction` is required",
         ),
         (
+            "learn",
+            json!({"category": "CODE", "instruction": null, "why": "y"}),
+            "`instruction` is required",
+        ),
+        (
             "rules",
             json!({"all": "yes"}),
             "`all` must be true or false",
@@ -703,8 +708,12 @@ fn mcp_retire_appends_a_record_as_the_cli_does() {
     let mut server = Server::start(&sandbox);
     // A wrong argument is the tool's error, and writes nothing.
     let before = sandbox.read(".agents/autofix.json");
-    let bad = server.call(1, "retire", json!({"rule": "two", "why": "x"}));
-    assert_eq!(bad["isError"], true, "{bad}");
+    for rule in [json!("two"), json!(0), json!(-1)] {
+        let bad = server.call(1, "retire", json!({"rule": rule, "why": "x"}));
+        assert_eq!(bad["isError"], true, "{bad}");
+        let text = bad["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("`rule` must be a positive integer"), "{bad}");
+    }
     let missing = server.call(2, "retire", json!({"rule": 9, "why": "x"}));
     assert_eq!(missing["isError"], true, "{missing}");
     assert!(
