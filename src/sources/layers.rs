@@ -194,6 +194,15 @@ impl ForHook {
     pub(crate) fn is_empty(&self) -> bool {
         self.lines.is_empty() && self.scoped.is_empty()
     }
+
+    /// `name:N`'s line when it applies everywhere, else its globs for the note.
+    fn add(&mut self, name: &str, rule: &Imported) {
+        if rule.paths.is_empty() {
+            self.lines.push(line(name, rule, ""));
+        } else {
+            self.scoped.push(rule.paths.clone());
+        }
+    }
 }
 
 /// The user's own rules file, outside every repository.
@@ -338,11 +347,7 @@ impl Layers {
             .map(|(layer, rule)| (layer.name.as_str(), rule));
         let mut hook = ForHook::default();
         for (name, rule) in personal.chain(imported).filter(|(_, rule)| wanted(rule)) {
-            if rule.paths.is_empty() {
-                hook.lines.push(line(name, rule, ""));
-            } else {
-                hook.scoped.push(rule.paths.clone());
-            }
+            hook.add(name, rule);
         }
         hook
     }
@@ -429,13 +434,8 @@ pub(crate) fn delivered(imported: &[(String, Imported)]) -> (String, ForHook) {
     let mut text = String::new();
     let mut hook = ForHook::default();
     for (name, rule) in imported {
-        let item = line(name, rule, "");
-        text.push_str(&item);
-        if rule.paths.is_empty() {
-            hook.lines.push(item);
-        } else {
-            hook.scoped.push(rule.paths.clone());
-        }
+        text.push_str(&line(name, rule, ""));
+        hook.add(name, rule);
     }
     (text, hook)
 }
