@@ -36,20 +36,11 @@ impl Context {
         Ok(Workspace::discover(&self.options)?)
     }
 
-    /// The workspace's listing (see [`crate::ops::service::with_listing`]).
-    pub(crate) fn with_listing<R>(
-        &self,
-        query: &listing::Query,
-        use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
-    ) -> anyhow::Result<R> {
+    /// The workspace's listing (see [`crate::ops::service::list`]).
+    pub(crate) fn listing(&self, query: &listing::Query) -> anyhow::Result<listing::Listing> {
         let workspace = self.workspace()?;
         let shown = shown(&workspace.rules_file);
-        Ok(service::with_listing(
-            &workspace,
-            shown,
-            query,
-            use_listing,
-        )?)
+        Ok(service::list(&workspace, shown, query)?)
     }
 
     pub(crate) fn stdout_painter(&self) -> Painter {

@@ -14,9 +14,8 @@ use crate::rules::{self, learn, retire, show};
 /// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
 pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
     let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
+    let document = rules::load(&workspace.rules_file)?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
     let history = History::read(&workspace.rules_file);
     let report = show::report(&path, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
@@ -33,9 +32,8 @@ pub(crate) fn retire_rule(
     after: AfterLearning,
 ) -> anyhow::Result<Learned> {
     let path = shown(&workspace.rules_file);
-    let source = rules::read(&workspace.rules_file)?
+    let document = rules::load(&workspace.rules_file)?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(&workspace.rules_file, &source)?;
     let request = retire::request(&document, &path, number, why)?;
     let options = learn::Options {
         dry_run,

@@ -238,8 +238,8 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
 /// The report of a rules file that is there: how many rules it holds.
 fn existing_rules_file(path: &Path, shown: &str) -> Step {
     let message = match rules::read(path) {
-        Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
-            Ok(document) => counted(document.rules.len(), "rule"),
+        Ok(Some(text)) => match rules::parse_tolerant(path, text) {
+            Ok(document) => counted(document.len(), "rule"),
             Err(_) => "not valid: run `autofix check`".to_string(),
         },
         Ok(None) => "a dangling link".to_string(),

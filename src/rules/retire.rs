@@ -25,7 +25,7 @@ pub(crate) enum Refusal {
 /// cannot be retired. The record is learned through the one locked splice
 /// ([`learn::learn`]), which checks again under the lock that the rule exists.
 pub(crate) fn request(
-    document: &Document<'_>,
+    document: &Document,
     shown: &str,
     number: u64,
     reason: &str,
@@ -36,11 +36,10 @@ pub(crate) fn request(
     }
     let resolution = supersede::resolve(document);
     let rule = document
-        .rules
-        .iter()
+        .rules()
         .find(|rule| rule.number.value() == Some(number))
         .ok_or_else(|| Refusal::Missing(number, shown.to_string()))?;
-    if file::is_retirement(rule) {
+    if file::is_retirement(&rule) {
         return Err(Refusal::Record(number));
     }
     let by = &resolution.superseded_by[rule.index];
@@ -67,7 +66,7 @@ pub(crate) fn request(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::file::parse;
+    use crate::rules::file::parse_str as parse;
 
     #[test]
     fn a_record_is_known_by_its_top_level_field() {
@@ -78,7 +77,10 @@ mod tests {
                 {"Rule_number": 4, "Why": "\"Retirement\": true"}]"#,
         )
         .unwrap();
-        let found: Vec<bool> = document.rules.iter().map(file::is_retirement).collect();
+        let found: Vec<bool> = document
+            .rules()
+            .map(|rule| file::is_retirement(&rule))
+            .collect();
         assert_eq!(found, [true, false, false, false]);
     }
 

@@ -37,7 +37,7 @@ pub(crate) struct Report<'a> {
     pub superseded_by: Vec<Shown<'a>>,
 }
 
-fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
+fn shown_rule<'a>(rule: &Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
     let instruction = rule.instruction.display().trim();
     Shown {
         number: rule.number.value(),
@@ -54,38 +54,36 @@ fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a Hist
 /// Rule `number` of `document`, whole; `None` when no rule has that number.
 pub(crate) fn report<'a>(
     path: &'a str,
-    document: &'a Document<'a>,
+    document: &'a Document,
     history: &'a History,
     number: u64,
 ) -> Option<Report<'a>> {
     let resolution = supersede::resolve(document);
     let rule = document
-        .rules
-        .iter()
+        .rules()
         .find(|rule| rule.number.value() == Some(number))?;
     let by_number = |n: u64| {
         document
-            .rules
-            .iter()
+            .rules()
             .filter(move |rule| rule.number.value() == Some(n))
     };
-    let older: Vec<u64> = supersede::references(rule)
+    let older: Vec<u64> = supersede::references(&rule)
         .into_iter()
         .filter(|&n| n < number)
         .collect();
     Some(Report {
         version: 1,
         path,
-        rule: shown_rule(rule, &resolution, history),
+        rule: shown_rule(&rule, &resolution, history),
         supersedes: older
             .iter()
             .flat_map(|&n| by_number(n))
-            .map(|r| shown_rule(r, &resolution, history))
+            .map(|r| shown_rule(&r, &resolution, history))
             .collect(),
         superseded_by: resolution.superseded_by[rule.index]
             .iter()
             .flat_map(|&n| by_number(n))
-            .map(|r| shown_rule(r, &resolution, history))
+            .map(|r| shown_rule(&r, &resolution, history))
             .collect(),
     })
 }

@@ -96,14 +96,12 @@ fn qualified(text: &str) -> Option<(&str, u64, &str)> {
 /// whose text holds no such marker is not parsed (`None`), so listings stay one parse.
 pub(crate) fn with_references<R>(
     rules_file: &std::path::Path,
-    f: impl FnOnce(Option<&Document<'_>>) -> R,
+    f: impl FnOnce(Option<&Document>) -> R,
 ) -> R {
     let source = crate::rules::read(rules_file).ok().flatten();
     let source =
         source.filter(|text| may_reference(text) && !qualified_references(text).is_empty());
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
+    let document = source.and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
     f(document.as_ref())
 }
 
@@ -119,9 +117,9 @@ fn may_reference(text: &str) -> bool {
 }
 
 /// Every `name:N` reference the local rules make.
-pub(crate) fn local_references(document: Option<&Document<'_>>) -> Vec<SourceRef> {
+pub(crate) fn local_references(document: Option<&Document>) -> Vec<SourceRef> {
     let mut refs = Vec::new();
-    for rule in document.iter().flat_map(|d| &d.rules) {
+    for rule in document.iter().flat_map(|d| d.rules()) {
         let Some(local) = rule.number.value() else {
             continue;
         };
@@ -236,7 +234,7 @@ fn personal(left_out: &mut Vec<String>) -> Option<Personal> {
 
 /// Loads the layers offline; problems leave a source out and say why (`check` reports
 /// them as errors).
-pub(crate) fn load(layout: &Layout, document: Option<&Document<'_>>) -> Layers {
+pub(crate) fn load(layout: &Layout, document: Option<&Document>) -> Layers {
     let mut layers = Layers {
         refs: local_references(document),
         ..Layers::default()

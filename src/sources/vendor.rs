@@ -30,18 +30,18 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
     let invalid = |why: String| SourceError::Invalid(format!("source `{name}`: {why}"));
     let text =
         std::str::from_utf8(bytes).map_err(|_| invalid("the rules file is not UTF-8".into()))?;
-    let document = rules::parse_strict(Path::new(name), text)
+    let document = rules::parse_strict(Path::new(name), text.to_string())
         .map_err(|error| invalid(format!("not an autofix rules file: {error}")))?;
-    if document.rules.len() > MAX_RULES {
+    if document.len() > MAX_RULES {
         return Err(SourceError::TooLarge {
             name: name.to_string(),
-            what: format!("{} rules", document.rules.len()),
+            what: format!("{} rules", document.len()),
             cap: MAX_RULES as u64,
         });
     }
     let resolution = supersede::resolve(&document);
-    let mut imported = Vec::with_capacity(document.rules.len());
-    for (rule, superseded_by) in document.rules.iter().zip(resolution.superseded_by) {
+    let mut imported = Vec::with_capacity(document.len());
+    for (rule, superseded_by) in document.rules().zip(resolution.superseded_by) {
         let number = rule.number.value().unwrap_or_default();
         let instruction = rule.instruction.display().trim().to_string();
         let why = rule.why.display().trim().to_string();

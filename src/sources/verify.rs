@@ -24,10 +24,7 @@ pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Vec<
             verify(&layout, document, &shown)
         });
     }
-    let source = crate::rules::read(&workspace.rules_file).ok().flatten();
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
+    let document = crate::rules::load(&workspace.rules_file).ok().flatten();
     verify(&layout, document.as_ref(), &shown)
 }
 
@@ -35,7 +32,7 @@ pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Vec<
 /// workspace has neither a manifest nor a lock.
 pub(crate) fn verify(
     layout: &Layout,
-    document: Option<&Document<'_>>,
+    document: Option<&Document>,
     shown: &dyn Fn(&Path) -> String,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -163,7 +160,7 @@ fn verify_copy(
 /// undeclared conflicts between layers.
 fn verify_references(
     layers: &layers::Layers,
-    document: Option<&Document<'_>>,
+    document: Option<&Document>,
     [rules_file, manifest_file]: [&str; 2],
     mut out: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
@@ -253,12 +250,12 @@ fn verify_references(
 /// Pairs of active rules from different layers that contradict each other and that no
 /// supersede settles: reported with the order that wins (local, then sources in manifest
 /// order).
-fn layer_conflicts(layers: &layers::Layers, document: Option<&Document<'_>>) -> Vec<Diagnostic> {
+fn layer_conflicts(layers: &layers::Layers, document: Option<&Document>) -> Vec<Diagnostic> {
     let mut owners: Vec<(usize, String)> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     if let Some(document) = document {
         let resolution = crate::rules::supersede::resolve(document);
-        for rule in &document.rules {
+        for rule in document.rules() {
             if resolution.is_active(rule.index)
                 && let Some(number) = rule.number.value()
             {

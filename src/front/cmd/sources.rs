@@ -255,11 +255,12 @@ pub(crate) fn rules_with_layers(
         paths: &query.paths,
     };
     let mut local = Vec::new();
-    context.with_listing(query, |listing| match format {
+    let listing = context.listing(query)?;
+    match format {
         RulesFormat::Json => listing.write_json(&mut local),
         RulesFormat::Markdown => listing.write_markdown(&mut local),
         _ => listing.write_text(&mut local),
-    })??;
+    }?;
     if format == RulesFormat::Markdown {
         // For pasting into a committed file: the imported rules, never the personal ones.
         let mut text = String::from_utf8_lossy(&local).into_owned();
