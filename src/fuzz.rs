@@ -33,7 +33,7 @@ pub fn rules_file(text: &str) {
     history_of(text, &document);
     let writable = document
         .rules()
-        .all(|r| r.malformed.is_none() && r.number.value().is_some());
+        .all(|r| r.malformed().is_none() && r.number().value().is_some());
     if !writable {
         return;
     }
@@ -52,7 +52,7 @@ pub fn rules_file(text: &str) {
         assert_eq!(old.raw, new.raw);
     }
     assert_eq!(
-        reread.rules().next_back().unwrap().instruction.as_str(),
+        reread.rules().next_back().unwrap().instruction().as_str(),
         Some(rule.instruction.as_str())
     );
 }
@@ -63,12 +63,12 @@ pub fn rules_file(text: &str) {
 fn history_of(text: &str, document: &Arc<file::Document>) {
     let history = provenance::History::parse(text);
     for rule in document.rules() {
-        let _ = stale::named_paths(rule.instruction.display());
-        let Some(number) = rule.number.value() else {
+        let _ = stale::named_paths(rule.instruction().display());
+        let Some(number) = rule.number().value() else {
             continue;
         };
         let _ = history
-            .origin(Some(number), rule.instruction.display())
+            .origin(Some(number), rule.instruction().display())
             .describe();
         if let Some(report) = show::report("autofix.json", document, &history, number) {
             let _ = (report.to_text(), report.to_json());

@@ -367,13 +367,13 @@ struct Matching {
 /// Base rules in the order references allow: lower numbers first.
 fn by_number(document: &Document) -> Vec<usize> {
     let mut order: Vec<usize> = (0..document.len()).collect();
-    order.sort_by_key(|&i| (document.rule(i).number.value().unwrap_or(u64::MAX), i));
+    order.sort_by_key(|&i| (document.rule(i).number().value().unwrap_or(u64::MAX), i));
     order
 }
 
 fn number(rule: &Rule<'_>) -> u64 {
     // Documents are parsed strictly: every rule has a valid number.
-    rule.number.value().unwrap_or_default()
+    rule.number().value().unwrap_or_default()
 }
 
 /// Matches every base rule to the side: first by content (references through the base →
@@ -441,7 +441,7 @@ fn instruction_key(text: &str) -> String {
 /// half of their words in common. A category or `Why` change keeps the instruction; a
 /// reworded instruction keeps most words; an unrelated rule shares few.
 fn similar(a: &Rule<'_>, b: &Rule<'_>) -> bool {
-    let (Some(a), Some(b)) = (a.instruction.as_str(), b.instruction.as_str()) else {
+    let (Some(a), Some(b)) = (a.instruction().as_str(), b.instruction().as_str()) else {
         return false;
     };
     if same_instruction(a, b) {
@@ -738,7 +738,7 @@ impl<'d> Merger<'d> {
         // a replayed rule instead of a scan of the kept side (10k new rules a side took 1.8 s).
         let mut holding: HashMap<String, u64> = HashMap::new();
         for existing in kept.rules().filter(|rule| holds_instruction(rule)) {
-            if let Some(text) = existing.instruction.as_str() {
+            if let Some(text) = existing.instruction().as_str() {
                 holding
                     .entry(instruction_key(text))
                     .or_insert(number(&existing));
@@ -763,7 +763,7 @@ impl<'d> Merger<'d> {
                 continue;
             }
             let same = rule
-                .instruction
+                .instruction()
                 .as_str()
                 .and_then(|instruction| holding.get(&instruction_key(instruction)));
             if let Some(&to) = same {
@@ -808,7 +808,7 @@ impl<'d> Merger<'d> {
         let text = refs::rewrite_object(rule.raw, number, map).ok_or_else(|| {
             MergeError::Internal(format!(
                 "cannot renumber rule {} (its object cannot be read field by field)",
-                rule.number.value().unwrap_or_default()
+                rule.number().value().unwrap_or_default()
             ))
         })?;
         Ok(relayout(&text, self.replayed_layout, self.layout))

@@ -102,10 +102,15 @@ fn dropped(working: &str, merged: &str) -> Vec<(Option<u64>, String)> {
         .rules()
         .filter(|rule| {
             !merged.rules().any(|kept| {
-                rules::same_instruction(kept.instruction.display(), rule.instruction.display())
+                rules::same_instruction(kept.instruction().display(), rule.instruction().display())
             })
         })
-        .map(|rule| (rule.number.value(), rule.instruction.display().to_string()))
+        .map(|rule| {
+            (
+                rule.number().value(),
+                rule.instruction().display().to_string(),
+            )
+        })
         .collect()
 }
 

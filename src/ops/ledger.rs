@@ -174,11 +174,12 @@ fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Ve
     let rules_of = || document.into_iter().flat_map(Document::rules);
     let resolution = document.map(supersede::resolve).unwrap_or_default();
     let by_number: HashMap<u64, crate::rules::file::Rule<'a>> = rules_of()
-        .filter_map(|rule| Some((rule.number.value()?, rule)))
+        .filter_map(|rule| Some((rule.number().value()?, rule)))
         .collect();
     let mut records: Vec<RuleRecord<'a>> = Vec::new();
     for rule in rules_of() {
-        let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
+        let (Some(number), Some(instruction)) =
+            (rule.number().value(), rule.instruction().as_str())
         else {
             continue;
         };
@@ -194,13 +195,13 @@ fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Ve
             .iter()
             .filter_map(|&by| {
                 let newer = by_number.get(&by)?;
-                committed(history, by, newer.instruction.display().trim())
+                committed(history, by, newer.instruction().display().trim())
             })
             .min();
         records.push(RuleRecord {
             source: None,
             number,
-            category: rule.category.display().trim(),
+            category: rule.category().display().trim(),
             instruction: instruction.trim(),
             active: resolution.is_active(rule.index),
             provenance,
@@ -224,8 +225,8 @@ fn imported_records<'a>(
     let local_date = |by: u64| {
         let rule = document?
             .rules()
-            .find(|rule| rule.number.value() == Some(by))?;
-        committed(history, by, rule.instruction.display().trim())
+            .find(|rule| rule.number().value() == Some(by))?;
+        committed(history, by, rule.instruction().display().trim())
     };
     let mut records = Vec::new();
     for (layer, copy) in imported.layers.layers.iter().zip(imported.copies) {

@@ -259,7 +259,7 @@ mod tests {
         let read = parse(&text).unwrap();
         let globs: Vec<&str> = read
             .rule(0)
-            .paths
+            .paths()
             .globs()
             .iter()
             .map(AsRef::as_ref)

@@ -160,12 +160,12 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
 /// The field that holds `rule`'s reference to `number`: the element of `Supersedes`,
 /// else `Why` or `Instruction` where a marker names it; "" (the whole rule) otherwise.
 fn reference_field(rule: &Rule<'_>, number: u64) -> String {
-    if let Supersedes::Numbers(numbers) = &rule.supersedes
+    if let Supersedes::Numbers(numbers) = &rule.supersedes()
         && let Some(at) = numbers.iter().position(|&n| n == number)
     {
         return format!("Supersedes/{at}");
     }
-    for (field, text) in [("Why", &rule.why), ("Instruction", &rule.instruction)] {
+    for (field, text) in [("Why", &rule.why()), ("Instruction", &rule.instruction())] {
         if text
             .as_str()
             .is_some_and(|text| super::supersede::markers(text).contains(&number))
@@ -254,11 +254,11 @@ impl<'d> Linter<'d> {
     /// `Supersedes`.
     fn fields(&mut self, rule: &Rule<'_>, first_with_number: &mut HashMap<u64, u64>) {
         let name = rule_name(rule);
-        if let Some(problem) = &rule.malformed {
+        if let Some(problem) = &rule.malformed() {
             self.emit(rule, "", Code::InvalidField, format!("{name}: {problem}"));
             return;
         }
-        match rule.number {
+        match rule.number() {
             Number::Missing => self.emit(
                 rule,
                 "",
@@ -282,7 +282,7 @@ impl<'d> Linter<'d> {
                 }
             }
         }
-        if let Text::Str(category) = &rule.category
+        if let Text::Str(category) = &rule.category()
             && Category::parse(category).is_none()
         {
             let message = format!(
@@ -292,7 +292,7 @@ impl<'d> Linter<'d> {
             self.emit(rule, "Category", Code::UnknownCategory, message);
         }
         self.texts(rule, &name);
-        if let Supersedes::Invalid(raw) = &rule.supersedes {
+        if let Supersedes::Invalid(raw) = &rule.supersedes() {
             let message = format!("{name}: `Supersedes` is {raw}, not an array of rule numbers");
             self.emit(rule, "Supersedes", Code::InvalidField, message);
         }
@@ -301,9 +301,9 @@ impl<'d> Linter<'d> {
     /// `Category`, `Instruction` and `Why`: present, strings, not empty.
     fn texts(&mut self, rule: &Rule<'_>, name: &str) {
         for (field, text) in [
-            ("Category", &rule.category),
-            ("Instruction", &rule.instruction),
-            ("Why", &rule.why),
+            ("Category", &rule.category()),
+            ("Instruction", &rule.instruction()),
+            ("Why", &rule.why()),
         ] {
             let (at, code, message) = match text {
                 Text::Missing => ("", Code::MissingField, format!("{name} has no `{field}`")),
@@ -386,7 +386,7 @@ impl<'d> Linter<'d> {
             if !self.resolution.is_active(rule.index) {
                 continue;
             }
-            let Some(instruction) = rule.instruction.as_str() else {
+            let Some(instruction) = rule.instruction().as_str() else {
                 continue;
             };
             if !instruction.trim().is_empty() && !is_imperative(instruction) {
@@ -467,10 +467,10 @@ fn lint_consistency(
     for pair in similar::pairs(&texts) {
         let (older, newer) = (active[pair.earlier].0, active[pair.later].0);
         let (mut older, mut newer) = (document.rule(older), document.rule(newer));
-        if older.number.value() > newer.number.value() {
+        if older.number().value() > newer.number().value() {
             std::mem::swap(&mut older, &mut newer);
         }
-        let (Some(old), Some(new)) = (older.number.value(), newer.number.value()) else {
+        let (Some(old), Some(new)) = (older.number().value(), newer.number().value()) else {
             continue;
         };
         let (code, relation) = match pair.kind {
@@ -483,8 +483,8 @@ fn lint_consistency(
                 code,
                 format!(
                     "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
-                    text::clipped(newer.instruction.display(), 60),
-                    text::clipped(older.instruction.display(), 60),
+                    text::clipped(newer.instruction().display(), 60),
+                    text::clipped(older.instruction().display(), 60),
                     pair.score
                 ),
             )

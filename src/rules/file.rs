@@ -63,6 +63,7 @@ impl Span {
         }
     }
 
+    #[inline]
     fn get(self, source: &str) -> &str {
         &source[self.start..self.end]
     }
@@ -103,6 +104,7 @@ enum StoredText {
 }
 
 impl StoredText {
+    #[inline]
     fn view<'a>(&'a self, source: &'a str) -> Text<'a> {
         match self {
             StoredText::Missing => Text::Missing,
@@ -113,8 +115,9 @@ impl StoredText {
     }
 }
 
-/// One rule object, as written: a view of a [`Document`]'s rule.
-#[derive(Clone, Debug)]
+/// One rule object, as written: a view of a [`Document`]'s rule, which reads each field
+/// when asked.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Rule<'a> {
     /// Index in the array.
     pub index: usize,
@@ -122,16 +125,53 @@ pub(crate) struct Rule<'a> {
     pub offset: usize,
     /// The object's exact source text.
     pub raw: &'a str,
-    pub number: Number<'a>,
-    pub category: Text<'a>,
-    pub instruction: Text<'a>,
-    pub why: Text<'a>,
+    source: &'a str,
+    record: &'a Record,
+}
+
+impl<'a> Rule<'a> {
+    pub(crate) fn number(&self) -> Number<'a> {
+        match self.record.number {
+            Stored::Missing => Number::Missing,
+            Stored::Read(n) => Number::Valid(n),
+            Stored::Invalid(span) => Number::Invalid(span.get(self.source)),
+        }
+    }
+
+    pub(crate) fn category(&self) -> Text<'a> {
+        self.record.category.view(self.source)
+    }
+
+    pub(crate) fn instruction(&self) -> Text<'a> {
+        self.record.instruction.view(self.source)
+    }
+
+    pub(crate) fn why(&self) -> Text<'a> {
+        self.record.why.view(self.source)
+    }
+
     /// The optional `Supersedes` array.
-    pub supersedes: Supersedes<'a>,
+    pub(crate) fn supersedes(&self) -> Supersedes<'a> {
+        match &self.record.supersedes {
+            Stored::Missing => Supersedes::Missing,
+            Stored::Read(numbers) => Supersedes::Numbers(numbers),
+            Stored::Invalid(span) => Supersedes::Invalid(span.get(self.source)),
+        }
+    }
+
     /// The optional `Paths` array: the globs the rule is scoped to ([`super::scope`]).
-    pub paths: Paths<'a>,
+    pub(crate) fn paths(&self) -> Paths<'a> {
+        match &self.record.paths {
+            Stored::Missing => Paths::Missing,
+            Stored::Read(globs) => Paths::Globs(globs),
+            Stored::Invalid(span) => Paths::Invalid(span.get(self.source)),
+        }
+    }
+
     /// Set when the object could not be read field by field (a repeated key).
-    pub malformed: Option<&'a str>,
+    pub(crate) fn malformed(&self) -> Option<&'a str> {
+        self.record.malformed.as_deref()
+    }
 }
 
 impl Record {
@@ -140,29 +180,8 @@ impl Record {
             index: self.index,
             offset: self.raw.start,
             raw: self.raw.get(source),
-            number: self.number(source),
-            category: self.category.view(source),
-            instruction: self.instruction.view(source),
-            why: self.why.view(source),
-            supersedes: match &self.supersedes {
-                Stored::Missing => Supersedes::Missing,
-                Stored::Read(numbers) => Supersedes::Numbers(numbers),
-                Stored::Invalid(span) => Supersedes::Invalid(span.get(source)),
-            },
-            paths: match &self.paths {
-                Stored::Missing => Paths::Missing,
-                Stored::Read(globs) => Paths::Globs(globs),
-                Stored::Invalid(span) => Paths::Invalid(span.get(source)),
-            },
-            malformed: self.malformed.as_deref(),
-        }
-    }
-
-    fn number<'a>(&self, source: &'a str) -> Number<'a> {
-        match self.number {
-            Stored::Missing => Number::Missing,
-            Stored::Read(n) => Number::Valid(n),
-            Stored::Invalid(span) => Number::Invalid(span.get(source)),
+            source,
+            record: self,
         }
     }
 }
@@ -599,18 +618,18 @@ pub(crate) const FIELD: &str = "Retirement";
 
 /// Whether `rule` is a retirement record: its top-level `Retirement` is `true`.
 pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
+    let raw = rule.raw;
     // A cheap filter first: this runs for every rule of every listing.
-    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Retirement\"").is_none() {
+    if memchr::memmem::find(raw.as_bytes(), b"\"Retirement\"").is_none() {
         return false;
     }
-    jsonpos::find_pointer(rule.raw, "/Retirement")
-        .is_some_and(|at| rule.raw[at..].starts_with("true"))
+    jsonpos::find_pointer(raw, "/Retirement").is_some_and(|at| raw[at..].starts_with("true"))
 }
 
 /// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
 /// without a valid number: how every check names a rule.
 pub(crate) fn rule_name(rule: &Rule<'_>) -> String {
-    match rule.number {
+    match rule.number() {
         Number::Valid(n) => format!("rule {n}"),
         _ => format!("the rule at position {}", rule.index + 1),
     }
@@ -635,10 +654,10 @@ mod tests {
         let source = "\u{feff}[\n  {\"Rule_number\": 7, \"Category\": \"[code]\", \"Instruction\": \"Use \\\"x\\\"\", \"Why\": 3, \"extra\": {\"a\": [1]}}\n]\n";
         let document = parse(source).unwrap();
         let rule = document.rule(0);
-        assert_eq!(rule.number, Number::Valid(7));
-        assert_eq!(rule.category.as_str(), Some("[code]"));
-        assert_eq!(rule.instruction.as_str(), Some("Use \"x\""));
-        assert_eq!(rule.why, Text::Other("3"));
+        assert_eq!(rule.number(), Number::Valid(7));
+        assert_eq!(rule.category().as_str(), Some("[code]"));
+        assert_eq!(rule.instruction().as_str(), Some("Use \"x\""));
+        assert_eq!(rule.why(), Text::Other("3"));
         assert_eq!(&source[rule.offset..rule.offset + rule.raw.len()], rule.raw);
         assert!(rule.raw.ends_with("}}"));
     }
@@ -688,21 +707,21 @@ mod tests {
                 .unwrap();
         let globs: Vec<&str> = document
             .rule(0)
-            .paths
+            .paths()
             .globs()
             .iter()
             .map(AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "a\\b"]);
-        assert_eq!(document.rule(1).paths, Paths::Invalid("\"x\""));
-        assert_eq!(document.rule(2).paths, Paths::Invalid("[1]"));
-        assert_eq!(document.rule(3).paths, Paths::Missing);
-        assert!(document.rule(3).paths.globs().is_empty());
+        assert_eq!(document.rule(1).paths(), Paths::Invalid("\"x\""));
+        assert_eq!(document.rule(2).paths(), Paths::Invalid("[1]"));
+        assert_eq!(document.rule(3).paths(), Paths::Missing);
+        assert!(document.rule(3).paths().globs().is_empty());
     }
 
     #[test]
     fn repeated_keys_are_malformed_not_fatal() {
         let document = parse(r#"[{"Why": "a", "Why": "b"}]"#).unwrap();
-        assert!(document.rule(0).malformed.unwrap().contains("duplicate"));
+        assert!(document.rule(0).malformed().unwrap().contains("duplicate"));
     }
 }

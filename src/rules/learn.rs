@@ -275,12 +275,12 @@ fn plan<'a>(
             status: Status::Duplicate,
             supersedes: Vec::new(),
             rule: StoredRule {
-                number: existing.number.value().unwrap_or_default(),
-                category: existing.category.display().to_string(),
-                instruction: existing.instruction.display().to_string(),
-                why: existing.why.display().to_string(),
+                number: existing.number().value().unwrap_or_default(),
+                category: existing.category().display().to_string(),
+                instruction: existing.instruction().display().to_string(),
+                why: existing.why().display().to_string(),
                 paths: existing
-                    .paths
+                    .paths()
                     .globs()
                     .iter()
                     .map(ToString::to_string)
@@ -306,9 +306,9 @@ fn plan<'a>(
         // Checked again under the lock: another writer may have retired it meanwhile.
         let resolution = supersede::resolve(document);
         for reference in &rule.references {
-            let active = document
-                .rules()
-                .any(|r| r.number.value() == Some(reference.rule) && resolution.is_active(r.index));
+            let active = document.rules().any(|r| {
+                r.number().value() == Some(reference.rule) && resolution.is_active(r.index)
+            });
             if !active {
                 return Err(RulesError::NotRetirable {
                     path: path.to_path_buf(),
@@ -370,10 +370,10 @@ fn holder<'d>(document: &'d Document, rule: &Validated) -> Option<file::Rule<'d>
         .rules()
         .filter(|existing| {
             existing
-                .instruction
+                .instruction()
                 .as_str()
                 .is_some_and(|text| same_instruction(text, &rule.instruction))
-                && same_scope(&existing.paths, &rule.paths)
+                && same_scope(&existing.paths(), &rule.paths)
         })
         .map(|existing| existing.index)
         .collect();
@@ -386,7 +386,7 @@ fn holder<'d>(document: &'d Document, rule: &Validated) -> Option<file::Rule<'d>
             resolution.is_active(index)
                 && document
                     .rule(index)
-                    .number
+                    .number()
                     .value()
                     .is_none_or(|n| !replaced.contains(&n))
         });
@@ -400,8 +400,8 @@ fn near_matches(document: &Document, rule: &Validated) -> Vec<Match> {
     // Rules of another scope are other rules, however alike their words.
     let candidates = document
         .rules()
-        .filter(|r| same_scope(&r.paths, &rule.paths))
-        .filter_map(|r| Some((r.number.value()?, r.instruction.as_str()?)));
+        .filter(|r| same_scope(&r.paths(), &rule.paths))
+        .filter_map(|r| Some((r.number().value()?, r.instruction().as_str()?)));
     let mut matches = similar::matches(&rule.instruction, candidates);
     if matches.is_empty() {
         return matches;
@@ -411,7 +411,7 @@ fn near_matches(document: &Document, rule: &Validated) -> Vec<Match> {
     let active: std::collections::HashSet<u64> = document
         .rules()
         .filter(|r| resolution.is_active(r.index))
-        .filter_map(|r| r.number.value())
+        .filter_map(|r| r.number().value())
         .collect();
     matches.retain(|m| active.contains(&m.rule) && !superseded.contains(&m.rule));
     matches
@@ -429,7 +429,10 @@ fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
 
 /// The valid rule numbers, sorted (repeats kept).
 fn sorted_numbers(document: &Document) -> Vec<u64> {
-    let mut numbers: Vec<u64> = document.rules().filter_map(|r| r.number.value()).collect();
+    let mut numbers: Vec<u64> = document
+        .rules()
+        .filter_map(|r| r.number().value())
+        .collect();
     numbers.sort_unstable();
     numbers
 }
@@ -476,11 +479,11 @@ fn verify(
         return Err(failed());
     }
     let last = &new.rule(0);
-    let same_new = last.number == Number::Valid(rule.number)
-        && last.category.as_str() == Some(&rule.category)
-        && last.instruction.as_str() == Some(&rule.instruction)
-        && last.why.as_str() == Some(&rule.why)
-        && same_paths(&last.paths, &rule.paths)
+    let same_new = last.number() == Number::Valid(rule.number)
+        && last.category().as_str() == Some(&rule.category)
+        && last.instruction().as_str() == Some(&rule.instruction)
+        && last.why().as_str() == Some(&rule.why)
+        && same_paths(&last.paths(), &rule.paths)
         && super::file::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }

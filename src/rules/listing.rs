@@ -163,18 +163,21 @@ impl Entries {
     }
 
     fn entry(&self, at: usize, index: usize) -> Entry<'_> {
-        let rule = self
+        let document = self
             .document
             .as_deref()
-            .expect("entries come from a document")
-            .rule(index);
+            .expect("entries come from a document");
         let superseded_by = &self.superseded_by[index];
         let retirement = self.retirement.get(index).copied().unwrap_or(false);
+        let rule = document.rule(index);
+        let number = rule.number().value();
+        let instruction = rule.instruction().display().trim();
+        let globs = rule.paths().globs();
         Entry {
-            number: rule.number.value(),
-            category: bare_category(rule.category.display()),
-            instruction: rule.instruction.display().trim(),
-            why: rule.why.display().trim(),
+            number,
+            category: bare_category(rule.category().display()),
+            instruction,
+            why: rule.why().display().trim(),
             active: superseded_by.is_empty() && !retirement,
             superseded_by,
             retirement,
@@ -182,7 +185,7 @@ impl Entries {
                 && superseded_by
                     .iter()
                     .all(|n| self.records.binary_search(n).is_ok()),
-            paths: rule.paths.globs(),
+            paths: globs,
             applies: self.applies.get(at).map_or_else(Vec::new, |reasons| {
                 reasons
                     .iter()
@@ -193,13 +196,14 @@ impl Entries {
                         } else {
                             "unscoped"
                         },
-                        glob: reason.glob.map(|glob| rule.paths.globs()[glob].as_str()),
+                        glob: reason.glob.map(|glob| globs[glob].as_str()),
                     })
                     .collect()
             }),
-            provenance: self.history.as_deref().map(|history| {
-                history.origin(rule.number.value(), rule.instruction.display().trim())
-            }),
+            provenance: self
+                .history
+                .as_deref()
+                .map(|history| history.origin(number, instruction)),
         }
     }
 }
@@ -218,7 +222,7 @@ pub(crate) fn check_filter(query: &Query, document: Option<&Document>) -> Result
     }
     let mut known: Vec<String> = Category::ALL.map(|c| c.as_str().to_string()).to_vec();
     for rule in document.iter().flat_map(|d| d.rules()) {
-        let category = bare_category(rule.category.display());
+        let category = bare_category(rule.category().display());
         if !category.is_empty() && !known.iter().any(|k| *k == category) {
             known.push(category.into_owned());
         }
@@ -267,7 +271,7 @@ pub(crate) fn build(path: String, document: Option<Arc<Document>>, query: &Query
         }
         if let Some(problem) = unreadable(&rule) {
             left_out[index] = rule
-                .instruction
+                .instruction()
                 .as_str()
                 .is_none_or(|i| i.trim().is_empty());
             listing.unreadable.push(problem);
@@ -304,7 +308,7 @@ pub(crate) fn build(path: String, document: Option<Arc<Document>>, query: &Query
                 || listing
                     .categories
                     .iter()
-                    .any(|c| *c == bare_category(document.rule(index).category.display()))
+                    .any(|c| *c == bare_category(document.rule(index).category().display()))
         })
         .filter(|&index| {
             query
@@ -385,7 +389,7 @@ const FIELDS: [&str; 6] = [
 fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
     use super::file::{Number, Text};
     let mut problems = Vec::new();
-    match rule.number {
+    match rule.number() {
         Number::Valid(_) => {}
         Number::Missing => problems.push("no `Rule_number`".to_string()),
         Number::Invalid(raw) => problems.push(format!(
@@ -393,7 +397,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
             crate::report::text::shown(raw)
         )),
     }
-    match &rule.instruction {
+    match &rule.instruction() {
         Text::Str(text) if !text.trim().is_empty() => {}
         Text::Str(_) => problems.push("an empty `Instruction`".to_string()),
         Text::Other(raw) => problems.push(format!(
@@ -434,7 +438,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
 /// Whether `rule`'s instruction or why holds `text`, ignoring case.
 fn mentions(rule: &super::file::Rule<'_>, text: &str) -> bool {
     let wanted = text.trim().to_lowercase();
-    [rule.instruction.display(), rule.why.display()]
+    [rule.instruction().display(), rule.why().display()]
         .iter()
         .any(|field| field.to_lowercase().contains(&wanted))
 }
@@ -442,7 +446,7 @@ fn mentions(rule: &super::file::Rule<'_>, text: &str) -> bool {
 /// Why `rule` applies to each of `paths`: everywhere when unscoped (or when its `Paths`
 /// cannot be read: a rule is shown rather than lost), else where a glob matches.
 fn applying(rule: &super::file::Rule<'_>, paths: &[String]) -> Vec<Reason> {
-    let globs = rule.paths.globs();
+    let globs = rule.paths().globs();
     paths
         .iter()
         .enumerate()

@@ -136,10 +136,10 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> RulesError {
 pub(crate) fn parse_strict(path: &Path, source: String) -> Result<Document, RulesError> {
     let document = parse_tolerant(path, source)?;
     for rule in document.rules() {
-        let problem = if let Some(problem) = rule.malformed {
+        let problem = if let Some(problem) = rule.malformed() {
             problem.to_string()
         } else {
-            match rule.number {
+            match rule.number() {
                 Number::Valid(_) => continue,
                 Number::Missing => "`Rule_number` is missing".to_string(),
                 Number::Invalid(raw) => {

@@ -37,7 +37,7 @@ pub(crate) fn request(
     let resolution = supersede::resolve(document);
     let rule = document
         .rules()
-        .find(|rule| rule.number.value() == Some(number))
+        .find(|rule| rule.number().value() == Some(number))
         .ok_or_else(|| Refusal::Missing(number, shown.to_string()))?;
     if file::is_retirement(&rule) {
         return Err(Refusal::Record(number));

@@ -25,7 +25,7 @@ pub(crate) fn lint(
     let locator = jsonpos::Locator::default();
     for rule in document.rules() {
         let mut found = Vec::new();
-        match &rule.paths {
+        match &rule.paths() {
             Paths::Missing => continue,
             Paths::Invalid(raw) => found.push((
                 String::new(),

@@ -38,16 +38,16 @@ pub(crate) struct Report<'a> {
 }
 
 fn shown_rule<'a>(rule: &Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
-    let instruction = rule.instruction.display().trim();
+    let instruction = rule.instruction().display().trim();
     Shown {
-        number: rule.number.value(),
-        category: rule.category.display().trim(),
+        number: rule.number().value(),
+        category: rule.category().display().trim(),
         instruction,
-        why: rule.why.display().trim(),
+        why: rule.why().display().trim(),
         active: resolution.is_active(rule.index),
         retirement: resolution.is_retirement(rule.index),
-        paths: rule.paths.globs().iter().map(AsRef::as_ref).collect(),
-        provenance: history.origin(rule.number.value(), instruction),
+        paths: rule.paths().globs().iter().map(AsRef::as_ref).collect(),
+        provenance: history.origin(rule.number().value(), instruction),
     }
 }
 
@@ -61,11 +61,11 @@ pub(crate) fn report<'a>(
     let resolution = supersede::resolve(document);
     let rule = document
         .rules()
-        .find(|rule| rule.number.value() == Some(number))?;
+        .find(|rule| rule.number().value() == Some(number))?;
     let by_number = |n: u64| {
         document
             .rules()
-            .filter(move |rule| rule.number.value() == Some(n))
+            .filter(move |rule| rule.number().value() == Some(n))
     };
     let older: Vec<u64> = supersede::references(&rule)
         .into_iter()

@@ -104,26 +104,26 @@ pub(crate) fn lint(
     };
     for rule in document.rules().filter(|r| resolution.is_active(r.index)) {
         for (field, text) in [
-            ("Instruction", rule.instruction.display()),
-            ("Why", rule.why.display()),
+            ("Instruction", rule.instruction().display()),
+            ("Why", rule.why().display()),
         ] {
             for named in named_paths(text) {
                 if !found_now(named) {
                     missing.push(Missing {
-                        rule: rule.clone(),
+                        rule,
                         field: format!("/{field}"),
                         named: named.to_string(),
                     });
                 }
             }
         }
-        for (k, glob) in rule.paths.globs().iter().enumerate() {
+        for (k, glob) in rule.paths().globs().iter().enumerate() {
             let Ok(parsed) = Glob::parse(glob) else {
                 continue;
             };
             if !parsed.is_negated() && !repository.tracked.iter().any(|f| parsed.matches(f)) {
                 missing.push(Missing {
-                    rule: rule.clone(),
+                    rule,
                     field: format!("/Paths/{k}"),
                     named: glob.clone(),
                 });

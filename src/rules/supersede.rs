@@ -278,12 +278,12 @@ impl Resolution {
 /// Every reference a rule makes: its `Supersedes` array, then markers in `Why` and
 /// `Instruction`, without repeats.
 pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
-    let mut all = match &rule.supersedes {
+    let mut all = match &rule.supersedes() {
         Supersedes::Numbers(numbers) => numbers.to_vec(),
         _ => Vec::new(),
     };
-    all.extend(markers(rule.why.display()));
-    all.extend(markers(rule.instruction.display()));
+    all.extend(markers(rule.why().display()));
+    all.extend(markers(rule.instruction().display()));
     let mut seen = std::collections::HashSet::new();
     all.retain(|n| seen.insert(*n));
     all
@@ -293,9 +293,8 @@ pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
 /// a superseded rule stays superseded even if its superseder is later superseded too.
 pub(crate) fn resolve(document: &Document) -> Resolution {
     // (number, index) sorted: one allocation, and the rules holding a number are a range.
-    let mut by_number: Vec<(u64, usize)> = document
-        .rules()
-        .filter_map(|rule| Some((rule.number.value()?, rule.index)))
+    let mut by_number: Vec<(u64, usize)> = (0..document.len())
+        .filter_map(|index| Some((document.number(index)?, index)))
         .collect();
     by_number.sort_unstable();
     let holders = |number: u64| {
@@ -308,13 +307,12 @@ pub(crate) fn resolve(document: &Document) -> Resolution {
     let mut resolution = Resolution {
         superseded_by: vec![Vec::new(); document.len()],
         dangling: Vec::new(),
-        retirement: document
-            .rules()
-            .map(|rule| super::file::is_retirement(&rule))
+        retirement: (0..document.len())
+            .map(|index| super::file::is_retirement(&document.rule(index)))
             .collect(),
     };
     for rule in document.rules() {
-        let Some(number) = rule.number.value() else {
+        let Some(number) = rule.number().value() else {
             continue;
         };
         for reference in references(&rule) {

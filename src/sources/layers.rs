@@ -120,10 +120,10 @@ fn may_reference(text: &str) -> bool {
 pub(crate) fn local_references(document: Option<&Document>) -> Vec<SourceRef> {
     let mut refs = Vec::new();
     for rule in document.iter().flat_map(|d| d.rules()) {
-        let Some(local) = rule.number.value() else {
+        let Some(local) = rule.number().value() else {
             continue;
         };
-        for text in [rule.why.display(), rule.instruction.display()] {
+        for text in [rule.why().display(), rule.instruction().display()] {
             for (source, number) in qualified_references(text) {
                 let reference = SourceRef {
                     local,

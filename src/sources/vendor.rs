@@ -42,9 +42,9 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
     let resolution = supersede::resolve(&document);
     let mut imported = Vec::with_capacity(document.len());
     for (rule, superseded_by) in document.rules().zip(resolution.superseded_by) {
-        let number = rule.number.value().unwrap_or_default();
-        let instruction = rule.instruction.display().trim().to_string();
-        let why = rule.why.display().trim().to_string();
+        let number = rule.number().value().unwrap_or_default();
+        let instruction = rule.instruction().display().trim().to_string();
+        let why = rule.why().display().trim().to_string();
         for text in [&instruction, &why] {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(SourceError::TooLarge {
@@ -65,10 +65,15 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
             .unwrap_or(false);
         imported.push(Imported {
             number,
-            category: crate::rules::category::normalize(rule.category.display()),
+            category: crate::rules::category::normalize(rule.category().display()),
             instruction,
             why,
-            paths: rule.paths.globs().iter().map(ToString::to_string).collect(),
+            paths: rule
+                .paths()
+                .globs()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             locked,
             superseded_by,
         });

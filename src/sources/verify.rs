@@ -257,10 +257,10 @@ fn layer_conflicts(layers: &layers::Layers, document: Option<&Document>) -> Vec<
         let resolution = crate::rules::supersede::resolve(document);
         for rule in document.rules() {
             if resolution.is_active(rule.index)
-                && let Some(number) = rule.number.value()
+                && let Some(number) = rule.number().value()
             {
                 owners.push((0, format!("local rule {number}")));
-                texts.push(rule.instruction.display().to_string());
+                texts.push(rule.instruction().display().to_string());
             }
         }
     }
