@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::preset::{self, render, report, requirements};
 use crate::rules::append::{StoredRule, splice};
@@ -16,12 +17,13 @@ pub fn rules_file(text: &str) {
     let _ = crate::report::jsonpos::locate(text, "/0/Rule_number");
     let report = check::check(Path::new("autofix.json"), Ok(Some(text.to_string())));
     let _ = report.expect("text that was read always lints").to_json();
-    let Ok(document) = file::parse(text) else {
+    let Ok(document) = file::parse(text.to_string()) else {
         return;
     };
+    let document = Arc::new(document);
     let _ = supersede::resolve(&document);
     let query = listing::Query::default();
-    let shown = listing::build("autofix.json".into(), Some(&document), &query);
+    let shown = listing::build("autofix.json".into(), Some(document.clone()), &query);
     let mut out = Vec::new();
     let _ = (
         shown.to_text(),
@@ -30,9 +32,8 @@ pub fn rules_file(text: &str) {
     );
     history_of(text, &document);
     let writable = document
-        .rules
-        .iter()
-        .all(|r| r.malformed.is_none() && r.number.value().is_some());
+        .rules()
+        .all(|r| r.malformed().is_none() && r.number().value().is_some());
     if !writable {
         return;
     }
@@ -45,13 +46,13 @@ pub fn rules_file(text: &str) {
         retirement: false,
     };
     let new_text = splice(&document, &rule).to_text();
-    let reread = file::parse(&new_text).expect("the appended text parses");
-    assert_eq!(reread.rules.len(), document.rules.len() + 1);
-    for (old, new) in document.rules.iter().zip(&reread.rules) {
+    let reread = file::parse(new_text).expect("the appended text parses");
+    assert_eq!(reread.len(), document.len() + 1);
+    for (old, new) in document.rules().zip(reread.rules()) {
         assert_eq!(old.raw, new.raw);
     }
     assert_eq!(
-        reread.rules.last().unwrap().instruction.as_str(),
+        reread.rules().next_back().unwrap().instruction().as_str(),
         Some(rule.instruction.as_str())
     );
 }
@@ -59,7 +60,7 @@ pub fn rules_file(text: &str) {
 /// The ledger's readers on the same text: read as a `git log` (any text is one), then every
 /// rule shown whole with that history, its retirement asked for, its paths read, and the
 /// listing searched and given provenance.
-fn history_of(text: &str, document: &file::Document<'_>) {
+fn history_of(text: &str, document: &Arc<file::Document>) {
     let history = provenance::History::parse(text);
     let workspace = crate::io::workspace::Workspace::new(
         ".".into(),
@@ -68,13 +69,13 @@ fn history_of(text: &str, document: &file::Document<'_>) {
         Vec::new(),
         std::path::Path::new("."),
     );
-    for rule in &document.rules {
-        let _ = stale::named_paths(rule.instruction.display());
-        let Some(number) = rule.number.value() else {
+    for rule in document.rules() {
+        let _ = stale::named_paths(rule.instruction().display());
+        let Some(number) = rule.number().value() else {
             continue;
         };
         let _ = history
-            .origin(Some(number), rule.instruction.display())
+            .origin(Some(number), rule.instruction().display())
             .describe();
         if let Some(report) = show::report(&workspace, document, &history, number) {
             let _ = (report.to_text(), report.to_json());
@@ -84,10 +85,10 @@ fn history_of(text: &str, document: &file::Document<'_>) {
     let query = listing::Query {
         all: true,
         search: Some("a".into()),
-        provenance: Some(history),
+        provenance: Some(Arc::new(history)),
         ..listing::Query::default()
     };
-    let shown = listing::build("autofix.json".into(), Some(document), &query);
+    let shown = listing::build("autofix.json".into(), Some(document.clone()), &query);
     let mut out = Vec::new();
     let _ = (shown.to_text(), shown.write_json(&mut out));
 }

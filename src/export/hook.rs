@@ -83,7 +83,7 @@ pub(crate) fn empty(agent: Agent) -> &'static str {
 /// counted with its scoped rules.
 pub(crate) fn render(
     agent: Agent,
-    listing: &Listing<'_>,
+    listing: &Listing,
     budget_tokens: Option<usize>,
     layers: &ForHook,
 ) -> String {
@@ -99,7 +99,7 @@ pub(crate) fn render(
 /// How many characters Claude Code's hook would print with every unscoped rule, the
 /// imported ones of `layers` included: over [`CAP`], it leaves the oldest out. `check`
 /// measures the rules with it.
-pub(crate) fn full_size(listing: &Listing<'_>, layers: &ForHook) -> usize {
+pub(crate) fn full_size(listing: &Listing, layers: &ForHook) -> usize {
     Output::new(Agent::Claude, listing, None, layers)
         .text(0)
         .chars()
@@ -120,7 +120,7 @@ struct Output<'l> {
 impl<'l> Output<'l> {
     fn new(
         agent: Agent,
-        listing: &'l Listing<'_>,
+        listing: &'l Listing,
         budget_tokens: Option<usize>,
         layers: &ForHook,
     ) -> Self {
@@ -182,7 +182,7 @@ impl<'l> Output<'l> {
 /// The line about scoped rules: how many, their globs, and the command that lists the rules
 /// for a file; empty when every rule is unscoped.
 /// The imported and personal scoped rules (`layered`, their globs) count as the local ones.
-fn scoped_note(listing: &Listing<'_>, layered: &[Vec<String>]) -> String {
+fn scoped_note(listing: &Listing, layered: &[Vec<String>]) -> String {
     let mut count = 0;
     let mut globs: Vec<&str> = Vec::new();
     let scoped = listing.rules.iter().filter(|entry| !entry.paths.is_empty());
@@ -287,9 +287,9 @@ mod tests {
             ));
         }
         source.push(']');
-        let document = file::parse(&source).unwrap();
+        let document = file::parse_str(&source).unwrap();
         let query = Query::default();
-        let listing = build("r.json".into(), Some(&document), &query);
+        let listing = build("r.json".into(), Some(document.into()), &query);
         let claude = render(Agent::Claude, &listing, None, &ForHook::default());
         assert!(claude.chars().count() <= CAP);
         let value: serde_json::Value = serde_json::from_str(&claude).unwrap();

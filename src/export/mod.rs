@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -299,7 +300,7 @@ impl Plan {
 struct Context<'a> {
     request: &'a Request,
     root: PathBuf,
-    listing: Listing<'a>,
+    listing: Listing,
     rules_shown: String,
     remove: bool,
     /// The listing's positions under each scope heading, ascending: a scoped file takes its
@@ -393,13 +394,10 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         error: source,
     })?;
     let rules_shown = relative(&request.rules_file, &request.root, &root);
-    let source = rules::read(&request.rules_file)?;
-    let document = source
-        .as_deref()
-        .map(|source| rules::parse_tolerant(&request.rules_file, source))
-        .transpose()?;
+    let document = rules::load(&request.rules_file)?;
+    let exists = document.is_some();
     let query = listing::Query::default();
-    let listing = listing::build(rules_shown.clone(), document.as_ref(), &query);
+    let listing = listing::build(rules_shown.clone(), document.map(Arc::new), &query);
     let facts = Facts::of(&root);
     let selected = targets::select(&root, &request.targets, &facts);
     if let Some((file, folder)) = targets::file_and_folder(&selected) {
@@ -414,7 +412,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         root: root.clone(),
         rules_shown,
         // Without a rules file there is nothing to export: what was exported is orphaned.
-        remove: request.remove || document.is_none(),
+        remove: request.remove || !exists,
         listing,
         scope_members: Default::default(),
         // The files it writes are named relative to the root, as given or canonical.
@@ -479,7 +477,7 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         mode: request.mode,
         remove: request.remove,
         rules_file: context.rules_shown.clone(),
-        rules_file_exists: document.is_some(),
+        rules_file_exists: exists,
         active_rules: context.listing.counts.active,
         outcomes,
         warnings,

@@ -100,7 +100,7 @@ pub(super) struct Job {
 pub(super) fn jobs(
     root: &Path,
     selected: &Selected,
-    rules: &Listing<'_>,
+    rules: &Listing,
     imported: &[&[String]],
     remove: bool,
     guard: bool,
@@ -215,7 +215,7 @@ const SHORT_HASH: usize = 16;
 
 /// Each distinct scope of the listed rules, then of the imported ones, in the order it
 /// first appears: its key and its globs.
-fn scopes(rules: &Listing<'_>, imported: &[&[String]]) -> Vec<(String, Vec<String>)> {
+fn scopes(rules: &Listing, imported: &[&[String]]) -> Vec<(String, Vec<String>)> {
     let mut scopes: Vec<(String, Vec<String>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for entry in rules.rules.iter().filter(|e| !e.paths.is_empty()) {

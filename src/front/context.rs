@@ -59,14 +59,10 @@ impl Context {
         }
     }
 
-    /// The workspace's listing (see [`crate::ops::service::with_listing`]).
-    pub(crate) fn with_listing<R>(
-        &self,
-        query: &listing::Query,
-        use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
-    ) -> anyhow::Result<R> {
+    /// The workspace's listing (see [`crate::ops::service::list`]).
+    pub(crate) fn listing(&self, query: &listing::Query) -> anyhow::Result<listing::Listing> {
         let workspace = self.workspace()?;
-        Ok(service::with_listing(&workspace, query, use_listing)?)
+        Ok(service::list(&workspace, query)?)
     }
 
     pub(crate) fn stdout_painter(&self) -> Painter {

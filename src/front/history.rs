@@ -13,9 +13,8 @@ use crate::rules::{self, learn, retire, show};
 /// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
 pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
     let path = &workspace.shown;
-    let source = rules::read(workspace.shown_path())?
+    let document = rules::load(workspace.shown_path())?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
     let history = History::read(&workspace.rules_file);
     let report = show::report(workspace, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
@@ -32,9 +31,8 @@ pub(crate) fn retire_rule(
     after: AfterLearning,
 ) -> anyhow::Result<Learned> {
     let path = &workspace.shown;
-    let source = rules::read(workspace.shown_path())?
+    let document = rules::load(workspace.shown_path())?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
     let request = retire::request(workspace, &document, number, why)?;
     let options = learn::Options {
         dry_run,

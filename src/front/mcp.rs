@@ -646,12 +646,10 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         paths: paths.map_err(|error| format!("`for` {error}"))?,
         search: arguments.search,
         provenance: (arguments.provenance == Some(true))
-            .then(|| History::read(&workspace.rules_file)),
+            .then(|| std::sync::Arc::new(History::read(&workspace.rules_file))),
     };
-    let (text, json) = service::with_listing(&workspace, &query, |listing| {
-        (listing.to_text(), serde_json::to_value(listing))
-    })
-    .map_err(|error| failure(error.into()))?;
+    let listing = service::list(&workspace, &query).map_err(|error| failure(error.into()))?;
+    let (text, json) = (listing.to_text(), serde_json::to_value(&listing));
     let mut json = json.map_err(|error| error.to_string())?;
     let mut text = text;
     let categories: Vec<String> = query

@@ -239,13 +239,16 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
 
 /// The report of a rules file that is there: how many rules it holds.
 fn existing_rules_file(setup: &Setup<'_>) -> Step {
-    let path = &setup.request.rules_file;
-    let message = match rules::read(path) {
-        Ok(Some(text)) => match rules::parse_tolerant(path, &text) {
-            Ok(document) => counted(document.rules.len(), "rule"),
-            Err(_) => "not valid: run `autofix check`".to_string(),
-        },
+    use rules::RulesError;
+    let message = match rules::load(&setup.request.rules_file) {
+        Ok(Some(document)) => counted(document.len(), "rule"),
         Ok(None) => "a dangling link".to_string(),
+        Err(
+            RulesError::InvalidJson { .. }
+            | RulesError::ConflictMarker { .. }
+            | RulesError::NotArray { .. }
+            | RulesError::NotObject { .. },
+        ) => "not valid: run `autofix check`".to_string(),
         Err(_) => "unreadable: run `autofix check`".to_string(),
     };
     Step::new("rules file", Some(&setup.rules_shown), Action::Unchanged).with_message(message)

@@ -299,8 +299,8 @@ pub(crate) fn merge(input: &Input<'_>, options: &Options) -> Result<Merged, Merg
     Merger::new(&base, kept, replayed, options).run()
 }
 
-fn parse<'a>(name: &str, text: &'a str) -> Result<Document<'a>, MergeError> {
-    rules::parse_strict(Path::new(name), text)
+fn parse(name: &str, text: &str) -> Result<Document, MergeError> {
+    rules::parse_strict(Path::new(name), text.to_string())
         .map_err(|error| MergeError::Unparsable(error.to_string()))
 }
 
@@ -365,15 +365,15 @@ struct Matching {
 }
 
 /// Base rules in the order references allow: lower numbers first.
-fn by_number(document: &Document<'_>) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..document.rules.len()).collect();
-    order.sort_by_key(|&i| (document.rules[i].number.value().unwrap_or(u64::MAX), i));
+fn by_number(document: &Document) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..document.len()).collect();
+    order.sort_by_key(|&i| (document.rule(i).number().value().unwrap_or(u64::MAX), i));
     order
 }
 
 fn number(rule: &Rule<'_>) -> u64 {
     // Documents are parsed strictly: every rule has a valid number.
-    rule.number.value().unwrap_or_default()
+    rule.number().value().unwrap_or_default()
 }
 
 /// Matches every base rule to the side: first by content (references through the base →
@@ -381,48 +381,48 @@ fn number(rule: &Rule<'_>) -> u64 {
 /// rule counts as edited when the side still uses its number for an unmatched rule with a
 /// similar instruction; else as deleted (the side never had it, as in a cherry-pick of a
 /// branch's second commit, or removed it).
-fn match_base(base: &Document<'_>, side: &Document<'_>) -> Matching {
+fn match_base(base: &Document, side: &Document) -> Matching {
     let mut by_content: HashMap<String, Vec<usize>> = HashMap::new();
-    for rule in &side.rules {
+    for rule in side.rules() {
         by_content
-            .entry(content(rule, &|_| None))
+            .entry(content(&rule, &|_| None))
             .or_default()
             .push(rule.index);
     }
     let mut map: HashMap<u64, u64> = HashMap::new();
-    let mut fate = vec![Fate::Deleted; base.rules.len()];
-    let mut claimed = vec![None; side.rules.len()];
+    let mut fate = vec![Fate::Deleted; base.len()];
+    let mut claimed = vec![None; side.len()];
     let mut unmatched = Vec::new();
     for b in by_number(base) {
-        let rule = &base.rules[b];
+        let rule = &base.rule(b);
         let key = content(rule, &|n| map.get(&n).copied());
         let candidates = by_content.get(&key).map_or(&[][..], Vec::as_slice);
         let free = || candidates.iter().copied().filter(|&s| claimed[s].is_none());
         let found = free()
-            .find(|&s| number(&side.rules[s]) == number(rule))
+            .find(|&s| number(&side.rule(s)) == number(rule))
             .or_else(|| free().next());
         match found {
             Some(s) => {
                 claimed[s] = Some(b);
                 fate[b] = Fate::Kept(s);
-                map.entry(number(rule)).or_insert(number(&side.rules[s]));
+                map.entry(number(rule)).or_insert(number(&side.rule(s)));
             }
             None => unmatched.push(b),
         }
     }
     let mut by_number: HashMap<u64, Vec<usize>> = HashMap::new();
     if !unmatched.is_empty() {
-        for rule in &side.rules {
-            by_number.entry(number(rule)).or_default().push(rule.index);
+        for rule in side.rules() {
+            by_number.entry(number(&rule)).or_default().push(rule.index);
         }
     }
     for b in unmatched {
-        let rule = &base.rules[b];
+        let rule = &base.rule(b);
         let same_number = by_number.get(&number(rule)).map_or(&[][..], Vec::as_slice);
         let edited = same_number
             .iter()
             .copied()
-            .find(|&s| claimed[s].is_none() && similar(rule, &side.rules[s]));
+            .find(|&s| claimed[s].is_none() && similar(rule, &side.rule(s)));
         if let Some(s) = edited {
             claimed[s] = Some(b);
             fate[b] = Fate::Edited(s);
@@ -441,7 +441,7 @@ fn instruction_key(text: &str) -> String {
 /// half of their words in common. A category or `Why` change keeps the instruction; a
 /// reworded instruction keeps most words; an unrelated rule shares few.
 fn similar(a: &Rule<'_>, b: &Rule<'_>) -> bool {
-    let (Some(a), Some(b)) = (a.instruction.as_str(), b.instruction.as_str()) else {
+    let (Some(a), Some(b)) = (a.instruction().as_str(), b.instruction().as_str()) else {
         return false;
     };
     if same_instruction(a, b) {
@@ -458,20 +458,20 @@ fn similar(a: &Rule<'_>, b: &Rule<'_>) -> bool {
     union > 0 && 2 * a.intersection(&b).count() >= union
 }
 
-struct Merger<'d, 'a> {
-    base: &'d Document<'a>,
-    kept: &'d Document<'a>,
-    replayed: &'d Document<'a>,
+struct Merger<'d> {
+    base: &'d Document,
+    kept: &'d Document,
+    replayed: &'d Document,
     options: &'d Options,
-    layout: Layout<'a>,
-    replayed_layout: Layout<'a>,
+    layout: Layout<'d>,
+    replayed_layout: Layout<'d>,
 }
 
-impl<'d, 'a> Merger<'d, 'a> {
+impl<'d> Merger<'d> {
     fn new(
-        base: &'d Document<'a>,
-        kept: &'d Document<'a>,
-        replayed: &'d Document<'a>,
+        base: &'d Document,
+        kept: &'d Document,
+        replayed: &'d Document,
         options: &'d Options,
     ) -> Self {
         Merger {
@@ -522,11 +522,11 @@ impl<'d, 'a> Merger<'d, 'a> {
         let mut next = kept.max_number().max(self.base.max_number());
         // A base rule the kept side lacks but the replayed side still has appears (inside a
         // conflict) under its base number, or a fresh one when the kept side reuses that.
-        let kept_numbers: HashSet<u64> = kept.rules.iter().map(number).collect();
+        let kept_numbers: HashSet<u64> = kept.rules().map(|rule| number(&rule)).collect();
         let mut fresh: HashMap<usize, u64> = HashMap::new();
         for b in by_number(self.base) {
             let lacking = on_kept.fate[b] == Fate::Deleted && on_replayed.fate[b] != Fate::Deleted;
-            if lacking && kept_numbers.contains(&number(&self.base.rules[b])) {
+            if lacking && kept_numbers.contains(&number(&self.base.rule(b))) {
                 next = bump(next)?;
                 fresh.insert(b, next);
             }
@@ -537,21 +537,21 @@ impl<'d, 'a> Merger<'d, 'a> {
             result: Vec::new(),
             map: HashMap::new(),
         };
-        numbering.result = (0..self.base.rules.len())
+        numbering.result = (0..self.base.len())
             .map(|b| match on_kept.fate[b].index() {
-                Some(k) => number(&kept.rules[k]),
+                Some(k) => number(&kept.rule(k)),
                 None => numbering
                     .fresh
                     .get(&b)
                     .copied()
-                    .unwrap_or_else(|| number(&self.base.rules[b])),
+                    .unwrap_or_else(|| number(&self.base.rule(b))),
             })
             .collect();
-        for rule in &replayed.rules {
+        for rule in replayed.rules() {
             if let Some(b) = on_replayed.claimed[rule.index] {
                 numbering
                     .map
-                    .entry(number(rule))
+                    .entry(number(&rule))
                     .or_insert(numbering.result[b]);
             }
         }
@@ -571,17 +571,17 @@ impl<'d, 'a> Merger<'d, 'a> {
         let lookup = |n: u64| numbering.map.get(&n).copied();
         let mut placement = Placement::default();
         let mut last_anchor: Option<usize> = None;
-        for b in 0..self.base.rules.len() {
+        for b in 0..self.base.len() {
             let (kf, pf) = (on_kept.fate[b], on_replayed.fate[b]);
             if let Some(k) = kf.index() {
                 last_anchor = Some(k);
             }
             let target = numbering.result[b];
-            let replayed_text = |p: usize| self.rewritten(&replayed.rules[p], target, &lookup);
+            let replayed_text = |p: usize| self.rewritten(&replayed.rule(p), target, &lookup);
             let one_sided = match (kf, pf) {
                 (Fate::Kept(_), Fate::Kept(_)) | (Fate::Deleted, Fate::Deleted) => continue,
                 (Fate::Edited(k), Fate::Edited(p)) => {
-                    if content(&kept.rules[k], &|_| None) == content(&replayed.rules[p], &lookup) {
+                    if content(&kept.rule(k), &|_| None) == content(&replayed.rule(p), &lookup) {
                         continue;
                     }
                     None
@@ -638,7 +638,7 @@ impl<'d, 'a> Merger<'d, 'a> {
                 // number after the kept rules, so numbers still ascend.
                 None if numbering.fresh.contains_key(&b) => placement
                     .inserted
-                    .entry(kept.rules.len().checked_sub(1))
+                    .entry(kept.len().checked_sub(1))
                     .or_default()
                     .push(block),
                 None => placement
@@ -662,7 +662,7 @@ impl<'d, 'a> Merger<'d, 'a> {
     ) -> Slot {
         let kept_side: Vec<String> = kf
             .index()
-            .map(|k| self.kept.rules[k].raw.to_string())
+            .map(|k| self.kept.rule(k).raw.to_string())
             .into_iter()
             .collect();
         let (ours, theirs, ours_change, theirs_change) = match self.options.keep {
@@ -688,7 +688,7 @@ impl<'d, 'a> Merger<'d, 'a> {
             return append::append_objects(kept, &appended);
         }
         let mut slots: Vec<Slot> = placement.inserted.remove(&None).unwrap_or_default();
-        for k in 0..kept.rules.len() {
+        for k in 0..kept.len() {
             if let Some(slot) = placement.at_kept.remove(&k) {
                 slots.push(slot);
             } else if !placement.removed.contains(&k) {
@@ -717,17 +717,16 @@ impl<'d, 'a> Merger<'d, 'a> {
     ) -> Result<Vec<String>, MergeError> {
         let (kept, replayed) = (self.kept, self.replayed);
         let mut known: HashMap<String, u64> = HashMap::new();
-        for rule in &kept.rules {
+        for rule in kept.rules() {
             known
-                .entry(content(rule, &|_| None))
-                .or_insert(number(rule));
+                .entry(content(&rule, &|_| None))
+                .or_insert(number(&rule));
         }
         // Rules the kept side shares with the base; a supersession by one of them is final.
         let since_base: HashSet<u64> = kept
-            .rules
-            .iter()
+            .rules()
             .filter(|rule| on_kept.claimed[rule.index].is_some())
-            .map(number)
+            .map(|rule| number(&rule))
             .collect();
         let resolution = supersede::resolve(kept);
         let holds_instruction = |rule: &Rule<'_>| {
@@ -738,20 +737,20 @@ impl<'d, 'a> Merger<'d, 'a> {
         // The first kept rule that holds each instruction, by `instruction_key`: one lookup
         // a replayed rule instead of a scan of the kept side (10k new rules a side took 1.8 s).
         let mut holding: HashMap<String, u64> = HashMap::new();
-        for existing in kept.rules.iter().filter(|rule| holds_instruction(rule)) {
-            if let Some(text) = existing.instruction.as_str() {
+        for existing in kept.rules().filter(|rule| holds_instruction(rule)) {
+            if let Some(text) = existing.instruction().as_str() {
                 holding
                     .entry(instruction_key(text))
-                    .or_insert(number(existing));
+                    .or_insert(number(&existing));
             }
         }
-        let numbers: HashSet<u64> = replayed.rules.iter().map(number).collect();
+        let numbers: HashSet<u64> = replayed.rules().map(|rule| number(&rule)).collect();
         let mut appended = Vec::new();
         for p in by_number(replayed) {
             if on_replayed.claimed[p].is_some() {
                 continue;
             }
-            let rule = &replayed.rules[p];
+            let rule = &replayed.rule(p);
             let from = number(rule);
             let key = content(rule, &|n| map.get(&n).copied());
             if let Some(&to) = known.get(&key) {
@@ -764,7 +763,7 @@ impl<'d, 'a> Merger<'d, 'a> {
                 continue;
             }
             let same = rule
-                .instruction
+                .instruction()
                 .as_str()
                 .and_then(|instruction| holding.get(&instruction_key(instruction)));
             if let Some(&to) = same {
@@ -809,7 +808,7 @@ impl<'d, 'a> Merger<'d, 'a> {
         let text = refs::rewrite_object(rule.raw, number, map).ok_or_else(|| {
             MergeError::Internal(format!(
                 "cannot renumber rule {} (its object cannot be read field by field)",
-                rule.number.value().unwrap_or_default()
+                rule.number().value().unwrap_or_default()
             ))
         })?;
         Ok(relayout(&text, self.replayed_layout, self.layout))
@@ -819,7 +818,7 @@ impl<'d, 'a> Merger<'d, 'a> {
     /// a valid rules file whichever side of each conflict is kept.
     fn verify(&self, merged: &mut Merged) -> Result<(), MergeError> {
         let check = |text: &str, what: &str| -> Result<(), MergeError> {
-            rules::parse_strict(Path::new("result"), text)
+            rules::parse_strict(Path::new("result"), text.to_string())
                 .map(drop)
                 .map_err(|error| {
                     MergeError::Internal(format!("{what} does not read back: {error}"))
@@ -836,19 +835,19 @@ impl<'d, 'a> Merger<'d, 'a> {
                 "the result with theirs' sides",
             );
         }
-        let document = rules::parse_strict(Path::new("result"), &merged.text).map_err(|error| {
-            MergeError::Internal(format!("the result does not read back: {error}"))
-        })?;
+        let document =
+            rules::parse_strict(Path::new("result"), merged.text.clone()).map_err(|error| {
+                MergeError::Internal(format!("the result does not read back: {error}"))
+            })?;
         let added: HashSet<u64> = merged.added.iter().map(|a| a.to).collect();
         let resolution = supersede::resolve(&document);
         let active = |n: u64| {
             document
-                .rules
-                .iter()
-                .any(|rule| number(rule) == n && resolution.is_active(rule.index))
+                .rules()
+                .any(|rule| number(&rule) == n && resolution.is_active(rule.index))
         };
         for dangling in &resolution.dangling {
-            let from = number(&document.rules[dangling.index]);
+            let from = number(&document.rule(dangling.index));
             if added.contains(&from) && dangling.reason == supersede::DanglingReason::Missing {
                 let message = format!(
                     "rule {from} supersedes rule {}, which the result does not have; run `autofix check`",
@@ -859,7 +858,7 @@ impl<'d, 'a> Merger<'d, 'a> {
                     .push(Diagnostic::new(Code::MergeDanglingReference, message));
             }
         }
-        for rule in &document.rules {
+        for rule in document.rules() {
             let by: Vec<u64> = resolution.superseded_by[rule.index]
                 .iter()
                 .copied()
@@ -871,7 +870,7 @@ impl<'d, 'a> Merger<'d, 'a> {
                 let message = format!(
                     "rules {} and {last} both supersede rule {}; run `autofix check` and keep one",
                     others.join(", "),
-                    number(rule)
+                    number(&rule)
                 );
                 merged
                     .warnings

@@ -29,9 +29,9 @@ pub(crate) struct Markers<'a> {
 }
 
 impl Slot {
-    fn plain<'a>(&'a self, document: &'a Document<'_>) -> Option<&'a str> {
+    fn plain<'a>(&'a self, document: &'a Document) -> Option<&'a str> {
         match self {
-            Slot::Keep(index) => Some(document.rules[*index].raw),
+            Slot::Keep(index) => Some(document.rule(*index).raw),
             Slot::Text(text) => Some(text),
             Slot::Block { .. } => None,
         }
@@ -41,21 +41,21 @@ impl Slot {
 /// The text of the array made of `slots`, framed by `document`'s own brackets, layout and
 /// surrounding bytes.
 pub(crate) fn render(
-    document: &Document<'_>,
+    document: &Document,
     layout: Layout<'_>,
     slots: Vec<Slot>,
     markers: &Markers<'_>,
 ) -> String {
     let slots = shape(document, slots);
     let Layout { unit, newline } = layout;
-    let source = document.source;
+    let source = document.source.as_str();
     let Frame {
         bracket,
         close,
         after_close,
     } = frame(document, newline);
-    let end_of = |index: usize| document.rules[index].offset + document.rules[index].raw.len();
-    let last_kept = document.rules.len().checked_sub(1);
+    let end_of = |index: usize| document.rule(index).offset + document.rule(index).raw.len();
+    let last_kept = document.len().checked_sub(1);
 
     let mut out = String::with_capacity(source.len() + 256);
     match slots.first() {
@@ -65,7 +65,7 @@ pub(crate) fn render(
             out.push_str(after_close);
             return out;
         }
-        Some(Slot::Keep(0)) => out.push_str(&source[..document.rules[0].offset]),
+        Some(Slot::Keep(0)) => out.push_str(&source[..document.rule(0).offset]),
         Some(Slot::Block { .. }) => {
             out.push_str(bracket);
             out.push_str(newline);
@@ -82,7 +82,7 @@ pub(crate) fn render(
             out.push_str(text);
             match (slot, next) {
                 (Slot::Keep(i), Some(Slot::Keep(j))) if *j == i + 1 => {
-                    out.push_str(&source[end_of(*i)..document.rules[*j].offset]);
+                    out.push_str(&source[end_of(*i)..document.rule(*j).offset]);
                 }
                 (_, Some(Slot::Block { .. })) => {
                     out.push(',');
@@ -127,8 +127,8 @@ struct Frame<'s> {
     after_close: &'s str,
 }
 
-fn frame<'s>(document: &Document<'s>, newline: &'s str) -> Frame<'s> {
-    let source = document.source;
+fn frame<'s>(document: &'s Document, newline: &'s str) -> Frame<'s> {
+    let source = document.source.as_str();
     let body_start = if document.has_bom { BOM.len() } else { 0 };
     let open = source[body_start..]
         .find('[')
@@ -191,7 +191,7 @@ fn write_block(
 /// Merges adjacent conflicts into one, and lets a final conflict with an empty side take
 /// in the element before it: otherwise keeping the empty side would leave that element's
 /// comma dangling before `]`.
-fn shape(document: &Document<'_>, slots: Vec<Slot>) -> Vec<Slot> {
+fn shape(document: &Document, slots: Vec<Slot>) -> Vec<Slot> {
     let mut shaped: Vec<Slot> = Vec::with_capacity(slots.len());
     for slot in slots {
         match (shaped.last_mut(), slot) {
@@ -283,7 +283,7 @@ pub(crate) fn pick(text: &str, side: Pick, size: usize) -> String {
 mod tests {
     use super::*;
     use crate::rules::append::layout;
-    use crate::rules::file::parse;
+    use crate::rules::file::parse_str as parse;
 
     const MARKERS: Markers<'static> = Markers {
         size: 7,
@@ -320,7 +320,7 @@ mod tests {
             "[{\"Rule_number\":1} , {\"Rule_number\":2}]",
             "\u{feff}[\r\n  {\"Rule_number\": 1}\r\n]",
         ] {
-            let count = parse(source).unwrap().rules.len();
+            let count = parse(source).unwrap().len();
             assert_eq!(run(source, (0..count).map(Slot::Keep).collect()), source);
         }
     }

@@ -93,20 +93,24 @@ fn describe(rules: &[(Option<u64>, String)]) -> String {
 fn dropped(working: &str, merged: &str) -> Vec<(Option<u64>, String)> {
     let name = Path::new("work tree");
     let (Ok(working), Ok(merged)) = (
-        rules::parse_tolerant(name, working),
-        rules::parse_tolerant(name, merged),
+        rules::parse_tolerant(name, working.to_string()),
+        rules::parse_tolerant(name, merged.to_string()),
     ) else {
         return Vec::new();
     };
     working
-        .rules
-        .iter()
+        .rules()
         .filter(|rule| {
-            !merged.rules.iter().any(|kept| {
-                rules::same_instruction(kept.instruction.display(), rule.instruction.display())
+            !merged.rules().any(|kept| {
+                rules::same_instruction(kept.instruction().display(), rule.instruction().display())
             })
         })
-        .map(|rule| (rule.number.value(), rule.instruction.display().to_string()))
+        .map(|rule| {
+            (
+                rule.number().value(),
+                rule.instruction().display().to_string(),
+            )
+        })
         .collect()
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rules::append::{StoredRule, append};
-use crate::rules::file::parse;
+use crate::rules::file::parse_str as parse;
 
 /// A rule: number, instruction, why.
 type R<'a> = (u64, &'a str, &'a str);

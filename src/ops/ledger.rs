@@ -101,7 +101,7 @@ pub(crate) struct Imported<'a> {
 pub(crate) fn build<'a>(
     workspace: &Workspace,
     since: Option<String>,
-    document: Option<&'a Document<'a>>,
+    document: Option<&'a Document>,
     history: &'a History,
     imported: Option<Imported<'a>>,
     reflected: reflect::Report,
@@ -171,19 +171,16 @@ fn committed<'h>(history: &'h History, number: u64, instruction: &str) -> Option
 }
 
 /// The records of the committed local rules (retirement records are none).
-fn local_records<'a>(
-    document: Option<&'a Document<'a>>,
-    history: &'a History,
-) -> Vec<RuleRecord<'a>> {
-    let rules_of: &'a [crate::rules::file::Rule<'a>] = document.map_or(&[], |d| &d.rules);
+fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Vec<RuleRecord<'a>> {
+    let rules_of = || document.into_iter().flat_map(Document::rules);
     let resolution = document.map(supersede::resolve).unwrap_or_default();
-    let by_number: HashMap<u64, &crate::rules::file::Rule<'a>> = rules_of
-        .iter()
-        .filter_map(|rule| Some((rule.number.value()?, rule)))
+    let by_number: HashMap<u64, crate::rules::file::Rule<'a>> = rules_of()
+        .filter_map(|rule| Some((rule.number().value()?, rule)))
         .collect();
     let mut records: Vec<RuleRecord<'a>> = Vec::new();
-    for rule in rules_of {
-        let (Some(number), Some(instruction)) = (rule.number.value(), rule.instruction.as_str())
+    for rule in rules_of() {
+        let (Some(number), Some(instruction)) =
+            (rule.number().value(), rule.instruction().as_str())
         else {
             continue;
         };
@@ -199,13 +196,13 @@ fn local_records<'a>(
             .iter()
             .filter_map(|&by| {
                 let newer = by_number.get(&by)?;
-                committed(history, by, newer.instruction.display().trim())
+                committed(history, by, newer.instruction().display().trim())
             })
             .min();
         records.push(RuleRecord {
             source: None,
             number,
-            category: rule.category.display().trim(),
+            category: rule.category().display().trim(),
             instruction: instruction.trim(),
             active: resolution.is_active(rule.index),
             provenance,
@@ -221,17 +218,16 @@ fn local_records<'a>(
 /// of its source's, or that added the local rule superseding it (a locked rule kept over
 /// it stays in force).
 fn imported_records<'a>(
-    document: Option<&'a Document<'a>>,
+    document: Option<&'a Document>,
     history: &'a History,
     imported: Imported<'a>,
 ) -> Vec<RuleRecord<'a>> {
     use crate::sources::layers::Status;
     let local_date = |by: u64| {
         let rule = document?
-            .rules
-            .iter()
-            .find(|rule| rule.number.value() == Some(by))?;
-        committed(history, by, rule.instruction.display().trim())
+            .rules()
+            .find(|rule| rule.number().value() == Some(by))?;
+        committed(history, by, rule.instruction().display().trim())
     };
     let mut records = Vec::new();
     for (layer, copy) in imported.layers.layers.iter().zip(imported.copies) {

@@ -4,6 +4,7 @@
 //! these, and renders what they return; nothing here prints.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::io::git::Git;
 use crate::io::workspace::Workspace;
@@ -11,22 +12,18 @@ use crate::preset::{self, Preset, collection};
 use crate::rules::budget::{Budget, Delivered};
 use crate::rules::{self, RulesError, check, listing};
 
-/// Builds the listing of the workspace's rules (named by its display path in it) and
-/// hands it to `use_listing`: the listing borrows the file's text, so it cannot be returned.
-pub(crate) fn with_listing<R>(
+/// The listing of the workspace's rules (named by its display path in it); it owns the file it lists.
+pub(crate) fn list(
     workspace: &Workspace,
     query: &listing::Query,
-    use_listing: impl FnOnce(&listing::Listing<'_>) -> R,
-) -> Result<R, RulesError> {
-    let path = workspace.shown_path();
-    let source = rules::read(path)?;
-    let document = source
-        .as_deref()
-        .map(|source| rules::parse_tolerant(path, source))
-        .transpose()?;
+) -> Result<listing::Listing, RulesError> {
+    let document = rules::load(workspace.shown_path())?;
     listing::check_filter(query, document.as_ref())?;
-    let listing = listing::build(workspace.shown.clone(), document.as_ref(), query);
-    Ok(use_listing(&listing))
+    Ok(listing::build(
+        workspace.shown.clone(),
+        document.map(Arc::new),
+        query,
+    ))
 }
 
 /// Lints the workspace's rules file (named by its display path in diagnostics), with the budgets of the
@@ -40,7 +37,7 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
         crate::sources::layers::for_export(&workspace.root, &workspace.rules_file)
     };
     let (imported_text, hook) = crate::sources::layers::delivered(&imported);
-    let measure = |budget: Budget, listing: &listing::Listing<'_>| Delivered {
+    let measure = |budget: Budget, listing: &listing::Listing| Delivered {
         rules: listing.counts.active + imported.len(),
         size: match budget {
             Budget::HookChars(..) => crate::export::hook::full_size(listing, &hook),

@@ -35,7 +35,7 @@ pub(crate) struct Layout<'a> {
 }
 
 /// The layout of `document`: CRLF when the file has any, the first rule's indentation.
-pub(crate) fn layout<'a>(document: &Document<'a>) -> Layout<'a> {
+pub(crate) fn layout(document: &Document) -> Layout<'_> {
     let newline = if document.source.contains("\r\n") {
         "\r\n"
     } else {
@@ -70,12 +70,12 @@ impl Splice<'_> {
 
 /// The new text of the file: `document.source` with `rule` added as the last element.
 #[cfg(test)]
-pub(crate) fn append(document: &Document<'_>, rule: &StoredRule) -> String {
+pub(crate) fn append(document: &Document, rule: &StoredRule) -> String {
     splice(document, rule).to_text()
 }
 
 /// The file with `rule` added as the last element, in pieces (the text is `to_text`).
-pub(crate) fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'a> {
+pub(crate) fn splice<'a>(document: &'a Document, rule: &StoredRule) -> Splice<'a> {
     let Layout { unit, newline } = layout(document);
     splice_objects(document, &[render_object(rule, unit, newline)])
 }
@@ -84,16 +84,16 @@ pub(crate) fn splice<'a>(document: &Document<'a>, rule: &StoredRule) -> Splice<'
 /// object is already laid out for the file ([`layout`]): its first line unindented, its
 /// other lines indented one level deeper than the array's elements. No objects: the
 /// source unchanged.
-pub(crate) fn append_objects(document: &Document<'_>, objects: &[String]) -> String {
+pub(crate) fn append_objects(document: &Document, objects: &[String]) -> String {
     if objects.is_empty() {
-        return document.source.to_string();
+        return document.source.clone();
     }
     splice_objects(document, objects).to_text()
 }
 
 /// [`append_objects`], in pieces (`objects` must not be empty).
-fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a> {
-    let source = document.source;
+fn splice_objects<'a>(document: &'a Document, objects: &[String]) -> Splice<'a> {
+    let source = document.source.as_str();
     let Layout { unit, newline } = layout(document);
     let object = objects.join(&format!(",{newline}{unit}"));
 
@@ -115,7 +115,7 @@ fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a>
     let content_end = before.trim_end().len();
     let gap = &before[content_end..];
     let mut inserted = String::with_capacity(object.len() + 16);
-    if !document.rules.is_empty() {
+    if !document.is_empty() {
         inserted.push(',');
     }
     // `[]` or `[ \n ]`: the element goes between the brackets.
@@ -123,7 +123,7 @@ fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a>
     inserted.push_str(unit);
     inserted.push_str(&object);
     // Keep the whitespace that stood before `]` when it ended a line; else add a newline.
-    if !document.rules.is_empty() && gap.contains('\n') {
+    if !document.is_empty() && gap.contains('\n') {
         inserted.push_str(gap);
     } else {
         inserted.push_str(newline);
@@ -137,15 +137,15 @@ fn splice_objects<'a>(document: &Document<'a>, objects: &[String]) -> Splice<'a>
 }
 
 /// Byte offset of the array's closing `]`, or `None` for an empty file.
-fn closing_bracket(document: &Document<'_>) -> Option<usize> {
+fn closing_bracket(document: &Document) -> Option<usize> {
     let trimmed = document.source.trim_end();
     trimmed.ends_with(']').then(|| trimmed.len() - 1)
 }
 
 /// The indentation of the first rule when it starts its own line, else two spaces.
-fn indent_unit<'a>(document: &Document<'a>) -> &'a str {
+fn indent_unit(document: &Document) -> &str {
     let default = "  ";
-    let Some(first) = document.rules.first() else {
+    let Some(first) = document.rules().next() else {
         return default;
     };
     let before = &document.source[..first.offset];
@@ -197,7 +197,7 @@ fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::file::parse;
+    use crate::rules::file::parse_str as parse;
 
     fn rule(number: u64) -> StoredRule {
         StoredRule {
@@ -227,8 +227,8 @@ mod tests {
         assert!(text.starts_with(&ONE[..ONE.len() - 3]));
         assert!(text.ends_with("    \"Why\": \"user preference\"\n  }\n]\n"));
         let reparsed = parse(&text).unwrap();
-        assert_eq!(reparsed.rules.len(), 2);
-        assert_eq!(reparsed.rules[0].raw, document.rules[0].raw);
+        assert_eq!(reparsed.len(), 2);
+        assert_eq!(reparsed.rule(0).raw, document.rule(0).raw);
     }
 
     #[test]
@@ -242,7 +242,7 @@ mod tests {
         let compact = r#"[{"Rule_number":1}]"#;
         let text = append(&parse(compact).unwrap(), &rule(2));
         assert!(text.starts_with("[{\"Rule_number\":1},\n  {\n"));
-        assert_eq!(parse(&text).unwrap().rules.len(), 2);
+        assert_eq!(parse(&text).unwrap().len(), 2);
     }
 
     #[test]
@@ -257,8 +257,9 @@ mod tests {
             "    \"Why\": \"user preference\",\n    \"Paths\": [\"src/**/*.rs\", \"my \\\"docs\\\"/\"]\n  }\n]\n"
         ), "{text}");
         let read = parse(&text).unwrap();
-        let globs: Vec<&str> = read.rules[0]
-            .paths
+        let globs: Vec<&str> = read
+            .rule(0)
+            .paths()
             .globs()
             .iter()
             .map(AsRef::as_ref)

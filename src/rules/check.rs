@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -55,7 +56,7 @@ pub(crate) struct Context<'a> {
 }
 
 /// What the delivered rules take against a budget, given the local listing.
-pub(crate) type Measure<'a> = dyn Fn(Budget, &listing::Listing<'_>) -> Delivered + 'a;
+pub(crate) type Measure<'a> = dyn Fn(Budget, &listing::Listing) -> Delivered + 'a;
 
 /// [`check`] with its context.
 pub(crate) fn check_with(
@@ -86,9 +87,10 @@ pub(crate) fn check_with(
         }
         Err(other) => return Err(other),
     };
-    match file::parse(&source) {
+    match file::parse(source) {
         Ok(document) => {
-            report.rules = document.rules.len();
+            let document = Arc::new(document);
+            report.rules = document.len();
             lint(path, &document, &mut report.diagnostics);
             report
                 .diagnostics
@@ -104,7 +106,7 @@ pub(crate) fn check_with(
                 super::stale::lint(path, &document, &repository, &mut report.diagnostics);
             }
         }
-        Err(error) => report.diagnostics.push(shape_error(path, &source, error)),
+        Err((error, source)) => report.diagnostics.push(shape_error(path, &source, error)),
     }
     diagnostics::sort(&mut report.diagnostics);
     Ok(report)
@@ -158,12 +160,12 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> Diagnostic {
 /// The field that holds `rule`'s reference to `number`: the element of `Supersedes`,
 /// else `Why` or `Instruction` where a marker names it; "" (the whole rule) otherwise.
 fn reference_field(rule: &Rule<'_>, number: u64) -> String {
-    if let Supersedes::Numbers(numbers) = &rule.supersedes
+    if let Supersedes::Numbers(numbers) = &rule.supersedes()
         && let Some(at) = numbers.iter().position(|&n| n == number)
     {
         return format!("Supersedes/{at}");
     }
-    for (field, text) in [("Why", &rule.why), ("Instruction", &rule.instruction)] {
+    for (field, text) in [("Why", &rule.why()), ("Instruction", &rule.instruction())] {
         if text
             .as_str()
             .is_some_and(|text| super::supersede::markers(text).contains(&number))
@@ -176,20 +178,20 @@ fn reference_field(rule: &Rule<'_>, number: u64) -> String {
 
 /// Where `field` of `rule` is, as a pointer and a position.
 fn field_at(
-    document: &Document<'_>,
+    document: &Document,
     locator: &jsonpos::Locator,
     rule: &Rule<'_>,
     field: &str,
 ) -> (String, Option<diagnostics::Position>) {
     if field.is_empty() {
-        let position = locator.position(document.source, rule.offset);
+        let position = locator.position(&document.source, rule.offset);
         return (format!("/{}", rule.index), Some(position));
     }
     let pointer = format!("/{}/{field}", rule.index);
     let offset = jsonpos::find_pointer(rule.raw, &format!("/{field}")).unwrap_or(0);
     (
         pointer,
-        Some(locator.position(document.source, rule.offset + offset)),
+        Some(locator.position(&document.source, rule.offset + offset)),
     )
 }
 
@@ -205,7 +207,7 @@ fn rules_help(code: Code) -> &'static str {
     }
 }
 
-fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
+fn lint(path: &Path, document: &Document, out: &mut Vec<Diagnostic>) {
     let mut linter = Linter {
         path,
         document,
@@ -214,8 +216,8 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
         out,
     };
     let mut first_with_number: HashMap<u64, u64> = HashMap::new();
-    for rule in &document.rules {
-        linter.fields(rule, &mut first_with_number);
+    for rule in document.rules() {
+        linter.fields(&rule, &mut first_with_number);
     }
     linter.precedence();
     let active = linter.active_instructions();
@@ -223,9 +225,9 @@ fn lint(path: &Path, document: &Document<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// The state of one `lint`: where diagnostics go, and what every check needs.
-struct Linter<'d, 'a> {
+struct Linter<'d> {
     path: &'d Path,
-    document: &'d Document<'a>,
+    document: &'d Document,
     resolution: supersede::Resolution,
     /// One line index for every diagnostic's position: a file with a problem in each of
     /// n rules is located in O(n log n).
@@ -233,7 +235,7 @@ struct Linter<'d, 'a> {
     out: &'d mut Vec<Diagnostic>,
 }
 
-impl<'d, 'a> Linter<'d, 'a> {
+impl<'d> Linter<'d> {
     fn emit(&mut self, rule: &Rule<'_>, field: &str, code: Code, message: String) {
         let (pointer, position) = field_at(self.document, &self.locator, rule, field);
         let diagnostic = Diagnostic::new(code, message)
@@ -252,11 +254,11 @@ impl<'d, 'a> Linter<'d, 'a> {
     /// `Supersedes`.
     fn fields(&mut self, rule: &Rule<'_>, first_with_number: &mut HashMap<u64, u64>) {
         let name = rule_name(rule);
-        if let Some(problem) = &rule.malformed {
+        if let Some(problem) = &rule.malformed() {
             self.emit(rule, "", Code::InvalidField, format!("{name}: {problem}"));
             return;
         }
-        match rule.number {
+        match rule.number() {
             Number::Missing => self.emit(
                 rule,
                 "",
@@ -280,7 +282,7 @@ impl<'d, 'a> Linter<'d, 'a> {
                 }
             }
         }
-        if let Text::Str(category) = &rule.category
+        if let Text::Str(category) = &rule.category()
             && Category::parse(category).is_none()
         {
             let message = format!(
@@ -290,7 +292,7 @@ impl<'d, 'a> Linter<'d, 'a> {
             self.emit(rule, "Category", Code::UnknownCategory, message);
         }
         self.texts(rule, &name);
-        if let Supersedes::Invalid(raw) = &rule.supersedes {
+        if let Supersedes::Invalid(raw) = &rule.supersedes() {
             let message = format!("{name}: `Supersedes` is {raw}, not an array of rule numbers");
             self.emit(rule, "Supersedes", Code::InvalidField, message);
         }
@@ -299,9 +301,9 @@ impl<'d, 'a> Linter<'d, 'a> {
     /// `Category`, `Instruction` and `Why`: present, strings, not empty.
     fn texts(&mut self, rule: &Rule<'_>, name: &str) {
         for (field, text) in [
-            ("Category", &rule.category),
-            ("Instruction", &rule.instruction),
-            ("Why", &rule.why),
+            ("Category", &rule.category()),
+            ("Instruction", &rule.instruction()),
+            ("Why", &rule.why()),
         ] {
             let (at, code, message) = match text {
                 Text::Missing => ("", Code::MissingField, format!("{name} has no `{field}`")),
@@ -329,7 +331,7 @@ impl<'d, 'a> Linter<'d, 'a> {
         let document = self.document;
         let dangling = std::mem::take(&mut self.resolution.dangling);
         for found in &dangling {
-            let rule = &document.rules[found.index];
+            let rule = &document.rule(found.index);
             let reason = match found.reason {
                 DanglingReason::Missing => "no rule has that number",
                 DanglingReason::NotOlder => "only an older (lower-numbered) rule can be superseded",
@@ -344,27 +346,29 @@ impl<'d, 'a> Linter<'d, 'a> {
         }
         self.resolution.dangling = dangling;
         // The rules holding each number, found once (not a scan per reference).
-        let mut holders: HashMap<u64, Vec<&Rule<'_>>> = HashMap::new();
-        for rule in &document.rules {
-            if let Some(number) = rule.number.value() {
-                holders.entry(number).or_default().push(rule);
+        let mut holders: HashMap<u64, Vec<usize>> = HashMap::new();
+        for index in 0..document.len() {
+            if let Some(number) = document.number(index) {
+                holders.entry(number).or_default().push(index);
             }
         }
-        for rule in &document.rules {
-            let active_by: Vec<&Rule<'_>> = self.resolution.superseded_by[rule.index]
+        for rule in document.rules() {
+            let active_by: Vec<usize> = self.resolution.superseded_by[rule.index]
                 .iter()
                 .flat_map(|n| holders.get(n).into_iter().flatten().copied())
-                .filter(|r| self.resolution.is_active(r.index))
+                .filter(|&index| self.resolution.is_active(index))
                 .collect();
             if let [first, rest @ ..] = active_by.as_slice() {
-                for later in rest {
+                let first = document.rule(*first);
+                for &later in rest {
+                    let later = document.rule(later);
                     let message = format!(
                         "{} supersedes {}, which {} also supersedes",
-                        rule_name(later),
-                        rule_name(rule),
-                        rule_name(first)
+                        rule_name(&later),
+                        rule_name(&rule),
+                        rule_name(&first)
                     );
-                    self.emit(later, "", Code::MultipleSupersedes, message);
+                    self.emit(&later, "", Code::MultipleSupersedes, message);
                 }
             }
         }
@@ -372,38 +376,38 @@ impl<'d, 'a> Linter<'d, 'a> {
 
     /// The style of the active rules (imperative, not repeated); returns each active
     /// instruction once, for the consistency checks.
-    fn active_instructions(&mut self) -> Vec<(&'d Rule<'a>, &'d str)> {
+    fn active_instructions(&mut self) -> Vec<(usize, &'d str)> {
         let document = self.document;
-        let mut active: Vec<(&Rule<'_>, &str)> = Vec::new();
+        let mut active: Vec<(usize, &str)> = Vec::new();
         // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
         // not compared pair by pair.
-        let mut first_with_text: HashMap<String, &Rule<'_>> = HashMap::new();
-        for rule in &document.rules {
+        let mut first_with_text: HashMap<String, usize> = HashMap::new();
+        for rule in document.rules() {
             if !self.resolution.is_active(rule.index) {
                 continue;
             }
-            let Some(instruction) = rule.instruction.as_str() else {
+            let Some(instruction) = rule.instruction().as_str() else {
                 continue;
             };
             if !instruction.trim().is_empty() && !is_imperative(instruction) {
                 let message = format!(
                     "{}: \"{}\" does not read as an imperative",
-                    rule_name(rule),
+                    rule_name(&rule),
                     text::clipped(instruction, 60)
                 );
-                self.emit(rule, "Instruction", Code::NotImperative, message);
+                self.emit(&rule, "Instruction", Code::NotImperative, message);
             }
             let key = instruction_key(instruction);
             if let Some(&earlier) = first_with_text.get(&key) {
                 let message = format!(
                     "{} repeats the instruction of {}",
-                    rule_name(rule),
-                    rule_name(earlier)
+                    rule_name(&rule),
+                    rule_name(&document.rule(earlier))
                 );
-                self.emit(rule, "Instruction", Code::DuplicateInstruction, message);
+                self.emit(&rule, "Instruction", Code::DuplicateInstruction, message);
             } else {
-                first_with_text.insert(key, rule);
-                active.push((rule, instruction));
+                first_with_text.insert(key, rule.index);
+                active.push((rule.index, instruction));
             }
         }
         active
@@ -412,13 +416,13 @@ impl<'d, 'a> Linter<'d, 'a> {
 
 /// `rules-over-budget`: the active rules, as listed for an agent, against the smallest
 /// budget that applies (in that budget's unit).
-fn over_budget(path: &Path, document: &Document<'_>, context: &Context<'_>) -> Option<Diagnostic> {
+fn over_budget(path: &Path, document: &Arc<Document>, context: &Context<'_>) -> Option<Diagnostic> {
     let (smallest, target) = context
         .budgets
         .iter()
         .min_by_key(|(budget, _)| budget.limit())?;
     let query = listing::Query::default();
-    let listing = listing::build(path.display().to_string(), Some(document), &query);
+    let listing = listing::build(path.display().to_string(), Some(document.clone()), &query);
     let delivered = match context.delivered {
         Some(measure) => measure(*smallest, &listing),
         None => Delivered {
@@ -442,7 +446,7 @@ fn over_budget(path: &Path, document: &Document<'_>, context: &Context<'_>) -> O
     Some(
         Diagnostic::new(Code::RulesOverBudget, message)
             .in_file(path)
-            .at("", jsonpos::locate(document.source, ""))
+            .at("", jsonpos::locate(&document.source, ""))
             .with_help(format!(
                 "{} `autofix rules --budget {fitting}` shows the rules that fit.",
                 Code::RulesOverBudget.fix()
@@ -454,32 +458,33 @@ fn over_budget(path: &Path, document: &Document<'_>, context: &Context<'_>) -> O
 /// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair.
 fn lint_consistency(
     path: &Path,
-    document: &Document<'_>,
+    document: &Document,
     locator: &jsonpos::Locator,
-    active: &[(&Rule<'_>, &str)],
+    active: &[(usize, &str)],
     out: &mut Vec<Diagnostic>,
 ) {
     let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
     for pair in similar::pairs(&texts) {
-        let (mut older, mut newer) = (active[pair.earlier].0, active[pair.later].0);
-        if older.number.value() > newer.number.value() {
+        let (older, newer) = (active[pair.earlier].0, active[pair.later].0);
+        let (mut older, mut newer) = (document.rule(older), document.rule(newer));
+        if older.number().value() > newer.number().value() {
             std::mem::swap(&mut older, &mut newer);
         }
-        let (Some(old), Some(new)) = (older.number.value(), newer.number.value()) else {
+        let (Some(old), Some(new)) = (older.number().value(), newer.number().value()) else {
             continue;
         };
         let (code, relation) = match pair.kind {
             Kind::Duplicate => (Code::SimilarRules, "says the same as"),
             Kind::Contradiction => (Code::ConflictingRules, "contradicts"),
         };
-        let (pointer, position) = field_at(document, locator, newer, "Instruction");
+        let (pointer, position) = field_at(document, locator, &newer, "Instruction");
         out.push(
             Diagnostic::new(
                 code,
                 format!(
                     "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
-                    text::clipped(newer.instruction.display(), 60),
-                    text::clipped(older.instruction.display(), 60),
+                    text::clipped(newer.instruction().display(), 60),
+                    text::clipped(older.instruction().display(), 60),
                     pair.score
                 ),
             )

@@ -35,17 +35,89 @@ pub(crate) enum ParseError {
     },
 }
 
-/// A parsed rules file, borrowing from its source text.
-#[derive(Debug)]
-pub(crate) struct Document<'a> {
+/// A parsed rules file: it owns its text, and each rule keeps byte ranges into it (strings
+/// with escapes, and the globs of `Paths`, are kept decoded), so a loaded document can be
+/// returned and stored; [`Document::rule`] and [`Document::rules`] lend out [`Rule`] views.
+#[derive(Debug, Default)]
+pub(crate) struct Document {
     /// The whole file as read (including any BOM).
-    pub source: &'a str,
+    pub source: String,
     pub has_bom: bool,
-    pub rules: Vec<Rule<'a>>,
+    records: Vec<Record>,
 }
 
-/// One rule object, as written.
+/// A byte range of the document's source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl Span {
+    /// The range `part` (a slice of `source`) covers.
+    fn of(source: &str, part: &str) -> Span {
+        let start = part.as_ptr() as usize - source.as_ptr() as usize;
+        Span {
+            start,
+            end: start + part.len(),
+        }
+    }
+
+    #[inline]
+    fn get(self, source: &str) -> &str {
+        &source[self.start..self.end]
+    }
+}
+
+/// One rule as stored: ranges into the source, decoded text where it had escapes.
 #[derive(Debug)]
+struct Record {
+    index: usize,
+    raw: Span,
+    number: Stored<u64>,
+    category: StoredText,
+    instruction: StoredText,
+    why: StoredText,
+    supersedes: Stored<Vec<u64>>,
+    paths: Stored<Vec<String>>,
+    malformed: Option<String>,
+}
+
+/// A field that is missing, read (`T`), or present as other raw JSON.
+#[derive(Debug)]
+enum Stored<T> {
+    Missing,
+    Read(T),
+    Invalid(Span),
+}
+
+/// A text field as stored.
+#[derive(Debug)]
+enum StoredText {
+    Missing,
+    /// A string without escapes: the range between its quotes.
+    Plain(Span),
+    /// A string with escapes, decoded.
+    Decoded(Box<str>),
+    /// Present but not a string: the raw JSON.
+    Other(Span),
+}
+
+impl StoredText {
+    #[inline]
+    fn view<'a>(&'a self, source: &'a str) -> Text<'a> {
+        match self {
+            StoredText::Missing => Text::Missing,
+            StoredText::Plain(span) => Text::Str(span.get(source)),
+            StoredText::Decoded(text) => Text::Str(text),
+            StoredText::Other(span) => Text::Other(span.get(source)),
+        }
+    }
+}
+
+/// One rule object, as written: a view of a [`Document`]'s rule, which reads each field
+/// when asked.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Rule<'a> {
     /// Index in the array.
     pub index: usize,
@@ -53,16 +125,65 @@ pub(crate) struct Rule<'a> {
     pub offset: usize,
     /// The object's exact source text.
     pub raw: &'a str,
-    pub number: Number<'a>,
-    pub category: Text<'a>,
-    pub instruction: Text<'a>,
-    pub why: Text<'a>,
+    source: &'a str,
+    record: &'a Record,
+}
+
+impl<'a> Rule<'a> {
+    pub(crate) fn number(&self) -> Number<'a> {
+        match self.record.number {
+            Stored::Missing => Number::Missing,
+            Stored::Read(n) => Number::Valid(n),
+            Stored::Invalid(span) => Number::Invalid(span.get(self.source)),
+        }
+    }
+
+    pub(crate) fn category(&self) -> Text<'a> {
+        self.record.category.view(self.source)
+    }
+
+    pub(crate) fn instruction(&self) -> Text<'a> {
+        self.record.instruction.view(self.source)
+    }
+
+    pub(crate) fn why(&self) -> Text<'a> {
+        self.record.why.view(self.source)
+    }
+
     /// The optional `Supersedes` array.
-    pub supersedes: Supersedes<'a>,
+    pub(crate) fn supersedes(&self) -> Supersedes<'a> {
+        match &self.record.supersedes {
+            Stored::Missing => Supersedes::Missing,
+            Stored::Read(numbers) => Supersedes::Numbers(numbers),
+            Stored::Invalid(span) => Supersedes::Invalid(span.get(self.source)),
+        }
+    }
+
     /// The optional `Paths` array: the globs the rule is scoped to ([`super::scope`]).
-    pub paths: Paths<'a>,
+    pub(crate) fn paths(&self) -> Paths<'a> {
+        match &self.record.paths {
+            Stored::Missing => Paths::Missing,
+            Stored::Read(globs) => Paths::Globs(globs),
+            Stored::Invalid(span) => Paths::Invalid(span.get(self.source)),
+        }
+    }
+
     /// Set when the object could not be read field by field (a repeated key).
-    pub malformed: Option<String>,
+    pub(crate) fn malformed(&self) -> Option<&'a str> {
+        self.record.malformed.as_deref()
+    }
+}
+
+impl Record {
+    fn view<'a>(&'a self, source: &'a str) -> Rule<'a> {
+        Rule {
+            index: self.index,
+            offset: self.raw.start,
+            raw: self.raw.get(source),
+            source,
+            record: self,
+        }
+    }
 }
 
 /// A `Rule_number` as written.
@@ -85,26 +206,25 @@ impl Number<'_> {
 }
 
 /// A text field as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Text<'a> {
     Missing,
-    Str(Cow<'a, str>),
+    Str(&'a str),
     /// Present but not a string: the raw JSON.
     Other(&'a str),
 }
 
-impl Text<'_> {
+impl<'a> Text<'a> {
     /// The text to show: the string, the raw JSON of another type, or "".
-    pub(crate) fn display(&self) -> &str {
-        match self {
+    pub(crate) fn display(&self) -> &'a str {
+        match *self {
             Text::Missing => "",
-            Text::Str(text) => text,
-            Text::Other(raw) => raw,
+            Text::Str(text) | Text::Other(text) => text,
         }
     }
 
-    pub(crate) fn as_str(&self) -> Option<&str> {
-        match self {
+    pub(crate) fn as_str(&self) -> Option<&'a str> {
+        match *self {
             Text::Str(text) => Some(text),
             _ => None,
         }
@@ -112,29 +232,29 @@ impl Text<'_> {
 }
 
 /// The optional `Supersedes` field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Supersedes<'a> {
     Missing,
-    Numbers(Vec<u64>),
+    Numbers(&'a [u64]),
     /// Present but not an array of positive integers: the raw JSON.
     Invalid(&'a str),
 }
 
 /// The optional `Paths` field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Paths<'a> {
     /// No `Paths`: the rule applies everywhere.
     Missing,
     /// An array of strings, as written (validity of each glob is `check`'s business).
-    Globs(Vec<Cow<'a, str>>),
+    Globs(&'a [String]),
     /// Present but not an array of strings: the raw JSON.
     Invalid(&'a str),
 }
 
-impl Paths<'_> {
+impl<'a> Paths<'a> {
     /// The globs; empty when there are none or they cannot be read.
-    pub(crate) fn globs(&self) -> &[Cow<'_, str>] {
-        match self {
+    pub(crate) fn globs(&self) -> &'a [String] {
+        match *self {
             Paths::Globs(globs) => globs,
             _ => &[],
         }
@@ -254,65 +374,84 @@ fn without_lone_surrogates(literal: &str) -> String {
 /// The largest accepted `Rule_number`: numbers are signed 64-bit in most readers.
 pub(crate) const MAX_RULE_NUMBER: u64 = i64::MAX as u64;
 
-/// Parses a rules file. Empty or whitespace-only text (after a BOM) is an empty array.
-pub(crate) fn parse(source: &str) -> Result<Document<'_>, ParseError> {
+/// Parses a rules file, which the document then owns; on failure the error and the text
+/// come back. Empty or whitespace-only text (after a BOM) is an empty array.
+pub(crate) fn parse(source: String) -> Result<Document, (ParseError, String)> {
+    match records(&source) {
+        Ok((has_bom, records)) => Ok(Document {
+            source,
+            has_bom,
+            records,
+        }),
+        Err(error) => Err((error, source)),
+    }
+}
+
+/// [`parse`] of a copy of `source`, for tests.
+#[cfg(test)]
+pub(crate) fn parse_str(source: &str) -> Result<Document, ParseError> {
+    parse(source.to_string()).map_err(|(error, _)| error)
+}
+
+/// Whether `source` starts with a BOM, and its rules.
+fn records(source: &str) -> Result<(bool, Vec<Record>), ParseError> {
     let has_bom = source.starts_with(BOM);
     let body = &source[if has_bom { BOM.len() } else { 0 }..];
-    let mut document = Document {
-        source,
-        has_bom,
-        rules: Vec::new(),
-    };
     // Only JSON's own whitespace: U+3000 or NBSP makes the file invalid, not empty.
     if body
         .trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
         .is_empty()
     {
-        return Ok(document);
+        return Ok((has_bom, Vec::new()));
     }
     let elements: Vec<&RawValue> = match serde_json::from_str(body) {
         Ok(elements) => elements,
         Err(error) => return Err(classify(body, &error)),
     };
-    document.rules.reserve(elements.len());
+    let mut records = Vec::with_capacity(elements.len());
     for (index, element) in elements.into_iter().enumerate() {
         let raw = element.get();
-        let offset = raw.as_ptr() as usize - source.as_ptr() as usize;
         if !raw.starts_with('{') {
             return Err(ParseError::NotObject {
                 index,
-                offset,
+                offset: Span::of(source, raw).start,
                 found: JsonKind::of_raw(raw).name(),
             });
         }
-        document.rules.push(read_rule(index, offset, raw));
+        records.push(read_rule(source, index, raw));
     }
-    Ok(document)
+    Ok((has_bom, records))
 }
 
-fn read_rule(index: usize, offset: usize, raw: &str) -> Rule<'_> {
-    let mut rule = Rule {
+fn read_rule(source: &str, index: usize, raw: &str) -> Record {
+    let mut rule = Record {
         index,
-        offset,
-        raw,
-        number: Number::Missing,
-        category: Text::Missing,
-        instruction: Text::Missing,
-        why: Text::Missing,
-        supersedes: Supersedes::Missing,
-        paths: Paths::Missing,
+        raw: Span::of(source, raw),
+        number: Stored::Missing,
+        category: StoredText::Missing,
+        instruction: StoredText::Missing,
+        why: StoredText::Missing,
+        supersedes: Stored::Missing,
+        paths: Stored::Missing,
         malformed: None,
     };
     match scan_fields(raw) {
         Ok(fields) => {
-            rule.number = fields.number.map_or(Number::Missing, |f| number(f.raw));
-            rule.category = text(fields.category);
-            rule.instruction = text(fields.instruction);
-            rule.why = text(fields.why);
+            rule.number = fields
+                .number
+                .map_or(Stored::Missing, |f| match number(f.raw) {
+                    Number::Valid(n) => Stored::Read(n),
+                    _ => Stored::Invalid(Span::of(source, f.raw)),
+                });
+            rule.category = text(source, fields.category);
+            rule.instruction = text(source, fields.instruction);
+            rule.why = text(source, fields.why);
             rule.supersedes = fields
                 .supersedes
-                .map_or(Supersedes::Missing, |f| supersedes(f.raw));
-            rule.paths = fields.paths.map_or(Paths::Missing, |f| paths(f.raw));
+                .map_or(Stored::Missing, |f| supersedes(source, f.raw));
+            rule.paths = fields
+                .paths
+                .map_or(Stored::Missing, |f| paths(source, f.raw));
             rule.malformed = undecodable("Category", fields.category)
                 .or_else(|| undecodable("Instruction", fields.instruction))
                 .or_else(|| undecodable("Why", fields.why));
@@ -331,11 +470,17 @@ fn number(raw: &str) -> Number<'_> {
     }
 }
 
-fn text(field: Option<Field<'_>>) -> Text<'_> {
+fn text(source: &str, field: Option<Field<'_>>) -> StoredText {
     match field {
-        None => Text::Missing,
-        Some(field) if field.raw.starts_with('"') => Text::Str(string_at(field.raw, field.escaped)),
-        Some(field) => Text::Other(field.raw),
+        None => StoredText::Missing,
+        Some(field) if field.raw.starts_with('"') => {
+            if field.escaped {
+                StoredText::Decoded(string_at(field.raw, true).into())
+            } else {
+                StoredText::Plain(Span::of(source, &field.raw[1..field.raw.len() - 1]))
+            }
+        }
+        Some(field) => StoredText::Other(Span::of(source, field.raw)),
     }
 }
 
@@ -347,33 +492,33 @@ fn undecodable(name: &str, field: Option<Field<'_>>) -> Option<String> {
     })
 }
 
-fn supersedes(raw: &str) -> Supersedes<'_> {
+fn supersedes(source: &str, raw: &str) -> Stored<Vec<u64>> {
+    let invalid = || Stored::Invalid(Span::of(source, raw));
     let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw) else {
-        return Supersedes::Invalid(raw);
+        return invalid();
     };
     let numbers: Option<Vec<u64>> = items
         .iter()
         .map(|item| number(item.get()).value())
         .collect();
-    numbers.map_or(Supersedes::Invalid(raw), Supersedes::Numbers)
+    numbers.map_or_else(invalid, Stored::Read)
 }
 
-fn paths(raw: &str) -> Paths<'_> {
+fn paths(source: &str, raw: &str) -> Stored<Vec<String>> {
+    let invalid = || Stored::Invalid(Span::of(source, raw));
     let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw) else {
-        return Paths::Invalid(raw);
+        return invalid();
     };
-    let globs: Option<Vec<Cow<'_, str>>> = items
+    let globs: Option<Vec<String>> = items
         .iter()
         .map(|item| {
             let literal = item.get();
-            let start = literal.as_ptr() as usize - raw.as_ptr() as usize;
-            let literal = &raw[start..start + literal.len()];
             literal
                 .starts_with('"')
-                .then(|| string_at(literal, literal.contains('\\')))
+                .then(|| string_at(literal, literal.contains('\\')).into_owned())
         })
         .collect();
-    globs.map_or(Paths::Invalid(raw), Paths::Globs)
+    globs.map_or_else(invalid, Stored::Read)
 }
 
 fn classify(body: &str, error: &serde_json::Error) -> ParseError {
@@ -425,12 +570,40 @@ fn trailing_comma(body: &str, error: &serde_json::Error) -> Option<ParseError> {
     })
 }
 
-impl Document<'_> {
+impl Document {
+    /// The rule at `index` (in file order).
+    pub(crate) fn rule(&self, index: usize) -> Rule<'_> {
+        self.records[index].view(&self.source)
+    }
+
+    /// The rules, in file order.
+    pub(crate) fn rules(
+        &self,
+    ) -> impl ExactSizeIterator<Item = Rule<'_>> + DoubleEndedIterator + Clone + '_ {
+        self.records.iter().map(|record| record.view(&self.source))
+    }
+
+    /// How many rules the file holds.
+    pub(crate) fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The valid `Rule_number` of the rule at `index`, without making its view.
+    pub(crate) fn number(&self, index: usize) -> Option<u64> {
+        match self.records[index].number {
+            Stored::Read(n) => Some(n),
+            _ => None,
+        }
+    }
+
     /// The highest valid `Rule_number`, or 0 for an empty file.
     pub(crate) fn max_number(&self) -> u64 {
-        self.rules
-            .iter()
-            .filter_map(|r| r.number.value())
+        (0..self.len())
+            .filter_map(|index| self.number(index))
             .max()
             .unwrap_or(0)
     }
@@ -445,18 +618,18 @@ pub(crate) const FIELD: &str = "Retirement";
 
 /// Whether `rule` is a retirement record: its top-level `Retirement` is `true`.
 pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
+    let raw = rule.raw;
     // A cheap filter first: this runs for every rule of every listing.
-    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Retirement\"").is_none() {
+    if memchr::memmem::find(raw.as_bytes(), b"\"Retirement\"").is_none() {
         return false;
     }
-    jsonpos::find_pointer(rule.raw, "/Retirement")
-        .is_some_and(|at| rule.raw[at..].starts_with("true"))
+    jsonpos::find_pointer(raw, "/Retirement").is_some_and(|at| raw[at..].starts_with("true"))
 }
 
 /// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
 /// without a valid number: how every check names a rule.
 pub(crate) fn rule_name(rule: &Rule<'_>) -> String {
-    match rule.number {
+    match rule.number() {
         Number::Valid(n) => format!("rule {n}"),
         _ => format!("the rule at position {}", rule.index + 1),
     }
@@ -464,14 +637,15 @@ pub(crate) fn rule_name(rule: &Rule<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::parse_str as parse;
     use super::*;
 
     #[test]
     fn empty_and_whitespace_are_empty_arrays() {
         assert!(parse("\u{3000}\n").is_err());
         assert!(parse("\u{a0}").is_err());
-        assert!(parse("").unwrap().rules.is_empty());
-        assert!(parse(" \n\t").unwrap().rules.is_empty());
+        assert!(parse("").unwrap().is_empty());
+        assert!(parse(" \n\t").unwrap().is_empty());
         assert!(parse("\u{feff}\n").unwrap().has_bom);
     }
 
@@ -479,11 +653,11 @@ mod tests {
     fn reads_fields_and_keeps_raw_text() {
         let source = "\u{feff}[\n  {\"Rule_number\": 7, \"Category\": \"[code]\", \"Instruction\": \"Use \\\"x\\\"\", \"Why\": 3, \"extra\": {\"a\": [1]}}\n]\n";
         let document = parse(source).unwrap();
-        let rule = &document.rules[0];
-        assert_eq!(rule.number, Number::Valid(7));
-        assert_eq!(rule.category.as_str(), Some("[code]"));
-        assert_eq!(rule.instruction.as_str(), Some("Use \"x\""));
-        assert_eq!(rule.why, Text::Other("3"));
+        let rule = document.rule(0);
+        assert_eq!(rule.number(), Number::Valid(7));
+        assert_eq!(rule.category().as_str(), Some("[code]"));
+        assert_eq!(rule.instruction().as_str(), Some("Use \"x\""));
+        assert_eq!(rule.why(), Text::Other("3"));
         assert_eq!(&source[rule.offset..rule.offset + rule.raw.len()], rule.raw);
         assert!(rule.raw.ends_with("}}"));
     }
@@ -531,28 +705,23 @@ mod tests {
         let document =
             parse(r#"[{"Paths": ["src/**/*.rs", "a\\b"]}, {"Paths": "x"}, {"Paths": [1]}, {}]"#)
                 .unwrap();
-        let globs: Vec<&str> = document.rules[0]
-            .paths
+        let globs: Vec<&str> = document
+            .rule(0)
+            .paths()
             .globs()
             .iter()
             .map(AsRef::as_ref)
             .collect();
         assert_eq!(globs, ["src/**/*.rs", "a\\b"]);
-        assert_eq!(document.rules[1].paths, Paths::Invalid("\"x\""));
-        assert_eq!(document.rules[2].paths, Paths::Invalid("[1]"));
-        assert_eq!(document.rules[3].paths, Paths::Missing);
-        assert!(document.rules[3].paths.globs().is_empty());
+        assert_eq!(document.rule(1).paths(), Paths::Invalid("\"x\""));
+        assert_eq!(document.rule(2).paths(), Paths::Invalid("[1]"));
+        assert_eq!(document.rule(3).paths(), Paths::Missing);
+        assert!(document.rule(3).paths().globs().is_empty());
     }
 
     #[test]
     fn repeated_keys_are_malformed_not_fatal() {
         let document = parse(r#"[{"Why": "a", "Why": "b"}]"#).unwrap();
-        assert!(
-            document.rules[0]
-                .malformed
-                .as_deref()
-                .unwrap()
-                .contains("duplicate")
-        );
+        assert!(document.rule(0).malformed().unwrap().contains("duplicate"));
     }
 }

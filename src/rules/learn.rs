@@ -227,7 +227,7 @@ pub(crate) fn learn(
     target.check_writable()?;
     if options.dry_run {
         let source = super::read(&target.path)?.unwrap_or_default();
-        let document = super::parse_strict(path, &source)?;
+        let document = super::parse_strict(path, source)?;
         return plan(path, &document, &rule, Status::DryRun).map(|(outcome, _)| outcome);
     }
     // The one safe-write path: the sidecar lock, stale temp files swept, re-read under the
@@ -236,14 +236,15 @@ pub(crate) fn learn(
         .lock(path, options.lock_timeout)
         .map_err(from_atomic)?;
     let source = super::read(&locked.target().path)?;
-    let document = super::parse_strict(path, source.as_deref().unwrap_or_default())?;
+    let existed = source.is_some();
+    let document = super::parse_strict(path, source.unwrap_or_default())?;
     let (mut outcome, text) = plan(path, &document, &rule, Status::Learned)?;
     let Some(text) = text else {
         return Ok(outcome);
     };
     verify(path, &document, &text, &outcome.rule)?;
     let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
-    let expected = source.as_deref().map(str::as_bytes);
+    let expected = existed.then_some(document.source.as_bytes());
     if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
         outcome
             .warnings
@@ -264,7 +265,7 @@ fn from_atomic(error: AtomicError) -> RulesError {
 /// and the new text.
 fn plan<'a>(
     path: &Path,
-    document: &Document<'a>,
+    document: &'a Document,
     rule: &Validated,
     status: Status,
 ) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
@@ -274,17 +275,17 @@ fn plan<'a>(
             status: Status::Duplicate,
             supersedes: Vec::new(),
             rule: StoredRule {
-                number: existing.number.value().unwrap_or_default(),
-                category: existing.category.display().to_string(),
-                instruction: existing.instruction.display().to_string(),
-                why: existing.why.display().to_string(),
+                number: existing.number().value().unwrap_or_default(),
+                category: existing.category().display().to_string(),
+                instruction: existing.instruction().display().to_string(),
+                why: existing.why().display().to_string(),
                 paths: existing
-                    .paths
+                    .paths()
                     .globs()
                     .iter()
                     .map(ToString::to_string)
                     .collect(),
-                retirement: super::file::is_retirement(existing),
+                retirement: super::file::is_retirement(&existing),
             },
             matches: Vec::new(),
             warnings: Vec::new(),
@@ -305,10 +306,9 @@ fn plan<'a>(
         // Checked again under the lock: another writer may have retired it meanwhile.
         let resolution = supersede::resolve(document);
         for reference in &rule.references {
-            let active = document
-                .rules
-                .iter()
-                .any(|r| r.number.value() == Some(reference.rule) && resolution.is_active(r.index));
+            let active = document.rules().any(|r| {
+                r.number().value() == Some(reference.rule) && resolution.is_active(r.index)
+            });
             if !active {
                 return Err(RulesError::NotRetirable {
                     path: path.to_path_buf(),
@@ -363,18 +363,17 @@ fn plan<'a>(
 }
 
 /// The active rule that already holds `rule`'s instruction, unless `rule` supersedes it.
-fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d file::Rule<'a>> {
+fn holder<'d>(document: &'d Document, rule: &Validated) -> Option<file::Rule<'d>> {
     // Precedence (a scan of every rule's text) matters only when some rule holds the same
     // instruction, which is rare: find those first.
     let mut same: Vec<usize> = document
-        .rules
-        .iter()
+        .rules()
         .filter(|existing| {
             existing
-                .instruction
+                .instruction()
                 .as_str()
                 .is_some_and(|text| same_instruction(text, &rule.instruction))
-                && same_scope(&existing.paths, &rule.paths)
+                && same_scope(&existing.paths(), &rule.paths)
         })
         .map(|existing| existing.index)
         .collect();
@@ -385,24 +384,24 @@ fn holder<'d, 'a>(document: &'d Document<'a>, rule: &Validated) -> Option<&'d fi
         let resolution = supersede::resolve(document);
         same.retain(|&index| {
             resolution.is_active(index)
-                && document.rules[index]
-                    .number
+                && document
+                    .rule(index)
+                    .number()
                     .value()
                     .is_none_or(|n| !replaced.contains(&n))
         });
     }
-    same.first().map(|&index| &document.rules[index])
+    same.first().map(|&index| document.rule(index))
 }
 
 /// The active rules that `rule` repeats or contradicts in other words, except those it
 /// supersedes. Precedence is resolved only when something matched, which is rare.
-fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
+fn near_matches(document: &Document, rule: &Validated) -> Vec<Match> {
     // Rules of another scope are other rules, however alike their words.
     let candidates = document
-        .rules
-        .iter()
-        .filter(|r| same_scope(&r.paths, &rule.paths))
-        .filter_map(|r| Some((r.number.value()?, r.instruction.as_str()?)));
+        .rules()
+        .filter(|r| same_scope(&r.paths(), &rule.paths))
+        .filter_map(|r| Some((r.number().value()?, r.instruction().as_str()?)));
     let mut matches = similar::matches(&rule.instruction, candidates);
     if matches.is_empty() {
         return matches;
@@ -410,10 +409,9 @@ fn near_matches(document: &Document<'_>, rule: &Validated) -> Vec<Match> {
     let superseded = rule.superseded();
     let resolution = supersede::resolve(document);
     let active: std::collections::HashSet<u64> = document
-        .rules
-        .iter()
+        .rules()
         .filter(|r| resolution.is_active(r.index))
-        .filter_map(|r| r.number.value())
+        .filter_map(|r| r.number().value())
         .collect();
     matches.retain(|m| active.contains(&m.rule) && !superseded.contains(&m.rule));
     matches
@@ -430,11 +428,10 @@ fn same_scope(existing: &file::Paths<'_>, new: &[String]) -> bool {
 }
 
 /// The valid rule numbers, sorted (repeats kept).
-fn sorted_numbers(document: &Document<'_>) -> Vec<u64> {
+fn sorted_numbers(document: &Document) -> Vec<u64> {
     let mut numbers: Vec<u64> = document
-        .rules
-        .iter()
-        .filter_map(|r| r.number.value())
+        .rules()
+        .filter_map(|r| r.number().value())
         .collect();
     numbers.sort_unstable();
     numbers
@@ -452,14 +449,14 @@ fn has_duplicate_numbers(numbers: &[u64]) -> bool {
 /// that object, without parsing the whole file a second time.
 fn verify(
     path: &Path,
-    old: &Document<'_>,
+    old: &Document,
     new: &Splice<'_>,
     rule: &StoredRule,
 ) -> Result<(), RulesError> {
     let failed = || RulesError::Verify {
         path: path.to_path_buf(),
     };
-    let source = old.source;
+    let source = old.source.as_str();
     let trimmed = source.trim_end();
     // The old text around the insertion: up to the last rule (or `[`), and from `]` on. A
     // file that was empty keeps only its BOM, and the insertion is a whole array.
@@ -472,20 +469,21 @@ fn verify(
         return Err(failed());
     }
     let middle = new.inserted.trim();
-    let wrapped = match (tail.is_empty(), old.rules.is_empty()) {
+    let wrapped = match (tail.is_empty(), old.is_empty()) {
         (true, _) => middle.to_string(),
         (false, true) => format!("[{middle}]"),
         (false, false) => format!("[{}]", middle.strip_prefix(',').ok_or_else(failed)?),
     };
-    let new = file::parse(&wrapped).map_err(|_| failed())?;
-    let [last] = new.rules.as_slice() else {
+    let new = file::parse(wrapped).map_err(|_| failed())?;
+    if new.len() != 1 {
         return Err(failed());
-    };
-    let same_new = last.number == Number::Valid(rule.number)
-        && last.category.as_str() == Some(&rule.category)
-        && last.instruction.as_str() == Some(&rule.instruction)
-        && last.why.as_str() == Some(&rule.why)
-        && same_paths(&last.paths, &rule.paths)
+    }
+    let last = &new.rule(0);
+    let same_new = last.number() == Number::Valid(rule.number)
+        && last.category().as_str() == Some(&rule.category)
+        && last.instruction().as_str() == Some(&rule.instruction)
+        && last.why().as_str() == Some(&rule.why)
+        && same_paths(&last.paths(), &rule.paths)
         && super::file::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }
@@ -529,7 +527,7 @@ mod tests {
             "\u{feff}[\r\n  {\"Rule_number\": 1}\r\n]\r\n",
             "[\n    {\"Rule_number\": 1},\n    {\"Rule_number\": 5}\n]\n\n",
         ] {
-            let document = file::parse(source).unwrap();
+            let document = file::parse_str(source).unwrap();
             let rule = StoredRule {
                 number: document.max_number() + 1,
                 category: "CODE".into(),
@@ -564,7 +562,7 @@ mod tests {
                 inserted: text.inserted.replacen(',', "", 1),
                 ..text.clone()
             };
-            if !document.rules.is_empty() {
+            if !document.is_empty() {
                 assert!(
                     verify(path, &document, &no_comma, &rule).is_err(),
                     "{source:?}"

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use crate::report::paint::Painter;
 use crate::report::text::{closest, did_you_mean};
@@ -31,7 +32,7 @@ pub(crate) struct Query {
     /// Only the rules whose instruction or why holds this text (ignoring case).
     pub search: Option<String>,
     /// Each rule's origin from this history ([`super::provenance`]); `None`: not shown.
-    pub provenance: Option<super::provenance::History>,
+    pub provenance: Option<Arc<super::provenance::History>>,
 }
 
 /// One listed rule, borrowing its text from the document.
@@ -52,10 +53,10 @@ pub(crate) struct Entry<'a> {
     pub retired: bool,
     /// The globs the rule is scoped to (absent: it applies everywhere).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub paths: &'a [Cow<'a, str>],
+    pub paths: &'a [String],
     /// With `--for`: why the rule applies to each path it applies to.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub applies: &'a [Applies<'a>],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub applies: Vec<Applies<'a>>,
     /// With `--provenance`: the commit that added the rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provenance: Option<super::provenance::Origin<'a>>,
@@ -82,9 +83,10 @@ pub(crate) struct Counts {
     pub retirements: usize,
 }
 
-/// The `rules` result: the JSON document of `rules --format json`.
+/// The `rules` result: the JSON document of `rules --format json`. It shares the document
+/// it lists, so it can be returned and kept.
 #[derive(Clone, Debug, Serialize)]
-pub(crate) struct Listing<'a> {
+pub(crate) struct Listing {
     pub version: u32,
     /// The rules file, relative to the workspace root when it lies below it.
     pub path: String,
@@ -94,9 +96,9 @@ pub(crate) struct Listing<'a> {
     /// The category filter, as given (bare, upper-case).
     pub categories: Vec<String>,
     /// The paths of `--for`, when given.
-    #[serde(rename = "for", skip_serializing_if = "<[_]>::is_empty")]
-    pub for_paths: &'a [String],
-    pub rules: Entries<'a>,
+    #[serde(rename = "for", skip_serializing_if = "Vec::is_empty")]
+    pub for_paths: Vec<String>,
+    pub rules: Entries,
     /// Selected rules left out to fit the budget (the oldest ones).
     pub omitted: usize,
     /// The estimated tokens of the text form (characters / 4, rounded up).
@@ -117,19 +119,29 @@ pub(crate) struct Listing<'a> {
 /// The listed rules, made on demand from the document: a listing of 100k rules holds
 /// indices, not copies.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Entries<'a> {
-    document: Option<&'a Document<'a>>,
+pub(crate) struct Entries {
+    document: Option<Arc<Document>>,
     superseded_by: Vec<Vec<u64>>,
     retirement: Vec<bool>,
     /// The numbers of the retirement records, sorted.
     records: Vec<u64>,
     selected: Vec<usize>,
-    /// With `--for`: why each selected rule applies, in `selected` order.
-    applies: Vec<Vec<Applies<'a>>>,
-    history: Option<&'a super::provenance::History>,
+    /// With `--for`: the paths asked about, and why each selected rule applies to them
+    /// (in `selected` order).
+    paths: Vec<String>,
+    applies: Vec<Vec<Reason>>,
+    history: Option<Arc<super::provenance::History>>,
 }
 
-impl Entries<'_> {
+/// Why a rule applies to the path at `path` of the paths asked about: unscoped (`None`),
+/// or this glob of its `Paths` matched.
+#[derive(Clone, Debug)]
+struct Reason {
+    path: usize,
+    glob: Option<usize>,
+}
+
+impl Entries {
     pub(crate) fn len(&self) -> usize {
         self.selected.len()
     }
@@ -151,14 +163,21 @@ impl Entries<'_> {
     }
 
     fn entry(&self, at: usize, index: usize) -> Entry<'_> {
-        let rule = &self.document.expect("entries come from a document").rules[index];
+        let document = self
+            .document
+            .as_deref()
+            .expect("entries come from a document");
         let superseded_by = &self.superseded_by[index];
         let retirement = self.retirement.get(index).copied().unwrap_or(false);
+        let rule = document.rule(index);
+        let number = rule.number().value();
+        let instruction = rule.instruction().display().trim();
+        let globs = rule.paths().globs();
         Entry {
-            number: rule.number.value(),
-            category: bare_category(rule.category.display()),
-            instruction: rule.instruction.display().trim(),
-            why: rule.why.display().trim(),
+            number,
+            category: bare_category(rule.category().display()),
+            instruction,
+            why: rule.why().display().trim(),
             active: superseded_by.is_empty() && !retirement,
             superseded_by,
             retirement,
@@ -166,16 +185,30 @@ impl Entries<'_> {
                 && superseded_by
                     .iter()
                     .all(|n| self.records.binary_search(n).is_ok()),
-            paths: rule.paths.globs(),
-            applies: self.applies.get(at).map_or(&[], Vec::as_slice),
-            provenance: self.history.map(|history| {
-                history.origin(rule.number.value(), rule.instruction.display().trim())
+            paths: globs,
+            applies: self.applies.get(at).map_or_else(Vec::new, |reasons| {
+                reasons
+                    .iter()
+                    .map(|reason| Applies {
+                        path: &self.paths[reason.path],
+                        scope: if reason.glob.is_some() {
+                            "glob"
+                        } else {
+                            "unscoped"
+                        },
+                        glob: reason.glob.map(|glob| globs[glob].as_str()),
+                    })
+                    .collect()
             }),
+            provenance: self
+                .history
+                .as_deref()
+                .map(|history| history.origin(number, instruction)),
         }
     }
 }
 
-impl Serialize for Entries<'_> {
+impl Serialize for Entries {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())
     }
@@ -183,16 +216,13 @@ impl Serialize for Entries<'_> {
 
 /// Refuses a category filter that can match nothing: neither a standard category nor one
 /// the file holds (`rules -c tools` would otherwise list nothing and exit 0).
-pub(crate) fn check_filter(
-    query: &Query,
-    document: Option<&Document<'_>>,
-) -> Result<(), RulesError> {
+pub(crate) fn check_filter(query: &Query, document: Option<&Document>) -> Result<(), RulesError> {
     if query.categories.is_empty() {
         return Ok(());
     }
     let mut known: Vec<String> = Category::ALL.map(|c| c.as_str().to_string()).to_vec();
-    for rule in document.iter().flat_map(|d| &d.rules) {
-        let category = bare_category(rule.category.display());
+    for rule in document.iter().flat_map(|d| d.rules()) {
+        let category = bare_category(rule.category().display());
         if !category.is_empty() && !known.iter().any(|k| *k == category) {
             known.push(category.into_owned());
         }
@@ -212,11 +242,7 @@ pub(crate) fn check_filter(
 }
 
 /// Builds the listing of `document` (`None`: there is no rules file).
-pub(crate) fn build<'a>(
-    path: String,
-    document: Option<&'a Document<'a>>,
-    query: &'a Query,
-) -> Listing<'a> {
+pub(crate) fn build(path: String, document: Option<Arc<Document>>, query: &Query) -> Listing {
     let categories: Vec<String> = query.categories.iter().map(|c| normalize(c)).collect();
     let mut listing = Listing {
         version: 1,
@@ -225,7 +251,7 @@ pub(crate) fn build<'a>(
         precedence: PRECEDENCE,
         counts: Counts::default(),
         categories,
-        for_paths: &query.paths,
+        for_paths: query.paths.clone(),
         rules: Entries::default(),
         omitted: 0,
         tokens: 0,
@@ -237,36 +263,32 @@ pub(crate) fn build<'a>(
         listing.tokens = budget::tokens(listing.headline().chars().count() + 1);
         return listing;
     };
-    let resolution: Resolution = supersede::resolve(document);
-    let mut left_out = vec![false; document.rules.len()];
-    for (index, rule) in document.rules.iter().enumerate() {
+    let resolution: Resolution = supersede::resolve(&document);
+    let mut left_out = vec![false; document.len()];
+    for (index, rule) in document.rules().enumerate() {
         if !resolution.is_active(index) {
             continue;
         }
-        if let Some(problem) = unreadable(rule) {
+        if let Some(problem) = unreadable(&rule) {
             left_out[index] = rule
-                .instruction
+                .instruction()
                 .as_str()
                 .is_none_or(|i| i.trim().is_empty());
             listing.unreadable.push(problem);
         }
     }
     let left = left_out.iter().filter(|&&out| out).count();
-    let mut records: Vec<u64> = document
-        .rules
-        .iter()
-        .filter(|rule| resolution.is_retirement(rule.index))
-        .filter_map(|rule| rule.number.value())
+    let mut records: Vec<u64> = (0..document.len())
+        .filter(|&index| resolution.is_retirement(index))
+        .filter_map(|index| document.number(index))
         .collect();
     records.sort_unstable();
     let retired =
         |by: &[u64]| !by.is_empty() && by.iter().all(|n| records.binary_search(n).is_ok());
     listing.counts = Counts {
-        total: document.rules.len(),
+        total: document.len(),
         active: resolution.active_count() - left,
-        superseded: document.rules.len()
-            - resolution.active_count()
-            - resolution.retirement_count(),
+        superseded: document.len() - resolution.active_count() - resolution.retirement_count(),
         retired: if records.is_empty() {
             0
         } else {
@@ -278,7 +300,7 @@ pub(crate) fn build<'a>(
         },
         retirements: resolution.retirement_count(),
     };
-    let mut selected: Vec<usize> = (0..document.rules.len())
+    let mut selected: Vec<usize> = (0..document.len())
         .filter(|&index| !left_out[index])
         .filter(|&index| query.all || resolution.is_active(index))
         .filter(|&index| {
@@ -286,20 +308,20 @@ pub(crate) fn build<'a>(
                 || listing
                     .categories
                     .iter()
-                    .any(|c| *c == bare_category(document.rules[index].category.display()))
+                    .any(|c| *c == bare_category(document.rule(index).category().display()))
         })
         .filter(|&index| {
             query
                 .search
                 .as_deref()
-                .is_none_or(|text| mentions(&document.rules[index], text))
+                .is_none_or(|text| mentions(&document.rule(index), text))
         })
         .collect();
     // Ascending number, file order for ties; unnumbered rules last.
-    selected.sort_by_key(|&i| (document.rules[i].number.value().unwrap_or(u64::MAX), i));
+    selected.sort_by_key(|&i| (document.number(i).unwrap_or(u64::MAX), i));
     let mut applies = Vec::new();
     if !query.paths.is_empty() {
-        let reasons = |index: usize| applying(&document.rules[index], &query.paths);
+        let reasons = |index: usize| applying(&document.rule(index), &query.paths);
         (selected, applies) = selected
             .into_iter()
             .map(|index| (index, reasons(index)))
@@ -312,14 +334,15 @@ pub(crate) fn build<'a>(
         records,
         retirement: resolution.retirement,
         selected,
+        paths: query.paths.clone(),
         applies,
-        history: query.provenance.as_ref(),
+        history: query.provenance.clone(),
     };
     listing.fit_budget();
     listing
 }
 
-impl Listing<'_> {
+impl Listing {
     /// The warning (`unreadable-rules`) for [`Listing::unreadable`], or `None` when every
     /// active rule reads.
     pub(crate) fn unreadable_warning(&self) -> Option<crate::report::diagnostics::Diagnostic> {
@@ -366,7 +389,7 @@ const FIELDS: [&str; 6] = [
 fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
     use super::file::{Number, Text};
     let mut problems = Vec::new();
-    match rule.number {
+    match rule.number() {
         Number::Valid(_) => {}
         Number::Missing => problems.push("no `Rule_number`".to_string()),
         Number::Invalid(raw) => problems.push(format!(
@@ -374,7 +397,7 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
             crate::report::text::shown(raw)
         )),
     }
-    match &rule.instruction {
+    match &rule.instruction() {
         Text::Str(text) if !text.trim().is_empty() => {}
         Text::Str(_) => problems.push("an empty `Instruction`".to_string()),
         Text::Other(raw) => problems.push(format!(
@@ -415,30 +438,29 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
 /// Whether `rule`'s instruction or why holds `text`, ignoring case.
 fn mentions(rule: &super::file::Rule<'_>, text: &str) -> bool {
     let wanted = text.trim().to_lowercase();
-    [rule.instruction.display(), rule.why.display()]
+    [rule.instruction().display(), rule.why().display()]
         .iter()
         .any(|field| field.to_lowercase().contains(&wanted))
 }
 
 /// Why `rule` applies to each of `paths`: everywhere when unscoped (or when its `Paths`
 /// cannot be read: a rule is shown rather than lost), else where a glob matches.
-fn applying<'a>(rule: &'a super::file::Rule<'a>, paths: &'a [String]) -> Vec<Applies<'a>> {
-    let globs = rule.paths.globs();
+fn applying(rule: &super::file::Rule<'_>, paths: &[String]) -> Vec<Reason> {
+    let globs = rule.paths().globs();
     paths
         .iter()
-        .filter_map(|path| {
+        .enumerate()
+        .filter_map(|(at, path)| {
             if globs.is_empty() {
-                return Some(Applies {
-                    path,
-                    scope: "unscoped",
+                return Some(Reason {
+                    path: at,
                     glob: None,
                 });
             }
-            let glob = super::scope::matching(globs.iter().map(AsRef::as_ref), path)?;
-            Some(Applies {
-                path,
-                scope: "glob",
-                glob: Some(glob),
+            let glob = super::scope::matching(globs.iter().map(String::as_str), path)?;
+            Some(Reason {
+                path: at,
+                glob: globs.iter().position(|g| std::ptr::eq(g.as_str(), glob)),
             })
         })
         .collect()
@@ -453,7 +475,7 @@ fn chars(text: &str) -> usize {
     }
 }
 
-impl Listing<'_> {
+impl Listing {
     /// The characters of each selected rule's line in the text form: compact
     /// (`12 [CODE] Instruction`) with a budget, else with the why and what superseded it.
     fn line_chars(&self) -> Vec<usize> {
@@ -538,7 +560,7 @@ fn bare_category(text: &str) -> Cow<'_, str> {
     }
 }
 
-impl Listing<'_> {
+impl Listing {
     fn headline(&self) -> String {
         if !self.exists {
             return format!(
@@ -907,11 +929,11 @@ fn write_body(
 /// ` [paths: a, b]` for a scoped rule, or with `--for` ` [applies: unscoped]`,
 /// ` [applies to src/a.rs: src/**]`.
 fn write_scope(out: &mut impl Write, entry: &Entry<'_>, escape: &Escape) -> io::Result<()> {
-    if let [first, ..] = entry.applies {
+    if let [first, ..] = entry.applies.as_slice() {
         if first.glob.is_none() {
             return out.write_all(b" [applies: unscoped]");
         }
-        for applies in entry.applies {
+        for applies in &entry.applies {
             let glob = applies.glob.unwrap_or_default();
             write!(
                 out,

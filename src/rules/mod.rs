@@ -76,9 +76,22 @@ pub(crate) fn conflict_marker(source: &str) -> Option<(usize, &'static str)> {
     })
 }
 
+/// Reads and parses the rules file for reading ([`parse_tolerant`]); `None` when it does
+/// not exist. The one way a command loads the rules it lists, exports or checks against.
+pub(crate) fn load(path: &Path) -> Result<Option<Document>, RulesError> {
+    read(path)?
+        .map(|source| parse_tolerant(path, source))
+        .transpose()
+}
+
 /// Parses for reading: any JSON array of objects is accepted.
-pub(crate) fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
-    file::parse(source).map_err(|error| match error {
+pub(crate) fn parse_tolerant(path: &Path, source: String) -> Result<Document, RulesError> {
+    file::parse(source).map_err(|(error, source)| shape_error(path, &source, error))
+}
+
+/// The error of a file that is not an array of objects, named as what it is.
+fn shape_error(path: &Path, source: &str, error: ParseError) -> RulesError {
+    match error {
         ParseError::Syntax { .. } if conflict_marker(source).is_some() => {
             let (line, marker) = conflict_marker(source).expect("checked");
             RulesError::ConflictMarker {
@@ -115,18 +128,18 @@ pub(crate) fn parse_tolerant<'a>(path: &Path, source: &'a str) -> Result<Documen
                 found,
             }
         }
-    })
+    }
 }
 
 /// Parses for writing: additionally every rule needs a valid `Rule_number` and must be
 /// readable field by field, or the writer would compute a wrong next number.
-pub(crate) fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<'a>, RulesError> {
+pub(crate) fn parse_strict(path: &Path, source: String) -> Result<Document, RulesError> {
     let document = parse_tolerant(path, source)?;
-    for rule in &document.rules {
-        let problem = if let Some(problem) = &rule.malformed {
-            problem.clone()
+    for rule in document.rules() {
+        let problem = if let Some(problem) = rule.malformed() {
+            problem.to_string()
         } else {
-            match rule.number {
+            match rule.number() {
                 Number::Valid(_) => continue,
                 Number::Missing => "`Rule_number` is missing".to_string(),
                 Number::Invalid(raw) => {
@@ -134,7 +147,7 @@ pub(crate) fn parse_strict<'a>(path: &Path, source: &'a str) -> Result<Document<
                 }
             }
         };
-        let position = jsonpos::position(source, rule.offset);
+        let position = jsonpos::position(&document.source, rule.offset);
         return Err(RulesError::BadRule {
             path: path.to_path_buf(),
             line: position.line,

@@ -27,7 +27,7 @@ pub(crate) enum Refusal {
 /// ([`learn::learn`]), which checks again under the lock that the rule exists.
 pub(crate) fn request(
     workspace: &Workspace,
-    document: &Document<'_>,
+    document: &Document,
     number: u64,
     reason: &str,
 ) -> Result<learn::Request, Refusal> {
@@ -37,11 +37,10 @@ pub(crate) fn request(
     }
     let resolution = supersede::resolve(document);
     let rule = document
-        .rules
-        .iter()
-        .find(|rule| rule.number.value() == Some(number))
+        .rules()
+        .find(|rule| rule.number().value() == Some(number))
         .ok_or_else(|| Refusal::Missing(number, workspace.shown.clone()))?;
-    if file::is_retirement(rule) {
+    if file::is_retirement(&rule) {
         return Err(Refusal::Record(number));
     }
     let by = &resolution.superseded_by[rule.index];
@@ -68,7 +67,7 @@ pub(crate) fn request(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::file::parse;
+    use crate::rules::file::parse_str as parse;
 
     /// A workspace whose rules file is shown as `f`.
     fn in_f() -> Workspace {
@@ -90,7 +89,10 @@ mod tests {
                 {"Rule_number": 4, "Why": "\"Retirement\": true"}]"#,
         )
         .unwrap();
-        let found: Vec<bool> = document.rules.iter().map(file::is_retirement).collect();
+        let found: Vec<bool> = document
+            .rules()
+            .map(|rule| file::is_retirement(&rule))
+            .collect();
         assert_eq!(found, [true, false, false, false]);
     }
 

@@ -15,7 +15,7 @@ use crate::report::jsonpos;
 /// `unmatched-scope`. A superseded rule's problem is a note, as in the rest of `check`.
 pub(crate) fn lint(
     path: &Path,
-    document: &Document<'_>,
+    document: &Document,
     tracked: Option<&[String]>,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -23,26 +23,26 @@ pub(crate) fn lint(
     // One line index for every position: a scope problem in each of 20k rules took 27 s
     // when each position counted lines from the file's start.
     let locator = jsonpos::Locator::default();
-    for rule in &document.rules {
+    for rule in document.rules() {
         let mut found = Vec::new();
-        match &rule.paths {
+        match &rule.paths() {
             Paths::Missing => continue,
             Paths::Invalid(raw) => found.push((
                 String::new(),
                 Code::InvalidField,
                 format!(
                     "{}: `Paths` is {}, not an array of glob strings",
-                    rule_name(rule),
+                    rule_name(&rule),
                     crate::report::text::JsonKind::of_raw(raw).name()
                 ),
             )),
-            Paths::Globs(globs) => lint_rule(rule, globs, tracked, &mut found),
+            Paths::Globs(globs) => lint_rule(&rule, globs, tracked, &mut found),
         }
         for (pointer_tail, code, message) in found {
             let pointer = format!("/{}/Paths{pointer_tail}", rule.index);
             let offset = jsonpos::find_pointer(rule.raw, &format!("/Paths{pointer_tail}"));
             let position: Option<Position> =
-                offset.map(|at| locator.position(document.source, rule.offset + at));
+                offset.map(|at| locator.position(&document.source, rule.offset + at));
             let diagnostic = Diagnostic::new(code, message)
                 .in_file(path)
                 .at(pointer, position)
@@ -58,12 +58,7 @@ pub(crate) fn lint(
 
 type Found = (String, Code, String);
 
-fn lint_rule(
-    rule: &Rule<'_>,
-    globs: &[std::borrow::Cow<'_, str>],
-    tracked: Option<&[String]>,
-    out: &mut Vec<Found>,
-) {
+fn lint_rule(rule: &Rule<'_>, globs: &[String], tracked: Option<&[String]>, out: &mut Vec<Found>) {
     let name = rule_name(rule);
     let mut parsed: Vec<(usize, Glob)> = Vec::new();
     for (k, text) in globs.iter().enumerate() {
@@ -120,7 +115,7 @@ fn lint_rule(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::file::parse;
+    use crate::rules::file::parse_str as parse;
 
     fn codes(source: &str, tracked: Option<&[String]>) -> Vec<(Code, String, String)> {
         let document = parse(source).unwrap();

@@ -38,17 +38,17 @@ pub(crate) struct Report<'a> {
     pub superseded_by: Vec<Shown<'a>>,
 }
 
-fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
-    let instruction = rule.instruction.display().trim();
+fn shown_rule<'a>(rule: &Rule<'a>, resolution: &Resolution, history: &'a History) -> Shown<'a> {
+    let instruction = rule.instruction().display().trim();
     Shown {
-        number: rule.number.value(),
-        category: rule.category.display().trim(),
+        number: rule.number().value(),
+        category: rule.category().display().trim(),
         instruction,
-        why: rule.why.display().trim(),
+        why: rule.why().display().trim(),
         active: resolution.is_active(rule.index),
         retirement: resolution.is_retirement(rule.index),
-        paths: rule.paths.globs().iter().map(AsRef::as_ref).collect(),
-        provenance: history.origin(rule.number.value(), instruction),
+        paths: rule.paths().globs().iter().map(AsRef::as_ref).collect(),
+        provenance: history.origin(rule.number().value(), instruction),
     }
 }
 
@@ -56,38 +56,36 @@ fn shown_rule<'a>(rule: &'a Rule<'a>, resolution: &Resolution, history: &'a Hist
 /// path), whole; `None` when no rule has that number.
 pub(crate) fn report<'a>(
     workspace: &'a Workspace,
-    document: &'a Document<'a>,
+    document: &'a Document,
     history: &'a History,
     number: u64,
 ) -> Option<Report<'a>> {
     let resolution = supersede::resolve(document);
     let rule = document
-        .rules
-        .iter()
-        .find(|rule| rule.number.value() == Some(number))?;
+        .rules()
+        .find(|rule| rule.number().value() == Some(number))?;
     let by_number = |n: u64| {
         document
-            .rules
-            .iter()
-            .filter(move |rule| rule.number.value() == Some(n))
+            .rules()
+            .filter(move |rule| rule.number().value() == Some(n))
     };
-    let older: Vec<u64> = supersede::references(rule)
+    let older: Vec<u64> = supersede::references(&rule)
         .into_iter()
         .filter(|&n| n < number)
         .collect();
     Some(Report {
         version: 1,
         path: &workspace.shown,
-        rule: shown_rule(rule, &resolution, history),
+        rule: shown_rule(&rule, &resolution, history),
         supersedes: older
             .iter()
             .flat_map(|&n| by_number(n))
-            .map(|r| shown_rule(r, &resolution, history))
+            .map(|r| shown_rule(&r, &resolution, history))
             .collect(),
         superseded_by: resolution.superseded_by[rule.index]
             .iter()
             .flat_map(|&n| by_number(n))
-            .map(|r| shown_rule(r, &resolution, history))
+            .map(|r| shown_rule(&r, &resolution, history))
             .collect(),
     })
 }

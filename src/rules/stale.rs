@@ -75,8 +75,8 @@ pub(crate) struct Repository<'a> {
 }
 
 /// A path of an active rule that matches nothing now.
-struct Missing<'r, 'a> {
-    rule: &'r Rule<'a>,
+struct Missing<'a> {
+    rule: Rule<'a>,
     /// The pointer's tail inside the rule: `/Instruction`, `/Paths/0`.
     field: String,
     named: String,
@@ -89,12 +89,12 @@ struct Missing<'r, 'a> {
 /// anything stays `unmatched-scope` (a typo, not a change).
 pub(crate) fn lint(
     path: &Path,
-    document: &Document<'_>,
+    document: &Document,
     repository: &Repository<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
     let resolution = supersede::resolve(document);
-    let mut missing: Vec<Missing<'_, '_>> = Vec::new();
+    let mut missing: Vec<Missing<'_>> = Vec::new();
     // Many rules name the same few paths: each is looked up once.
     let mut known: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
     let mut found_now = |named: &str| {
@@ -102,14 +102,10 @@ pub(crate) fn lint(
             .entry(named.to_string())
             .or_insert_with(|| matches_anything(named, repository.root, repository.tracked))
     };
-    for rule in document
-        .rules
-        .iter()
-        .filter(|r| resolution.is_active(r.index))
-    {
+    for rule in document.rules().filter(|r| resolution.is_active(r.index)) {
         for (field, text) in [
-            ("Instruction", rule.instruction.display()),
-            ("Why", rule.why.display()),
+            ("Instruction", rule.instruction().display()),
+            ("Why", rule.why().display()),
         ] {
             for named in named_paths(text) {
                 if !found_now(named) {
@@ -121,7 +117,7 @@ pub(crate) fn lint(
                 }
             }
         }
-        for (k, glob) in rule.paths.globs().iter().enumerate() {
+        for (k, glob) in rule.paths().globs().iter().enumerate() {
             let Ok(parsed) = Glob::parse(glob) else {
                 continue;
             };
@@ -129,7 +125,7 @@ pub(crate) fn lint(
                 missing.push(Missing {
                     rule,
                     field: format!("/Paths/{k}"),
-                    named: glob.to_string(),
+                    named: glob.clone(),
                 });
             }
         }
@@ -153,9 +149,9 @@ pub(crate) fn lint(
         }
         let pointer = format!("/{}{}", found.rule.index, found.field);
         let offset = jsonpos::find_pointer(found.rule.raw, &found.field);
-        let position = offset.map(|at| locator.position(document.source, found.rule.offset + at));
+        let position = offset.map(|at| locator.position(&document.source, found.rule.offset + at));
         let what = if scope { "scope glob" } else { "path" };
-        let name = super::file::rule_name(found.rule);
+        let name = super::file::rule_name(&found.rule);
         let message = match before {
             Some(file) => format!(
                 "{name}: {what} `{}` matches nothing in the repository any more: it matched \

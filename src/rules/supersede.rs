@@ -278,12 +278,12 @@ impl Resolution {
 /// Every reference a rule makes: its `Supersedes` array, then markers in `Why` and
 /// `Instruction`, without repeats.
 pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
-    let mut all = match &rule.supersedes {
-        Supersedes::Numbers(numbers) => numbers.clone(),
+    let mut all = match &rule.supersedes() {
+        Supersedes::Numbers(numbers) => numbers.to_vec(),
         _ => Vec::new(),
     };
-    all.extend(markers(rule.why.display()));
-    all.extend(markers(rule.instruction.display()));
+    all.extend(markers(rule.why().display()));
+    all.extend(markers(rule.instruction().display()));
     let mut seen = std::collections::HashSet::new();
     all.retain(|n| seen.insert(*n));
     all
@@ -291,12 +291,10 @@ pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {
 
 /// Decides which rules are active. A rule supersedes only lower-numbered rules that exist;
 /// a superseded rule stays superseded even if its superseder is later superseded too.
-pub(crate) fn resolve(document: &Document<'_>) -> Resolution {
+pub(crate) fn resolve(document: &Document) -> Resolution {
     // (number, index) sorted: one allocation, and the rules holding a number are a range.
-    let mut by_number: Vec<(u64, usize)> = document
-        .rules
-        .iter()
-        .filter_map(|rule| Some((rule.number.value()?, rule.index)))
+    let mut by_number: Vec<(u64, usize)> = (0..document.len())
+        .filter_map(|index| Some((document.number(index)?, index)))
         .collect();
     by_number.sort_unstable();
     let holders = |number: u64| {
@@ -307,19 +305,17 @@ pub(crate) fn resolve(document: &Document<'_>) -> Resolution {
             .map(|&(_, index)| index)
     };
     let mut resolution = Resolution {
-        superseded_by: vec![Vec::new(); document.rules.len()],
+        superseded_by: vec![Vec::new(); document.len()],
         dangling: Vec::new(),
-        retirement: document
-            .rules
-            .iter()
-            .map(super::file::is_retirement)
+        retirement: (0..document.len())
+            .map(|index| super::file::is_retirement(&document.rule(index)))
             .collect(),
     };
-    for rule in &document.rules {
-        let Some(number) = rule.number.value() else {
+    for rule in document.rules() {
+        let Some(number) = rule.number().value() else {
             continue;
         };
-        for reference in references(rule) {
+        for reference in references(&rule) {
             let reason = if reference >= number {
                 Some(DanglingReason::NotOlder)
             } else if holders(reference).next().is_none() {
@@ -413,7 +409,7 @@ mod tests {
             {"Rule_number": 5, "Instruction": "b", "Why": "supersedes rule 1, rule 3"},
             {"Rule_number": 6, "Instruction": "c", "Why": "x", "Supersedes": [6]}
         ]"#;
-        let document = super::super::file::parse(source).unwrap();
+        let document = super::super::file::parse_str(source).unwrap();
         let resolution = resolve(&document);
         assert_eq!(resolution.superseded_by, vec![vec![5], vec![], vec![]]);
         assert_eq!(resolution.dangling.len(), 2);

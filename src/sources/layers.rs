@@ -92,19 +92,13 @@ fn qualified(text: &str) -> Option<(&str, u64, &str)> {
     Some((name, number, &rest[digits_end..]))
 }
 
-/// The local rules file parsed for its `name:N` references, and `f` run on it: a file
-/// whose text holds no such marker is not parsed (`None`), so listings stay one parse.
-pub(crate) fn with_references<R>(
-    rules_file: &std::path::Path,
-    f: impl FnOnce(Option<&Document<'_>>) -> R,
-) -> R {
+/// The local rules file parsed for its `name:N` references: a file whose text holds no
+/// such marker is not parsed (`None`), so listings stay one parse.
+pub(crate) fn referencing(rules_file: &std::path::Path) -> Option<Document> {
     let source = crate::rules::read(rules_file).ok().flatten();
     let source =
         source.filter(|text| may_reference(text) && !qualified_references(text).is_empty());
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok());
-    f(document.as_ref())
+    source.and_then(|source| crate::rules::parse_tolerant(rules_file, source).ok())
 }
 
 /// Whether `text` holds `x:1` anywhere (a letter, digit or `-`, a colon, a digit): a
@@ -119,13 +113,13 @@ fn may_reference(text: &str) -> bool {
 }
 
 /// Every `name:N` reference the local rules make.
-pub(crate) fn local_references(document: Option<&Document<'_>>) -> Vec<SourceRef> {
+pub(crate) fn local_references(document: Option<&Document>) -> Vec<SourceRef> {
     let mut refs = Vec::new();
-    for rule in document.iter().flat_map(|d| &d.rules) {
-        let Some(local) = rule.number.value() else {
+    for rule in document.iter().flat_map(|d| d.rules()) {
+        let Some(local) = rule.number().value() else {
             continue;
         };
-        for text in [rule.why.display(), rule.instruction.display()] {
+        for text in [rule.why().display(), rule.instruction().display()] {
             for (source, number) in qualified_references(text) {
                 let reference = SourceRef {
                     local,
@@ -245,7 +239,7 @@ fn personal(left_out: &mut Vec<String>) -> Option<Personal> {
 
 /// Loads the layers offline; problems leave a source out and say why (`check` reports
 /// them as errors).
-pub(crate) fn load(layout: &Layout, document: Option<&Document<'_>>) -> Layers {
+pub(crate) fn load(layout: &Layout, document: Option<&Document>) -> Layers {
     let mut layers = Layers {
         refs: local_references(document),
         ..Layers::default()
@@ -314,7 +308,7 @@ pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Laye
             ..Layers::default()
         };
     }
-    let mut layers = with_references(&workspace.rules_file, |document| load(&layout, document));
+    let mut layers = load(&layout, referencing(&workspace.rules_file).as_ref());
     layers.left_out.extend(left_out);
     layers.personal = personal;
     layers
@@ -420,7 +414,7 @@ pub(crate) fn for_export(
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
         return Vec::new();
     }
-    let layers = with_references(rules_file, |document| load(&layout, document));
+    let layers = load(&layout, referencing(rules_file).as_ref());
     layers
         .active()
         .map(|(layer, rule)| (layer.name.clone(), rule.clone()))

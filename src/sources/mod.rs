@@ -400,7 +400,7 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
 /// The local rules whose `name:N` references the new version of source `name` no longer
 /// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
 fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
-    layers::with_references(&layout.rules_file, layers::local_references)
+    layers::local_references(layers::referencing(&layout.rules_file).as_ref())
         .into_iter()
         .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
         .map(|r| {

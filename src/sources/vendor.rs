@@ -31,21 +31,21 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
     let invalid = |why: String| SourceError::Invalid(format!("source `{name}`: {why}"));
     let text =
         std::str::from_utf8(bytes).map_err(|_| invalid("the rules file is not UTF-8".into()))?;
-    let document = rules::parse_strict(Path::new(name), text)
+    let document = rules::parse_strict(Path::new(name), text.to_string())
         .map_err(|error| invalid(format!("not an autofix rules file: {error}")))?;
-    if document.rules.len() > MAX_RULES {
+    if document.len() > MAX_RULES {
         return Err(SourceError::TooLarge {
             name: name.to_string(),
-            what: format!("{} rules", document.rules.len()),
+            what: format!("{} rules", document.len()),
             cap: MAX_RULES as u64,
         });
     }
     let resolution = supersede::resolve(&document);
-    let mut imported = Vec::with_capacity(document.rules.len());
-    for (rule, superseded_by) in document.rules.iter().zip(resolution.superseded_by) {
-        let number = rule.number.value().unwrap_or_default();
-        let instruction = rule.instruction.display().trim().to_string();
-        let why = rule.why.display().trim().to_string();
+    let mut imported = Vec::with_capacity(document.len());
+    for (rule, superseded_by) in document.rules().zip(resolution.superseded_by) {
+        let number = rule.number().value().unwrap_or_default();
+        let instruction = rule.instruction().display().trim().to_string();
+        let why = rule.why().display().trim().to_string();
         for text in [&instruction, &why] {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(SourceError::TooLarge {
@@ -60,14 +60,14 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
                 )));
             }
         }
-        let paths = imported_paths(rule, number).map_err(invalid)?;
+        let paths = imported_paths(&rule, number).map_err(invalid)?;
         let locked = serde_json::from_str::<serde_json::Value>(rule.raw)
             .ok()
             .and_then(|value| value.get("Locked").and_then(serde_json::Value::as_bool))
             .unwrap_or(false);
         imported.push(Imported {
             number,
-            category: crate::rules::category::normalize(rule.category.display()),
+            category: crate::rules::category::normalize(rule.category().display()),
             instruction,
             why,
             paths,
@@ -84,7 +84,7 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
 /// frontmatter and the hook, so a source cannot put there what a local rule may not, and
 /// `Paths` that cannot be read never turn a scoped rule into one for every file.
 fn imported_paths(rule: &Rule<'_>, number: u64) -> Result<Vec<String>, String> {
-    let globs: Vec<String> = match &rule.paths {
+    let globs: Vec<String> = match rule.paths() {
         Paths::Missing => return Ok(Vec::new()),
         Paths::Invalid(_) => {
             return Err(format!(

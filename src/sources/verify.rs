@@ -19,14 +19,10 @@ pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Vec<
     // No manifest and no lock: only a dangling `name:N` can be wrong, and a file with no
     // such marker is not parsed a second time (`check` on 100k rules: 43% of its time).
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
-        return layers::with_references(&workspace.rules_file, |document| {
-            verify(&layout, document, &shown)
-        });
+        let document = layers::referencing(&workspace.rules_file);
+        return verify(&layout, document.as_ref(), &shown);
     }
-    let source = crate::rules::read(&workspace.rules_file).ok().flatten();
-    let document = source
-        .as_deref()
-        .and_then(|source| crate::rules::parse_tolerant(&workspace.rules_file, source).ok());
+    let document = crate::rules::load(&workspace.rules_file).ok().flatten();
     verify(&layout, document.as_ref(), &shown)
 }
 
@@ -34,7 +30,7 @@ pub(crate) fn for_workspace(workspace: &crate::io::workspace::Workspace) -> Vec<
 /// workspace has neither a manifest nor a lock.
 pub(crate) fn verify(
     layout: &Layout,
-    document: Option<&Document<'_>>,
+    document: Option<&Document>,
     shown: &dyn Fn(&Path) -> String,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -162,7 +158,7 @@ fn verify_copy(
 /// undeclared conflicts between layers.
 fn verify_references(
     layers: &layers::Layers,
-    document: Option<&Document<'_>>,
+    document: Option<&Document>,
     [rules_file, manifest_file]: [&str; 2],
     mut out: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
@@ -252,17 +248,17 @@ fn verify_references(
 /// Pairs of active rules from different layers that contradict each other and that no
 /// supersede settles: reported with the order that wins (local, then sources in manifest
 /// order).
-fn layer_conflicts(layers: &layers::Layers, document: Option<&Document<'_>>) -> Vec<Diagnostic> {
+fn layer_conflicts(layers: &layers::Layers, document: Option<&Document>) -> Vec<Diagnostic> {
     let mut owners: Vec<(usize, String)> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     if let Some(document) = document {
         let resolution = crate::rules::supersede::resolve(document);
-        for rule in &document.rules {
+        for rule in document.rules() {
             if resolution.is_active(rule.index)
-                && let Some(number) = rule.number.value()
+                && let Some(number) = rule.number().value()
             {
                 owners.push((0, format!("local rule {number}")));
-                texts.push(rule.instruction.display().to_string());
+                texts.push(rule.instruction().display().to_string());
             }
         }
     }

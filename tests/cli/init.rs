@@ -515,6 +515,32 @@ fn a_users_own_learn_command_is_kept_and_refused() {
     assert!(sandbox.join(SKILLS[1]).exists());
 }
 
+/// A rules file `init` cannot count is named for what is wrong with it: not valid JSON
+/// rules, or not readable as text.
+#[test]
+fn an_existing_rules_file_that_does_not_read_is_said_to() {
+    let sandbox = repo();
+    sandbox.write("autofix.json", "[{\"Rule_number\": 1,\n");
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout)
+            .contains("unchanged autofix.json (rules file): not valid: run `autofix check`"),
+        "{}",
+        run.stdout
+    );
+    sandbox.write(
+        "autofix.json",
+        b"[{\"Rule_number\": 1, \"Instruction\": \"\xff\"}]",
+    );
+    let run = sandbox.run(&["init"]).expect(0);
+    assert!(
+        squash(&run.stdout)
+            .contains("unchanged autofix.json (rules file): unreadable: run `autofix check`"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// A root `autofix.json` that is another program's (a Scoop manifest, a JSON object) is
 /// left alone: `init` creates `.agents/autofix.json`, says so, and the merge driver is
 /// registered for the rules file, never for the manifest.

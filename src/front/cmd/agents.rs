@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use crate::export::{self, Mode};
 use crate::io::workspace::{self, Workspace};
-use crate::rules::{self, listing};
+use crate::rules::{self, Document, listing};
 use crate::{export::hook, init};
 use anyhow::Context as _;
+use std::sync::Arc;
 
 use crate::front::cli::{
     CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
@@ -176,15 +177,15 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
         // none is delivered.
         let layers = crate::sources::layers::for_workspace(&workspace)
             .for_hook(&args.categories, !delivered);
-        let source = if delivered {
+        let document = if delivered {
             None
         } else {
-            rules::read(workspace.shown_path())?
+            rules::load(workspace.shown_path())?
         };
-        let Some(source) = source.or_else(|| (!layers.is_empty()).then(|| "[]".to_string())) else {
+        let Some(document) = document.or_else(|| (!layers.is_empty()).then(Document::default))
+        else {
             return Ok(hook::empty(agent).to_string());
         };
-        let document = rules::parse_tolerant(workspace.shown_path(), &source)?;
         let query = listing::Query {
             categories: args.categories,
             all: args.all,
@@ -193,7 +194,7 @@ pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAge
             ..listing::Query::default()
         };
         let shown = workspace::display_path(path, &workspace.root);
-        let listing = listing::build(shown, Some(&document), &query);
+        let listing = listing::build(shown, Some(Arc::new(document)), &query);
         Ok(hook::render(agent, &listing, args.budget, &layers))
     })();
     let text = output.unwrap_or_else(|error| {

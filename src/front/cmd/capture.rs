@@ -8,6 +8,7 @@ use crate::capture::{prompt, reflect};
 use crate::export::hook::Agent;
 use crate::rules::{self, listing};
 use anyhow::Context as _;
+use std::sync::Arc;
 
 use crate::front::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
@@ -88,12 +89,11 @@ fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<V
             source: Some(source),
         })
         .collect();
-    let Some(source) = rules::read(path)? else {
+    let Some(document) = rules::load(path)? else {
         return Ok(active);
     };
-    let document = rules::parse_tolerant(path, &source)?;
     let query = listing::Query::default();
-    let listing = listing::build(String::new(), Some(&document), &query);
+    let listing = listing::build(String::new(), Some(Arc::new(document)), &query);
     active.extend(
         listing
             .rules

@@ -52,11 +52,7 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
     let (home, agents) = crate::front::cmd::capture::sessions(&args.sessions)?;
     let workspace = context.workspace()?;
-    let source = rules::read(workspace.shown_path())?;
-    let document = source
-        .as_deref()
-        .map(|source| rules::parse_tolerant(workspace.shown_path(), source))
-        .transpose()?;
+    let document = rules::load(workspace.shown_path())?;
     let history = History::read(&workspace.rules_file);
     // Every correction: none is dropped for being a rule already, that is the point.
     let reflected = reflect::run(&reflect::Request {

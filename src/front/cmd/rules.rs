@@ -165,9 +165,9 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         paths: for_paths(context, &args.for_paths)?,
         search: args.search,
         provenance: if args.provenance {
-            Some(rules::provenance::History::read(
+            Some(std::sync::Arc::new(rules::provenance::History::read(
                 &context.workspace()?.rules_file,
-            ))
+            )))
         } else {
             None
         },
@@ -185,23 +185,23 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
             args.format,
         );
     }
-    let warning = context.with_listing(&query, |listing| {
-        // Streamed: a listing of 100k rules is never held twice in memory.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        match args.format {
-            RulesFormat::Text if terminal => {
-                let width = crate::report::paint::terminal_width(&std::io::stdout());
-                listing.write_terminal(&mut out, painter, width)?;
-            }
-            RulesFormat::Text => listing.write_text(&mut out)?,
-            RulesFormat::Json => listing.write_json(&mut out)?,
-            RulesFormat::Markdown => listing.write_markdown(&mut out)?,
-            // Handled above (clap requires --agent with it).
-            RulesFormat::Hook => {}
+    let listing = context.listing(&query)?;
+    // Streamed: a listing of 100k rules is never held twice in memory.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        RulesFormat::Text if terminal => {
+            let width = crate::report::paint::terminal_width(&std::io::stdout());
+            listing.write_terminal(&mut out, painter, width)?;
         }
-        out.flush().map(|()| listing.unreadable_warning())
-    })??;
-    if let Some(warning) = warning {
+        RulesFormat::Text => listing.write_text(&mut out)?,
+        RulesFormat::Json => listing.write_json(&mut out)?,
+        RulesFormat::Markdown => listing.write_markdown(&mut out)?,
+        // Handled above (clap requires --agent with it).
+        RulesFormat::Hook => {}
+    }
+    out.flush()?;
+    drop(out);
+    if let Some(warning) = listing.unreadable_warning() {
         let painter = context.stderr_painter();
         eprint(&crate::report::diagnostics::text_of(&[warning], painter));
         return Ok(ExitCode::from(1));

@@ -272,10 +272,9 @@ pub(crate) fn rules_with_layers(
         // For pasting into a committed file: the imported rules, never the personal ones,
         // each under its scope's heading beside the local ones, as an exported file has them.
         let style = MarkdownStyle::PLAIN;
-        let (mut text, local) = context.with_listing(query, |listing| {
-            let head = listing::to_string(|out| listing.write_markdown_head(out, &style));
-            (head, listing.markdown_items(&style))
-        })?;
+        let listing = context.listing(query)?;
+        let mut text = listing::to_string(|out| listing.write_markdown_head(out, &style));
+        let local = listing.markdown_items(&style);
         let mut items: Vec<(String, String)> = layers
             .active()
             .filter(|(_, rule)| filter.keeps(rule))
@@ -295,10 +294,11 @@ pub(crate) fn rules_with_layers(
         return Ok(print(&text).map(|()| ExitCode::SUCCESS)?);
     }
     let mut local = Vec::new();
-    context.with_listing(query, |listing| match format {
+    let listing = context.listing(query)?;
+    match format {
         RulesFormat::Json => listing.write_json(&mut local),
         _ => listing.write_text(&mut local),
-    })??;
+    }?;
     if format == RulesFormat::Json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
         document["imported"] = layers::to_json(layers, &filter);
