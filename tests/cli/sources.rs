@@ -1140,29 +1140,7 @@ fn the_mcp_rules_tool_lists_the_imported_rules_too() {
 fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_the_winner() {
     let sandbox = Sandbox::new();
     sandbox.write("app/.agents/autofix.json", "[]\n");
-    let mut scoped: serde_json::Value = serde_json::from_str(&rules_file(&[
-        (
-            1,
-            "STYLE",
-            "Always use tabs for indentation.",
-            "org style",
-            false,
-        ),
-        (
-            2,
-            "CODE",
-            "Always validate request bodies - because input is hostile.",
-            "org policy",
-            false,
-        ),
-    ]))
-    .unwrap();
-    scoped[1]["Paths"] = serde_json::json!(["src/api/**"]);
-    let origin = Origin::new(
-        &sandbox,
-        "org",
-        &serde_json::to_string_pretty(&scoped).unwrap(),
-    );
+    let origin = scoped_origin(&sandbox);
     add_org(&sandbox, &origin);
     let api = run(&sandbox, &["rules", "--for", "src/api/users.ts"])
         .expect(0)
