@@ -139,6 +139,18 @@ fn add_org(sandbox: &Sandbox, origin: &Origin) -> Run {
     run(sandbox, &["sources", "add", "org", &origin.url()]).expect(0)
 }
 
+/// What Claude Code's session hook prints in `app/`.
+fn claude_hook(sandbox: &Sandbox) -> String {
+    run(sandbox, &["rules", "--format", "hook", "--agent", "claude"])
+        .expect(0)
+        .stdout
+}
+
+/// Learns a local CODE rule in `app/`.
+fn learn_local(sandbox: &Sandbox, instruction: &str) {
+    run(sandbox, &["learn", "-c", "code", "-w", "x", instruction]).expect(0);
+}
+
 fn lock_json(sandbox: &Sandbox) -> serde_json::Value {
     serde_json::from_str(&sandbox.read(format!("app/{LOCK}"))).unwrap()
 }
@@ -390,18 +402,7 @@ fn a_tampered_copy_fails_check_is_left_out_and_blocks_update() {
 fn with_no_cache_and_an_unreachable_url_every_command_gives_the_same_output() {
     let (sandbox, origin) = setup();
     add_org(&sandbox, &origin);
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
+    learn_local(&sandbox, "Always use named exports.");
     let commands: &[&[&str]] = &[
         &["rules"],
         &["rules", "--all", "--format", "json"],
@@ -893,18 +894,7 @@ fn personal_rules_reach_the_listing_and_the_hook_but_no_committed_file() {
     );
 
     // The session hook carries it, even where AGENTS.md carries the repository's rules.
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
+    learn_local(&sandbox, "Always use named exports.");
     let hook = user(&["rules", "--format", "hook", "--agent", "codex"])
         .expect(0)
         .json();
@@ -1154,12 +1144,7 @@ fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_
         .stdout;
     assert!(!docs.contains("org:2 "), "{docs}");
     assert!(docs.contains("org:1 [STYLE]"), "{docs}");
-    let hook = run(
-        &sandbox,
-        &["rules", "--format", "hook", "--agent", "claude"],
-    )
-    .expect(0)
-    .stdout;
+    let hook = claude_hook(&sandbox);
     assert!(
         hook.contains("org:1 [STYLE]") && !hook.contains("org:2 "),
         "{hook}"
@@ -1233,18 +1218,7 @@ fn the_rules_file_merge_driver_keeps_org_references_as_written() {
     .expect(0);
     git(&sandbox, &app, &["commit", "-q", "-am", "feature rule"]);
     git(&sandbox, &app, &["checkout", "-q", "main"]);
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
+    learn_local(&sandbox, "Always use named exports.");
     git(&sandbox, &app, &["commit", "-q", "-am", "main rule"]);
     let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "feature"]);
     hermetic_git(&mut merge).current_dir(&app);
@@ -1269,18 +1243,7 @@ fn the_rules_file_merge_driver_keeps_org_references_as_written() {
 fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
     let (sandbox, origin) = setup();
     add_org(&sandbox, &origin);
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
+    learn_local(&sandbox, "Always use named exports.");
     run(&sandbox, &["export"]).expect(0);
     let agents = sandbox.read("app/AGENTS.md");
     assert!(
@@ -1608,24 +1571,8 @@ fn the_hook_explains_source_names_only_when_it_lists_one() {
         "[{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always validate input.\", \"Why\": \"x\", \"Paths\": [\"src/api/**\"]}]\n",
     );
     add_org(&sandbox, &origin);
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
-    let hook = run(
-        &sandbox,
-        &["rules", "--format", "hook", "--agent", "claude"],
-    )
-    .expect(0)
-    .stdout;
+    learn_local(&sandbox, "Always use named exports.");
+    let hook = claude_hook(&sandbox);
     assert!(
         hook.contains("1 more rule applies only to files matching `src/api/**`"),
         "{hook}"
@@ -1679,25 +1626,9 @@ fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
     sandbox.write("app/.agents/autofix.json", "[]\n");
     let origin = scoped_origin(&sandbox);
     add_org(&sandbox, &origin);
-    run(
-        &sandbox,
-        &[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "x",
-            "Always use named exports.",
-        ],
-    )
-    .expect(0);
+    learn_local(&sandbox, "Always use named exports.");
     // Not exported yet: the hook carries org:1 and counts org:2 with the scoped rules.
-    let hook = run(
-        &sandbox,
-        &["rules", "--format", "hook", "--agent", "claude"],
-    )
-    .expect(0)
-    .stdout;
+    let hook = claude_hook(&sandbox);
     assert!(hook.contains("org:1 [STYLE]"), "{hook}");
     assert!(!hook.contains("org:2 "), "{hook}");
     assert!(
@@ -1766,12 +1697,7 @@ fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
     assert!(heading < item, "{agents}");
     run(&sandbox, &["export", "--check"]).expect(0);
     // The exports deliver them: the hook carries neither.
-    let hook = run(
-        &sandbox,
-        &["rules", "--format", "hook", "--agent", "claude"],
-    )
-    .expect(0)
-    .stdout;
+    let hook = claude_hook(&sandbox);
     assert!(!hook.contains("org:"), "{hook}");
 
     // Superseded locally: the scope's file goes with its last rule.
@@ -1836,12 +1762,7 @@ fn check_measures_the_budgets_with_the_imported_rules_delivered() {
         "{over}"
     );
     // What the hook prints is what was measured: it leaves the oldest out.
-    let hook = run(
-        &sandbox,
-        &["rules", "--format", "hook", "--agent", "claude"],
-    )
-    .expect(0)
-    .stdout;
+    let hook = claude_hook(&sandbox);
     assert!(hook.contains("older rules omitted"), "{hook}");
     // Superseding most of them locally brings it back under.
     let ids: Vec<String> = (1..=100).map(|n| format!("org:{n}")).collect();
