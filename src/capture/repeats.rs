@@ -164,19 +164,26 @@ mod tests {
 
     #[test]
     fn of_two_rules_matched_as_closely_the_later_wins() {
-        let rule = |number, source: Option<&str>| ActiveRule {
+        let rule = |number, text: &str, source: Option<&str>| ActiveRule {
             number,
-            instruction: "Always use named exports".to_string(),
+            instruction: text.to_string(),
             source: source.map(str::to_string),
         };
-        let rules = [rule(1, Some("org")), rule(5, None)];
-        for prompt in [
-            "Always use named exports",
-            "No, always use named exports. Fix the header please.",
-        ] {
-            let known = find(prompt, &rules).unwrap();
-            assert_eq!((known.rule, known.source), (5, None), "{prompt}");
-        }
+        // In one piece: the same text imported and local.
+        let same = [
+            rule(1, "Always use named exports", Some("org")),
+            rule(5, "Always use named exports", None),
+        ];
+        let known = find("Always use named exports", &same).unwrap();
+        assert_eq!((known.rule, known.source), (5, None));
+        // In two pieces: each sentence repeats another rule, word for word.
+        let two = [
+            rule(1, "Always use tabs for indentation", Some("org")),
+            rule(5, "Never push directly to main", None),
+        ];
+        let prompt = "Always use tabs for indentation. Never push directly to main.";
+        let known = find(prompt, &two).unwrap();
+        assert_eq!((known.rule, known.source), (5, None));
     }
 
     #[test]

@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use crate::front::cli::{Color, GlobalArgs, WorkspaceArgs};
 use crate::io::workspace::{self, Workspace};
-use crate::ops::service;
 use crate::report::paint::{ColorChoice, Painter};
-use crate::rules::listing;
 
 /// What every subcommand needs from the global and workspace options, and the settings
 /// of the process resolved once at start: the current directory.
@@ -57,12 +55,6 @@ impl Context {
             Ok(cwd) => workspace::display_path(path, cwd),
             Err(_) => path.display().to_string(),
         }
-    }
-
-    /// The workspace's listing (see [`crate::ops::service::list`]).
-    pub(crate) fn listing(&self, query: &listing::Query) -> anyhow::Result<listing::Listing> {
-        let workspace = self.workspace()?;
-        Ok(service::list(&workspace, query)?)
     }
 
     pub(crate) fn stdout_painter(&self) -> Painter {

@@ -137,11 +137,11 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
 }
 
 /// The paths of `rules --for`, relative to the workspace root and `/`-separated.
-fn for_paths(context: &Context, given: &[String]) -> anyhow::Result<Vec<String>> {
+fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<String>> {
     if given.is_empty() {
         return Ok(Vec::new());
     }
-    let paths = context.workspace()?.paths_inside(given);
+    let paths = workspace.paths_inside(given);
     paths.map_err(|error| anyhow::anyhow!("--for {error}"))
 }
 
@@ -158,15 +158,17 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     if args.budget.is_some() && args.format == RulesFormat::Markdown {
         anyhow::bail!("--budget goes with --format text, json or hook");
     }
+    // Discovered once: the scope paths, the history, the layers and the listing share it.
+    let workspace = context.workspace()?;
     let query = listing::Query {
         categories: args.categories,
         all: args.all,
         budget: args.budget,
-        paths: for_paths(context, &args.for_paths)?,
+        paths: for_paths(&workspace, &args.for_paths)?,
         search: args.search,
         provenance: if args.provenance {
             Some(std::sync::Arc::new(rules::provenance::History::read(
-                &context.workspace()?.rules_file,
+                &workspace.rules_file,
             )))
         } else {
             None
@@ -176,16 +178,16 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
-    let layers = crate::sources::layers::for_workspace(&context.workspace()?);
+    let layers = crate::sources::layers::for_workspace(&workspace);
     if !layers.is_empty() {
         return crate::front::cmd::sources::rules_with_layers(
-            context,
+            &workspace,
             &query,
             &layers,
             args.format,
         );
     }
-    let listing = context.listing(&query)?;
+    let listing = service::list(&workspace, &query)?;
     // Streamed: a listing of 100k rules is never held twice in memory.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {

@@ -250,7 +250,7 @@ fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
 /// `rules` in a workspace with sources: the local listing, then the imported rules (text),
 /// or the listing's JSON document with an `imported` member.
 pub(crate) fn rules_with_layers(
-    context: &Context,
+    workspace: &crate::io::workspace::Workspace,
     query: &crate::rules::listing::Query,
     layers: &crate::sources::layers::Layers,
     format: crate::front::cli::RulesFormat,
@@ -272,7 +272,7 @@ pub(crate) fn rules_with_layers(
         // For pasting into a committed file: the imported rules, never the personal ones,
         // each under its scope's heading beside the local ones, as an exported file has them.
         let style = MarkdownStyle::PLAIN;
-        let listing = context.listing(query)?;
+        let listing = crate::ops::service::list(workspace, query)?;
         let mut text = listing::to_string(|out| listing.write_markdown_head(out, &style));
         let local = listing.markdown_items(&style);
         let mut items: Vec<(String, String)> = layers
@@ -294,7 +294,7 @@ pub(crate) fn rules_with_layers(
         return Ok(print(&text).map(|()| ExitCode::SUCCESS)?);
     }
     let mut local = Vec::new();
-    let listing = context.listing(query)?;
+    let listing = crate::ops::service::list(workspace, query)?;
     match format {
         RulesFormat::Json => listing.write_json(&mut local),
         _ => listing.write_text(&mut local),
