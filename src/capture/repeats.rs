@@ -1,7 +1,7 @@
-//! Whether a correction repeats, or contradicts, a rule already recorded: the same matcher
-//! `learn` uses to refuse a duplicate (`rules::similar`), tried on the whole prompt and on
-//! each of its sentences, so "No, always use named exports. Fix the header." still finds
-//! rule "Always use named exports".
+//! Whether a correction repeats, or reverses, a rule already recorded: the one judgment
+//! `learn` makes of a new rule (`rules::similar::matches`), on what the user typed once
+//! autofix's injected text is dropped, so "No, always use named exports. Fix the header."
+//! still finds rule "Always use named exports".
 
 use serde::Serialize;
 
@@ -29,11 +29,8 @@ pub(crate) struct Known {
     pub instruction: String,
 }
 
-/// At most this many sentences of a prompt are compared with the rules, the ones the
-/// classifier reads as corrections: a correction is said in a few sentences, and a pasted
-/// log must not cost one comparison per line.
-const MAX_SENTENCES: usize = 40;
-/// The whole prompt is compared too when it is at most this long.
+/// A prompt longer than this is compared only in the sentences the classifier reads as
+/// corrections: a pasted log must not cost one comparison per line.
 const MAX_WHOLE: usize = 4_000;
 
 impl Known {
@@ -46,81 +43,32 @@ impl Known {
     }
 }
 
-/// The rule `prompt` repeats (preferred) or contradicts, if any; `prompt` as the user
-/// typed it, autofix's injected text is dropped here. Of two rules matched as closely,
-/// the later in `rules` wins (list the local rules last: they win over imported ones).
+/// The rule `prompt` repeats or reverses, if any, as [`similar::matches`] judges it (the
+/// judgment `learn` makes of a new rule); `prompt` as the user typed it, autofix's injected
+/// text is dropped here. Of two rules matched as closely, the later in `rules` wins (list
+/// the local rules last: they win over imported ones).
 pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     if rules.is_empty() {
         return None;
     }
-    let text = injected::strip(prompt);
-    let mut pieces: Vec<&str> = Vec::new();
-    if text.len() <= MAX_WHOLE {
-        pieces.push(text.trim());
+    let mut text = injected::strip(prompt);
+    if text.len() > MAX_WHOLE {
+        text = std::borrow::Cow::Owned(
+            similar::sentences(&text)
+                .filter(|s| classify::is_correction(s))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
     }
-    for sentence in sentences(&text)
-        .map(str::trim)
-        .filter(|s| s.split_whitespace().count() >= 2)
-        .filter(|s| text.len() <= MAX_WHOLE || classify::is_correction(s))
-        .take(MAX_SENTENCES)
-    {
-        pieces.push(sentence);
-        // What follows an opening "No," or "I told you:" is the rule itself: the opener's
-        // "no" must not read as the opposite polarity.
-        if let Some((_, rest)) = sentence.split_once([',', ':'])
-            && rest.split_whitespace().count() >= 2
-        {
-            pieces.push(rest.trim());
-        }
-    }
-    let mut best: Option<similar::Match> = None;
-    for piece in pieces {
-        // Numbered by position: a local rule and `org:N` may share a number.
-        let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
-        for found in similar::matches(piece, candidates) {
-            // A repeat beats a contradiction (the user insists on a rule, not against it);
-            // then the closer match.
-            let better = best.as_ref().is_none_or(|b| {
-                (found.kind == Kind::Duplicate && b.kind != Kind::Duplicate)
-                    || (found.kind == b.kind && found.score > b.score)
-                    // A tie goes to the later rule in `rules`, whichever piece found it.
-                    || (found.kind == b.kind && found.score == b.score && found.rule > b.rule)
-            });
-            if better {
-                best = Some(found);
-            }
-        }
-    }
-    let best = best?;
+    // Numbered by position: a local rule and `org:N` may share a number.
+    let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
+    let best = similar::matches(&text, candidates).into_iter().next()?;
     let rule = &rules[usize::try_from(best.rule).ok()?];
     Some(Known {
         rule: rule.number,
         source: rule.source.clone(),
         kind: best.kind,
         instruction: best.instruction,
-    })
-}
-
-/// The sentences of `text`: split at a line break or `;`, and at `.`, `!` or `?` that ends
-/// a word (followed by a space or the end), so `.env` or `main.rs` stay in their sentence.
-fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let bytes = rest.as_bytes();
-        let end = (0..bytes.len()).find(|&at| match bytes[at] {
-            b'\n' | b';' => true,
-            b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
-            _ => false,
-        });
-        let (piece, next) = match end {
-            Some(at) => (&rest[..at], &rest[at + 1..]),
-            None => (rest, ""),
-        };
-        rest = next;
-        Some(piece)
     })
 }
 
@@ -197,12 +145,12 @@ mod tests {
                       No, never commit the .env file. Revert it and push the fix to main.";
         assert_eq!(find(prompt, &rules).map(|k| k.rule), Some(7));
         assert_eq!(
-            sentences("Use e.g. tabs. Keep src/main.rs small!Done\nnext; last")
+            similar::sentences("Use e.g. tabs. Keep src/main.rs small!Done\nnext; last")
                 .map(str::trim)
                 .collect::<Vec<_>>(),
             [
-                "Use e.g",
-                "tabs",
+                "Use e.g.",
+                "tabs.",
                 "Keep src/main.rs small!Done",
                 "next",
                 "last"

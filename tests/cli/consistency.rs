@@ -180,8 +180,9 @@ fn a_refusal_names_the_rule_and_the_two_ways_on() {
     );
     assert_eq!(
         output["matches"],
-        json!([{"rule": 1, "kind": "contradiction", "score": 1.0,
-                "instruction": "Always use named exports - because renames stay greppable."}])
+        json!([{"rule": 1, "kind": "contradiction", "score": 0.99,
+                "instruction": "Always use named exports - because renames stay greppable.",
+                "words": ["named", "exports"]}])
     );
     assert_eq!(sandbox.read(RULES), before);
 }
@@ -342,8 +343,9 @@ fn the_mcp_learn_tool_carries_the_match() {
     assert_eq!(refused["structuredContent"]["status"], "refused");
     assert_eq!(
         refused["structuredContent"]["matches"][0],
-        json!({"rule": 1, "kind": "duplicate", "score": 1.0,
-               "instruction": "Never commit secrets to the repository."})
+        json!({"rule": 1, "kind": "duplicate", "score": 0.99,
+               "instruction": "Never commit secrets to the repository.",
+               "words": ["commit", "secrets"]})
     );
     let text = refused["content"][0]["text"].as_str().unwrap();
     assert!(

@@ -532,7 +532,7 @@ fn check_warns_of_a_rule_whose_path_is_gone() {
         ),
         (
             "arch",
-            "Always keep the routes in `src/routes/` - because the router loads them there.",
+            "Always keep the routes in `src/routes/` - because the web server mounts them.",
         ),
         (
             "tool",

@@ -417,7 +417,7 @@ fn the_lock_never_outlives_a_write() {
     let sandbox = Sandbox::new();
     sandbox.write(".git/HEAD", "ref: refs/heads/main\n");
     learn(&sandbox, "code", "why", "Always leave no lock").expect(0);
-    learn(&sandbox, "code", "why", "Always leave no lock again").expect(0);
+    learn(&sandbox, "code", "why", "Never hold the lock past a write").expect(0);
     assert!(!sandbox.join(".agents/autofix.json.lock").exists());
     // A lock planted as a link is refused, and its target is never created.
     symlink("../planted", sandbox.join(".agents/autofix.json.lock")).unwrap();

@@ -1,0 +1,172 @@
+//! The one judgment every caller makes of a text against the active rules: *repeats rule
+//! N*, *reverses rule N*, or nothing (a new rule). `learn` asks it of a new instruction,
+//! the prompt hook, `reflect` and `ledger` of what the user typed, `check` of each pair of
+//! rules: the same pieces (one sentence splitter), the same words (one normaliser), the
+//! same relation, the same order of the matches.
+
+use memchr::memmem::Finder;
+
+use super::{Kind, Match, Shape, Stems, clip, fold, model, needles, relate, round};
+
+/// At most this many pieces of a text are compared with the rules: a correction is said in
+/// a few sentences, and a pasted log must not cost one comparison per line.
+const MAX_PIECES: usize = 60;
+
+/// The relation of a text, read as its pieces, to a rule, and the piece it rests on. A
+/// piece that reads as a rule (short, not a report, a question nor a repeat) is held to
+/// the strict statement match: two rules are the same rule only when their words say so, as
+/// a wrong refusal costs a correction. A piece of conversation gets the model's odds, the
+/// best of the pieces winning.
+pub(super) fn relation<'s>(
+    pieces: &'s [Shape],
+    rule: &Shape,
+    stems: &Stems,
+) -> Option<(Kind, f64, &'s Shape)> {
+    let closer =
+        |a: &(Kind, f64, &Shape), b: &(Kind, f64, &Shape)| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0));
+    let strict = pieces
+        .iter()
+        .filter(|piece| piece.cues.rule_like)
+        .filter_map(|piece| {
+            let (kind, score) = relate(piece, rule)?;
+            Some((kind, score, piece))
+        })
+        .max_by(closer);
+    let mut odds: (f64, f64) = (0.0, 0.0);
+    let mut strongest: Option<(f64, &Shape)> = None;
+    for piece in pieces.iter().filter(|piece| !piece.cues.rule_like) {
+        let f = model::features(piece, rule, stems);
+        if !model::says_enough(&f) {
+            continue;
+        }
+        let (repeat, reversal) = model::odds(&f);
+        odds = (odds.0.max(repeat), odds.1.max(reversal));
+        if strongest.is_none_or(|(s, _)| repeat.max(reversal) > s) {
+            strongest = Some((repeat.max(reversal), piece));
+        }
+    }
+    let modelled = model::verdict(odds).and_then(|(kind, score)| Some((kind, score, strongest?.1)));
+    [strict, modelled].into_iter().flatten().max_by(closer)
+}
+
+/// The sentences of `text`, each with its end mark: split after a line break or `;`, and
+/// after `.`, `!` or `?` that ends a word (followed by a space or the end), so `.env` or
+/// `main.rs` stay in their sentence.
+pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let end = (0..bytes.len()).find(|&at| match bytes[at] {
+            b'\n' | b';' => true,
+            b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
+            _ => false,
+        });
+        let (piece, next) = match end {
+            Some(at) => (&rest[..=at], &rest[at + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(piece.trim_end_matches(['\n', ';']))
+    })
+}
+
+/// The pieces of `text` compared with each rule: each sentence of two words or more, and
+/// each of its clauses (between commas and colons), so what follows "No, …" or "I told
+/// you: …" is read without the opener, whose "no" is not the rule's polarity.
+pub(super) fn pieces(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    for sentence in sentences(text)
+        .map(str::trim)
+        .filter(|s| s.split_whitespace().count() >= 2)
+    {
+        pieces.push(sentence);
+        // Each clause too: "please use pnpm, npm keeps breaking the lockfile".
+        let clauses: Vec<&str> = sentence.split([',', ':']).map(str::trim).collect();
+        if clauses.len() > 1 {
+            pieces.extend(
+                clauses
+                    .into_iter()
+                    .filter(|c| c.split_whitespace().count() >= 2),
+            );
+        }
+        if pieces.len() >= MAX_PIECES {
+            break;
+        }
+    }
+    pieces
+}
+
+/// The rules among `candidates` (number, instruction) that `text` repeats or reverses,
+/// best first: the closest, then a repeat before a reversal, then the later rule.
+pub(crate) fn matches<'a>(
+    text: &str,
+    candidates: impl Iterator<Item = (u64, &'a str)>,
+) -> Vec<Match> {
+    let mut stems = Stems::new();
+    let shapes: Vec<Shape> = pieces(text)
+        .into_iter()
+        .map(|piece| Shape::of(piece, &mut stems))
+        .filter(|shape| shape.meaningful().next().is_some())
+        .collect();
+    if shapes.is_empty() {
+        return Vec::new();
+    }
+    // Most rules share no meaningful word with the text: a substring search rules them out
+    // before they are parsed into words.
+    let mut wanted: Vec<String> = shapes.iter().flat_map(|s| needles(s, &stems)).collect();
+    wanted.sort();
+    wanted.dedup();
+    let finders: Vec<Finder<'_>> = wanted
+        .iter()
+        .map(|needle| Finder::new(needle.as_bytes()))
+        .collect();
+    let mut found: Vec<Match> = candidates
+        .filter_map(|(rule, instruction)| {
+            let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
+            if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
+                return None;
+            }
+            let old = Shape::of(instruction, &mut stems);
+            let (kind, score, piece) = relation(&shapes, &old, &stems)?;
+            Some(Match {
+                rule,
+                kind,
+                // A probability; 1.00 would read as the same text, which is no match.
+                score: round(score.min(0.99)),
+                instruction: instruction.trim().to_string(),
+                words: shared_words(piece, &old, &stems),
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.kind.cmp(&b.kind))
+            .then(b.rule.cmp(&a.rule))
+    });
+    found
+}
+
+/// The meaningful words a text and a rule share, as their stems read: what a verdict
+/// rests on.
+fn shared_words(text: &Shape, rule: &Shape, stems: &Stems) -> Vec<String> {
+    let said = |shape: &Shape| {
+        let mut words: Vec<_> = shape.main.words.to_vec();
+        if let Some(replaced) = &shape.replaced {
+            words.extend(replaced.words.iter().copied());
+        }
+        words.sort();
+        words
+    };
+    let (ours, theirs) = (said(text), said(rule));
+    let mut shared: Vec<String> = ours
+        .iter()
+        .filter(|w| !w.generic && theirs.binary_search(w).is_ok())
+        .map(|&w| stems.form(w).to_string())
+        .collect();
+    shared.dedup();
+    shared
+}

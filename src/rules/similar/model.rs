@@ -1,0 +1,174 @@
+//! The judgment as a model: each (text, rule) pair is read into a few features (the strict
+//! statement match, how much of the rule the text says and how much else it says, whether
+//! it reports the thing the rule forbids or moves to another tool of its group, its cues),
+//! and two logistic models weigh them into the odds of a repeat and of a reversal; a text
+//! has the best odds of its pieces (sentences, clauses). The
+//! weights are `weights.rs`, fitted on our own pair corpus by `train.rs`; the same features
+//! give the same verdict in every caller.
+
+use super::paraphrase::{self, Overlap};
+use super::{Kind, Shape, Stems, relate, weights};
+
+/// The features, in the order of the weights.
+pub(super) const NAMES: [&str; 37] = [
+    "strict repeat",
+    "strict reversal",
+    "covered",
+    "precise",
+    "covered × precise",
+    "substituted",
+    "covered, same polarity",
+    "covered, opposite polarity",
+    "covered through the opposite word, same polarity",
+    "covered through the opposite word, opposite polarity",
+    "reason covered",
+    "reports the forbidden thing",
+    "moves to another tool of the group",
+    "asks for what the rule replaces",
+    "replaces what the rule asks for",
+    "cue: again",
+    "cue: from now on",
+    "cue: question",
+    "cue: report",
+    "shares a tool",
+    "shared words",
+    "words of its own",
+    "loosely covered",
+    "reason loosely covered",
+    "loosely precise",
+    "loosely covered × precise",
+    "cue: permits",
+    "permits what the rule forbids",
+    "moves to another tool, scope kept",
+    "another object or verb",
+    "another scope",
+    "reads as a rule",
+    "reads as a rule × another object",
+    "reads as a rule × another scope",
+    "reads as a rule × substituted",
+    "reads as a rule × covered × precise",
+    "reads as a rule × reason covered",
+];
+
+pub(super) type Features = [f64; NAMES.len()];
+
+/// The features of one piece of a text against a rule.
+pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
+    let mut f = [0.0; NAMES.len()];
+    match relate(text, rule) {
+        Some((Kind::Duplicate, score)) => f[0] = score,
+        Some((Kind::Contradiction, score)) => f[1] = score,
+        None => {}
+    }
+    let main = paraphrase::overlap_of(&rule.main, text, rule, stems);
+    let same = text.main.negative == rule.main.negative;
+    f[2] = main.covered;
+    f[3] = main.precise;
+    f[4] = main.covered * main.precise;
+    f[5] = f64::from(u8::from(main.substituted));
+    f[6] = if same {
+        main.covered * main.precise
+    } else {
+        0.0
+    };
+    f[7] = if same {
+        0.0
+    } else {
+        main.covered * main.precise
+    };
+    if let Some(flipped) = rule.flipped.as_deref() {
+        let o: Overlap = paraphrase::overlap_of(flipped, text, rule, stems);
+        let same = text.main.negative == flipped.negative;
+        f[8] = if same { o.covered * o.precise } else { 0.0 };
+        f[9] = if same { 0.0 } else { o.covered * o.precise };
+    }
+    f[10] = paraphrase::reason_covered(text, rule, stems);
+    f[11] = paraphrase::complains(text, rule, stems).unwrap_or(0.0);
+    let moved = paraphrase::substitutes(text, rule, stems);
+    f[12] = f64::from(u8::from(moved.is_some()));
+    f[28] = moved.unwrap_or(0.0);
+    f[13] = paraphrase::asks_for_replaced(text, rule);
+    f[14] = paraphrase::replaces_the_object(text, rule);
+    let cues = text.cues;
+    f[15] = f64::from(u8::from(cues.repeat));
+    f[16] = f64::from(u8::from(cues.change));
+    f[17] = f64::from(u8::from(cues.question));
+    f[18] = f64::from(u8::from(cues.report));
+    let (keys, shared, own) = paraphrase::counts(text, rule, stems);
+    f[19] = f64::from(u8::from(keys > 0));
+    f[20] = (shared.min(4) as f64) / 4.0;
+    f[21] = (own.min(6) as f64) / 6.0;
+    let (covered, reason, precise) = paraphrase::loosely(text, rule, stems);
+    f[22] = covered;
+    f[23] = reason;
+    f[24] = precise;
+    f[25] = covered * precise;
+    f[26] = f64::from(u8::from(cues.permits));
+    let (object, scope) = paraphrase::substitutions(text, rule, stems);
+    f[29] = f64::from(u8::from(object));
+    f[30] = f64::from(u8::from(scope));
+    let rule_like = f64::from(u8::from(cues.rule_like));
+    f[31] = rule_like;
+    f[32] = rule_like * f[29];
+    f[33] = rule_like * f[30];
+    f[34] = rule_like * f[5];
+    f[35] = rule_like * f[4];
+    f[36] = rule_like * f[10].max(f[23]);
+    f[27] = if cues.permits && rule.main.negative {
+        covered
+    } else {
+        0.0
+    };
+    f
+}
+
+pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {
+    let z = bias + weights.iter().zip(f).map(|(w, x)| w * x).sum::<f64>();
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Whether a piece says enough of the rule to be judged at all: a part of its words (or of
+/// its reason), the thing it forbids, a move to another tool of its group, or the strict
+/// match; one shared word and an "I told you" are not a repeat, nor one word in common
+/// out of several ("in TypeScript").
+pub(super) fn says_enough(f: &Features) -> bool {
+    // A piece that reads as a rule and names another object or action than the rule's
+    // ("Run cargo clippy" for "Run cargo fmt") is another rule, unless strictly the same or
+    // a change of the rule's own choice (another tool of its group, what it replaces).
+    let changes_the_choice = f[12] > 0.0 || f[13] > 0.0 || f[14] > 0.0;
+    let another_rule = f[32] > 0.0 && f[0] == 0.0 && f[1] == 0.0 && !changes_the_choice;
+    !another_rule && says_some(f)
+}
+
+fn says_some(f: &Features) -> bool {
+    f[0] > 0.0
+        || f[1] > 0.0
+        // Half the rule in two words or more, or most of it.
+        || (f[2].max(f[22]) >= 0.5 && f[20] >= 0.5)
+        || f[2] >= 0.75
+        || f[10] >= 0.5
+        || f[11] > 0.0
+        || f[12] > 0.0
+        || f[13] > 0.0
+        || f[14] > 0.0
+}
+
+/// The odds of a repeat and of a reversal that one piece's features give.
+pub(super) fn odds(f: &Features) -> (f64, f64) {
+    (
+        logistic(&weights::REPEAT, weights::REPEAT_BIAS, f),
+        logistic(&weights::REVERSAL, weights::REVERSAL_BIAS, f),
+    )
+}
+
+/// The verdict of a text's best odds (each the best of its pieces'): the more likely of a
+/// repeat and a reversal, when it reaches its threshold, with its probability as the score.
+pub(super) fn verdict((repeat, reversal): (f64, f64)) -> Option<(Kind, f64)> {
+    let repeat = (repeat >= weights::REPEAT_THRESHOLD).then_some((Kind::Duplicate, repeat));
+    let reversal =
+        (reversal >= weights::REVERSAL_THRESHOLD).then_some((Kind::Contradiction, reversal));
+    [repeat, reversal]
+        .into_iter()
+        .flatten()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+}

@@ -1,0 +1,414 @@
+//! Fits the matcher's two logistic models and writes `weights.rs`:
+//! `cargo test --lib rules::similar::train -- --ignored --nocapture`. The training pairs
+//! (`tests/fixtures/pairs/train.tsv` and the learn-time pairs of `rule-pairs.tsv`) fit the
+//! weights by stochastic gradient descent in a fixed order; the development pairs
+//! (`dev.tsv`) choose the two thresholds; the frozen held-out pairs are never read here.
+
+// A tool run by hand: it reports its figures on the terminal.
+#![allow(clippy::print_stdout)]
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::model::{self, Features, NAMES};
+use super::{Shape, Stems, judge};
+
+const EPOCHS: usize = 300;
+const RATE: f64 = 0.05;
+const L2: f64 = 1e-4;
+/// A pair's own rule is one among several: its weight balances the others.
+const POSITIVE_WEIGHT: f64 = 3.0;
+/// The share of development pairs that may name a wrong rule (or any rule, for a new one).
+const MAX_FALSE: f64 = 0.04;
+/// The share of learn-time pairs (`rule-pairs.tsv`) that may be refused wrongly.
+const MAX_LEARN_FALSE: f64 = 0.02;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Label {
+    Repeat,
+    Reversal,
+    Related,
+    Unrelated,
+}
+
+/// One labelled pair: the text, the rules of its file, and the rule it repeats or reverses.
+pub(super) struct Pair {
+    pub(super) label: Label,
+    /// The position of the rule repeated or reversed, from 0.
+    pub(super) target: Option<usize>,
+    pub(super) rules: Vec<String>,
+    pub(super) text: String,
+}
+
+/// The pairs of a `pairs/*.tsv` file (`LABEL TARGET RULES TEXT FORM LANG`).
+pub(super) fn read_pairs(text: &str) -> Vec<Pair> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert!(f.len() >= 4, "six columns: {line}");
+            let label = match f[0] {
+                "repeat" => Label::Repeat,
+                "reversal" => Label::Reversal,
+                "related" => Label::Related,
+                "unrelated" => Label::Unrelated,
+                other => panic!("unknown label {other:?}"),
+            };
+            Pair {
+                label,
+                target: f[1].parse::<usize>().ok().map(|n| n - 1),
+                rules: f[2].split(" ¦ ").map(str::to_string).collect(),
+                text: f[3].replace("\\n", "\n"),
+            }
+        })
+        .collect()
+}
+
+/// The learn-time pairs of `rule-pairs.tsv` (`LABEL LANG EXISTING NEW`) as pairs.
+fn read_rule_pairs(text: &str) -> Vec<Pair> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            let label = match f[0] {
+                "duplicate" => Label::Repeat,
+                "contradiction" => Label::Reversal,
+                _ => Label::Related,
+            };
+            Pair {
+                label,
+                target: (label != Label::Related).then_some(0),
+                rules: vec![f[2].to_string()],
+                text: f[3].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Every two distinct rules of the files of `pairs`, the later against the earlier: rules of
+/// one project's file are other rules (each file's rules are about different concerns),
+/// the negatives `check` meets.
+fn rule_against_rule(pairs: &[Pair]) -> Vec<Pair> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for pair in pairs {
+        for (at, later) in pair.rules.iter().enumerate() {
+            for earlier in &pair.rules[..at] {
+                if earlier != later && seen.insert((earlier.clone(), later.clone())) {
+                    out.push(Pair {
+                        label: Label::Related,
+                        target: None,
+                        rules: vec![earlier.clone()],
+                        text: later.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The features of each piece of a pair's text against each of its rules, as `judge`
+/// reads them.
+pub(super) fn features_of(pair: &Pair) -> Vec<Vec<Features>> {
+    let mut stems = Stems::new();
+    let pieces: Vec<Shape> = judge::pieces(&pair.text)
+        .into_iter()
+        .map(|p| Shape::of(p, &mut stems))
+        .collect();
+    pair.rules
+        .iter()
+        .map(|rule| {
+            let rule = Shape::of(rule, &mut stems);
+            // Only the pieces the model weighs: conversation (a piece that reads as a rule
+            // is held to the strict match) that says enough of the rule.
+            pieces
+                .iter()
+                .filter(|piece| !piece.cues.rule_like)
+                .map(|piece| model::features(piece, &rule, &stems))
+                .filter(model::says_enough)
+                .collect()
+        })
+        .collect()
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Logistic regression by SGD over `(pieces' features, positive)` rows, in a fixed shuffled
+/// order; a row is scored by its best piece, and the gradient goes to that piece (a repeat
+/// needs one piece that says the rule; a new text none).
+fn fit(rows: &[(Vec<Features>, bool)]) -> (Vec<f64>, f64) {
+    let mut weights = vec![0.0; NAMES.len()];
+    let mut bias = 0.0;
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let mut seed: u64 = 33;
+    for _ in 0..EPOCHS {
+        for i in (1..order.len()).rev() {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            order.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        for &at in &order {
+            let (pieces, positive) = &rows[at];
+            let Some((p, f)) = pieces
+                .iter()
+                .map(|f| (model::logistic(&weights, bias, f), f))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+            else {
+                continue;
+            };
+            let target = f64::from(u8::from(*positive));
+            let scale = if *positive { POSITIVE_WEIGHT } else { 1.0 };
+            let gradient = (p - target) * scale;
+            for (w, x) in weights.iter_mut().zip(f) {
+                *w -= RATE * (gradient * x + L2 * *w);
+            }
+            bias -= RATE * gradient;
+        }
+    }
+    (weights, bias)
+}
+
+/// What the judgment says of one pair's rules' odds: the rule and kind named, if any.
+fn decide(odds: &[(f64, f64)], thresholds: (f64, f64)) -> Option<(usize, Label)> {
+    let mut best: Option<(f64, usize, Label)> = None;
+    for (at, &(repeat, reversal)) in odds.iter().enumerate() {
+        for (p, threshold, label) in [
+            (repeat, thresholds.0, Label::Repeat),
+            (reversal, thresholds.1, Label::Reversal),
+        ] {
+            // The later rule wins a tie, as in `judge`.
+            if p >= threshold && best.is_none_or(|(b, _, _)| p >= b) {
+                best = Some((p, at, label));
+            }
+        }
+    }
+    best.map(|(_, at, label)| (at, label))
+}
+
+/// (repeats named, reversals named, false verdicts) over the pairs.
+pub(super) fn score(
+    pairs: &[Pair],
+    odds: &[Vec<(f64, f64)>],
+    thresholds: (f64, f64),
+) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for (pair, odds) in pairs.iter().zip(odds) {
+        match (decide(odds, thresholds), pair.label) {
+            (Some((at, Label::Repeat)), Label::Repeat) if Some(at) == pair.target => counts[0] += 1,
+            (Some((at, Label::Reversal)), Label::Reversal) if Some(at) == pair.target => {
+                counts[1] += 1;
+            }
+            (Some((at, _)), _) if Some(at) != pair.target => counts[2] += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
+fn write_weights(repeat: &(Vec<f64>, f64), reversal: &(Vec<f64>, f64), thresholds: (f64, f64)) {
+    let list = |w: &[f64]| {
+        w.iter()
+            .map(|x| format!("{x:.4}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::from(
+        "//! The matcher's weights, written by `cargo test --lib rules::similar::train -- \
+         --ignored\n//! --nocapture` from the pair corpus (`tests/fixtures/pairs/`): do not \
+         edit by hand. One\n//! weight a feature, in the order of `model::NAMES`.\n\n",
+    );
+    let n = NAMES.len();
+    let _ = writeln!(
+        out,
+        "pub(super) const REPEAT: [f64; {n}] = [{}];",
+        list(&repeat.0)
+    );
+    let _ = writeln!(out, "pub(super) const REPEAT_BIAS: f64 = {:.4};", repeat.1);
+    let _ = writeln!(
+        out,
+        "pub(super) const REPEAT_THRESHOLD: f64 = {:.3};",
+        thresholds.0
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) const REVERSAL: [f64; {n}] = [{}];",
+        list(&reversal.0)
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) const REVERSAL_BIAS: f64 = {:.4};",
+        reversal.1
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) const REVERSAL_THRESHOLD: f64 = {:.3};",
+        thresholds.1
+    );
+    std::fs::write(root().join("src/rules/similar/weights.rs"), out).unwrap();
+}
+
+#[test]
+#[ignore = "retrains the matcher and rewrites src/rules/similar/weights.rs"]
+fn train() {
+    let mut train = read_pairs(&read("tests/fixtures/pairs/train.tsv"));
+    // The learn-time pairs weigh three times: a wrong refusal stops a correction.
+    for _ in 0..3 {
+        train.extend(read_rule_pairs(&read("tests/fixtures/rule-pairs.tsv")));
+    }
+    let dev = read_pairs(&read("tests/fixtures/pairs/dev.tsv"));
+    let rules_apart = rule_against_rule(&train);
+    println!("{} pairs of distinct rules", rules_apart.len());
+    train.extend(rules_apart);
+    let dev_rules_apart = rule_against_rule(&dev);
+    let rows = |pairs: &[Pair], label: Label| -> Vec<(Vec<Features>, bool)> {
+        pairs
+            .iter()
+            .flat_map(|pair| {
+                features_of(pair)
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(at, f)| (f, pair.label == label && pair.target == Some(at)))
+            })
+            .collect()
+    };
+    let repeat = fit(&rows(&train, Label::Repeat));
+    let reversal = fit(&rows(&train, Label::Reversal));
+    let odds = |pairs: &[Pair]| -> Vec<Vec<(f64, f64)>> {
+        pairs
+            .iter()
+            .map(|pair| {
+                features_of(pair)
+                    .iter()
+                    .map(|pieces| {
+                        pieces.iter().fold((0.0, 0.0), |best: (f64, f64), f| {
+                            (
+                                best.0.max(model::logistic(&repeat.0, repeat.1, f)),
+                                best.1.max(model::logistic(&reversal.0, reversal.1, f)),
+                            )
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let (train_odds, dev_odds) = (odds(&train), odds(&dev));
+    // The learn-time pairs hold the thresholds too: `learn` refuses on the verdict.
+    let learned = read_rule_pairs(&read("tests/fixtures/rule-pairs.tsv"));
+    let learned_odds = odds(&learned);
+    let dev_rules_apart_odds = odds(&dev_rules_apart);
+    let mut best = ((0.5, 0.5), [0; 3]);
+    for a in 10..40 {
+        for b in 10..40 {
+            let thresholds = (f64::from(a) * 0.025, f64::from(b) * 0.025);
+            let counts = score(&dev, &dev_odds, thresholds);
+            let allowed = (MAX_FALSE * dev.len() as f64) as usize;
+            let learn_false = score(&learned, &learned_odds, thresholds)[2];
+            let apart_false = score(&dev_rules_apart, &dev_rules_apart_odds, thresholds)[2];
+            if counts[2] <= allowed
+                && learn_false as f64 <= MAX_LEARN_FALSE * learned.len() as f64
+                && apart_false as f64 <= MAX_LEARN_FALSE * dev_rules_apart.len() as f64
+                && counts[0] + counts[1] > best.1[0] + best.1[1]
+            {
+                best = (thresholds, counts);
+            }
+        }
+    }
+    let thresholds = best.0;
+    for (name, pairs, odds) in [("train", &train, &train_odds), ("dev", &dev, &dev_odds)] {
+        let [repeats, reversals, wrong] = score(pairs, odds, thresholds);
+        let count = |label| pairs.iter().filter(|p| p.label == label).count();
+        println!(
+            "{name}: repeats {repeats}/{}, reversals {reversals}/{}, false {wrong}/{}",
+            count(Label::Repeat),
+            count(Label::Reversal),
+            pairs.len()
+        );
+    }
+    for (name, (r, v)) in NAMES.iter().zip(repeat.0.iter().zip(&reversal.0)) {
+        println!("{name:>55}: repeat {r:+.3}  reversal {v:+.3}");
+    }
+    println!("thresholds {thresholds:?}");
+    write_weights(&repeat, &reversal, thresholds);
+}
+
+/// The figures of the judgment (`matches`, as every caller asks it) on one set, by label,
+/// language and form: `AUTOFIX_PAIRS=dev.tsv cargo test --lib rules::similar::train::figures
+/// -- --ignored --nocapture` (`AUTOFIX_MISSES=1` lists what it gets wrong).
+#[test]
+#[ignore = "prints the judgment's figures on the set AUTOFIX_PAIRS names"]
+fn figures() {
+    let file = std::env::var("AUTOFIX_PAIRS").unwrap_or_else(|_| "dev.tsv".into());
+    let text = read(&format!("tests/fixtures/pairs/{file}"));
+    let misses = std::env::var("AUTOFIX_MISSES").is_ok();
+    let mut counts: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let forms: Vec<(&str, &str)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[4], f[5])
+        })
+        .collect();
+    for (pair, (form, lang)) in read_pairs(&text).iter().zip(forms) {
+        let rules = pair.rules.iter().map(String::as_str);
+        let got = super::matches(&pair.text, (0u64..).zip(rules))
+            .into_iter()
+            .next();
+        let named = got.as_ref().map(|m| (m.rule as usize, m.kind));
+        let right = match pair.label {
+            Label::Repeat => named == pair.target.map(|t| (t, super::Kind::Duplicate)),
+            Label::Reversal => named == pair.target.map(|t| (t, super::Kind::Contradiction)),
+            Label::Related | Label::Unrelated => named.is_none(),
+        };
+        let label = format!("{:?}", pair.label).to_lowercase();
+        for key in [
+            label.clone(),
+            format!("{label}/{lang}"),
+            format!("{label}/{form}"),
+        ] {
+            let entry = counts.entry(key).or_default();
+            entry.0 += usize::from(right);
+            entry.1 += 1;
+        }
+        if misses && !right {
+            println!(
+                "MISS {label} {:?} got {named:?}\n  text: {}",
+                pair.target, pair.text
+            );
+        }
+    }
+    for (key, (right, all)) in counts {
+        println!(
+            "{file} {key}: {right}/{all} = {:.3}",
+            right as f64 / all as f64
+        );
+    }
+}
+
+/// How the judgment reads `AUTOFIX_TEXT` against `AUTOFIX_RULE`: each piece's features and
+/// odds (`cargo test --lib rules::similar::train::explain -- --ignored --nocapture`).
+#[test]
+#[ignore = "prints the features of AUTOFIX_TEXT against AUTOFIX_RULE"]
+fn explain() {
+    let pair = Pair {
+        label: Label::Related,
+        target: None,
+        rules: vec![std::env::var("AUTOFIX_RULE").unwrap()],
+        text: std::env::var("AUTOFIX_TEXT").unwrap(),
+    };
+    let pieces = judge::pieces(&pair.text);
+    for (piece, f) in pieces.iter().zip(&features_of(&pair)[0]) {
+        println!("{piece:?}: odds {:?}", model::odds(f));
+        for (name, value) in NAMES.iter().zip(f) {
+            if *value != 0.0 {
+                println!("    {name}: {value:.2}");
+            }
+        }
+    }
+}
