@@ -61,7 +61,29 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
     report
         .diagnostics
         .extend(crate::sources::verify::for_workspace(workspace));
+    report.diagnostics.extend(stated_by_hand(workspace));
     Ok(report)
+}
+
+/// The active rules a hand-written file states where an agent also reads autofix's
+/// copy (`handwritten-duplicate`). Most repositories have no such file: nothing more is
+/// read then.
+fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diagnostic> {
+    use crate::export::handwritten;
+    if handwritten::delivered_to(&workspace.root).is_empty() {
+        return Vec::new();
+    }
+    let Ok(listing) = list(workspace, &listing::Query::default()) else {
+        return Vec::new();
+    };
+    let entries: Vec<listing::Entry<'_>> = (listing.rules.iter())
+        .filter(|e| e.active && !e.retirement)
+        .collect();
+    let rules: Vec<handwritten::ActiveRule<'_>> = entries
+        .iter()
+        .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
+        .collect();
+    handwritten::stated_by_hand(&workspace.root, &workspace.shown, &rules, &[])
 }
 
 /// The presets found, and whether the search found none in the default folders (a front
