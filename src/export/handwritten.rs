@@ -138,6 +138,13 @@ pub(crate) const FORMATS: &[Format] = &[
     },
 ];
 
+impl Format {
+    /// Whether its files are those of a rule folder (each file one agent rule).
+    pub(crate) fn is_folder(&self) -> bool {
+        matches!(self.place, Place::Folder { .. })
+    }
+}
+
 /// A hand-written file found in the repository.
 #[derive(Clone, Debug)]
 pub(crate) struct HandFile {
@@ -763,15 +770,128 @@ const DIRECTIVES: &[&str] = &[
 
 /// Imperative verbs instructions commonly start with.
 const VERBS: &[&str] = &[
-    "always", "never", "use", "don't", "do", "prefer", "avoid", "run", "keep", "write", "make",
-    "add", "put", "ensure", "follow", "check", "test", "include", "remove", "call", "return",
-    "handle", "validate", "document", "name", "place", "import", "export", "commit", "push",
-    "create", "update", "read", "ask", "wrap", "mark", "log", "store", "limit", "consider", "only",
-    "stop", "start", "treat", "leave", "pin", "lint", "format", "build", "install", "split",
-    "reuse", "delete", "rename", "move", "define", "declare", "type", "throw", "catch", "prefix",
-    "suffix", "set", "pass", "mock", "describe", "explain", "comment", "list", "sort", "escape",
-    "sanitize", "verify", "review", "open", "close", "guard", "cache", "respect", "favor",
-    "favour", "stick", "refer", "be",
+    "always",
+    "never",
+    "use",
+    "don't",
+    "do",
+    "prefer",
+    "avoid",
+    "run",
+    "keep",
+    "write",
+    "make",
+    "add",
+    "put",
+    "ensure",
+    "follow",
+    "check",
+    "test",
+    "include",
+    "remove",
+    "call",
+    "return",
+    "handle",
+    "validate",
+    "document",
+    "name",
+    "place",
+    "import",
+    "export",
+    "commit",
+    "push",
+    "create",
+    "update",
+    "read",
+    "ask",
+    "wrap",
+    "mark",
+    "log",
+    "store",
+    "limit",
+    "consider",
+    "only",
+    "stop",
+    "start",
+    "treat",
+    "leave",
+    "pin",
+    "lint",
+    "format",
+    "build",
+    "install",
+    "split",
+    "reuse",
+    "delete",
+    "rename",
+    "move",
+    "define",
+    "declare",
+    "type",
+    "throw",
+    "catch",
+    "prefix",
+    "suffix",
+    "set",
+    "pass",
+    "mock",
+    "describe",
+    "explain",
+    "comment",
+    "list",
+    "sort",
+    "escape",
+    "sanitize",
+    "verify",
+    "review",
+    "open",
+    "close",
+    "guard",
+    "cache",
+    "respect",
+    "favor",
+    "favour",
+    "stick",
+    "refer",
+    "be",
+    "extract",
+    "inline",
+    "group",
+    "organize",
+    "separate",
+    "colocate",
+    "implement",
+    "enable",
+    "disable",
+    "choose",
+    "apply",
+    "replace",
+    "convert",
+    "reply",
+    "respond",
+    "answer",
+    "tell",
+    "show",
+    "print",
+    "generate",
+    "target",
+    "require",
+    "configure",
+    "upgrade",
+    "fetch",
+    "load",
+    "save",
+    "send",
+    "parse",
+    "measure",
+    "optimize",
+    "refactor",
+    "fix",
+    "debug",
+    "clean",
+    "simplify",
+    "reduce",
+    "minimize",
 ];
 
 /// The words that suggest each category, tried in this order.
@@ -865,6 +985,7 @@ pub(crate) fn stated_by_hand(
     rules_file: &str,
     rules: &[ActiveRule<'_>],
     also: &[&'static str],
+    shown: &dyn Fn(&str) -> String,
 ) -> Vec<Diagnostic> {
     if rules.is_empty() {
         return Vec::new();
@@ -878,7 +999,11 @@ pub(crate) fn stated_by_hand(
     if reading.rules.is_empty() {
         return Vec::new();
     }
-    diagnostics(&stated_twice(root, &reading, rules, &agents), rules_file)
+    diagnostics(
+        &stated_twice(root, &reading, rules, &agents),
+        rules_file,
+        shown,
+    )
 }
 
 /// Every rule of a hand-written file read by one of `agents` that states one of `rules`
@@ -916,21 +1041,27 @@ pub(crate) fn stated_twice(
 
 /// The findings for `twice`: each on the hand-written file's line, naming the rule and
 /// the rules file it is in.
-pub(crate) fn diagnostics(twice: &[Twice], rules_file: &str) -> Vec<Diagnostic> {
+pub(crate) fn diagnostics(
+    twice: &[Twice],
+    rules_file: &str,
+    shown: &dyn Fn(&str) -> String,
+) -> Vec<Diagnostic> {
     twice
         .iter()
         .map(|twice| {
             let found = &twice.found;
+            let file = shown(&found.file);
+            let place = found.place().replacen(&found.file, &file, 1);
             let message = format!(
                 "rule {} of {rules_file} is also written by hand in {} (\"{}\"), and {} \
                  reads both: the rule reaches the model twice",
                 twice.rule,
-                found.place(),
+                place,
                 crate::report::text::clipped(&found.instruction, 80),
                 twice.agents.join(", ")
             );
             Diagnostic::new(Code::HandwrittenDuplicate, message)
-                .in_file(&found.file)
+                .in_file(file)
                 .at(
                     "",
                     Some(Position {

@@ -1096,7 +1096,13 @@ impl Context<'_> {
             .iter()
             .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
             .collect();
-        handwritten::stated_by_hand(&self.root, &self.rules_shown, &rules, &agents)
+        handwritten::stated_by_hand(
+            &self.root,
+            &self.rules_shown,
+            &rules,
+            &agents,
+            &ToString::to_string,
+        )
     }
 }
 

@@ -97,7 +97,8 @@ pub(crate) struct Moved {
     pub file: String,
     /// Lines taken out.
     pub lines: usize,
-    /// `updated`, `removed` (nothing but frontmatter or blank lines was left), their
+    /// `updated`, `removed` (nothing but frontmatter, blank lines or, in a rule folder,
+    /// headings was left), their
     /// `would …` forms in a preview, or `refused`.
     pub status: &'static str,
     pub message: Option<String>,
@@ -330,7 +331,8 @@ fn refuses_the_rule(error: &RulesError) -> bool {
 
 /// Takes the lines of every rule autofix holds out of its hand-written file (or says what
 /// it would take, in a preview): the rest of the file byte for byte; a file left with
-/// nothing but its frontmatter and blank lines is removed.
+/// nothing but its frontmatter and blank lines (in a rule folder, headings too) is
+/// removed.
 fn move_out(
     workspace: &Workspace,
     request: &Request,
@@ -357,7 +359,7 @@ fn move_out(
             at = next;
         }
         kept.push_str(&file.text[at..]);
-        let empty = nothing_left(&kept);
+        let empty = nothing_left(&kept, file.format.is_folder());
         let mut entry = Moved {
             file: file.path.clone(),
             lines: ranges.len(),
@@ -392,10 +394,15 @@ fn refusal(error: &AtomicError) -> String {
     format!("{error}; the file is left as it was")
 }
 
-/// Whether a file holds nothing once its frontmatter and blank lines are set aside.
-fn nothing_left(text: &str) -> bool {
-    crate::export::markdown::lines(text).iter().all(|line| {
-        line.context == crate::export::markdown::Context::Frontmatter || line.text.trim().is_empty()
+/// Whether a file holds nothing once its frontmatter and blank lines are set aside (and,
+/// in a rule folder, where a file of nothing but headings is an empty rule, its headings).
+fn nothing_left(text: &str, in_folder: bool) -> bool {
+    use crate::export::markdown::{self, Context};
+    markdown::lines(text).iter().all(|line| {
+        let text = line.text.trim();
+        line.context == Context::Frontmatter
+            || text.is_empty()
+            || (in_folder && line.context == Context::Text && text.starts_with('#'))
     })
 }
 
@@ -416,7 +423,7 @@ impl Report {
         use std::fmt::Write as _;
         let mut out = String::new();
         let shown = |text: &str| crate::report::text::shown(text).into_owned();
-        if self.files.is_empty() {
+        if self.files.is_empty() && self.skipped.is_empty() {
             let _ = writeln!(
                 out,
                 "No hand-written rule files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules/, \
@@ -499,6 +506,15 @@ impl Report {
                 );
             }
             return;
+        }
+        // A file that could not be read is named whatever the verbosity.
+        for skipped in (self.skipped.iter()).filter(|s| s.kind == handwritten::Kind::Unreadable) {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                crate::report::text::shown(&skipped.file),
+                skipped.kind.why()
+            );
         }
         let mut kinds: Vec<(handwritten::Kind, usize)> = Vec::new();
         for skipped in &self.skipped {

@@ -70,6 +70,7 @@ pub(crate) fn learn(
             &workspace.shown,
             &[(rule.number, &rule.instruction, &rule.paths)],
             &[],
+            &|file| crate::ops::service::from_cwd(workspace, file),
         );
         learned.warnings.extend(twice);
     }

@@ -83,7 +83,19 @@ fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diag
         .iter()
         .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
         .collect();
-    handwritten::stated_by_hand(&workspace.root, &workspace.shown, &rules, &[])
+    handwritten::stated_by_hand(&workspace.root, &workspace.shown, &rules, &[], &|file| {
+        from_cwd(workspace, file)
+    })
+}
+
+/// A path relative to the workspace root as the rules file is shown: from the current
+/// directory when it lies below it.
+pub(crate) fn from_cwd(workspace: &Workspace, relative: &str) -> String {
+    let path = workspace.root.join(relative);
+    path.strip_prefix(&workspace.cwd)
+        .unwrap_or(&path)
+        .display()
+        .to_string()
 }
 
 /// The presets found, and whether the search found none in the default folders (a front
