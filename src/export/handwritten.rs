@@ -977,30 +977,34 @@ pub(crate) struct Twice {
 /// An active rule as `stated_twice` compares it: number, instruction, globs.
 pub(crate) type ActiveRule<'a> = (u64, &'a str, &'a [String]);
 
-/// The findings for the `rules` (of the rules file shown as `rules_file`) that a
-/// hand-written file states where an agent reads it and autofix's rules too: those
-/// `delivered_to` finds, and `also` (the readers of an export being written).
-pub(crate) fn stated_by_hand(
+/// The rules of the hand-written files here, when autofix's rules reach an agent (those
+/// [`delivered_to`] finds, and `also`: the readers of an export being written): `None`
+/// when there is nothing to compare, so the caller need not list its rules.
+pub(crate) fn worth_comparing(
     root: &Path,
-    rules_file: &str,
-    rules: &[ActiveRule<'_>],
     also: &[&'static str],
-    shown: &dyn Fn(&str) -> String,
-) -> Vec<Diagnostic> {
-    if rules.is_empty() {
-        return Vec::new();
-    }
+) -> Option<(Reading, Vec<&'static str>)> {
     let mut agents = delivered_to(root);
     agents.extend_from_slice(also);
     if agents.is_empty() {
-        return Vec::new();
+        return None;
     }
     let reading = read(root, None);
-    if reading.rules.is_empty() {
-        return Vec::new();
-    }
+    (!reading.rules.is_empty()).then_some((reading, agents))
+}
+
+/// The findings for the `rules` (of the rules file shown as `rules_file`) that a
+/// hand-written file of `reading` states where one of `agents` reads it; `shown` names a
+/// file as the command's output does.
+pub(crate) fn stated_by_hand(
+    root: &Path,
+    (reading, agents): &(Reading, Vec<&'static str>),
+    rules_file: &str,
+    rules: &[ActiveRule<'_>],
+    shown: &dyn Fn(&str) -> String,
+) -> Vec<Diagnostic> {
     diagnostics(
-        &stated_twice(root, &reading, rules, &agents),
+        &stated_twice(root, reading, rules, agents),
         rules_file,
         shown,
     )

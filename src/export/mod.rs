@@ -1089,6 +1089,9 @@ impl Context<'_> {
                 agents.extend(targets::readers(&self.root, target, &self.facts));
             }
         }
+        let Some(found) = handwritten::worth_comparing(&self.root, &agents) else {
+            return Vec::new();
+        };
         let entries: Vec<listing::Entry<'_>> = (self.listing.rules.iter())
             .filter(|e| e.active && !e.retirement)
             .collect();
@@ -1098,9 +1101,9 @@ impl Context<'_> {
             .collect();
         handwritten::stated_by_hand(
             &self.root,
+            &found,
             &self.rules_shown,
             &rules,
-            &agents,
             &ToString::to_string,
         )
     }

@@ -63,13 +63,15 @@ pub(crate) fn learn(
     if after == AfterLearning::Export && learned.outcome.status == learn::Status::Learned {
         refresh_exports(workspace, &mut learned);
     }
-    if learned.outcome.status == learn::Status::Learned {
+    if learned.outcome.status == learn::Status::Learned
+        && let Some(found) = crate::export::handwritten::worth_comparing(&workspace.root, &[])
+    {
         let rule = &learned.outcome.rule;
         let twice = crate::export::handwritten::stated_by_hand(
             &workspace.root,
+            &found,
             &workspace.shown,
             &[(rule.number, &rule.instruction, &rule.paths)],
-            &[],
             &|file| crate::ops::service::from_cwd(workspace, file),
         );
         learned.warnings.extend(twice);

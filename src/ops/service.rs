@@ -70,9 +70,9 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
 /// read then.
 fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diagnostic> {
     use crate::export::handwritten;
-    if handwritten::delivered_to(&workspace.root).is_empty() {
+    let Some(found) = handwritten::worth_comparing(&workspace.root, &[]) else {
         return Vec::new();
-    }
+    };
     let Ok(listing) = list(workspace, &listing::Query::default()) else {
         return Vec::new();
     };
@@ -83,7 +83,7 @@ fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diag
         .iter()
         .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
         .collect();
-    handwritten::stated_by_hand(&workspace.root, &workspace.shown, &rules, &[], &|file| {
+    handwritten::stated_by_hand(&workspace.root, &found, &workspace.shown, &rules, &|file| {
         from_cwd(workspace, file)
     })
 }
