@@ -462,6 +462,20 @@ const JSON_CASES: &[(&str, &[&str], &[&str])] = &[
         &["path", "exists", "source", "root", "candidates"],
     ),
     (
+        "import",
+        &["import", "--format", "json"],
+        &[
+            "write",
+            "move",
+            "rules_file",
+            "files",
+            "rules",
+            "skipped",
+            "moved",
+            "diagnostics",
+        ],
+    ),
+    (
         "preset list",
         &["preset", "list", "presets", "--format", "json"],
         &["presets"],
