@@ -981,6 +981,14 @@ pub(crate) struct Twice {
 /// An active rule as `stated_twice` compares it: number, instruction, globs.
 pub(crate) type ActiveRule<'a> = (u64, &'a str, &'a [String]);
 
+/// The active rules of `listing` (retirement records are no rules), as compared.
+pub(crate) fn active_rules(listing: &crate::rules::listing::Listing) -> Vec<ActiveRule<'_>> {
+    (listing.rules.iter())
+        .filter(|e| e.active && !e.retirement)
+        .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
+        .collect()
+}
+
 /// The rules of the hand-written files here, when autofix's rules reach an agent (those
 /// [`delivered_to`] finds, and `also`: the readers of an export being written): `None`
 /// when there is nothing to compare, so the caller need not list its rules.

@@ -1092,13 +1092,7 @@ impl Context<'_> {
         let Some(found) = handwritten::worth_comparing(&self.root, &agents) else {
             return Vec::new();
         };
-        let entries: Vec<listing::Entry<'_>> = (self.listing.rules.iter())
-            .filter(|e| e.active && !e.retirement)
-            .collect();
-        let rules: Vec<handwritten::ActiveRule<'_>> = entries
-            .iter()
-            .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
-            .collect();
+        let rules = handwritten::active_rules(&self.listing);
         handwritten::stated_by_hand(
             &self.root,
             &found,

@@ -158,13 +158,7 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
         document.map(Arc::new),
         &listing::Query::default(),
     );
-    let entries: Vec<listing::Entry<'_>> = (listing.rules.iter())
-        .filter(|e| e.active && !e.retirement)
-        .collect();
-    let active: Vec<handwritten::ActiveRule<'_>> = entries
-        .iter()
-        .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
-        .collect();
+    let active = handwritten::active_rules(&listing);
     let facts = crate::export::targets::Facts::of(root);
     let mut report = Report {
         write: request.write,

@@ -76,13 +76,7 @@ fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diag
     let Ok(listing) = list(workspace, &listing::Query::default()) else {
         return Vec::new();
     };
-    let entries: Vec<listing::Entry<'_>> = (listing.rules.iter())
-        .filter(|e| e.active && !e.retirement)
-        .collect();
-    let rules: Vec<handwritten::ActiveRule<'_>> = entries
-        .iter()
-        .filter_map(|e| Some((e.number?, e.instruction, e.paths)))
-        .collect();
+    let rules = handwritten::active_rules(&listing);
     handwritten::stated_by_hand(&workspace.root, &found, &workspace.shown, &rules, &|file| {
         from_cwd(workspace, file)
     })
