@@ -61,6 +61,17 @@ pub(crate) const FORMATS: &[Format] = &[
         scope_key: None,
         source: "https://code.claude.com/docs/en/memory",
     },
+    // Rule files of their own, loaded for the globs of their `paths:` frontmatter or
+    // always without it (same page, "Organize rules with .claude/rules/").
+    Format {
+        place: Place::Folder {
+            dir: ".claude/rules",
+            suffix: ".md",
+        },
+        readers: &["Claude Code"],
+        scope_key: Some("paths"),
+        source: "https://code.claude.com/docs/en/memory#organize-rules-with-claude-rules",
+    },
     // Plain Markdown, no required fields (<https://agents.md/>).
     Format {
         place: Place::File("AGENTS.md"),
@@ -1129,10 +1140,23 @@ pub(crate) fn same_globs(a: &[String], b: &[String]) -> bool {
 mod tests {
     use super::*;
 
-    fn rules_of(path: &str, text: &str, format: usize) -> (Vec<Found>, Vec<Skipped>) {
+    /// The format whose files `path` is one of.
+    fn format_of(path: &str) -> &'static Format {
+        FORMATS
+            .iter()
+            .find(|f| match f.place {
+                Place::File(name) => name == path,
+                Place::Folder { dir, suffix } => {
+                    path.starts_with(&format!("{dir}/")) && path.ends_with(suffix)
+                }
+            })
+            .unwrap()
+    }
+
+    fn rules_of(path: &str, text: &str) -> (Vec<Found>, Vec<Skipped>) {
         let file = HandFile {
             path: path.into(),
-            format: &FORMATS[format],
+            format: format_of(path),
             text: text.into(),
             bytes: text.as_bytes().to_vec(),
         };
@@ -1144,7 +1168,7 @@ mod tests {
     #[test]
     fn items_and_imperative_lines_are_rules_the_rest_is_said() {
         let text = "# Project\n\nThis is a web app.\n\n- Use pnpm to install packages.\n- Testing:\n  1. Run `pnpm test` before\n     every commit.\n- [Docs](https://example.com)\n\n```sh\npnpm test\n```\n\nNever log secrets.\n@docs/style.md\n| a | b |\n";
-        let (rules, skipped) = rules_of("CLAUDE.md", text, 0);
+        let (rules, skipped) = rules_of("CLAUDE.md", text);
         let texts: Vec<&str> = rules.iter().map(|r| r.instruction.as_str()).collect();
         assert_eq!(
             texts,
@@ -1174,7 +1198,7 @@ mod tests {
     #[test]
     fn a_scoped_file_gives_its_globs_and_is_one_rule_without_a_list() {
         let mdc = "---\ndescription: API\nglobs: src/api/**,src/routes/**\nalwaysApply: false\n---\nValidate request bodies with zod\nin every handler.\n";
-        let (rules, _) = rules_of(".cursor/rules/api.mdc", mdc, 4);
+        let (rules, _) = rules_of(".cursor/rules/api.mdc", mdc);
         assert_eq!(rules.len(), 1);
         assert_eq!(
             rules[0].instruction,
@@ -1182,16 +1206,16 @@ mod tests {
         );
         assert_eq!(rules[0].paths, ["src/api/**", "src/routes/**"]);
         let manual = "---\nalwaysApply: false\n---\n- Use tabs.\n";
-        let (rules, skipped) = rules_of(".cursor/rules/m.mdc", manual, 4);
+        let (rules, skipped) = rules_of(".cursor/rules/m.mdc", manual);
         assert!(rules.is_empty());
         assert_eq!(skipped[0].kind, Kind::Manual);
         let copilot =
             "---\napplyTo: \"**/*.ts,**/*.tsx\"\n---\n- Prefer interfaces.\n- Avoid enums.\n";
-        let (rules, _) = rules_of(".github/instructions/ts.instructions.md", copilot, 8);
+        let (rules, _) = rules_of(".github/instructions/ts.instructions.md", copilot);
         assert_eq!(rules.len(), 2);
         assert_eq!(rules[1].paths, ["**/*.ts", "**/*.tsx"]);
         let cline = "---\npaths:\n  - \"docs/**\"\n---\n- Write in plain English.\n";
-        let (rules, _) = rules_of(".clinerules/docs.md", cline, 10);
+        let (rules, _) = rules_of(".clinerules/docs.md", cline);
         assert_eq!(rules[0].paths, ["docs/**"]);
     }
 
@@ -1202,7 +1226,7 @@ mod tests {
             block::BEGIN,
             block::END
         );
-        let (rules, skipped) = rules_of("AGENTS.md", &text, 2);
+        let (rules, skipped) = rules_of("AGENTS.md", &text);
         assert_eq!(rules.len(), 1);
         assert_eq!(skipped[0].kind, Kind::Autofix);
         assert_eq!((skipped[0].line, skipped[0].last_line), (3, 5));

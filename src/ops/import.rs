@@ -40,8 +40,8 @@ pub(crate) enum ImportError {
     #[error(transparent)]
     Rules(#[from] RulesError),
     #[error(
-        "{0} is not a hand-written rule file autofix reads (CLAUDE.md, AGENTS.md, GEMINI.md, \
-         .cursor/rules/*.mdc, .cursorrules, .windsurfrules, .github/copilot-instructions.md, \
+        "{0} is not a hand-written rule file autofix reads (CLAUDE.md, .claude/rules/*.md, \
+         AGENTS.md, GEMINI.md, .cursor/rules/*.mdc, .cursorrules, .windsurfrules, .github/copilot-instructions.md, \
          .github/instructions/*.instructions.md, .clinerules), or it does not exist"
     )]
     NotRuleFile(String),
@@ -420,7 +420,7 @@ impl Report {
         if self.files.is_empty() && self.skipped.is_empty() {
             let _ = writeln!(
                 out,
-                "No hand-written rule files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules/, \
+                "No hand-written rule files found (CLAUDE.md, .claude/rules/, AGENTS.md, GEMINI.md, .cursor/rules/, \
                  .cursorrules, .windsurfrules, .github/copilot-instructions.md, \
                  .github/instructions/, .clinerules): nothing to import."
             );

@@ -11,8 +11,9 @@ use crate::support::{Sandbox, copy_dir, files_below};
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/import");
 
 /// Each fixture folder and the export target of the same agent's own format.
-const FORMATS: [(&str, &str); 10] = [
+const FORMATS: [(&str, &str); 11] = [
     ("claude", "claude-md"),
+    ("claude-rules", "claude"),
     ("agents", "agents-md"),
     ("gemini", "gemini-md"),
     ("cursor", "cursor"),
@@ -93,6 +94,7 @@ fn without_lines(text: &str, lines: &[u64]) -> String {
 /// headings: what a move removes whole.
 fn is_empty_rule_file(path: &str, text: &str) -> bool {
     let in_folder = path.starts_with(".cursor/")
+        || path.starts_with(".claude/rules/")
         || path.starts_with(".github/instructions/")
         || path.starts_with(".clinerules/");
     let mut in_front = text.starts_with("---");
@@ -403,4 +405,26 @@ fn errors_name_the_file() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn a_move_keeps_the_bom_and_the_crlf_line_endings_of_the_rest() {
+    let sandbox = Sandbox::new();
+    let text = "\u{feff}# Rules\r\n\r\nSome context.\r\n- Never log secrets.\r\n- Use tabs.\r\n\r\n## End\r\n";
+    sandbox.write("repo/AGENTS.md", text);
+    import(&sandbox, &["--write", "--move"]).expect(0);
+    assert_eq!(
+        sandbox.read("repo/AGENTS.md"),
+        "\u{feff}# Rules\r\n\r\nSome context.\r\n\r\n## End\r\n"
+    );
+}
+
+#[test]
+fn a_claude_md_linked_to_agents_md_is_read_once() {
+    let sandbox = Sandbox::new();
+    sandbox.write("repo/AGENTS.md", "- Never log secrets.\n");
+    std::os::unix::fs::symlink("AGENTS.md", sandbox.join("repo/CLAUDE.md")).unwrap();
+    let report = import(&sandbox, &["--format", "json"]).expect(0).json();
+    assert_eq!(report["files"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["rules"].as_array().unwrap().len(), 1, "{report}");
 }
