@@ -8,8 +8,8 @@
 //! a line (or a paragraph) of prose that starts with one. Headings, prose, code blocks,
 //! tables, comments, links, `@path` imports and autofix's own block are not rules, and are
 //! reported as skipped with the reason. A scoped file (Cursor `globs:`, Copilot `applyTo:`,
-//! Cline `paths:`) gives its rules those globs as `Paths`; one whose body has no list is
-//! one rule, as the agent reads it.
+//! Claude Code and Cline `paths:`) gives its rules those globs as `Paths`; a rule folder's
+//! file whose body has no list is one rule, as the agent reads it.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -392,7 +392,7 @@ fn parse(file: &HandFile, reading: &mut Reading) -> bool {
         prose: Vec::new(),
     };
     parser.run(&lines, our_block.as_ref());
-    // A scoped file without a list is one rule: the agent loads it as one.
+    // A rule folder's file without a list is one rule: the agent loads it as one.
     if file.format.scope_key.is_some() && parser.rules.is_empty() && !parser.prose.is_empty() {
         let prose = std::mem::take(&mut parser.prose);
         parser.skipped.retain(|s| s.kind != Kind::Prose);

@@ -526,8 +526,7 @@ pub(crate) struct ImportArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
 
-    /// Only these hand-written files (relative to the workspace root) [default: every one
-    /// found].
+    /// Only these hand-written files [default: every one found].
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<String>,
 

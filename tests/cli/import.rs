@@ -391,6 +391,13 @@ fn errors_name_the_file() {
         "{}",
         run.stdout
     );
+    // A FILE is named from the current directory.
+    sandbox.write("repo/AGENTS.md", "- Prefer tabs.\n");
+    let only = import(&sandbox, &["repo/AGENTS.md", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(only["files"][0]["path"], "AGENTS.md", "{only}");
+    assert_eq!(only["files"].as_array().unwrap().len(), 1, "{only}");
     let run = import(&sandbox, &["NOTES.md"]).expect(2);
     assert!(
         run.stderr

@@ -9,8 +9,24 @@ use crate::ops::import;
 
 pub(crate) fn import(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
+    // A FILE is named from the current directory, as the shell completes it; the library
+    // takes paths below the workspace root.
+    let only = (args.files.iter())
+        .map(|given| {
+            let path = workspace.cwd.join(given);
+            let root = std::fs::canonicalize(&workspace.root).unwrap_or(workspace.root.clone());
+            let real = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+            match (real, path.file_name()) {
+                (Some(dir), Some(name)) => dir
+                    .join(name)
+                    .strip_prefix(&root)
+                    .map_or_else(|_| given.clone(), |p| p.display().to_string()),
+                _ => given.clone(),
+            }
+        })
+        .collect();
     let request = import::Request {
-        only: args.files,
+        only,
         write: args.write && !args.dry_run,
         move_lines: args.move_lines,
         lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
