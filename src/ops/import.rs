@@ -98,8 +98,7 @@ pub(crate) struct Moved {
     /// Lines taken out.
     pub lines: usize,
     /// `updated`, `removed` (nothing but frontmatter, blank lines or, in a rule folder,
-    /// headings was left), their
-    /// `would …` forms in a preview, or `refused`.
+    /// headings was left), `would-update` and `would-remove` in a preview, or `refused`.
     pub status: &'static str,
     pub message: Option<String>,
 }
@@ -358,8 +357,8 @@ fn move_out(
             file: file.path.clone(),
             lines: ranges.len(),
             status: match (request.write, empty) {
-                (false, false) => "would update",
-                (false, true) => "would remove",
+                (false, false) => "would-update",
+                (false, true) => "would-remove",
                 (true, false) => "updated",
                 (true, true) => "removed",
             },
@@ -470,7 +469,8 @@ impl Report {
                     crate::report::text::counted(moved.lines, "line")
                 ),
             };
-            let _ = writeln!(out, "  {:<12} {}{why}", moved.status, shown(&moved.file));
+            let status = moved.status.replace('-', " ");
+            let _ = writeln!(out, "  {status:<12} {}{why}", shown(&moved.file));
         }
         for export in &self.exports {
             let _ = writeln!(
