@@ -195,8 +195,9 @@ pub(crate) enum Command {
     /// preview them, add them with --write, take them out of those files with --move.
     ///
     /// Reads the hand-written rule files of the supported agents, finds the rules in them
-    /// (list items, numbered items, imperative lines; a scoped Cursor or Copilot file is
-    /// one rule with its globs as Paths) and shows which it would add and which it skips as
+    /// (list items, numbered items, imperative lines; a scoped Cursor, Copilot, Claude Code
+    /// or Cline file gives its globs as Paths, and one without a list is one rule) and
+    /// shows which it would add and which it skips as
     /// repeats of an existing rule or of each other. Headings, prose, code, tables and links
     /// are not rules; the preview says what was skipped and why. The hand-written files are
     /// never changed unless --move is given.
