@@ -17,6 +17,8 @@ pub mod ledger {}
 pub mod delivery {}
 #[doc = include_str!("export.md")]
 pub mod export {}
+#[doc = include_str!("import.md")]
+pub mod import {}
 #[doc = include_str!("team.md")]
 pub mod team {}
 #[doc = include_str!("sources.md")]

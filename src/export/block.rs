@@ -214,6 +214,16 @@ pub(crate) fn remove(source: &str, block: &Block) -> Option<String> {
     Some([before, after].concat())
 }
 
+/// Whether `source` holds text besides our block (a broken block counts as text: the
+/// export reports it).
+pub(crate) fn has_text_outside(source: &str) -> bool {
+    let rest = match find(source) {
+        Ok(Some(found)) => remove(source, &found).unwrap_or_default(),
+        _ => source.to_string(),
+    };
+    !rest.trim_start_matches(BOM).trim().is_empty()
+}
+
 /// Makes rule text safe inside a block and in Markdown: shown as every renderer shows it
 /// ([`text::shown`]: one line, no control or bidirectional character); `<!--` and `-->` as
 /// entities so it can neither open a comment that swallows the rules nor close one; the

@@ -178,6 +178,35 @@ pub(crate) fn frontmatter_value<'a>(lines: &[Line<'a>], key: &str) -> Option<&'a
         })
 }
 
+/// `relative` as it is spelled on disk when only another letter case of its file name
+/// exists there (`agents.md` for `AGENTS.md`); else `relative` itself. The folders are
+/// taken as written.
+pub(crate) fn on_disk(root: &std::path::Path, relative: &str) -> String {
+    let path = root.join(relative);
+    if path.symlink_metadata().is_ok() {
+        return relative.to_string();
+    }
+    let (folder, name) = match relative.rsplit_once('/') {
+        Some((folder, name)) => (Some(folder), name),
+        None => (None, relative),
+    };
+    let dir = folder.map_or_else(|| root.to_path_buf(), |f| root.join(f));
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return relative.to_string();
+    };
+    let mut variants: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|found| found.eq_ignore_ascii_case(name))
+        .collect();
+    variants.sort();
+    match (variants.first(), folder) {
+        (Some(found), Some(folder)) => format!("{folder}/{found}"),
+        (Some(found), None) => found.clone(),
+        (None, _) => relative.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

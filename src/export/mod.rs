@@ -8,6 +8,7 @@
 
 pub(crate) mod block;
 pub(crate) mod diff;
+pub(crate) mod handwritten;
 pub(crate) mod hook;
 pub(crate) mod markdown;
 pub(crate) mod owned;
@@ -71,6 +72,10 @@ pub(crate) enum Truncate {
     /// out (`learn` refreshing a copy exported with `--truncate`), refuse elsewhere.
     AsBefore,
 }
+
+/// An empty block's note in a file that holds text of its own.
+const BY_HAND_NOTE: &str =
+    "_No rules recorded by autofix yet: the text outside this block is the file's own._\n";
 
 /// The end of the note a truncated copy carries, by which `AsBefore` knows it.
 const OMITTED_NOTE_END: &str = "`autofix rules` lists them all._";
@@ -466,6 +471,8 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
     );
     if !context.remove {
         warnings.extend(duplicate_readers(&context.root, &outcomes, &context.facts));
+        warnings.extend(other_case(&outcomes));
+        warnings.extend(context.stated_by_hand(&outcomes));
         warnings.extend(ignored_by_git(&context.root, &outcomes));
         if request.mode == Mode::Write {
             let (added, failed) = cover_written(&context.root, &request.rules_file, &outcomes);
@@ -791,7 +798,14 @@ impl Context<'_> {
             body.push_str(&listing::group_by_scope(&items[omitted..]));
             if items.is_empty() {
                 let no_rules = self.listing.rules.is_empty() && self.imported.is_empty();
-                body.push_str(job.part.empty_note(no_rules));
+                // Beside rules written by hand, "no rules" would say those are none.
+                let by_hand =
+                    target.kind == Kind::Block && existing.is_some_and(block::has_text_outside);
+                body.push_str(if by_hand && no_rules {
+                    BY_HAND_NOTE
+                } else {
+                    job.part.empty_note(no_rules)
+                });
             }
             build(&body)
         };
@@ -1037,6 +1051,56 @@ fn duplicate_readers(root: &Path, outcomes: &[Outcome], facts: &Facts) -> Vec<Di
             Diagnostic::new(Code::ExportReadTwice, message)
         })
         .collect()
+}
+
+/// A warning for each block written into a file under another letter case than the
+/// target's (`agents.md`): found, not doubled, but not read where case matters.
+fn other_case(outcomes: &[Outcome]) -> Vec<Diagnostic> {
+    outcomes
+        .iter()
+        .filter(|o| !matches!(o.status, Status::Refused | Status::Skipped | Status::Failed))
+        .filter_map(|o| {
+            let target = targets::by_id(o.id)?;
+            (o.path != target.path && o.path.eq_ignore_ascii_case(target.path)).then(|| {
+                let message = format!(
+                    "{} is the {} target's file under another letter case: autofix writes \
+                     its block there rather than beside it, but agents look for {} on \
+                     case-sensitive file systems; rename it (`git mv {} {}`)",
+                    o.path, o.id, target.path, o.path, target.path
+                );
+                Diagnostic::new(Code::ExportNameCase, message).in_file(&o.path)
+            })
+        })
+        .collect()
+}
+
+impl Context<'_> {
+    /// The active rules that a hand-written file also states, where an agent reading it
+    /// reads one of this run's copies (or another exported copy, or the session hook).
+    fn stated_by_hand(&self, outcomes: &[Outcome]) -> Vec<Diagnostic> {
+        let mut agents = Vec::new();
+        for outcome in outcomes.iter().filter(|o| {
+            !matches!(
+                o.status,
+                Status::Refused | Status::Skipped | Status::Failed | Status::Removed
+            )
+        }) {
+            if let Some(target) = targets::by_id(outcome.id) {
+                agents.extend(targets::readers(&self.root, target, &self.facts));
+            }
+        }
+        let Some(found) = handwritten::worth_comparing(&self.root, &agents) else {
+            return Vec::new();
+        };
+        let rules = handwritten::active_rules(&self.listing);
+        handwritten::stated_by_hand(
+            &self.root,
+            &found,
+            &self.rules_shown,
+            &rules,
+            &ToString::to_string,
+        )
+    }
 }
 
 /// Targets that git ignores (autofix never edits `.gitignore`; it only says so). Quiet

@@ -115,11 +115,12 @@ pub(super) fn jobs(
         scope_note: String::new(),
     };
     let Scoping::Files { frontmatter, .. } = target.scoping else {
-        return vec![job(
-            target.path.to_string(),
-            target.frontmatter.to_string(),
-            Part::All,
-        )];
+        // A file people edit is found in any letter case (`agents.md`), never doubled.
+        let path = match target.kind {
+            super::Kind::Block => super::markdown::on_disk(root, target.path),
+            super::Kind::Owned => target.path.to_string(),
+        };
+        return vec![job(path, target.frontmatter.to_string(), Part::All)];
     };
     let mut jobs = vec![job(
         target.path.to_string(),
@@ -282,7 +283,7 @@ pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setu
 pub(super) fn files_of(root: &Path, target: &Target, exported: bool) -> Vec<String> {
     let mut files = Vec::new();
     if exported {
-        files.push(target.path.to_string());
+        files.push(super::markdown::on_disk(root, target.path));
     }
     if matches!(target.scoping, Scoping::Files { .. }) {
         files.extend(existing_scoped_files(root, target));

@@ -125,7 +125,7 @@ const WINDSURF_BUDGET: Budget = Budget::Chars(
 );
 
 /// The agents that read `AGENTS.md` natively (Claude Code only through `CLAUDE.md`).
-const AGENTS_MD_READERS: &[&str] = &[
+pub(crate) const AGENTS_MD_READERS: &[&str] = &[
     "Codex",
     "Cursor",
     "Windsurf",
@@ -690,7 +690,10 @@ pub(crate) fn select(root: &Path, targets: &super::Targets, facts: &Facts) -> Ve
         return beside_peers(root, &facts.peers);
     }
     let is_dir = |p: &str| root.join(p).is_dir();
-    let exists = |p: &str| root.join(p).symlink_metadata().is_ok();
+    let exists = |p: &str| {
+        let path = super::markdown::on_disk(root, p);
+        root.join(path).symlink_metadata().is_ok()
+    };
     let claude = !facts.claude_reads_agents_md;
     TARGETS
         .iter()
@@ -757,7 +760,8 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 /// copy of ours over the cap is still found (and refreshing it reports the cap), and a
 /// target linked to `/dev/zero` costs one bounded read.
 pub(crate) fn exported(root: &Path, target: &Target) -> bool {
-    let Ok(bytes) = crate::io::limits::read_prefix(&root.join(target.path)) else {
+    let path = super::markdown::on_disk(root, target.path);
+    let Ok(bytes) = crate::io::limits::read_prefix(&root.join(path)) else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);
@@ -798,7 +802,8 @@ impl ClaudeFiles {
         let agents = root.join("AGENTS.md");
         let mut files = ClaudeFiles::default();
         for name in CLAUDE_FILES {
-            let path = root.join(name);
+            // `claude.md` is the same file to Claude Code on a case-insensitive file system.
+            let path = root.join(super::markdown::on_disk(root, name));
             if path.symlink_metadata().is_err() {
                 continue;
             }
@@ -891,16 +896,11 @@ pub(crate) fn agents_md_exported(root: &Path) -> bool {
 
 /// `AGENTS.md` holds something besides autofix's block.
 pub(crate) fn agents_md_has_own_text(root: &Path) -> bool {
-    let Ok(bytes) = crate::io::limits::read_prefix(&root.join("AGENTS.md")) else {
+    let path = super::markdown::on_disk(root, "AGENTS.md");
+    let Ok(bytes) = crate::io::limits::read_prefix(&root.join(path)) else {
         return false;
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let rest = match block::find(&text) {
-        Ok(Some(found)) => block::remove(&text, &found).unwrap_or_default(),
-        // A broken block is reported by the export itself; its text counts as the user's.
-        _ => text.into_owned(),
-    };
-    !rest.trim_start_matches(markdown::BOM).trim().is_empty()
+    block::has_text_outside(&String::from_utf8_lossy(&bytes))
 }
 
 #[cfg(test)]

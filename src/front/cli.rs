@@ -191,6 +191,18 @@ pub(crate) enum Command {
     /// folders), touching only autofix's own block or stamped files.
     #[command(after_help = EXPORT_EXIT_STATUS)]
     Export(ExportArgs),
+    /// Adopt the rules already written by hand (CLAUDE.md, AGENTS.md, .cursor/rules, …):
+    /// preview them, add them with --write, take them out of those files with --move.
+    ///
+    /// Reads the hand-written rule files of the supported agents, finds the rules in them
+    /// (list items, numbered items, imperative lines; a scoped Cursor, Copilot, Claude Code
+    /// or Cline file gives its globs as Paths, and one without a list is one rule) and
+    /// shows which it would add and which it skips as
+    /// repeats of an existing rule or of each other. Headings, prose, code, tables and links
+    /// are not rules; the preview says what was skipped and why. The hand-written files are
+    /// never changed unless --move is given.
+    #[command(after_help = IMPORT_EXIT_STATUS)]
+    Import(ImportArgs),
     /// Show which rules file is used and the candidates considered.
     #[command(after_help = WHERE_EXIT_STATUS)]
     Where(WhereArgs),
@@ -249,6 +261,7 @@ impl Command {
             Command::Retire(args) => Some(args.workspace.clone()),
             Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
+            Command::Import(args) => Some(args.workspace.clone()),
             Command::Where(args) => Some(args.workspace.clone()),
             Command::Preset(command) => Some(command.root().into()),
             Command::Sources(args) => Some(args.workspace.clone()),
@@ -499,6 +512,46 @@ pub(crate) struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
     pub(crate) format: ExportFormat,
+}
+
+const IMPORT_EXIT_STATUS: &str = "\
+Exit status:
+  0  done: the preview shown, or the rules added (and the lines moved)
+  1  a rule was not imported (it contradicts an active rule or another one found, or learn
+     refused it), a hand-written file could not be read, or a move was refused
+  2  it could not run (unreadable or invalid rules file, a FILE that is not a hand-written
+     rule file, a lock timeout)";
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Only these hand-written files [default: every one found].
+    #[arg(value_name = "FILE")]
+    pub(crate) files: Vec<String>,
+
+    /// Add the rules to the rules file (through `learn`: locked, atomic, numbered).
+    #[arg(long, conflicts_with = "dry_run")]
+    pub(crate) write: bool,
+
+    /// Show what would be imported, without writing (the default).
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Take the lines of every rule autofix now holds out of the hand-written files (every
+    /// other byte is kept), so that each agent reads them once, from autofix's copy. Only
+    /// with --write does it change a file.
+    #[arg(long = "move")]
+    pub(crate) move_lines: bool,
+
+    /// List the parts that are not rules one by one.
+    #[arg(short, long)]
+    pub(crate) verbose: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
 }
 
 #[derive(Debug, Args)]

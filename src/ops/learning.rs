@@ -63,13 +63,35 @@ pub(crate) fn learn(
     if after == AfterLearning::Export && learned.outcome.status == learn::Status::Learned {
         refresh_exports(workspace, &mut learned);
     }
+    if learned.outcome.status == learn::Status::Learned
+        && let Some(found) = crate::export::handwritten::worth_comparing(&workspace.root, &[])
+    {
+        let rule = &learned.outcome.rule;
+        let twice = crate::export::handwritten::stated_by_hand(
+            &workspace.root,
+            &found,
+            &workspace.shown,
+            &[(rule.number, &rule.instruction, &rule.paths)],
+            &|file| crate::ops::service::from_cwd(workspace, file),
+        );
+        learned.warnings.extend(twice);
+    }
     Ok(learned)
 }
 
 fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
+    let (exports, warnings) = refresh(workspace);
+    learned.exports = exports;
+    learned.warnings.extend(warnings);
+}
+
+/// Brings every copy exported before up to date with the rules file: the files changed,
+/// and a warning for each copy that could not be (the rules themselves are saved).
+pub(crate) fn refresh(workspace: &Workspace) -> (Vec<Refreshed>, Vec<Diagnostic>) {
+    let mut refreshed = (Vec::new(), Vec::new());
     // Most repositories export nothing: then the rules file need not be read again.
     if !export::targets::any_exported(&workspace.root) {
-        return;
+        return refreshed;
     }
     let request = export::Request {
         root: workspace.root.clone(),
@@ -86,14 +108,14 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
     let report = match export::run(&request) {
         Ok(report) => report,
         Err(error) => {
-            learned.warnings.push(Diagnostic::new(
+            refreshed.1.push(Diagnostic::new(
                 Code::ExportNotRefreshed,
                 format!(
                     "{saved} the exported copies could not be refreshed: {error}; run \
                      `autofix export`"
                 ),
             ));
-            return;
+            return refreshed;
         }
     };
     for outcome in &report.outcomes {
@@ -107,19 +129,20 @@ fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
                     "{saved} {} was not refreshed: {why}; fix it, then run `autofix export`",
                     outcome.path
                 );
-                learned
-                    .warnings
+                refreshed
+                    .1
                     .push(Diagnostic::new(Code::ExportNotRefreshed, message));
                 continue;
             }
             Status::Unchanged | Status::Skipped => continue,
         };
-        learned.exports.push(Refreshed {
+        refreshed.0.push(Refreshed {
             target: outcome.id,
             path: outcome.path.clone(),
             status,
         });
     }
+    refreshed
 }
 
 impl Learned {

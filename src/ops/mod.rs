@@ -1,7 +1,8 @@
 //! The operations both front ends offer, each end to end: listing and checking the rules
 //! and loading presets (`service`), learning a rule and refreshing its exports
-//! (`learning`), and matching the agents' corrections to the rules (`ledger`).
+//! (`learning`), adopting the rules written by hand (`import`), and matching the agents' corrections to the rules (`ledger`).
 
+pub(crate) mod import;
 pub(crate) mod learning;
 pub(crate) mod ledger;
 pub(crate) mod service;

@@ -61,7 +61,35 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
     report
         .diagnostics
         .extend(crate::sources::verify::for_workspace(workspace));
+    report.diagnostics.extend(stated_by_hand(workspace));
     Ok(report)
+}
+
+/// The active rules a hand-written file states where an agent also reads autofix's
+/// copy (`handwritten-duplicate`). Most repositories have no such file: nothing more is
+/// read then.
+fn stated_by_hand(workspace: &Workspace) -> Vec<crate::report::diagnostics::Diagnostic> {
+    use crate::export::handwritten;
+    let Some(found) = handwritten::worth_comparing(&workspace.root, &[]) else {
+        return Vec::new();
+    };
+    let Ok(listing) = list(workspace, &listing::Query::default()) else {
+        return Vec::new();
+    };
+    let rules = handwritten::active_rules(&listing);
+    handwritten::stated_by_hand(&workspace.root, &found, &workspace.shown, &rules, &|file| {
+        from_cwd(workspace, file)
+    })
+}
+
+/// A path relative to the workspace root as the rules file is shown: from the current
+/// directory when it lies below it.
+pub(crate) fn from_cwd(workspace: &Workspace, relative: &str) -> String {
+    let path = workspace.root.join(relative);
+    path.strip_prefix(&workspace.cwd)
+        .unwrap_or(&path)
+        .display()
+        .to_string()
 }
 
 /// The presets found, and whether the search found none in the default folders (a front

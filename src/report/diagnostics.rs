@@ -356,6 +356,16 @@ codes! {
         "Keep one of the two: `autofix export --remove --target ID` for the other.",
         "Every rule then costs that agent's context twice, and the two copies disagree whenever one is stale.",
         "targets agents-md and cursor both exported: Cursor reads the rules twice";
+    HandwrittenDuplicate = "handwritten-duplicate", Warning,
+        "An active rule is also written by hand in a rule file an agent reads besides autofix's copy (a line of `CLAUDE.md`, `AGENTS.md`, `.cursor/rules/*.mdc`, …), so the rule reaches that agent's model twice.",
+        "Take the line out of the hand-written file: `autofix import --write --move` moves every such line into autofix, or delete it by hand (or retire the rule).",
+        "Every rule stated twice costs that agent's context twice, and when one copy changes (a superseding rule, an edit by hand) the model reads two versions that disagree.",
+        "rule 4 \"Always use pnpm\" and CLAUDE.md:12 \"- Always use pnpm to install packages.\": Claude Code reads both";
+    ExportNameCase = "export-name-case", Warning,
+        "A block target's file exists under another letter case (`agents.md` for `AGENTS.md`): autofix wrote its block there instead of creating a second file beside it, but an agent looking for the exact name on a case-sensitive file system does not read it.",
+        "Rename the file to the name the agents look for (`git mv agents.md AGENTS.md`).",
+        "Two files differing only in case cannot both be checked out on macOS or Windows; one file under the wrong case is read only where the file system ignores case.",
+        "agents.md exists: the agents-md block goes there, and Codex on Linux reads only AGENTS.md";
     ExportIgnored = "export-ignored", Warning,
         "An exported file is ignored by git, so other clones do not get it (autofix never edits `.gitignore`).",
         "Remove the pattern that ignores it from `.gitignore` (or add a `!path` line), or export to a target git tracks.",

@@ -66,6 +66,13 @@ impl Repo {
     /// `None` (with the skip recorded) when the client, Node or a loopback-only network
     /// namespace is not available.
     fn new(client: Client) -> Option<Repo> {
+        let repo = Repo::available(client)?;
+        repo.set_up();
+        Some(repo)
+    }
+
+    /// A sandbox for the client, without a repository set up in it yet.
+    fn available(client: Client) -> Option<Repo> {
         let Some(program) = std::env::var_os(client.variable()).map(PathBuf::from) else {
             skip(
                 client.name(),
@@ -96,13 +103,11 @@ impl Repo {
         fs::create_dir_all(&bin).unwrap();
         std::os::unix::fs::symlink(BIN, bin.join("autofix")).unwrap();
         std::os::unix::fs::symlink(&node, bin.join("node")).unwrap();
-        let repo = Repo {
+        Some(Repo {
             sandbox,
             program,
             bin,
-        };
-        repo.set_up();
-        Some(repo)
+        })
     }
 
     fn dir(&self) -> PathBuf {
@@ -738,4 +743,80 @@ fn gemini_cli_is_reminded_on_a_correction_only() {
 #[test]
 fn gemini_cli_expands_learn() {
     learn_is_expanded(Client::Gemini);
+}
+
+/// The rules a team wrote by hand before adopting autofix, as each agent's file has them:
+/// CLAUDE.md and AGENTS.md share two (one in other words), GEMINI.md one.
+const HAND_WRITTEN: [(&str, &str); 3] = [
+    (
+        "CLAUDE.md",
+        "# Project\n\nA web app in TypeScript.\n\n## Rules\n\n- Always use pnpm to install packages.\n- Never log secrets.\n- Keep functions under 50 lines.\n",
+    ),
+    (
+        "AGENTS.md",
+        "# Agents\n\n- Use pnpm to install packages.\n- Never log secrets.\n- Prefer named exports.\n",
+    ),
+    ("GEMINI.md", "# Gemini\n\n- Never log secrets.\n"),
+];
+
+/// What of each adopted rule must reach the model once.
+const ADOPTED: [&str; 4] = [
+    "pnpm to install packages",
+    "Never log secrets",
+    "Keep functions under 50 lines",
+    "Prefer named exports",
+];
+
+/// A repository with those files adopts autofix in two commands: `init` (hooks and the
+/// first export) and `import --write --move`.
+fn adopted(client: Client) -> Option<Repo> {
+    let repo = Repo::available(client)?;
+    for (file, text) in HAND_WRITTEN {
+        repo.sandbox.write(format!("repo/{file}"), text);
+    }
+    repo.git(&["init", "-q"]);
+    repo.autofix(&["init", "--hook", "claude,codex,gemini", "--export"])
+        .expect(0);
+    repo.autofix(&["import", "--write", "--move"]).expect(0);
+    // Nothing is written twice any more, as `check` sees it.
+    let check = repo
+        .autofix(&["check", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(check["summary"]["warnings"], 0, "{check}");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "adopt autofix"]);
+    repo.configure_home();
+    Some(repo)
+}
+
+fn adopted_rules_reach_the_model_once(client: Client) {
+    let Some(repo) = adopted(client) else {
+        return;
+    };
+    let requests = repo.ask(client, "Add a users endpoint", None);
+    let request = requests.first().expect("a model request");
+    for rule in ADOPTED {
+        assert_eq!(
+            request.count(rule),
+            1,
+            "{client:?}: {rule:?} in\n{}",
+            request.text
+        );
+    }
+}
+
+#[test]
+fn claude_code_gets_each_adopted_rule_once() {
+    adopted_rules_reach_the_model_once(Client::Claude);
+}
+
+#[test]
+fn codex_gets_each_adopted_rule_once() {
+    adopted_rules_reach_the_model_once(Client::Codex);
+}
+
+#[test]
+fn gemini_cli_gets_each_adopted_rule_once() {
+    adopted_rules_reach_the_model_once(Client::Gemini);
 }

@@ -12,6 +12,7 @@ mod export;
 mod findings;
 mod hardening;
 mod hooks;
+mod import;
 mod init;
 mod ledger;
 mod mcp;

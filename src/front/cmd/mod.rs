@@ -3,6 +3,7 @@
 //! the library, and writes the rendered result. Printing happens only in the front ends
 //! (here, `mcp` and the `context` helpers both use).
 
+pub(crate) mod adopt;
 pub(crate) mod agents;
 pub(crate) mod capture;
 pub(crate) mod ledger;
@@ -146,6 +147,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Man(args) => shell::man(&context, args),
         Command::Mcp(_) => mcp::serve(&context),
         Command::Export(args) => agents::export(&context, args),
+        Command::Import(args) => adopt::import(&context, args),
         Command::Init(args) => agents::init(&context, args),
         Command::MergeDriver(args) => team::merge_driver(&context, args),
         Command::Resolve(args) => team::resolve(&context, args),

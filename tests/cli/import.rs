@@ -1,0 +1,437 @@
+//! `autofix import`: the hand-written rule files of every supported format
+//! (`tests/fixtures/import/`, one folder a format) are read, previewed, written through
+//! `learn`, moved out of their file byte for byte, and exported back to the same agent
+//! without any rule reaching it twice; the findings that say a rule is written twice.
+
+use std::fs;
+use std::path::Path;
+
+use crate::support::{Sandbox, copy_dir, files_below};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/import");
+
+/// Each fixture folder and the export target of the same agent's own format.
+const FORMATS: [(&str, &str); 11] = [
+    ("claude", "claude-md"),
+    ("claude-rules", "claude"),
+    ("agents", "agents-md"),
+    ("gemini", "gemini-md"),
+    ("cursor", "cursor"),
+    ("cursorrules", "cursor"),
+    ("windsurf", "windsurf"),
+    ("copilot", "copilot-md"),
+    ("copilot-scoped", "copilot"),
+    ("cline-file", "cline"),
+    ("cline-folder", "cline-rules"),
+];
+
+/// A sandbox whose `repo/` is a copy of the fixture (without its `expected.tsv`).
+fn repo_of(fixture: &str) -> Sandbox {
+    let sandbox = Sandbox::new();
+    copy_dir(&Path::new(FIXTURES).join(fixture), &sandbox.join("repo"));
+    fs::remove_file(sandbox.join("repo/expected.tsv")).unwrap();
+    sandbox
+}
+
+fn import(sandbox: &Sandbox, args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["-C", "repo", "import"];
+    all.extend_from_slice(args);
+    sandbox.run(&all)
+}
+
+/// (file, line, globs, instruction) of each rule a JSON report lists.
+fn found(report: &serde_json::Value) -> Vec<(String, u64, String, String)> {
+    report["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| {
+            let paths: Vec<&str> = rule["paths"]
+                .as_array()
+                .map(|p| p.iter().map(|g| g.as_str().unwrap()).collect())
+                .unwrap_or_default();
+            let paths = if paths.is_empty() {
+                "-".to_string()
+            } else {
+                paths.join(",")
+            };
+            (
+                rule["file"].as_str().unwrap().to_string(),
+                rule["line"].as_u64().unwrap(),
+                paths,
+                rule["instruction"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn expected(fixture: &str) -> Vec<(String, u64, String, String)> {
+    fs::read_to_string(Path::new(FIXTURES).join(fixture).join("expected.tsv"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let parts: Vec<&str> = line.splitn(4, '\t').collect();
+            (
+                parts[0].to_string(),
+                parts[1].parse().unwrap(),
+                parts[2].to_string(),
+                parts[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `text` without the lines numbered in `lines` (1-based), each with its line ending.
+fn without_lines(text: &str, lines: &[u64]) -> String {
+    text.split_inclusive('\n')
+        .enumerate()
+        .filter(|(at, _)| !lines.contains(&(*at as u64 + 1)))
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// Whether a file keeps nothing but frontmatter, blank lines and (in a rule folder)
+/// headings: what a move removes whole.
+fn is_empty_rule_file(path: &str, text: &str) -> bool {
+    let in_folder = path.starts_with(".cursor/")
+        || path.starts_with(".claude/rules/")
+        || path.starts_with(".github/instructions/")
+        || path.starts_with(".clinerules/");
+    let mut in_front = text.starts_with("---");
+    let mut first = true;
+    text.lines().all(|line| {
+        let t = line.trim();
+        if in_front {
+            if t == "---" && !first {
+                in_front = false;
+            }
+            first = false;
+            return true;
+        }
+        t.is_empty() || (in_folder && t.starts_with('#'))
+    })
+}
+
+#[test]
+fn import_round_trips_every_supported_format() {
+    for (fixture, target) in FORMATS {
+        let sandbox = repo_of(fixture);
+        let before: Vec<(String, Vec<u8>)> = files_below(&sandbox.join("repo"))
+            .into_iter()
+            .map(|f| {
+                let bytes = sandbox.read_bytes(format!("repo/{f}"));
+                (f, bytes)
+            })
+            .collect();
+        // The preview finds exactly the fixture's rules, and writes nothing.
+        let preview = import(&sandbox, &["--format", "json"]).expect(0).json();
+        let rules = found(&preview);
+        assert_eq!(rules, expected(fixture), "{fixture}");
+        assert!(
+            preview["rules"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|r| r["status"] == "add"),
+            "{fixture}: {preview}"
+        );
+        assert_eq!(
+            files_below(&sandbox.join("repo")),
+            before.iter().map(|(f, _)| f.clone()).collect::<Vec<_>>(),
+            "{fixture}: the preview wrote"
+        );
+        // Written and moved: the rules file holds each rule with its globs.
+        let written = import(&sandbox, &["--write", "--move", "--format", "json"])
+            .expect(0)
+            .json();
+        assert!(
+            (written["rules"].as_array().unwrap().iter()).all(|r| r["status"] == "added"),
+            "{fixture}: {written}"
+        );
+        let listing = sandbox
+            .run(&["-C", "repo", "rules", "--format", "json"])
+            .expect(0)
+            .json();
+        let learned: Vec<(String, String)> = (listing["rules"].as_array().unwrap().iter())
+            .map(|r| {
+                let paths: Vec<&str> = r["paths"]
+                    .as_array()
+                    .map(|p| p.iter().map(|g| g.as_str().unwrap()).collect())
+                    .unwrap_or_default();
+                let paths = if paths.is_empty() {
+                    "-".into()
+                } else {
+                    paths.join(",")
+                };
+                (paths, r["instruction"].as_str().unwrap().to_string())
+            })
+            .collect();
+        let wanted: Vec<(String, String)> = (expected(fixture).into_iter())
+            .map(|(_, _, paths, text)| (paths, text))
+            .collect();
+        assert_eq!(learned, wanted, "{fixture}");
+        // Every byte that was not a rule is where it was.
+        for (file, bytes) in &before {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let moved: Vec<u64> = (preview["rules"].as_array().unwrap().iter())
+                .filter(|r| r["file"] == file.as_str())
+                .flat_map(|r| r["line"].as_u64().unwrap()..=r["last_line"].as_u64().unwrap())
+                .collect();
+            let kept = without_lines(&text, &moved);
+            let path = sandbox.join(format!("repo/{file}"));
+            if is_empty_rule_file(file, &kept) {
+                assert!(!path.exists(), "{fixture}: {file} should be gone");
+            } else {
+                assert_eq!(
+                    fs::read_to_string(&path).unwrap(),
+                    kept,
+                    "{fixture}: {file}"
+                );
+            }
+        }
+        // Exported back to the agent's own format, and imported again: nothing new, so
+        // the agent reads each rule once, from autofix's copy.
+        sandbox
+            .run(&["-C", "repo", "export", "--target", target])
+            .expect(0);
+        let exported: String = files_below(&sandbox.join("repo"))
+            .iter()
+            .filter(|f| !f.starts_with(".agents/"))
+            .map(|f| sandbox.read(format!("repo/{f}")))
+            .collect();
+        for (_, _, _, text) in expected(fixture) {
+            assert_eq!(
+                exported.matches(&text).count(),
+                1,
+                "{fixture}: {text}\n{exported}"
+            );
+        }
+        let again = import(&sandbox, &["--format", "json"]).expect(0).json();
+        assert_eq!(found(&again), [], "{fixture}: {again}");
+        let check = sandbox
+            .run(&["-C", "repo", "check", "--format", "json"])
+            .expect(0)
+            .json();
+        assert_eq!(check["summary"]["warnings"], 0, "{fixture}: {check}");
+    }
+}
+
+#[test]
+fn the_preview_says_what_is_not_a_rule_and_why() {
+    let sandbox = repo_of("claude");
+    let run = import(&sandbox, &["--verbose"]).expect(0);
+    for line in [
+        "CLAUDE.md:1     a heading",
+        "CLAUDE.md:3     prose, not an instruction",
+        "CLAUDE.md:7-10  a code block",
+        "CLAUDE.md:23    an @import of another file",
+        "CLAUDE.md:14    add #1 [CODE] Always use named exports",
+        "Would add 5 rules (0 skipped as repeats).",
+    ] {
+        assert!(run.stdout.contains(line), "{line:?} in\n{}", run.stdout);
+    }
+    assert!(!sandbox.join("repo/.agents/autofix.json").exists());
+}
+
+#[test]
+fn repeats_of_existing_rules_and_of_each_other_are_skipped_and_moved() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "repo/CLAUDE.md",
+        "# Rules\n\n- Always use pnpm to install packages.\n- Never log secrets.\n",
+    );
+    sandbox.write(
+        "repo/AGENTS.md",
+        "# Rules\n\n- Use pnpm to install packages.\n- Prefer named exports.\n",
+    );
+    sandbox
+        .run(&[
+            "-C",
+            "repo",
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "team",
+            "Never log secrets - because logs are shared.",
+        ])
+        .expect(0);
+    let report = import(&sandbox, &["--format", "json"]).expect(0).json();
+    let statuses: Vec<(&str, u64, &str)> = (report["rules"].as_array().unwrap().iter())
+        .map(|r| {
+            (
+                r["file"].as_str().unwrap(),
+                r["line"].as_u64().unwrap(),
+                r["status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("CLAUDE.md", 3, "add"),
+            ("CLAUDE.md", 4, "repeats-rule"),
+            ("AGENTS.md", 3, "repeats-found"),
+            ("AGENTS.md", 4, "add"),
+        ]
+    );
+    assert_eq!(report["rules"][1]["rule"], 1);
+    assert_eq!(report["rules"][2]["earlier"], "CLAUDE.md:3");
+    import(&sandbox, &["--write", "--move"]).expect(0);
+    assert_eq!(sandbox.read("repo/CLAUDE.md"), "# Rules\n\n");
+    assert_eq!(sandbox.read("repo/AGENTS.md"), "# Rules\n\n");
+    let listing = sandbox
+        .run(&["-C", "repo", "rules", "--format", "json"])
+        .json();
+    assert_eq!(listing["counts"]["active"], 3, "{listing}");
+}
+
+#[test]
+fn without_move_the_hand_written_files_stay_byte_for_byte() {
+    let sandbox = repo_of("agents");
+    let before = sandbox.read_bytes("repo/AGENTS.md");
+    let run = import(&sandbox, &["--write"]).expect(0);
+    assert!(run.stdout.contains("Added 5 rules"), "{}", run.stdout);
+    assert!(run.stdout.contains("--write --move"), "{}", run.stdout);
+    assert_eq!(sandbox.read_bytes("repo/AGENTS.md"), before);
+}
+
+#[test]
+fn a_rule_written_by_hand_and_by_autofix_is_reported_in_both_places() {
+    let sandbox = Sandbox::new();
+    sandbox.write("repo/.git/HEAD", "ref: refs/heads/main\n");
+    sandbox.write("repo/CLAUDE.md", "# Notes\n\n- Never log secrets.\n");
+    sandbox.run(&["-C", "repo", "init", "--export"]).expect(0);
+    let learned = sandbox
+        .run(&[
+            "-C",
+            "repo",
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "team",
+            "Never log secrets - because logs are shared.",
+        ])
+        .expect_noisy(0);
+    let finding = "rule 1 of repo/.agents/autofix.json is also written by hand in repo/CLAUDE.md:3";
+    assert!(learned.stderr.contains(finding), "{}", learned.stderr);
+    assert!(
+        learned.stderr.contains("Claude Code reads both"),
+        "{}",
+        learned.stderr
+    );
+    let check = sandbox
+        .run(&["-C", "repo", "check", "--format", "json"])
+        .expect(0)
+        .json();
+    let diagnostic = &check["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "handwritten-duplicate", "{check}");
+    assert_eq!(diagnostic["file"], "repo/CLAUDE.md");
+    assert_eq!(diagnostic["line"], 3);
+    let export = sandbox.run(&["-C", "repo", "export", "--check", "--format", "github"]);
+    assert!(
+        export
+            .stdout
+            .contains("::warning file=CLAUDE.md,line=3,title=handwritten-duplicate::"),
+        "{}",
+        export.stdout
+    );
+    sandbox.run(&["explain", "handwritten-duplicate"]).expect(0);
+    // Moved into autofix: said once, and nothing reported any more.
+    import(&sandbox, &["--write", "--move"]).expect(0);
+    assert_eq!(sandbox.read("repo/CLAUDE.md"), "# Notes\n\n");
+    let check = sandbox
+        .run(&["-C", "repo", "check", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(check["summary"]["warnings"], 0, "{check}");
+}
+
+#[test]
+fn a_lower_case_agents_md_gets_the_block_and_no_twin() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "repo/agents.md",
+        "# Agents\n\n- Prefer small pull requests.\n",
+    );
+    sandbox.write("repo/.agents/autofix.json", "[]\n");
+    let run = sandbox.run(&["-C", "repo", "export"]).expect_noisy(0);
+    assert!(
+        run.stderr.contains("warning[export-name-case]"),
+        "{}",
+        run.stderr
+    );
+    let names: Vec<String> = fs::read_dir(sandbox.join("repo"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.eq_ignore_ascii_case("agents.md"))
+        .collect();
+    assert_eq!(names, ["agents.md"]);
+    let text = sandbox.read("repo/agents.md");
+    assert!(
+        text.starts_with("# Agents\n\n- Prefer small pull requests.\n"),
+        "{text}"
+    );
+    assert!(text.contains("No rules recorded by autofix yet"), "{text}");
+    assert!(!text.contains("_No rules recorded yet._"), "{text}");
+    // Exported again: in sync, still one file.
+    sandbox
+        .run(&["-C", "repo", "export", "--check"])
+        .expect_noisy(0);
+}
+
+#[test]
+fn errors_name_the_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write("repo/CLAUDE.md", b"- Use tabs.\n\xff\n");
+    let run = import(&sandbox, &[]).expect(1);
+    assert!(
+        run.stdout.contains("CLAUDE.md: not readable as UTF-8 text"),
+        "{}",
+        run.stdout
+    );
+    // A FILE is named from the current directory.
+    sandbox.write("repo/AGENTS.md", "- Prefer tabs.\n");
+    let only = import(&sandbox, &["repo/AGENTS.md", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(only["files"][0]["path"], "AGENTS.md", "{only}");
+    assert_eq!(only["files"].as_array().unwrap().len(), 1, "{only}");
+    let run = import(&sandbox, &["NOTES.md"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("NOTES.md is not a hand-written rule file"),
+        "{}",
+        run.stderr
+    );
+    sandbox.write("repo/.agents/autofix.json", "[{");
+    let run = import(&sandbox, &[]).expect(2);
+    assert!(
+        run.stderr.contains(".agents/autofix.json"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_move_keeps_the_bom_and_the_crlf_line_endings_of_the_rest() {
+    let sandbox = Sandbox::new();
+    let text = "\u{feff}# Rules\r\n\r\nSome context.\r\n- Never log secrets.\r\n- Use tabs.\r\n\r\n## End\r\n";
+    sandbox.write("repo/AGENTS.md", text);
+    import(&sandbox, &["--write", "--move"]).expect(0);
+    assert_eq!(
+        sandbox.read("repo/AGENTS.md"),
+        "\u{feff}# Rules\r\n\r\nSome context.\r\n\r\n## End\r\n"
+    );
+}
+
+#[test]
+fn a_claude_md_linked_to_agents_md_is_read_once() {
+    let sandbox = Sandbox::new();
+    sandbox.write("repo/AGENTS.md", "- Never log secrets.\n");
+    std::os::unix::fs::symlink("AGENTS.md", sandbox.join("repo/CLAUDE.md")).unwrap();
+    let report = import(&sandbox, &["--format", "json"]).expect(0).json();
+    assert_eq!(report["files"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["rules"].as_array().unwrap().len(), 1, "{report}");
+}
