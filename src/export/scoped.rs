@@ -24,11 +24,9 @@ pub(super) enum Part {
     /// The rules of one scope, named by its [`key`] (its globs as written: two scopes
     /// whose headings read alike, `::x` and `\u{3a}:x`, stay two).
     Scope(String),
-    /// A scoped file of ours that no scope needs: to be removed.
+    /// A scoped file of ours that no scope needs, or a file the target no longer uses
+    /// (`.claude/rules/autofix.md` once the guard carries the rules): to be removed.
     Orphan,
-    /// No rules: a stamped file whose presence changes what the agent loads (the claude
-    /// target's [`CLAUDE_GUARD`](super::targets::CLAUDE_GUARD)).
-    Guard,
 }
 
 impl Part {
@@ -37,7 +35,7 @@ impl Part {
             Part::All => true,
             Part::Unscoped => entry.paths.is_empty(),
             Part::Scope(scope) => *scope == key(entry),
-            Part::Orphan | Part::Guard => false,
+            Part::Orphan => false,
         }
     }
 
@@ -47,7 +45,7 @@ impl Part {
             Part::All => true,
             Part::Unscoped => paths.is_empty(),
             Part::Scope(scope) => !paths.is_empty() && *scope == paths.join("\n"),
-            Part::Orphan | Part::Guard => false,
+            Part::Orphan => false,
         }
     }
 
@@ -92,6 +90,9 @@ pub(super) struct Job {
     pub(super) reason: String,
     /// For a scoped file, the sentence after the lead that says the scope in words.
     pub(super) scope_note: String,
+    /// Not written because the target's agents read the rules from another target of the
+    /// run (see [`super::targets::second_copies`]): a removal of what is ours.
+    pub(super) covered: bool,
 }
 
 /// The files `selected` stands for in this run; with `guard`, the claude target's
@@ -113,6 +114,7 @@ pub(super) fn jobs(
         part,
         reason: selected.reason.clone(),
         scope_note: String::new(),
+        covered: false,
     };
     let Scoping::Files { frontmatter, .. } = target.scoping else {
         return vec![job(
@@ -149,7 +151,16 @@ pub(super) fn jobs(
     }
     if target.id == "claude" {
         match (guard && !remove && guard_needed(root), guard_exists(root)) {
-            (true, _) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Guard)),
+            // The guard carries the unscoped rules itself: GitHub Copilot CLI reads
+            // `AGENTS.md` and every `.claude/rules/*.md` but not `.claude/CLAUDE.md` (seen in
+            // Copilot CLI 1.0.102 with a stub model), so rules there would reach it twice.
+            (true, _) => {
+                jobs[0].path = CLAUDE_GUARD.to_string();
+                wanted.insert(CLAUDE_GUARD.to_string());
+                if root.join(target.path).symlink_metadata().is_ok() {
+                    jobs.push(job(target.path.to_string(), String::new(), Part::Orphan));
+                }
+            }
             (false, true) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Orphan)),
             (false, false) => {}
         }
@@ -162,13 +173,17 @@ pub(super) fn jobs(
     jobs
 }
 
-/// Whether the claude target needs its guard: Claude Code would load `AGENTS.md` (no
-/// CLAUDE.md of the user's counts), whose block holds every rule, the scoped ones included,
-/// beside `.claude/rules/`. Not when `AGENTS.md` has text of the user's own (the guard
-/// would hide it from Claude Code), nor where a file of the user's holds the guard's path.
+/// Whether the claude target keeps its unscoped rules in its guard, `.claude/CLAUDE.md`,
+/// beside the `AGENTS.md` block (`guard` in [`jobs`]): without a CLAUDE.md that counts,
+/// Claude Code would load `AGENTS.md` too, and GitHub Copilot CLI reads `AGENTS.md` and
+/// every `.claude/rules/*.md` but not `.claude/CLAUDE.md`; Claude Code reads a root
+/// CLAUDE.md of the user's and `.claude/CLAUDE.md` both (seen in Claude Code 2.1.328 and
+/// Copilot CLI 1.0.102 with a stub model). Not when `AGENTS.md` has text of the user's own
+/// (the guard would hide it from Claude Code where no CLAUDE.md counts; and where one does,
+/// deciding by it would flip between runs when the claude-md target writes it), nor where a
+/// file of the user's holds the guard's path.
 fn guard_needed(root: &Path) -> bool {
-    let files = ClaudeFiles::of(root);
-    !files.users_own && !files.users_guard_path && !agents_md_has_own_text(root)
+    !ClaudeFiles::of(root).users_guard_path && !agents_md_has_own_text(root)
 }
 
 /// Whether our guard is there (stamped).
@@ -267,6 +282,11 @@ pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setu
     let mut covered = vec![crate::io::merge_setup::Exported::File(
         root.join(target.path),
     )];
+    if target.id == "claude" {
+        covered.push(crate::io::merge_setup::Exported::File(
+            root.join(CLAUDE_GUARD),
+        ));
+    }
     if matches!(target.scoping, Scoping::Files { .. }) {
         let (dir, suffix) = split(target);
         covered.push(crate::io::merge_setup::Exported::Scoped {
@@ -281,8 +301,11 @@ pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setu
 /// its stamped scoped files.
 pub(super) fn files_of(root: &Path, target: &Target, exported: bool) -> Vec<String> {
     let mut files = Vec::new();
-    if exported {
+    if exported && root.join(target.path).exists() {
         files.push(target.path.to_string());
+    }
+    if target.id == "claude" && guard_exists(root) {
+        files.push(CLAUDE_GUARD.to_string());
     }
     if matches!(target.scoping, Scoping::Files { .. }) {
         files.extend(existing_scoped_files(root, target));

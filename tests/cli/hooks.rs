@@ -221,21 +221,30 @@ fn claude_code_reads_claude_rules_alone_while_agents_md_is_autofixs() {
         "{}",
         run.stdout
     );
+    // The guard holds the unscoped rules itself: GitHub Copilot CLI reads AGENTS.md and
+    // `.claude/rules/`, not `.claude/CLAUDE.md`.
     let guard = sandbox.read(".claude/CLAUDE.md");
     assert!(guard.starts_with("<!-- autofix:owned"), "{guard}");
-    assert!(
-        guard.ends_with("The project's rules are in .claude/rules/.\n"),
-        "{guard}"
-    );
+    assert!(guard.contains("- **1** [CODE] Always use pnpm"), "{guard}");
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
     // Exporting one target keeps it, and so does a second run.
     sandbox.run(&["export", "--target", "claude"]).expect(0);
     assert!(sandbox.join(".claude/CLAUDE.md").exists());
-    // A CLAUDE.md of the user's makes it unneeded: the next export removes ours.
+    // A CLAUDE.md of the user's: Claude Code reads it and ours both, so ours stays.
     sandbox.write("CLAUDE.md", "# Ours\n");
     let run = sandbox.run(&["export"]).expect(0);
-    assert!(run.stdout.contains(".claude/CLAUDE.md"), "{}", run.stdout);
-    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(
+        run.stdout.contains("unchanged  .claude/CLAUDE.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+    // One of the user's at the guard's path: the rules go to `.claude/rules/` instead.
+    std::fs::remove_file(sandbox.join(".claude/CLAUDE.md")).unwrap();
+    sandbox.write(".claude/CLAUDE.md", "# Mine too\n");
+    sandbox.run(&["export"]).expect_noisy(0);
     assert!(sandbox.join(".claude/rules/autofix.md").exists());
+    assert_eq!(sandbox.read(".claude/CLAUDE.md"), "# Mine too\n");
 }
 
 #[test]
