@@ -433,6 +433,8 @@ pub(crate) enum PromptAgent {
     Claude,
     Codex,
     Gemini,
+    Copilot,
+    Qwen,
 }
 
 const EXPORT_EXIT_STATUS: &str = "\
@@ -571,6 +573,8 @@ pub(crate) enum HookAgent {
     Codex,
     Cursor,
     Gemini,
+    Copilot,
+    Qwen,
 }
 
 const DRIVER_EXIT_STATUS: &str = "\
