@@ -117,11 +117,24 @@ pub(super) fn jobs(
         covered: false,
     };
     let Scoping::Files { frontmatter, .. } = target.scoping else {
-        return vec![job(
+        let mut jobs = vec![job(
             target.path.to_string(),
             target.frontmatter.to_string(),
             Part::All,
         )];
+        // A target whose scoped files gave way to headings (cline-rules, continue): the
+        // stamped files an older export left are taken out.
+        if target
+            .path
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.starts_with("autofix."))
+        {
+            for path in existing_scoped_files(root, target) {
+                jobs.push(job(path, String::new(), Part::Orphan));
+            }
+        }
+        return jobs;
     };
     let mut jobs = vec![job(
         target.path.to_string(),

@@ -238,17 +238,6 @@ fn kiro_file_match(scope: &Native) -> String {
     )
 }
 
-fn continue_globs(scope: &Native) -> String {
-    format!(
-        "---\nname: {}\nglobs: {}\n---\n",
-        json_string(&format!(
-            "Project rules for {} (autofix)",
-            scope.include.join(", ")
-        )),
-        flow_list(&scope.include)
-    )
-}
-
 /// A target written between markers in a file people also edit.
 const fn block(
     id: &'static str,
@@ -420,10 +409,9 @@ pub(crate) const TARGETS: &[Target] = &[
         ".clinerules/autofix.md",
         "",
         &["Cline"],
-        Scoping::Files {
-            form: "paths: frontmatter in .clinerules/",
-            frontmatter: claude_paths,
-        },
+        // Cline documents `paths:` conditional rules, but cline 3.0.65 sent a `paths:` file
+        // to a stub model before any file was read: scoped rules go under their heading.
+        Scoping::Headings,
         "https://docs.cline.bot/features/cline-rules/conditional-rules",
     ),
     Target {
@@ -487,10 +475,10 @@ pub(crate) const TARGETS: &[Target] = &[
         ".continue/rules/autofix.md",
         "---\nname: Project rules (autofix)\nalwaysApply: true\n---\n",
         &["Continue"],
-        Scoping::Files {
-            form: "globs: in .continue/rules/",
-            frontmatter: continue_globs,
-        },
+        // Continue documents `globs:` rules, but Continue's CLI `cn` 1.5.47 never sent one
+        // to a stub model, not even after reading a matching file: scoped rules go under
+        // their heading, where they are not lost.
+        Scoping::Headings,
         "https://docs.continue.dev/customize/deep-dives/rules",
     ),
     block(

@@ -326,3 +326,74 @@ fn a_claude_md_of_nothing_but_comments_does_not_count() {
     );
     assert!(!sandbox.join(".claude/rules/autofix.md").exists());
 }
+
+/// GitHub Copilot CLI's hooks go to a file of their own in its format (`bash`,
+/// `timeoutSec`, camelCase events) and answer `{"additionalContext"}`; Qwen Code's take
+/// Claude Code's shape in `.qwen/settings.json`, with milliseconds.
+#[test]
+fn copilot_and_qwen_hooks_in_their_own_formats() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".git")).unwrap();
+    let run = sandbox.run(&["init", "--hook", "copilot,qwen"]).expect(0);
+    assert!(
+        run.stdout.contains("GitHub Copilot CLI: trust the folder")
+            && run.stdout.contains("Qwen Code: trust the folder"),
+        "{}",
+        run.stdout
+    );
+    let copilot: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".github/hooks/autofix.json")).unwrap();
+    assert_eq!(copilot["version"], 1);
+    assert_eq!(
+        copilot["hooks"]["userPromptSubmitted"][0],
+        serde_json::json!({"type": "command", "bash": "autofix hook user-prompt --agent copilot", "timeoutSec": 10})
+    );
+    assert_eq!(
+        copilot["hooks"]["sessionStart"][0]["bash"],
+        "autofix rules --format hook --agent copilot"
+    );
+    let qwen: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".qwen/settings.json")).unwrap();
+    let handler = &qwen["hooks"]["UserPromptSubmit"][0]["hooks"][0];
+    assert_eq!(handler["command"], "autofix hook user-prompt --agent qwen");
+    assert_eq!(handler["timeout"], 10_000);
+    // A second init changes nothing: our entries are recognised in both formats.
+    let again = sandbox.run(&["init", "--hook", "copilot,qwen"]).expect(0);
+    for file in [".github/hooks/autofix.json", ".qwen/settings.json"] {
+        let line = again.stdout.lines().find(|l| l.contains(file)).unwrap();
+        assert!(line.trim_start().starts_with("unchanged"), "{line}");
+    }
+    let correction =
+        r#"{"prompt": "No, don't use default exports anymore, we use named ones here"}"#;
+    let answer = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "copilot"], correction)
+        .expect(0);
+    let answer: serde_json::Value = serde_json::from_str(&answer.stdout).unwrap();
+    assert!(
+        answer["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("looks like a correction"),
+        "{answer}"
+    );
+    let answer = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "qwen"], correction)
+        .expect(0);
+    let answer: serde_json::Value = serde_json::from_str(&answer.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "UserPromptSubmit"
+    );
+    // Without an exported copy, the session hook says the rules, in each one's shape.
+    let rules = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "copilot"])
+        .expect(0);
+    let rules: serde_json::Value = serde_json::from_str(&rules.stdout).unwrap();
+    assert!(
+        rules["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("Always use pnpm"),
+        "{rules}"
+    );
+}

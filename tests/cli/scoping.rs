@@ -375,7 +375,7 @@ fn every_scoped_form_is_written_byte_for_byte() {
             }
         }
     }
-    assert_eq!(written.len(), 24, "{:#?}", written.keys());
+    assert_eq!(written.len(), 20, "{:#?}", written.keys());
     for (file, text) in &written {
         crate::support::assert_fixture(&fixture_name(file), text);
     }
@@ -511,18 +511,9 @@ fn the_target_registry_lists_every_target_with_its_source() {
         .filter(|t| t["scoping"] != "heading")
         .map(|t| t["id"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        scoped,
-        [
-            "claude",
-            "cursor",
-            "copilot",
-            "windsurf",
-            "cline-rules",
-            "kiro",
-            "continue"
-        ]
-    );
+    // cline and Continue document scoped files, but their CLIs did not honour them with a
+    // stub model (cline loaded one before any read, `cn` never): headings there.
+    assert_eq!(scoped, ["claude", "cursor", "copilot", "windsurf", "kiro"]);
     let text = sandbox.run(&["export", "--list-targets"]).expect(0).stdout;
     for id in &ids {
         assert!(

@@ -278,17 +278,26 @@ class Handler(BaseHTTPRequestHandler):
 def reap(marker):
     """Ends, by their ids, the processes the command left behind (cline leaves a detached
     `--cline-hub-daemon`) whose command line holds `marker`, a path of the test's own
-    sandbox, so that nothing this run did not start matches."""
-    me = os.getpid()
+    sandbox, so that nothing this run did not start matches; this process and its
+    ancestors are spared."""
+    spared = set()
+    pid = os.getpid()
+    while pid > 1:
+        spared.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
+        if not entry.isdigit() or int(entry) in spared:
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        if marker in cmdline and "stub_model.py" not in cmdline:
+        if marker in cmdline:
             try:
                 os.kill(int(entry), 9)
             except OSError:

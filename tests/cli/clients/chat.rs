@@ -398,3 +398,33 @@ fn opencode_expands_learn() {
     );
     assert_eq!(last.count("autofix:owned"), 0, "{}", last.text);
 }
+
+/// The client's own target where no AGENTS.md carries the rules (beside one, it would be a
+/// second copy, not written): each rule once, the scoped one under its heading (cline
+/// loaded a `paths:` file before any read, `cn` never loaded a `globs:` one), also after a
+/// matching read.
+fn own_target_alone(client: Client, target: &str) {
+    let Some(repo) = Repo::new(client) else {
+        return;
+    };
+    repo.autofix(&["export", "--remove", "--target", "agents-md"])
+        .expect(0);
+    repo.autofix(&["export", "--target", target]).expect(0);
+    let turns = repo.ask(client, "Add a users endpoint", Some("src/api/users.ts"));
+    assert!(!turns.is_empty(), "{client:?} sent no model request");
+    for turn in &turns {
+        turn.has_each_rule_once();
+        assert_eq!(turn.count(SCOPED), 1, "{}", turn.text);
+        assert_eq!(turn.count("BEGIN:autofix"), 0, "{}", turn.text);
+    }
+}
+
+#[test]
+fn cline_reads_its_own_rules_folder_once() {
+    own_target_alone(Client::Cline, "cline-rules");
+}
+
+#[test]
+fn continue_cli_reads_its_own_rules_folder_once() {
+    own_target_alone(Client::Continue, "continue");
+}
