@@ -148,8 +148,13 @@ pub(super) fn jobs(
     };
     let mut wanted: std::collections::HashSet<String> =
         jobs.iter().map(|j| j.path.clone()).collect();
+    let guarded = target.id == "claude" && guard && !remove && guard_needed(root);
     for (scope, globs) in &scopes {
         let native = scope::native(globs.iter().map(String::as_str));
+        let mut frontmatter = frontmatter(&native);
+        if guarded {
+            frontmatter = for_claude_code_alone(&frontmatter);
+        }
         // Two scopes whose names and short hashes agree: the later one takes the whole
         // hash, so no scope's file is ever another's.
         let mut path = file_for(target, globs, SHORT_HASH);
@@ -159,11 +164,11 @@ pub(super) fn jobs(
         }
         jobs.push(Job {
             scope_note: scope_note(globs),
-            ..job(path, frontmatter(&native), Part::Scope(scope.clone()))
+            ..job(path, frontmatter, Part::Scope(scope.clone()))
         });
     }
     if target.id == "claude" {
-        match (guard && !remove && guard_needed(root), guard_exists(root)) {
+        match (guarded, guard_exists(root)) {
             // The guard carries the unscoped rules itself: GitHub Copilot CLI reads
             // `AGENTS.md` and every `.claude/rules/*.md` but not `.claude/CLAUDE.md` (seen in
             // Copilot CLI 1.0.102 with a stub model), so rules there would reach it twice.
@@ -184,6 +189,20 @@ pub(super) fn jobs(
         }
     }
     jobs
+}
+
+/// A scoped file's frontmatter that GitHub Copilot CLI passes over: `excludeAgent:
+/// "coding-agent"` (<https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions>,
+/// the keyword of its path-specific instructions). Copilot CLI reads every
+/// `.claude/rules/*.md`, and beside `AGENTS.md`, which already shows the rule under its
+/// heading, attached this file too once a matching file was read; with the keyword it did
+/// not, and Claude Code still loaded the file for its paths alone (Copilot CLI 1.0.102,
+/// Claude Code 2.1.328, a stub model).
+fn for_claude_code_alone(frontmatter: &str) -> String {
+    match frontmatter.strip_suffix("---\n") {
+        Some(head) => format!("{head}excludeAgent: \"coding-agent\"\n---\n"),
+        None => frontmatter.to_string(),
+    }
 }
 
 /// Whether the claude target keeps its unscoped rules in its guard, `.claude/CLAUDE.md`,

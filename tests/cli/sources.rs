@@ -1673,8 +1673,9 @@ fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
     assert!(own.contains("- **org:1** [STYLE]"), "{own}");
     assert!(!own.contains("org:2"), "{own}");
     let file = scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").unwrap();
+    // Copilot CLI passes the scoped file over (AGENTS.md carries the rule to it).
     assert!(
-        file.starts_with("---\npaths:\n  - \"src/api/**\"\n---\n"),
+        file.starts_with("---\npaths:\n  - \"src/api/**\"\nexcludeAgent: \"coding-agent\"\n---\n"),
         "{file}"
     );
     assert!(

@@ -341,7 +341,7 @@ fn qwen_code_is_reminded_on_a_correction_only() {
 }
 
 /// The scoped rule where the client's read tool brings a matching file: `copies` times
-/// (once from the AGENTS.md heading; see the Copilot CLI case for a second).
+/// (once: the AGENTS.md heading).
 fn scoped_rule_after_a_matching_read(client: Client, copies: usize) {
     let Some(repo) = Repo::new(client) else {
         return;
@@ -363,14 +363,12 @@ fn opencode_keeps_the_scoped_rule_once_after_a_matching_read() {
     scoped_rule_after_a_matching_read(Client::OpenCode, 1);
 }
 
-/// The one second copy left: Copilot CLI attaches the claude target's scoped file from
-/// `.claude/rules/` (its `paths:` mapped to Copilot's own scoping) once a matching file is
-/// read, beside the AGENTS.md heading every agent reading AGENTS.md needs. Claude Code
-/// scopes only through `.claude/rules/`, and Codex only reads AGENTS.md: no file layout
-/// serves all three once. Pinned here so that a Copilot CLI that changes it is noticed.
+/// Copilot CLI reads every `.claude/rules/*.md` and, once a matching file is read, attaches
+/// a scoped one with `paths:`: beside AGENTS.md's heading that was a second copy, until the
+/// claude target marked its scoped files `excludeAgent: "coding-agent"`.
 #[test]
-fn copilot_cli_sees_the_scoped_rule_twice_after_a_matching_read() {
-    scoped_rule_after_a_matching_read(Client::Copilot, 2);
+fn copilot_cli_keeps_the_scoped_rule_once_after_a_matching_read() {
+    scoped_rule_after_a_matching_read(Client::Copilot, 1);
 }
 
 #[test]
