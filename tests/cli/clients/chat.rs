@@ -263,6 +263,14 @@ fn sees_each_rule_once(client: Client, hooked: bool) {
         assert!(turn.text.contains("Only for files matching `src/api/**`"));
         assert_eq!(turn.count(REMINDER), 0, "{}", turn.text);
     }
+    // Copilot CLI parses a skill's frontmatter as strict YAML and drops one it cannot.
+    if client == Client::Copilot {
+        assert!(
+            turns[0].text.contains("<name>autofix</name>"),
+            "the autofix skill is not listed:\n{}",
+            turns[0].text
+        );
+    }
     hooks_exited_zero(&repo, hooked);
 }
 
@@ -425,4 +433,22 @@ fn cline_reads_its_own_rules_folder_once() {
 #[test]
 fn continue_cli_reads_its_own_rules_folder_once() {
     own_target_alone(Client::Continue, "continue");
+}
+
+/// Claude Code, Codex and Gemini CLI run the hooks of the default set-up on a correction,
+/// and every one of them exits 0.
+#[test]
+fn the_default_hooks_run_and_exit_zero_in_claude_code_codex_and_gemini_cli() {
+    for client in [Client::Claude, Client::Codex, Client::Gemini] {
+        let Some(repo) = Repo::new(client) else {
+            continue;
+        };
+        let turns = repo.ask(
+            client,
+            "No, don't use default exports anymore, we use named ones here",
+            None,
+        );
+        assert!(!turns.is_empty(), "{client:?} sent no model request");
+        hooks_exited_zero(&repo, true);
+    }
 }
