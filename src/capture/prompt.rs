@@ -25,6 +25,11 @@ pub(crate) fn event(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude | Agent::Codex => Some("UserPromptSubmit"),
         Agent::Gemini => Some("BeforeAgent"),
+        // <https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference>,
+        // input `{"sessionId", "cwd", "prompt", …}`.
+        Agent::Copilot => Some("userPromptSubmitted"),
+        // <https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks>.
+        Agent::Qwen => Some("UserPromptSubmit"),
         Agent::Cursor => None,
     }
 }
@@ -98,7 +103,8 @@ pub(crate) fn respond(
         return None;
     }
     let known = repeats::find(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
-    Some(crate::export::hook::additional_context(
+    Some(crate::export::hook::context_for(
+        agent,
         event,
         &reminder(known.as_ref()),
     ))

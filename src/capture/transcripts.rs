@@ -59,7 +59,7 @@ pub(crate) fn read(
         Agent::Claude => claude(home, &roots, keep),
         Agent::Codex => codex(home, &roots, keep),
         Agent::Gemini => gemini(home, &roots, keep),
-        Agent::Cursor => (
+        Agent::Cursor | Agent::Copilot | Agent::Qwen => (
             Searched {
                 agent,
                 path: PathBuf::new(),

@@ -24,10 +24,25 @@ pub(crate) enum Agent {
     Codex,
     Cursor,
     Gemini,
+    /// GitHub Copilot CLI: `.github/hooks/*.json`, `sessionStart` and `userPromptSubmitted`
+    /// whose `{"additionalContext"}` output it adds to the session (seen in 1.0.102, though
+    /// <https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference>
+    /// still says their output is not processed).
+    Copilot,
+    /// Qwen Code: Claude Code's hook format in `.qwen/settings.json`
+    /// (<https://qwenlm.github.io/qwen-code-docs/en/users/features/hooks>).
+    Qwen,
 }
 
 impl Agent {
-    pub(crate) const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Cursor, Agent::Gemini];
+    pub(crate) const ALL: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Cursor,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Qwen,
+    ];
 
     pub(crate) fn as_str(self) -> &'static str {
         match self {
@@ -35,6 +50,8 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Cursor => "cursor",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
+            Agent::Qwen => "qwen",
         }
     }
 
@@ -45,6 +62,8 @@ impl Agent {
             Agent::Codex => "Codex",
             Agent::Cursor => "Cursor",
             Agent::Gemini => "Gemini CLI",
+            Agent::Copilot => "Copilot",
+            Agent::Qwen => "Qwen Code",
         }
     }
 
@@ -57,6 +76,9 @@ impl Agent {
             Agent::Codex => ".codex/hooks.json",
             Agent::Cursor => ".cursor/hooks.json",
             Agent::Gemini => ".gemini/settings.json",
+            // Copilot CLI loads every `.github/hooks/*.json`: this one is ours alone.
+            Agent::Copilot => ".github/hooks/autofix.json",
+            Agent::Qwen => ".qwen/settings.json",
         }
     }
 
@@ -240,8 +262,28 @@ fn wrap(agent: Agent, text: &str) -> String {
             json.push('\n');
             json
         }
-        _ => additional_context("SessionStart", text),
+        _ => context_for(agent, "SessionStart", text),
     }
+}
+
+/// The hook output that adds `text` to `agent`'s context on `event`: Copilot CLI's
+/// camelCase hooks take `{"additionalContext": text}`, the others Claude Code's
+/// [`additional_context`].
+pub(crate) fn context_for(agent: Agent, event: &str, text: &str) -> String {
+    if agent != Agent::Copilot {
+        return additional_context(event, text);
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Copilot<'a> {
+        additional_context: &'a str,
+    }
+    let mut json = serde_json::to_string(&Copilot {
+        additional_context: text,
+    })
+    .expect("strings always serialise");
+    json.push('\n');
+    json
 }
 
 /// `{"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}` and a

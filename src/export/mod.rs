@@ -425,34 +425,19 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
         facts,
         imported: crate::sources::layers::for_export(&root, &request.rules_file),
     };
-    // The claude target's guard matters only where our AGENTS.md block would reach Claude
-    // Code; beside rulesync or Ruler, what Claude Code reads is theirs.
-    let guard = context.facts.peers.is_empty()
-        && (selected.iter().any(|s| s.target.id == "agents-md")
-            || targets::agents_md_exported(&context.root));
-    let imported_scopes: Vec<&[String]> = context
-        .imported
-        .iter()
-        .map(|(_, rule)| rule.paths.as_slice())
-        .collect();
-    let jobs: Vec<scoped::Job> = selected
-        .iter()
-        .flat_map(|selected| {
-            scoped::jobs(
-                &context.root,
-                selected,
-                &context.listing,
-                &imported_scopes,
-                context.remove,
-                guard,
-            )
-        })
-        .collect();
+    let jobs = context.jobs(selected);
     let mut seen: std::collections::HashMap<PathBuf, &'static str> = Default::default();
     let mut warnings = Vec::new();
     let outcomes: Vec<Outcome> = jobs
         .iter()
-        .map(|job| context.process(job, &mut seen, &mut warnings))
+        .map(|job| {
+            let outcome = context.process(job, &mut seen, &mut warnings);
+            if job.covered {
+                covered_note(outcome, job.target)
+            } else {
+                outcome
+            }
+        })
         .collect();
     let mut notes = Vec::new();
     let unreadable = if context.remove {
@@ -494,6 +479,43 @@ pub(crate) fn run(request: &Request) -> Result<Report, ExportError> {
 }
 
 impl Context<'_> {
+    /// The files the run's targets stand for, the second copies among them turned into
+    /// removals of what is ours.
+    fn jobs(&self, selected: Vec<targets::Selected>) -> Vec<scoped::Job> {
+        // The claude target's guard matters only where our AGENTS.md block would reach Claude
+        // Code; beside rulesync or Ruler, what Claude Code reads is theirs.
+        let guard = self.facts.peers.is_empty()
+            && (selected.iter().any(|s| s.target.id == "agents-md")
+                || targets::agents_md_exported(&self.root));
+        let imported_scopes: Vec<&[String]> = self
+            .imported
+            .iter()
+            .map(|(_, rule)| rule.paths.as_slice())
+            .collect();
+        let (selected, second_copies) = one_copy(self, selected);
+        selected
+            .iter()
+            .flat_map(|selected| {
+                let covered = second_copies.contains(&selected.target.id);
+                let mut jobs = scoped::jobs(
+                    &self.root,
+                    selected,
+                    &self.listing,
+                    &imported_scopes,
+                    self.remove || covered,
+                    guard,
+                );
+                if covered {
+                    for job in &mut jobs {
+                        job.part = scoped::Part::Orphan;
+                        job.covered = true;
+                    }
+                }
+                jobs
+            })
+            .collect()
+    }
+
     fn process(
         &self,
         job: &scoped::Job,
@@ -632,7 +654,6 @@ impl Context<'_> {
         removing: bool,
     ) -> Result<Plan, Refusal> {
         match (job.target.kind, removing) {
-            (Kind::Owned, false) if job.part == scoped::Part::Guard => plan_guard(existing),
             (Kind::Block, false) => self.plan_block(job, existing),
             (Kind::Owned, false) => self.plan_owned(job, existing),
             (Kind::Block, true) => plan_block_removal(existing),
@@ -920,43 +941,6 @@ fn plan_block_removal(existing: Option<&str>) -> Result<Plan, Refusal> {
     })
 }
 
-/// The claude target's guard: the stamp and a comment saying why the file is there (HTML
-/// comments, which Claude Code strips), and one line for the model. Claude Code counts a
-/// CLAUDE.md only when something is left of it once the comments are gone.
-fn plan_guard(existing: Option<&str>) -> Result<Plan, Refusal> {
-    // Chosen before the file was read again under the lock: a file of the user's that
-    // appeared there since is left alone.
-    if let Some(source) = existing.filter(|s| !owned::is_stamped(s)) {
-        return Err(Refusal::new(
-            Problem::Unowned,
-            Some(owned::stamp_line(source)),
-            "a file of the user's is here now: left alone",
-        ));
-    }
-    let stamp = format!(
-        "{}: written by `autofix export`; edits here are overwritten -->\n<!-- Claude Code \
-         loads AGENTS.md only in a project without CLAUDE.md: this file makes it read the rules \
-         from .claude/rules/ alone, where rules for some paths load only for those paths. A \
-         CLAUDE.md of your own replaces this file -->",
-        owned::STAMP
-    );
-    let eol = existing.map_or("\n", markdown::eol);
-    let text = owned::render("", &stamp, GUARD_LINE, eol, false);
-    let same = existing.is_some_and(|e| markdown::normalize(e) == markdown::normalize(&text));
-    let change = if same {
-        Change::Keep
-    } else {
-        Change::Write(text)
-    };
-    Ok(Plan {
-        change,
-        ..Plan::keep(None)
-    })
-}
-
-/// What the model reads of the guard.
-const GUARD_LINE: &str = "The project's rules are in .claude/rules/.\n";
-
 fn plan_owned_removal(existing: Option<&str>) -> Plan {
     match existing {
         None => Plan::keep(Some("nothing to remove")),
@@ -1008,6 +992,64 @@ pub(crate) fn relative(path: &Path, root: &Path, canonical_root: &Path) -> Strin
         relative.push(part);
     }
     relative.display().to_string()
+}
+
+/// One copy per agent: the targets of the run, with every copy of ours exported before
+/// that is now a second copy (to be taken out) and the claude target when AGENTS.md carries
+/// the rules (its guard then holds its rules), and the ids of the second copies: targets
+/// one of whose agents already reads the rules from another target of the run (see
+/// `targets::second_copies`), not written.
+fn one_copy(
+    context: &Context<'_>,
+    selected: Vec<targets::Selected>,
+) -> (Vec<targets::Selected>, Vec<&'static str>) {
+    let adjusting = !context.remove && context.facts.peers.is_empty();
+    let agents_md_carries = adjusting
+        && (selected.iter().any(|s| s.target.id == "agents-md")
+            || targets::agents_md_exported(&context.root));
+    let second_copies: Vec<&str> = if adjusting {
+        let in_run = |t: &targets::Target| {
+            selected.iter().any(|s| s.target.id == t.id) || targets::exported(&context.root, t)
+        };
+        targets::second_copies(&context.root, in_run, agents_md_carries)
+    } else {
+        Vec::new()
+    };
+    let mut selected = selected;
+    let left: Vec<targets::Selected> = (targets::TARGETS.iter())
+        .filter(|t| {
+            (second_copies.contains(&t.id) || (t.id == "claude" && agents_md_carries))
+                && targets::exported(&context.root, t)
+                && !selected.iter().any(|s| s.target.id == t.id)
+        })
+        .map(|target| targets::Selected {
+            target,
+            reason: "exported before".to_string(),
+        })
+        .collect();
+    selected.extend(left);
+    (selected, second_copies)
+}
+
+/// The outcome of a target not written because its agents already read the rules from
+/// another target of the run: why, beside what was done (a copy of ours taken out, or a
+/// file of the user's left alone).
+fn covered_note(mut outcome: Outcome, target: &targets::Target) -> Outcome {
+    let why = format!(
+        "not written, one copy per agent: {} already read{} the rules from another \
+         exported file",
+        target.readers.join(" and "),
+        if target.readers.len() == 1 { "s" } else { "" }
+    );
+    // Nothing of ours was there: the target is passed over, as one rulesync generates is.
+    if outcome.status == Status::Unchanged {
+        outcome.status = Status::Skipped;
+    }
+    outcome.message = Some(match outcome.message.take() {
+        Some(note) if note != "nothing to remove" => format!("{note}; {why}"),
+        _ => why,
+    });
+    outcome
 }
 
 /// One warning for each agent that would read the rules from two targets.

@@ -24,11 +24,9 @@ pub(super) enum Part {
     /// The rules of one scope, named by its [`key`] (its globs as written: two scopes
     /// whose headings read alike, `::x` and `\u{3a}:x`, stay two).
     Scope(String),
-    /// A scoped file of ours that no scope needs: to be removed.
+    /// A scoped file of ours that no scope needs, or a file the target no longer uses
+    /// (`.claude/rules/autofix.md` once the guard carries the rules): to be removed.
     Orphan,
-    /// No rules: a stamped file whose presence changes what the agent loads (the claude
-    /// target's [`CLAUDE_GUARD`](super::targets::CLAUDE_GUARD)).
-    Guard,
 }
 
 impl Part {
@@ -37,7 +35,7 @@ impl Part {
             Part::All => true,
             Part::Unscoped => entry.paths.is_empty(),
             Part::Scope(scope) => *scope == key(entry),
-            Part::Orphan | Part::Guard => false,
+            Part::Orphan => false,
         }
     }
 
@@ -47,7 +45,7 @@ impl Part {
             Part::All => true,
             Part::Unscoped => paths.is_empty(),
             Part::Scope(scope) => !paths.is_empty() && *scope == paths.join("\n"),
-            Part::Orphan | Part::Guard => false,
+            Part::Orphan => false,
         }
     }
 
@@ -92,6 +90,9 @@ pub(super) struct Job {
     pub(super) reason: String,
     /// For a scoped file, the sentence after the lead that says the scope in words.
     pub(super) scope_note: String,
+    /// Not written because the target's agents read the rules from another target of the
+    /// run (see [`super::targets::second_copies`]): a removal of what is ours.
+    pub(super) covered: bool,
 }
 
 /// The files `selected` stands for in this run; with `guard`, the claude target's
@@ -113,6 +114,7 @@ pub(super) fn jobs(
         part,
         reason: selected.reason.clone(),
         scope_note: String::new(),
+        covered: false,
     };
     let Scoping::Files { frontmatter, .. } = target.scoping else {
         // A file people edit is found in any letter case (`agents.md`), never doubled.
@@ -120,7 +122,20 @@ pub(super) fn jobs(
             super::Kind::Block => super::markdown::on_disk(root, target.path),
             super::Kind::Owned => target.path.to_string(),
         };
-        return vec![job(path, target.frontmatter.to_string(), Part::All)];
+        let mut jobs = vec![job(path, target.frontmatter.to_string(), Part::All)];
+        // A target whose scoped files gave way to headings (cline-rules, continue): the
+        // stamped files an older export left are taken out.
+        if target
+            .path
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.starts_with("autofix."))
+        {
+            for path in existing_scoped_files(root, target) {
+                jobs.push(job(path, String::new(), Part::Orphan));
+            }
+        }
+        return jobs;
     };
     let mut jobs = vec![job(
         target.path.to_string(),
@@ -134,8 +149,13 @@ pub(super) fn jobs(
     };
     let mut wanted: std::collections::HashSet<String> =
         jobs.iter().map(|j| j.path.clone()).collect();
+    let guarded = target.id == "claude" && guard && !remove && guard_needed(root);
     for (scope, globs) in &scopes {
         let native = scope::native(globs.iter().map(String::as_str));
+        let mut frontmatter = frontmatter(&native);
+        if guarded {
+            frontmatter = for_claude_code_alone(&frontmatter);
+        }
         // Two scopes whose names and short hashes agree: the later one takes the whole
         // hash, so no scope's file is ever another's.
         let mut path = file_for(target, globs, SHORT_HASH);
@@ -145,12 +165,21 @@ pub(super) fn jobs(
         }
         jobs.push(Job {
             scope_note: scope_note(globs),
-            ..job(path, frontmatter(&native), Part::Scope(scope.clone()))
+            ..job(path, frontmatter, Part::Scope(scope.clone()))
         });
     }
     if target.id == "claude" {
-        match (guard && !remove && guard_needed(root), guard_exists(root)) {
-            (true, _) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Guard)),
+        match (guarded, guard_exists(root)) {
+            // The guard carries the unscoped rules itself: GitHub Copilot CLI reads
+            // `AGENTS.md` and every `.claude/rules/*.md` but not `.claude/CLAUDE.md` (seen in
+            // Copilot CLI 1.0.102 with a stub model), so rules there would reach it twice.
+            (true, _) => {
+                jobs[0].path = CLAUDE_GUARD.to_string();
+                wanted.insert(CLAUDE_GUARD.to_string());
+                if root.join(target.path).symlink_metadata().is_ok() {
+                    jobs.push(job(target.path.to_string(), String::new(), Part::Orphan));
+                }
+            }
             (false, true) => jobs.push(job(CLAUDE_GUARD.to_string(), String::new(), Part::Orphan)),
             (false, false) => {}
         }
@@ -163,13 +192,31 @@ pub(super) fn jobs(
     jobs
 }
 
-/// Whether the claude target needs its guard: Claude Code would load `AGENTS.md` (no
-/// CLAUDE.md of the user's counts), whose block holds every rule, the scoped ones included,
-/// beside `.claude/rules/`. Not when `AGENTS.md` has text of the user's own (the guard
-/// would hide it from Claude Code), nor where a file of the user's holds the guard's path.
+/// A scoped file's frontmatter that GitHub Copilot CLI passes over: `excludeAgent:
+/// "coding-agent"` (<https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions>,
+/// the keyword of its path-specific instructions). Copilot CLI reads every
+/// `.claude/rules/*.md`, and beside `AGENTS.md`, which already shows the rule under its
+/// heading, attached this file too once a matching file was read; with the keyword it did
+/// not, and Claude Code still loaded the file for its paths alone (Copilot CLI 1.0.102,
+/// Claude Code 2.1.328, a stub model).
+fn for_claude_code_alone(frontmatter: &str) -> String {
+    match frontmatter.strip_suffix("---\n") {
+        Some(head) => format!("{head}excludeAgent: \"coding-agent\"\n---\n"),
+        None => frontmatter.to_string(),
+    }
+}
+
+/// Whether the claude target keeps its unscoped rules in its guard, `.claude/CLAUDE.md`,
+/// beside the `AGENTS.md` block (`guard` in [`jobs`]): without a CLAUDE.md that counts,
+/// Claude Code would load `AGENTS.md` too, and GitHub Copilot CLI reads `AGENTS.md` and
+/// every `.claude/rules/*.md` but not `.claude/CLAUDE.md`; Claude Code reads a root
+/// CLAUDE.md of the user's and `.claude/CLAUDE.md` both (seen in Claude Code 2.1.328 and
+/// Copilot CLI 1.0.102 with a stub model). Not when `AGENTS.md` has text of the user's own
+/// (the guard would hide it from Claude Code where no CLAUDE.md counts; and where one does,
+/// deciding by it would flip between runs when the claude-md target writes it), nor where a
+/// file of the user's holds the guard's path.
 fn guard_needed(root: &Path) -> bool {
-    let files = ClaudeFiles::of(root);
-    !files.users_own && !files.users_guard_path && !agents_md_has_own_text(root)
+    !ClaudeFiles::of(root).users_guard_path && !agents_md_has_own_text(root)
 }
 
 /// Whether our guard is there (stamped).
@@ -268,6 +315,11 @@ pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setu
     let mut covered = vec![crate::io::merge_setup::Exported::File(
         root.join(target.path),
     )];
+    if target.id == "claude" {
+        covered.push(crate::io::merge_setup::Exported::File(
+            root.join(CLAUDE_GUARD),
+        ));
+    }
     if matches!(target.scoping, Scoping::Files { .. }) {
         let (dir, suffix) = split(target);
         covered.push(crate::io::merge_setup::Exported::Scoped {
@@ -282,8 +334,12 @@ pub(super) fn covered(root: &Path, target: &Target) -> Vec<crate::io::merge_setu
 /// its stamped scoped files.
 pub(super) fn files_of(root: &Path, target: &Target, exported: bool) -> Vec<String> {
     let mut files = Vec::new();
-    if exported {
-        files.push(super::markdown::on_disk(root, target.path));
+    let path = super::markdown::on_disk(root, target.path);
+    if exported && root.join(&path).exists() {
+        files.push(path);
+    }
+    if target.id == "claude" && guard_exists(root) {
+        files.push(CLAUDE_GUARD.to_string());
     }
     if matches!(target.scoping, Scoping::Files { .. }) {
         files.extend(existing_scoped_files(root, target));

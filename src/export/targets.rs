@@ -139,7 +139,46 @@ pub(crate) const AGENTS_MD_READERS: &[&str] = &[
     "Augment",
     "Kilo Code",
     "Roo Code",
+    // Continue's CLI `cn` 1.5.47 sent AGENTS.md to a stub model
+    // (<https://docs.continue.dev/customize/deep-dives/rules>).
+    "Continue",
 ];
+
+/// The targets that would be a second copy for one of their agents in a run that exports
+/// the targets `in_run` says (the requested ones and those exported before); `agents_md`:
+/// the `AGENTS.md` block carries the rules.
+///
+/// Each target, in the table's order, serves its agents; a later one whose agent is
+/// already served is a second copy, not written. `AGENTS.md` and the claude target always
+/// are (the claude target keeps Copilot CLI off its rules with its guard, see
+/// `scoped::jobs`). The `CLAUDE.md` block is one beside the claude target, and beside
+/// `AGENTS.md` when `CLAUDE.md` has nothing of the user's (without the file, Claude Code
+/// loads `AGENTS.md`); with text of the user's, it is Claude Code's channel.
+pub(crate) fn second_copies(
+    root: &Path,
+    in_run: impl Fn(&Target) -> bool,
+    agents_md: bool,
+) -> Vec<&'static str> {
+    let claude = by_id("claude").is_some_and(&in_run);
+    let mut served: Vec<&str> = Vec::new();
+    let mut second = Vec::new();
+    for target in TARGETS.iter().filter(|t| in_run(t)) {
+        let is_second = match target.id {
+            "agents-md" | "claude" => false,
+            "claude-md" => claude || (agents_md && !has_own_text(root, "CLAUDE.md")),
+            _ => target.readers.iter().any(|r| served.contains(r)),
+        };
+        if is_second {
+            second.push(target.id);
+            continue;
+        }
+        served.extend(target.readers);
+        if target.id == "claude" {
+            served.push("Copilot");
+        }
+    }
+    second
+}
 
 /// A YAML list of double-quoted globs, one a line (JSON strings are YAML strings).
 fn yaml_list(key: &str, globs: &[String]) -> String {
@@ -195,17 +234,6 @@ fn windsurf_glob(scope: &Native) -> String {
 fn kiro_file_match(scope: &Native) -> String {
     format!(
         "---\ninclusion: fileMatch\nfileMatchPattern: {}\n---\n",
-        flow_list(&scope.include)
-    )
-}
-
-fn continue_globs(scope: &Native) -> String {
-    format!(
-        "---\nname: {}\nglobs: {}\n---\n",
-        json_string(&format!(
-            "Project rules for {} (autofix)",
-            scope.include.join(", ")
-        )),
         flow_list(&scope.include)
     )
 }
@@ -285,7 +313,10 @@ pub(crate) const TARGETS: &[Target] = &[
     block(
         "claude-md",
         "CLAUDE.md",
-        &["Claude Code"],
+        // GitHub Copilot CLI reads a root CLAUDE.md beside AGENTS.md
+        // (<https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions>;
+        // seen in 1.0.102).
+        &["Claude Code", "Copilot"],
         Detect::Asked,
         "https://code.claude.com/docs/en/memory",
     ),
@@ -378,10 +409,9 @@ pub(crate) const TARGETS: &[Target] = &[
         ".clinerules/autofix.md",
         "",
         &["Cline"],
-        Scoping::Files {
-            form: "paths: frontmatter in .clinerules/",
-            frontmatter: claude_paths,
-        },
+        // Cline documents `paths:` conditional rules, but cline 3.0.65 sent a `paths:` file
+        // to a stub model before any file was read: scoped rules go under their heading.
+        Scoping::Headings,
         "https://docs.cline.bot/features/cline-rules/conditional-rules",
     ),
     Target {
@@ -445,10 +475,10 @@ pub(crate) const TARGETS: &[Target] = &[
         ".continue/rules/autofix.md",
         "---\nname: Project rules (autofix)\nalwaysApply: true\n---\n",
         &["Continue"],
-        Scoping::Files {
-            form: "globs: in .continue/rules/",
-            frontmatter: continue_globs,
-        },
+        // Continue documents `globs:` rules, but Continue's CLI `cn` 1.5.47 never sent one
+        // to a stub model, not even after reading a matching file: scoped rules go under
+        // their heading, where they are not lost.
+        Scoping::Headings,
         "https://docs.continue.dev/customize/deep-dives/rules",
     ),
     block(
@@ -618,6 +648,11 @@ pub(crate) fn readers(root: &Path, target: &Target, facts: &Facts) -> Vec<&'stat
     if target.id == "agents-md" && facts.claude_reads_agents_md {
         readers.push("Claude Code");
     }
+    // GitHub Copilot CLI loads every `.claude/rules/*.md` (seen in 1.0.102): the claude
+    // target's own file, when the rules are there rather than in the guard, is its too.
+    if target.id == "claude" && exported_file(root, target.path, Kind::Owned) {
+        readers.push("Copilot");
+    }
     // A rule-sync tool's source reaches the agents of every file the tool generates here.
     let peer = facts
         .peers
@@ -760,12 +795,22 @@ pub(crate) fn any_exported(root: &Path) -> bool {
 /// copy of ours over the cap is still found (and refreshing it reports the cap), and a
 /// target linked to `/dev/zero` costs one bounded read.
 pub(crate) fn exported(root: &Path, target: &Target) -> bool {
-    let path = super::markdown::on_disk(root, target.path);
+    // The claude target's unscoped rules are in its guard whenever it has one.
+    if target.id == "claude" && ClaudeFiles::of(root).guard {
+        return true;
+    }
+    exported_file(root, target.path, target.kind)
+}
+
+/// Whether the file at `path` (in any letter case) holds something of ours, as a target of
+/// `kind` writes it.
+fn exported_file(root: &Path, path: &str, kind: Kind) -> bool {
+    let path = super::markdown::on_disk(root, path);
     let Ok(bytes) = crate::io::limits::read_prefix(&root.join(path)) else {
         return false;
     };
     let text = String::from_utf8_lossy(&bytes);
-    match target.kind {
+    match kind {
         Kind::Block => block::mentions_markers(&text),
         Kind::Owned => owned::is_stamped(&text),
     }
@@ -896,7 +941,12 @@ pub(crate) fn agents_md_exported(root: &Path) -> bool {
 
 /// `AGENTS.md` holds something besides autofix's block.
 pub(crate) fn agents_md_has_own_text(root: &Path) -> bool {
-    let path = super::markdown::on_disk(root, "AGENTS.md");
+    has_own_text(root, "AGENTS.md")
+}
+
+/// The file at `path` (in any letter case) holds something besides autofix's block.
+pub(crate) fn has_own_text(root: &Path, path: &str) -> bool {
+    let path = super::markdown::on_disk(root, path);
     let Ok(bytes) = crate::io::limits::read_prefix(&root.join(path)) else {
         return false;
     };

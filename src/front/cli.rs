@@ -446,6 +446,8 @@ pub(crate) enum PromptAgent {
     Claude,
     Codex,
     Gemini,
+    Copilot,
+    Qwen,
 }
 
 const EXPORT_EXIT_STATUS: &str = "\
@@ -624,6 +626,8 @@ pub(crate) enum HookAgent {
     Codex,
     Cursor,
     Gemini,
+    Copilot,
+    Qwen,
 }
 
 const DRIVER_EXIT_STATUS: &str = "\

@@ -95,8 +95,10 @@ impl CommandAgent {
             hook::Agent::Claude => Some(CommandAgent::Claude),
             hook::Agent::Cursor => Some(CommandAgent::Cursor),
             hook::Agent::Gemini => Some(CommandAgent::Gemini),
-            // Codex has user-level prompts only (`~/.codex/prompts/`).
-            hook::Agent::Codex => None,
+            // Codex has user-level prompts only (`~/.codex/prompts/`); Copilot CLI lists
+            // Claude Code's `.claude/commands/learn.md` as a skill (seen in 1.0.102); Qwen
+            // Code's `.qwen/commands/` is not written yet.
+            hook::Agent::Codex | hook::Agent::Copilot | hook::Agent::Qwen => None,
         }
     }
 

@@ -759,10 +759,31 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     }
     if request.hooks.is_empty() && !any_hook_installed(&request.root) {
         steps.push(
-            "Optional: `autofix init --hook claude,codex,cursor,gemini` loads the rules at the \
-             start of every agent session, and reminds the agent to record corrections."
+            "Optional: `autofix init --hook claude,codex,copilot,cursor,gemini,qwen` loads the \
+             rules at the start of every agent session, and reminds the agent to record \
+             corrections."
                 .to_string(),
         );
     }
+    steps.extend(aider_step(&request.root));
     steps
+}
+
+/// aider loads no instructions file by itself, only those its `read:` option names
+/// (<https://aider.chat/docs/usage/conventions.html>, <https://aider.chat/docs/config/aider_conf.html>):
+/// the line that gives it the rules, unless its `.aider.conf.yml` already names AGENTS.md.
+/// autofix does not edit that file (a YAML file of the user's, where a `read:` list may
+/// already be).
+fn aider_step(root: &Path) -> Option<String> {
+    let config = crate::io::limits::read_prefix(&root.join(".aider.conf.yml"))
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
+    if config.contains("AGENTS.md") {
+        return None;
+    }
+    Some(
+        "aider reads the rules only from a file it is told to read: add the line `read: \
+         AGENTS.md` to .aider.conf.yml (or `AGENTS.md` to its `read:` list)."
+            .to_string(),
+    )
 }

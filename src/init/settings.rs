@@ -197,7 +197,8 @@ fn line_of(text: &str, slice: &str) -> usize {
     text[..offset].matches('\n').count() + 1
 }
 
-/// Seconds for Claude Code and Codex, milliseconds for Gemini CLI.
+/// Seconds for Claude Code, Codex and Copilot CLI, milliseconds for Gemini CLI and Qwen
+/// Code.
 const TIMEOUT_SECONDS: u64 = 10;
 
 /// The two hooks autofix installs: the rules at session start, and the correction
@@ -212,7 +213,7 @@ impl Kind {
     /// The event's key in `agent`'s settings; `None` when the agent has no such hook.
     fn event(self, agent: Agent) -> Option<&'static str> {
         match (self, agent) {
-            (Kind::SessionStart, Agent::Cursor) => Some("sessionStart"),
+            (Kind::SessionStart, Agent::Cursor | Agent::Copilot) => Some("sessionStart"),
             (Kind::SessionStart, _) => Some("SessionStart"),
             (Kind::Prompt, agent) => prompt::event(agent),
         }
@@ -236,7 +237,9 @@ impl Kind {
     /// For a handler of ours, whether the user added options to the command (kept as they
     /// are: `init` replaces only an entry that is exactly an older one of ours).
     fn ours_with_options(self, handler: &Json) -> Option<bool> {
-        let Some(Json::String(command)) = handler.get("command") else {
+        // Copilot CLI names the Unix command `bash`.
+        let Some(Json::String(command)) = handler.get("command").or_else(|| handler.get("bash"))
+        else {
             return None;
         };
         let words: Vec<&str> = command.split_whitespace().collect();
@@ -274,7 +277,13 @@ fn handler(agent: Agent, kind: Kind) -> Json {
     let command = Json::String(kind.command(agent));
     match agent {
         Agent::Cursor => Json::object(vec![("command", command)]),
-        Agent::Gemini => Json::object(vec![
+        // <https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference>
+        Agent::Copilot => Json::object(vec![
+            ("type", Json::string("command")),
+            ("bash", command),
+            ("timeoutSec", Json::Number(TIMEOUT_SECONDS.to_string())),
+        ]),
+        Agent::Gemini | Agent::Qwen => Json::object(vec![
             ("name", Json::string(kind.gemini_name())),
             ("type", Json::string("command")),
             ("command", command),
@@ -327,7 +336,7 @@ pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<Strin
     if !matches!(settings, Json::Object(_)) {
         return Err(shape("the top level", &settings, "an object"));
     }
-    if agent == Agent::Cursor && original.is_none() {
+    if matches!(agent, Agent::Cursor | Agent::Copilot) && original.is_none() {
         settings.entry("version", Json::Number("1".to_string()), true);
     }
     let hooks = settings.entry("hooks", Json::Object(Vec::new()), false);
@@ -342,7 +351,7 @@ pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<Strin
         let Json::Array(entries) = list else {
             return Err(shape(&format!("`hooks.{event}`"), list, "an array"));
         };
-        if agent == Agent::Cursor {
+        if matches!(agent, Agent::Cursor | Agent::Copilot) {
             merge_flat(entries, handler(agent, kind), kind);
         } else {
             merge_grouped(entries, handler(agent, kind), kind);

@@ -7,7 +7,7 @@ use crate::export::markdown;
 use crate::rules::Category;
 
 /// Bumped whenever the text changes meaning, so an old copy is recognisably old.
-const VERSION: &str = "4";
+const VERSION: &str = "5";
 
 /// The skill's name: lowercase, at most 64 characters, equal to its folder.
 pub(crate) const NAME: &str = "autofix";
@@ -23,15 +23,23 @@ teaches a lesson, and before editing a file: records rules with `autofix learn` 
 rules for a file with `autofix rules --for PATH`, so that the same correction is never needed \
 twice.";
 
+/// The description as a YAML double-quoted scalar (a JSON string is one): unquoted, its
+/// `": "` would start a mapping, and strict YAML readers (PyYAML, GitHub Copilot CLI) reject
+/// the whole frontmatter.
+fn quoted_description() -> String {
+    serde_json::to_string(DESCRIPTION).expect("strings always serialise")
+}
+
 /// The `SKILL.md` text for a repository whose rules file is `rules_file` (relative). Short
 /// on purpose: the rules themselves reach the agent through its instructions files (or the
 /// session hook), so the skill only says what those cannot.
 pub(crate) fn render(rules_file: &str) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
+    let description = quoted_description();
     format!(
         "---
 name: {NAME}
-description: {DESCRIPTION}
+description: {description}
 metadata:
   generator: autofix
   autofix-skill-version: \"{VERSION}\"

@@ -15,6 +15,15 @@
 //!   (`TRUST_FOLDER` for the folder, `TRUST_PARENT` for its parent), or
 //!   `GEMINI_CLI_TRUST_WORKSPACE=true` for one run
 //!   (<https://geminicli.com/docs/cli/trusted-folders/>).
+//! - GitHub Copilot CLI asks once per folder and keeps "this and future sessions" in the
+//!   `trusted_folders` array of `~/.copilot/config.json` (`$COPILOT_HOME`); `copilot -p`
+//!   loads a repository's hooks only in a trusted folder, or with `COPILOT_ALLOW_ALL=true`
+//!   (<https://docs.github.com/en/copilot/how-tos/copilot-cli/set-up-copilot-cli/configure-copilot-cli>;
+//!   "Loading repo hooks in prompt mode (folder is trusted or opt-in set)" in its log, 1.0.102).
+//! - Qwen Code keeps trusted folders in `~/.qwen/trustedFolders.json` as Gemini CLI does,
+//!   and asks before it first runs a project's hooks (`--approval-mode yolo` skips that)
+//!   (<https://qwenlm.github.io/qwen-code-docs/en/cli/trusted-folders>,
+//!   <https://raw.githubusercontent.com/QwenLM/qwen-code/v0.26.8/docs/users/configuration/trusted-folders.md>).
 
 use std::path::{Path, PathBuf};
 
@@ -36,26 +45,40 @@ pub(crate) fn how(agent: Agent) -> Option<&'static str> {
             "Gemini CLI: trust the folder when it asks (kept in ~/.gemini/trustedFolders.json); \
              outside a trusted folder it ignores the hooks, and gemini -p exits 55",
         ),
+        Agent::Copilot => Some(
+            "GitHub Copilot CLI: trust the folder for future sessions when it asks (kept in \
+             trusted_folders of ~/.copilot/config.json); copilot -p runs the repository's \
+             hooks only in a trusted folder (or with COPILOT_ALLOW_ALL=true)",
+        ),
+        Agent::Qwen => Some(
+            "Qwen Code: trust the folder (kept in ~/.qwen/trustedFolders.json) and approve \
+             the project's hooks when it first lists them",
+        ),
         Agent::Cursor => None,
     }
 }
 
 /// The agents whose hooks `init` installed in this repository.
 pub(crate) fn hooked(root: &Path) -> Vec<Agent> {
-    [Agent::Claude, Agent::Codex, Agent::Gemini]
-        .into_iter()
-        .filter(|&agent| {
-            let files: &[&str] = match agent {
-                Agent::Claude => &[".claude/settings.json", ".claude/settings.local.json"],
-                Agent::Codex => &[".codex/hooks.json"],
-                _ => &[".gemini/settings.json"],
-            };
-            files.iter().any(|file| {
-                crate::io::limits::read_prefix(&root.join(file))
-                    .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(&agent.command()))
-            })
+    [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+        Agent::Qwen,
+    ]
+    .into_iter()
+    .filter(|&agent| {
+        let files: &[&str] = match agent {
+            Agent::Claude => &[".claude/settings.json", ".claude/settings.local.json"],
+            other => &[other.hooks_file(false)],
+        };
+        files.iter().any(|file| {
+            crate::io::limits::read_prefix(&root.join(file))
+                .is_ok_and(|bytes| String::from_utf8_lossy(&bytes).contains(&agent.command()))
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// Whether `home` shows `agent` trusting `root` (or a folder above it): `None` where the
@@ -88,8 +111,35 @@ pub(crate) fn granted(agent: Agent, root: &Path, home: &Path) -> Option<bool> {
             let config = read(codex_home.join("config.toml")).unwrap_or_default();
             Some(root.ancestors().any(|dir| trusted_in_toml(&config, dir)))
         }
-        Agent::Gemini => {
-            let folders = json(home.join(".gemini/trustedFolders.json"));
+        Agent::Copilot => {
+            let copilot_home = std::env::var_os("COPILOT_HOME")
+                .map_or_else(|| home.join(".copilot"), PathBuf::from);
+            let config = read(copilot_home.join("config.json")).unwrap_or_default();
+            // The file starts with `//` comments (it is "managed automatically").
+            let body: String = config
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let config: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+            let folders = config["trusted_folders"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            Some(
+                folders
+                    .iter()
+                    .filter_map(|f| f.as_str())
+                    .any(|folder| root.starts_with(folder)),
+            )
+        }
+        Agent::Gemini | Agent::Qwen => {
+            let file = if agent == Agent::Gemini {
+                ".gemini/trustedFolders.json"
+            } else {
+                ".qwen/trustedFolders.json"
+            };
+            let folders = json(home.join(file));
             let folders = folders.as_object().cloned().unwrap_or_default();
             Some(folders.iter().any(|(folder, level)| {
                 let folder = Path::new(folder);

@@ -83,6 +83,8 @@ fn check_trust(report: &mut Report, request: &Request<'_>) {
         let name = match agent {
             Agent::Claude => "trust claude",
             Agent::Codex => "trust codex",
+            Agent::Copilot => "trust copilot",
+            Agent::Qwen => "trust qwen",
             _ => "trust gemini",
         };
         let message = if granted {

@@ -14,6 +14,8 @@ use std::path::PathBuf;
 
 use crate::support::{BIN, Run, Sandbox, skip};
 
+mod chat;
+
 const STUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/stub_model.py");
 
 /// The three unscoped rules and the scoped one every repository holds.
@@ -29,11 +31,18 @@ const SCOPED: &str =
 /// correction.
 const REMINDER: &str = "looks like a correction";
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Client {
     Claude,
     Codex,
     Gemini,
+    /// The clients that speak OpenAI Chat Completions to the stub (see `chat.rs`).
+    OpenCode,
+    Copilot,
+    Cline,
+    Qwen,
+    Continue,
+    Aider,
 }
 
 impl Client {
@@ -42,6 +51,12 @@ impl Client {
             Client::Claude => "AUTOFIX_CLAUDE",
             Client::Codex => "AUTOFIX_CODEX",
             Client::Gemini => "AUTOFIX_GEMINI",
+            Client::OpenCode => "AUTOFIX_OPENCODE",
+            Client::Copilot => "AUTOFIX_COPILOT",
+            Client::Cline => "AUTOFIX_CLINE",
+            Client::Qwen => "AUTOFIX_QWEN",
+            Client::Continue => "AUTOFIX_CONTINUE",
+            Client::Aider => "AUTOFIX_AIDER",
         }
     }
 
@@ -50,6 +65,12 @@ impl Client {
             Client::Claude => "claude-code",
             Client::Codex => "codex",
             Client::Gemini => "gemini-cli",
+            Client::OpenCode => "opencode",
+            Client::Copilot => "copilot-cli",
+            Client::Cline => "cline",
+            Client::Qwen => "qwen-code",
+            Client::Continue => "continue-cli",
+            Client::Aider => "aider",
         }
     }
 }
@@ -101,7 +122,18 @@ impl Repo {
         }
         let bin = sandbox.join("bin");
         fs::create_dir_all(&bin).unwrap();
-        std::os::unix::fs::symlink(BIN, bin.join("autofix")).unwrap();
+        // `autofix` as the hooks run it, logging each hook's exit status (`hooks_exited`).
+        let log = sandbox.join("hooks.log");
+        let wrapper = format!(
+            "#!/bin/sh\n'{BIN}' \"$@\"\ncode=$?\necho \"$code $*\" >> '{}'\nexit $code\n",
+            log.display()
+        );
+        fs::write(bin.join("autofix"), wrapper).unwrap();
+        fs::set_permissions(
+            bin.join("autofix"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(&node, bin.join("node")).unwrap();
         Some(Repo {
             sandbox,
@@ -176,6 +208,7 @@ impl Repo {
 
     /// The client's own setup in HOME: the stub as its model, the repository trusted.
     fn configure_home(&self) {
+        chat::configure_home(self);
         let repo = self.dir();
         let repo = repo.display();
         // https://developers.openai.com/codex/config-reference (model_providers, projects)
@@ -211,6 +244,7 @@ impl Repo {
                 prompt,
             ],
             Client::Gemini => &["-p", prompt],
+            _ => return chat::ask(self, client, prompt, read),
         };
         let (requests, _) = self.run(client, args, read);
         requests.into_iter().filter(|r| r.turn).collect()
@@ -238,24 +272,14 @@ impl Repo {
                 stub.extend(["--env-with-port".into(), "ANTHROPIC_BASE_URL".into()]);
                 vec![program, "--output-format".into(), "json".into()]
             }
-            Client::Codex => {
-                // The port is only known inside the namespace: the wrapper writes it into
-                // the provider's base_url before Codex starts.
-                let config = self.home().join(".codex/config.toml");
-                vec![
-                    "sh".into(),
-                    "-c".into(),
-                    format!(
-                        "sed -i 's/127.0.0.1:[A-Z0-9]*/127.0.0.1:{{port}}/' '{}' && exec \"$0\" \"$@\"",
-                        config.display()
-                    ),
-                    program,
-                ]
-            }
+            // The port is only known inside the namespace: the wrapper writes it into the
+            // provider's base_url before Codex starts.
+            Client::Codex => chat::with_port_in(&self.home().join(".codex/config.toml"), program),
             Client::Gemini => {
                 stub.extend(["--env-with-port".into(), "GOOGLE_GEMINI_BASE_URL".into()]);
                 vec![program]
             }
+            _ => chat::command_line(self, client, &mut stub, program),
         };
         command_line.extend(args.iter().map(ToString::to_string));
         stub.push("--".into());
@@ -276,6 +300,7 @@ impl Repo {
             .env("DISABLE_TELEMETRY", "1")
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env_remove("CI");
+        chat::environment(self, client, &mut command);
         let run = Run::from_command(&mut command);
         assert_eq!(
             run.code, 0,
@@ -303,6 +328,7 @@ impl Client {
             }
             Client::Codex => path.ends_with("/responses"),
             Client::Gemini => path.contains(":streamGenerateContent"),
+            _ => chat::is_turn(self, entry),
         }
     }
 }

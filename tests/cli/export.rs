@@ -182,7 +182,7 @@ fn rule_text_cannot_forge_markers_or_imports() {
         ],
     );
     sandbox.write("CLAUDE.md", "# Claude\n");
-    let run = export(&sandbox, &["--target", "claude-md,claude"]).expect_noisy(0);
+    let run = export(&sandbox, &["--target", "claude-md"]).expect(0);
     assert!(run.stdout.contains("updated  CLAUDE.md"), "{}", run.stdout);
     let claude = sandbox.read("CLAUDE.md");
     assert_eq!(count(&claude, BEGIN), 1, "{claude}");
@@ -203,19 +203,33 @@ fn rule_text_cannot_forge_markers_or_imports() {
         5,
         "{claude}"
     );
-    let owned = sandbox.read(".claude/rules/autofix.md");
-    assert_eq!(count(&owned, "autofix:owned"), 1, "{owned}");
-    export(&sandbox, &["--check", "--target", "claude-md,claude"]).expect_noisy(0);
-    // Without --target, both stay exported; AGENTS.md (a default) is still missing.
-    let run = export(&sandbox, &["--check"]).expect(1);
+    export(&sandbox, &["--check", "--target", "claude-md"]).expect(0);
+    // The claude target after it: Claude Code (and Copilot CLI) would read the rules in
+    // CLAUDE.md and `.claude/rules/` both, so the block goes, the user's text stays.
+    let run = export(&sandbox, &["--target", "claude"]).expect(0);
     assert!(
-        run.stdout.contains("claude-md (exported before)"),
+        run.stdout.contains("claude-md (exported before)")
+            && run.stdout.contains("removed  CLAUDE.md"),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("missing  AGENTS.md"), "{}", run.stdout);
-    export(&sandbox, &[]).expect_noisy(0);
-    assert_eq!(sandbox.read("CLAUDE.md"), claude);
+    assert_eq!(sandbox.read("CLAUDE.md"), "# Claude\n");
+    let owned = sandbox.read(".claude/rules/autofix.md");
+    assert_eq!(count(&owned, "autofix:owned"), 1, "{owned}");
+    // Without --target: AGENTS.md (a default) is missing, and with it the claude target's
+    // rules move to `.claude/CLAUDE.md` (Copilot CLI reads AGENTS.md and `.claude/rules/`,
+    // not that file).
+    let run = export(&sandbox, &["--check"]).expect(1);
+    let missing = |path: &str| {
+        run.stdout
+            .lines()
+            .any(|line| line.split_whitespace().collect::<Vec<_>>() == ["missing", path])
+    };
+    assert!(missing("AGENTS.md"), "{}", run.stdout);
+    assert!(missing(".claude/CLAUDE.md"), "{}", run.stdout);
+    export(&sandbox, &[]).expect(0);
+    assert_eq!(sandbox.read("CLAUDE.md"), "# Claude\n");
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
 }
 
 #[test]
@@ -244,24 +258,26 @@ fn owned_files_need_the_stamp_and_remove_takes_only_ours() {
         "---\ndescription: Project rules recorded with autofix (newer rules supersede older ones)\nalwaysApply: true\n---\n<!-- autofix:owned"
     ));
     rules(&sandbox, &["Always use pnpm", "Never use yarn"]);
-    let run = export(&sandbox, &[]).expect_noisy(0);
-    assert!(
-        run.stdout.contains("cursor (exported before)"),
-        "{}",
-        run.stdout
-    );
+    export(&sandbox, &["--target", "cursor"]).expect(0);
     assert!(
         sandbox
             .read(".cursor/rules/autofix.mdc")
             .contains("Never use yarn")
     );
-    // Cursor reads AGENTS.md as well.
+    // Cursor reads AGENTS.md as well, which the defaults export: one copy per agent, so
+    // Cursor's own goes (the user's file would stay).
+    let run = export(&sandbox, &[]).expect(0);
     assert!(
-        run.stderr
-            .contains("warning[export-read-twice]: Cursor reads the rules twice: from targets agents-md and cursor"),
+        run.stdout.contains("cursor (exported before)")
+            && run.stdout.contains(
+                "removed  .cursor/rules/autofix.mdc (not written, one copy per agent: \
+                 Cursor already reads the rules from another exported file)"
+            ),
         "{}",
-        run.stderr
+        run.stdout
     );
+    assert!(!sandbox.join(".cursor/rules/autofix.mdc").exists());
+    export(&sandbox, &["--target", "cursor", "--check"]).expect(0);
 
     // --remove takes our block and our files, nothing else.
     sandbox.write("AGENTS.md", "# Mine\n");
@@ -341,7 +357,14 @@ fn claude_md_linked_to_or_importing_agents_md() {
         "{}",
         run.stdout
     );
-    assert!(sandbox.join(".claude/rules/autofix.md").exists());
+    // Claude Code reads the user's CLAUDE.md and `.claude/CLAUDE.md` both; Copilot CLI
+    // reads AGENTS.md and `.claude/rules/`: the rules go to `.claude/CLAUDE.md`, once each.
+    assert!(
+        sandbox
+            .read(".claude/CLAUDE.md")
+            .contains("Always use pnpm")
+    );
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
 }
 
 #[test]
@@ -379,14 +402,14 @@ fn check_exit_codes_in_every_state_and_it_never_creates_a_file() {
     assert_eq!(sandbox.read("AGENTS.md"), crlf);
     export(&sandbox, &[]).expect(0);
     // Unowned file at an owned path.
-    sandbox.write(".claude/rules/autofix.md", "# mine\n");
-    let run = export(&sandbox, &["--check", "--target", "claude"]).expect(1);
+    sandbox.write(".kiro/steering/autofix.md", "# mine\n");
+    let run = export(&sandbox, &["--check", "--target", "kiro"]).expect(1);
     assert!(
         run.stdout.contains("not owned by autofix"),
         "{}",
         run.stdout
     );
-    fs::remove_file(sandbox.join(".claude/rules/autofix.md")).unwrap();
+    fs::remove_dir_all(sandbox.join(".kiro")).unwrap();
     // Over budget.
     sandbox.write("AGENTS.md", format!("{}\n", "x".repeat(33_000)));
     let run = export(&sandbox, &["--check"]).expect(1);
@@ -424,7 +447,7 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
     rules(&sandbox, &refs);
     let mine = "# Agents\n";
     sandbox.write("AGENTS.md", mine);
-    let run = export(&sandbox, &["--target", "agents-md,windsurf"]).expect(1);
+    let run = export(&sandbox, &["--target", "agents-md"]).expect(1);
     assert!(
         run.stdout.contains("refused  AGENTS.md: over budget"),
         "{}",
@@ -438,8 +461,7 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
         run.stdout
     );
     assert_eq!(sandbox.read("AGENTS.md"), mine);
-    assert!(!sandbox.join(".windsurf/rules/autofix.md").exists());
-    let run = export(&sandbox, &["--target", "agents-md,windsurf", "--truncate"]).expect_noisy(0);
+    let run = export(&sandbox, &["--target", "agents-md", "--truncate"]).expect_noisy(0);
     assert!(
         run.stdout.contains("oldest rules omitted"),
         "{}",
@@ -450,14 +472,22 @@ fn budgets_refuse_or_truncate_the_oldest_rules() {
     assert!(agents.contains("older rules omitted"));
     assert!(agents.contains("convention number 200 "));
     assert!(!agents.contains("convention number 1 "));
-    let windsurf = sandbox.read(".windsurf/rules/autofix.md");
-    assert!(windsurf.chars().count() <= 12_000);
     export(
         &sandbox,
-        &["--check", "--target", "agents-md,windsurf", "--truncate"],
+        &["--check", "--target", "agents-md", "--truncate"],
     )
     .expect_noisy(0);
-    export(&sandbox, &["--check", "--target", "agents-md,windsurf"]).expect(1);
+    export(&sandbox, &["--check", "--target", "agents-md"]).expect(1);
+    // Windsurf's budget, where no AGENTS.md carries the rules (one that does makes
+    // Windsurf's own copy a second one, not written).
+    let windsurf = Sandbox::new();
+    rules(&windsurf, &refs);
+    let run = export(&windsurf, &["--target", "windsurf"]).expect(1);
+    assert!(run.stdout.contains("over budget"), "{}", run.stdout);
+    assert!(!windsurf.join(".windsurf/rules/autofix.md").exists());
+    export(&windsurf, &["--target", "windsurf", "--truncate"]).expect(0);
+    let text = windsurf.read(".windsurf/rules/autofix.md");
+    assert!(text.chars().count() <= 12_000);
 }
 
 #[test]
@@ -561,18 +591,18 @@ fn learn_refreshes_what_was_exported() {
         .run(&["learn", "-c", "code", "-w", "w", "Always start small"])
         .expect(0);
     assert!(!sandbox.join("AGENTS.md").exists());
-    export(&sandbox, &["--target", "agents-md,cursor"]).expect_noisy(0);
+    export(&sandbox, &["--target", "agents-md,kiro"]).expect_noisy(0);
     let run = sandbox
         .run(&["learn", "-c", "code", "-w", "w", "Always refresh copies"])
         .expect(0);
     assert_eq!(
         run.stdout,
-        "Learned rule #2 ([CODE]): Always refresh copies \u{2014} saved to .agents/autofix.json\n  exported copies refreshed: AGENTS.md, .cursor/rules/autofix.mdc\n"
+        "Learned rule #2 ([CODE]): Always refresh copies \u{2014} saved to .agents/autofix.json\n  exported copies refreshed: AGENTS.md, .kiro/steering/autofix.md\n"
     );
     assert!(sandbox.read("AGENTS.md").contains("Always refresh copies"));
     assert!(
         sandbox
-            .read(".cursor/rules/autofix.mdc")
+            .read(".kiro/steering/autofix.md")
             .contains("Always refresh copies")
     );
     sandbox.run(&["export", "--check"]).expect_noisy(0);
@@ -594,7 +624,7 @@ fn learn_refreshes_what_was_exported() {
         json["exports"],
         serde_json::json!([
             {"target": "agents-md", "path": "AGENTS.md", "status": "updated"},
-            {"target": "cursor", "path": ".cursor/rules/autofix.mdc", "status": "updated"}
+            {"target": "kiro", "path": ".kiro/steering/autofix.md", "status": "updated"}
         ])
     );
 
@@ -613,7 +643,7 @@ fn learn_refreshes_what_was_exported() {
     assert!(sandbox.read(RULES).contains("Always keep the rule"));
     assert!(
         sandbox
-            .read(".cursor/rules/autofix.mdc")
+            .read(".kiro/steering/autofix.md")
             .contains("Always keep the rule")
     );
 }

@@ -55,13 +55,16 @@ fn export_findings_have_codes_in_every_format() {
     assert_eq!(json["diagnostics"][0]["file"], "AGENTS.md");
     assert_eq!(json["diagnostics"][0]["severity"], "error");
 
-    // Warnings: an agent reading the rules twice, a copy git ignores.
+    // Warnings: an agent reading the rules twice (Copilot CLI reads AGENTS.md and
+    // `.claude/rules/`, where the rules go when `.claude/CLAUDE.md` is the user's), a copy
+    // git ignores.
+    sandbox.write(".claude/CLAUDE.md", "# Mine\n");
     let run = sandbox
-        .run(&["export", "--target", "agents-md,cursor"])
+        .run(&["export", "--target", "agents-md,claude"])
         .expect_noisy(0);
     assert!(
         run.stderr.contains(
-            "warning[export-read-twice]: Cursor reads the rules twice: from targets agents-md and cursor"
+            "warning[export-read-twice]: Copilot reads the rules twice: from targets agents-md and claude"
         ),
         "{}",
         run.stderr
@@ -73,7 +76,7 @@ fn export_findings_have_codes_in_every_format() {
         run.stderr
     );
     let json = sandbox
-        .run(&["export", "--target", "agents-md,cursor", "--format", "json"])
+        .run(&["export", "--target", "agents-md,claude", "--format", "json"])
         .expect(0)
         .json();
     assert_eq!(
@@ -85,21 +88,21 @@ fn export_findings_have_codes_in_every_format() {
         json["warnings"][0]
             .as_str()
             .unwrap()
-            .starts_with("Cursor reads the rules twice"),
+            .starts_with("Copilot reads the rules twice"),
         "{json}"
     );
     let github = sandbox
         .run(&[
             "export",
             "--target",
-            "agents-md,cursor",
+            "agents-md,claude",
             "--format",
             "github",
         ])
         .expect(0)
         .stdout;
     assert!(
-        github.contains("::warning title=export-read-twice::Cursor reads the rules twice"),
+        github.contains("::warning title=export-read-twice::Copilot reads the rules twice"),
         "{github}"
     );
     assert!(

@@ -221,21 +221,30 @@ fn claude_code_reads_claude_rules_alone_while_agents_md_is_autofixs() {
         "{}",
         run.stdout
     );
+    // The guard holds the unscoped rules itself: GitHub Copilot CLI reads AGENTS.md and
+    // `.claude/rules/`, not `.claude/CLAUDE.md`.
     let guard = sandbox.read(".claude/CLAUDE.md");
     assert!(guard.starts_with("<!-- autofix:owned"), "{guard}");
-    assert!(
-        guard.ends_with("The project's rules are in .claude/rules/.\n"),
-        "{guard}"
-    );
+    assert!(guard.contains("- **1** [CODE] Always use pnpm"), "{guard}");
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
     // Exporting one target keeps it, and so does a second run.
     sandbox.run(&["export", "--target", "claude"]).expect(0);
     assert!(sandbox.join(".claude/CLAUDE.md").exists());
-    // A CLAUDE.md of the user's makes it unneeded: the next export removes ours.
+    // A CLAUDE.md of the user's: Claude Code reads it and ours both, so ours stays.
     sandbox.write("CLAUDE.md", "# Ours\n");
     let run = sandbox.run(&["export"]).expect(0);
-    assert!(run.stdout.contains(".claude/CLAUDE.md"), "{}", run.stdout);
-    assert!(!sandbox.join(".claude/CLAUDE.md").exists());
+    assert!(
+        run.stdout.contains("unchanged  .claude/CLAUDE.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+    // One of the user's at the guard's path: the rules go to `.claude/rules/` instead.
+    std::fs::remove_file(sandbox.join(".claude/CLAUDE.md")).unwrap();
+    sandbox.write(".claude/CLAUDE.md", "# Mine too\n");
+    sandbox.run(&["export"]).expect_noisy(0);
     assert!(sandbox.join(".claude/rules/autofix.md").exists());
+    assert_eq!(sandbox.read(".claude/CLAUDE.md"), "# Mine too\n");
 }
 
 #[test]
@@ -316,4 +325,75 @@ fn a_claude_md_of_nothing_but_comments_does_not_count() {
         run.stdout
     );
     assert!(!sandbox.join(".claude/rules/autofix.md").exists());
+}
+
+/// GitHub Copilot CLI's hooks go to a file of their own in its format (`bash`,
+/// `timeoutSec`, camelCase events) and answer `{"additionalContext"}`; Qwen Code's take
+/// Claude Code's shape in `.qwen/settings.json`, with milliseconds.
+#[test]
+fn copilot_and_qwen_hooks_in_their_own_formats() {
+    let sandbox = with_rules(&[("Always use pnpm - because lockfile.", &[])]);
+    std::fs::create_dir_all(sandbox.join(".git")).unwrap();
+    let run = sandbox.run(&["init", "--hook", "copilot,qwen"]).expect(0);
+    assert!(
+        run.stdout.contains("GitHub Copilot CLI: trust the folder")
+            && run.stdout.contains("Qwen Code: trust the folder"),
+        "{}",
+        run.stdout
+    );
+    let copilot: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".github/hooks/autofix.json")).unwrap();
+    assert_eq!(copilot["version"], 1);
+    assert_eq!(
+        copilot["hooks"]["userPromptSubmitted"][0],
+        serde_json::json!({"type": "command", "bash": "autofix hook user-prompt --agent copilot", "timeoutSec": 10})
+    );
+    assert_eq!(
+        copilot["hooks"]["sessionStart"][0]["bash"],
+        "autofix rules --format hook --agent copilot"
+    );
+    let qwen: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".qwen/settings.json")).unwrap();
+    let handler = &qwen["hooks"]["UserPromptSubmit"][0]["hooks"][0];
+    assert_eq!(handler["command"], "autofix hook user-prompt --agent qwen");
+    assert_eq!(handler["timeout"], 10_000);
+    // A second init changes nothing: our entries are recognised in both formats.
+    let again = sandbox.run(&["init", "--hook", "copilot,qwen"]).expect(0);
+    for file in [".github/hooks/autofix.json", ".qwen/settings.json"] {
+        let line = again.stdout.lines().find(|l| l.contains(file)).unwrap();
+        assert!(line.trim_start().starts_with("unchanged"), "{line}");
+    }
+    let correction =
+        r#"{"prompt": "No, don't use default exports anymore, we use named ones here"}"#;
+    let answer = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "copilot"], correction)
+        .expect(0);
+    let answer: serde_json::Value = serde_json::from_str(&answer.stdout).unwrap();
+    assert!(
+        answer["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("looks like a correction"),
+        "{answer}"
+    );
+    let answer = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "qwen"], correction)
+        .expect(0);
+    let answer: serde_json::Value = serde_json::from_str(&answer.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["hookEventName"],
+        "UserPromptSubmit"
+    );
+    // Without an exported copy, the session hook says the rules, in each one's shape.
+    let rules = sandbox
+        .run(&["rules", "--format", "hook", "--agent", "copilot"])
+        .expect(0);
+    let rules: serde_json::Value = serde_json::from_str(&rules.stdout).unwrap();
+    assert!(
+        rules["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("Always use pnpm"),
+        "{rules}"
+    );
 }

@@ -107,7 +107,7 @@ fn init_twice_the_second_run_is_a_no_op() {
     assert_eq!(sandbox.read(SKILLS[1]), skill);
     assert!(skill.starts_with("---\nname: autofix\ndescription: "));
     assert!(
-        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"4\"\n---\n")
+        skill.contains("metadata:\n  generator: autofix\n  autofix-skill-version: \"5\"\n---\n")
     );
     assert!(skill.contains("STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX, OTHER"));
 

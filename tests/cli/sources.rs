@@ -1667,13 +1667,15 @@ fn scoped_imported_rules_go_to_their_scopes_files_and_the_hook_counts_them() {
     .expect(0);
     let targets = ["export", "--target", "claude", "--target", "agents-md"];
     run(&sandbox, &targets).expect(0);
-    // Claude Code's own file: the unscoped rules only; org:2 in the file of its scope.
-    let own = sandbox.read("app/.claude/rules/autofix.md");
+    // Claude Code's own file (its guard, beside AGENTS.md): the unscoped rules only; org:2
+    // in the file of its scope.
+    let own = sandbox.read("app/.claude/CLAUDE.md");
     assert!(own.contains("- **org:1** [STYLE]"), "{own}");
     assert!(!own.contains("org:2"), "{own}");
     let file = scoped_file(&sandbox, ".claude/rules", "autofix-src-api-").unwrap();
+    // Copilot CLI passes the scoped file over (AGENTS.md carries the rule to it).
     assert!(
-        file.starts_with("---\npaths:\n  - \"src/api/**\"\n---\n"),
+        file.starts_with("---\npaths:\n  - \"src/api/**\"\nexcludeAgent: \"coding-agent\"\n---\n"),
         "{file}"
     );
     assert!(

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """A stub model server for the real-client tests: it speaks just enough of the Anthropic
-Messages, OpenAI Responses and Gemini generateContent APIs (streaming and not) to finish
-an agent's turn, and logs every request body so a test can assert on what the model saw.
+Messages, OpenAI Responses, OpenAI Chat Completions and Gemini generateContent APIs
+(streaming and not) to finish an agent's turn, and logs every request body so a test can
+assert on what the model saw.
 
     stub_model.py --log LOG [--read FILE] [--timeout S] [--interactive] -- COMMAND...
 
 Starts the server on an ephemeral loopback port, runs COMMAND with `{port}` replaced in
 its arguments and in the variables named by --env-with-port, waits for it (killed after
 --timeout seconds), and exits with its status. With --read FILE the first answer to an
-Anthropic request is a `Read` tool call for FILE; the next one (which carries the tool
+Anthropic request is a `Read` tool call for FILE (for Chat Completions: a call of the
+client's own file-reading tool, as --read-tool gives it); the next one (which carries the tool
 result) and every other answer is plain text. Only loopback is ever bound.
 """
 
@@ -137,6 +139,74 @@ def responses(handler, body):
     )
 
 
+def chat_has_tool_result(body):
+    return any(m.get("role") == "tool" for m in body.get("messages", []) if isinstance(m, dict))
+
+
+def read_call(body, read_file, read_tool):
+    """The tool call that reads `read_file`, when the request offers the tool `read_tool`
+    names (`NAME=ARGUMENTS`, a JSON object in which `@FILE@` stands for the file) and holds
+    no tool result yet."""
+    if not read_file or not read_tool or chat_has_tool_result(body):
+        return None
+    name, _, arguments = read_tool.partition("=")
+    offered = {
+        (tool.get("function") or {}).get("name")
+        for tool in body.get("tools", [])
+        if isinstance(tool, dict)
+    }
+    if name not in offered:
+        return None
+    return {
+        "index": 0,
+        "id": "call_stub1",
+        "type": "function",
+        "function": {"name": name, "arguments": arguments.replace("@FILE@", read_file)},
+    }
+
+
+def chat(handler, body, read_file, read_tool):
+    """Chat Completions, streamed as chunks ending in `data: [DONE]`:
+    https://platform.openai.com/docs/api-reference/chat-streaming"""
+    call = read_call(body, read_file, read_tool)
+    base = {"id": "chatcmpl-stub", "object": "chat.completion.chunk", "created": 0, "model": body.get("model", "stub")}
+    usage = {"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11}
+    if call:
+        delta = {"role": "assistant", "content": None, "tool_calls": [call]}
+        finish = "tool_calls"
+    else:
+        delta = {"role": "assistant", "content": ANSWER}
+        finish = "stop"
+    if not body.get("stream"):
+        message = {k: v for k, v in delta.items()}
+        if call:
+            message["tool_calls"] = [{k: v for k, v in call.items() if k != "index"}]
+        send_json(handler, dict(base, object="chat.completion", choices=[{"index": 0, "message": message, "finish_reason": finish}], usage=usage))
+        return
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Cache-Control", "no-cache")
+    handler.send_header("Connection", "close")
+    handler.end_headers()
+    chunks = [
+        dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+        dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
+        dict(base, choices=[], usage=usage),
+    ]
+    for chunk in chunks:
+        handler.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+    handler.wfile.write(b"data: [DONE]\n\n")
+    handler.wfile.flush()
+    handler.close_connection = True
+
+
+def models(handler):
+    """GET /v1/models, asked by some clients before they start:
+    https://platform.openai.com/docs/api-reference/models/list"""
+    model = {"id": "stub-model", "object": "model", "created": 0, "owned_by": "stub"}
+    send_json(handler, {"object": "list", "data": [model], "models": []})
+
+
 def gemini(handler, body, stream):
     """generateContent: https://ai.google.dev/api/generate-content"""
     text = ANSWER
@@ -170,7 +240,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.record(None)
         if "/models" in self.path:
-            send_json(self, {"data": [], "models": []})
+            models(self)
         else:
             send_json(self, {})
 
@@ -191,6 +261,8 @@ class Handler(BaseHTTPRequestHandler):
             send_json(self, {"input_tokens": 10})
         elif path.endswith("/messages"):
             anthropic(self, body, self.server.read_file)
+        elif path.endswith("/chat/completions"):
+            chat(self, body, self.server.read_file, self.server.read_tool)
         elif path.endswith("/responses"):
             responses(self, body)
         elif path.endswith(":streamGenerateContent"):
@@ -203,10 +275,41 @@ class Handler(BaseHTTPRequestHandler):
             send_json(self, {})
 
 
+def reap(marker):
+    """Ends, by their ids, the processes the command left behind (cline leaves a detached
+    `--cline-hub-daemon`) whose command line holds `marker`, a path of the test's own
+    sandbox, so that nothing this run did not start matches; this process and its
+    ancestors are spared."""
+    spared = set()
+    pid = os.getpid()
+    while pid > 1:
+        spared.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in spared:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if marker in cmdline:
+            try:
+                os.kill(int(entry), 9)
+            except OSError:
+                pass
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--log", required=True)
     parser.add_argument("--read")
+    parser.add_argument("--read-tool", help='the Chat Completions tool that reads --read: NAME={"path": "@FILE@"}')
+    parser.add_argument("--reap", help="after the command, end the processes it left whose command line holds this text")
     parser.add_argument("--timeout", type=float, default=90)
     parser.add_argument("--env-with-port", action="append", default=[])
     parser.add_argument("--interactive", action="store_true", help="keep the terminal")
@@ -219,6 +322,7 @@ def main():
     server.log = args.log
     server.lock = threading.Lock()
     server.read_file = args.read
+    server.read_tool = args.read_tool
     port = str(server.server_address[1])
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
@@ -242,6 +346,8 @@ def main():
         child.wait()
         print(f"stub_model: {command[0]} did not finish in {args.timeout} s", file=sys.stderr)
         code = 124
+    if args.reap:
+        reap(args.reap)
     server.shutdown()
     sys.exit(code)
 

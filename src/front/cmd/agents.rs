@@ -32,6 +32,8 @@ fn agent(agent: HookAgent) -> hook::Agent {
         HookAgent::Codex => hook::Agent::Codex,
         HookAgent::Cursor => hook::Agent::Cursor,
         HookAgent::Gemini => hook::Agent::Gemini,
+        HookAgent::Copilot => hook::Agent::Copilot,
+        HookAgent::Qwen => hook::Agent::Qwen,
     }
 }
 

@@ -18,6 +18,8 @@ fn agent(agent: PromptAgent) -> Agent {
         PromptAgent::Claude => Agent::Claude,
         PromptAgent::Codex => Agent::Codex,
         PromptAgent::Gemini => Agent::Gemini,
+        PromptAgent::Copilot => Agent::Copilot,
+        PromptAgent::Qwen => Agent::Qwen,
     }
 }
 

@@ -21,8 +21,8 @@ pub(super) struct Cues {
     pub(super) report: bool,
     /// It allows something ("X is fine", "tu peux", "c'est pas grave").
     pub(super) permits: bool,
-    /// It reads as a rule: short, opening with "Always", "Never" or a verb of command, and
-    /// neither a report, a question nor a repeat.
+    /// It reads as a rule: short, not opening as conversation does ("we", "the", "ok"), and
+    /// neither a report, a question, a repeat nor a change.
     pub(super) rule_like: bool,
 }
 
@@ -47,9 +47,9 @@ impl Cues {
             rule_like: !cues.report
                 && !cues.repeat
                 && !cues.question
+                && !cues.change
                 && folded.split_whitespace().count() <= 20
-                && (lexicon::IMPERATIVES.contains(&first)
-                    || (first.len() > 4 && (first.ends_with("ez") || first.ends_with("er")))),
+                && !lexicon::CONVERSATION_OPENERS.contains(&first),
             ..cues
         };
         if !cues.repeat && !cues.change {
