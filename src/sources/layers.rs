@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use crate::rules::Document;
 
+use super::Layout;
 use super::vendor::{self, Imported};
-use super::{Layout, lock};
 
 /// A reference of a local rule to an imported one: local rule `local` names `source:number`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,7 +267,7 @@ pub(crate) fn load(layout: &Layout, document: Option<&Document>) -> Layers {
         };
         let bytes = super::read_bytes(&layout.copy(&source.name)).ok().flatten();
         let rules = bytes
-            .filter(|bytes| lock::digest(bytes) == pin.sha256)
+            .filter(|bytes| pin.holds(bytes))
             .and_then(|bytes| vendor::parse(&source.name, &bytes).ok());
         let Some(rules) = rules else {
             layers.left_out.push(format!(

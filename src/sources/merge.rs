@@ -12,7 +12,7 @@ use crate::io::git::Git;
 use crate::io::safe_write::{self, Fence};
 
 use super::fetch;
-use super::lock::{self, Lock, Pin};
+use super::lock::{Lock, Pin};
 use super::manifest::Source;
 
 /// git's config section and attribute value for this driver.
@@ -253,7 +253,7 @@ fn merge_copy(
             "cannot read both sides' pins of `{name}` (from {lock_path} at the commits merged)"
         ));
     };
-    if lock::digest(a) != mine.sha256 || lock::digest(b) != other.sha256 {
+    if !mine.holds(a) || !other.holds(b) {
         return Err(format!(
             "a side's copy of `{name}` does not match its own lock"
         ));

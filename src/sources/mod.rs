@@ -69,7 +69,7 @@ pub(crate) enum SourceError {
         now: String,
     },
     #[error(
-        "source `{name}`: the vendored copy {} does not match the lock's sha256 (edited by \
+        "source `{name}`: the vendored copy {} does not match the lock's sha256 or git blob id (edited by \
          hand?). Nothing was written; restore it with `git checkout -- {}`",
         path.display(),
         path.display()
@@ -335,7 +335,7 @@ fn verified_copy(
             path,
         });
     };
-    if lock::digest(&bytes) != pin.sha256 {
+    if !pin.holds(&bytes) {
         return Err(SourceError::Tampered {
             name: name.to_string(),
             path,

@@ -137,14 +137,16 @@ fn verify_copy(
     let counts_match = parsed.as_ref().is_ok_and(|rules| {
         rules.len() == pin.rules && rules.iter().map(|r| r.number).max().unwrap_or(0) == pin.highest
     });
-    if digest != pin.sha256 || !counts_match {
+    if !pin.holds(&bytes) || !counts_match {
         out.push(
             Diagnostic::new(
                 Code::SourceTampered,
                 format!(
-                    "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}); it is left out of every listing",
+                    "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}; git blob {}, pinned {}); it is left out of every listing",
                     layers::short(&digest),
-                    layers::short(&pin.sha256)
+                    layers::short(&pin.sha256),
+                    layers::short(&crate::report::digest::git_blob_id(&bytes)),
+                    layers::short(&pin.blob)
                 ),
             )
             .in_file(&copy_file)

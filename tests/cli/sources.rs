@@ -2054,3 +2054,203 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         "{text}"
     );
 }
+
+/// Spawns `command` and waits for it at most `bound` (killing it past that): a hung run
+/// fails the test instead of hanging the suite.
+fn run_bounded(command: &mut std::process::Command, bound: std::time::Duration) -> Run {
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {bound:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn a_host_that_never_answers_ends_the_fetch_and_its_helpers_at_the_timeout() {
+    use std::io::Read as _;
+    let (sandbox, _origin) = setup();
+    // Loopback only: a server that accepts the connection and never says a word, as an
+    // unreachable host behind a load balancer does. git hands the URL to its https helper
+    // (git-remote-https), which waits for the TLS handshake forever.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "https://127.0.0.1:{}/rules.git",
+        listener.local_addr().unwrap().port()
+    );
+    let accepted = std::thread::spawn(move || listener.accept().map(|(stream, _)| stream));
+    let mut command = sandbox.command_in("app", &["sources", "add", "slow", &url]);
+    hermetic_git(&mut command).env("AUTOFIX_SOURCES_TIMEOUT", "3");
+    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("timed out after 3 s"), "{}", run.stderr);
+    // Progress while it waits, naming what it waits for.
+    assert!(
+        run.stderr
+            .contains("autofix sources: still asking https://127.0.0.1:"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    // The helper was killed with git: its end of the connection is closed (a read sees the
+    // end of the stream). An orphan would hold it open, and the read would time out.
+    let mut stream = accepted.join().unwrap().unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    loop {
+        match stream.read(&mut byte) {
+            Ok(0) => break,
+            // The TLS client hello, sent before it waited.
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(error) => panic!("the https helper outlived autofix: {error}"),
+        }
+    }
+}
+
+#[test]
+fn a_fetch_over_the_cap_is_refused_and_nothing_written() {
+    let (sandbox, origin) = setup();
+    // History a server that ignores the filter sends whole: 300 KB that does not compress.
+    let mut noise = String::new();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    while noise.len() < 300_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise.push_str(&format!("{x:016x}"));
+    }
+    origin.commit("noise.txt", &noise, "noise");
+    origin.push(&sandbox, false);
+    let mut command = sandbox.command_in("app", &["sources", "add", "org", &origin.url()]);
+    hermetic_git(&mut command).env("AUTOFIX_SOURCES_MAX_FETCH", "100000");
+    let run = Run::from_command(&mut command).expect_noisy(1);
+    assert!(
+        run.stderr.contains("the fetched history") && run.stderr.contains("over the cap of 100000"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    assert!(!sandbox.join(format!("app/{COPY}")).exists());
+}
+
+#[test]
+fn a_tag_named_like_the_branch_never_takes_over_the_import() {
+    let (sandbox, origin) = setup();
+    let branch = git(&sandbox, &origin.work, &["rev-parse", "HEAD"]);
+    // Whoever may push a tag pushes `main` on a commit of their own.
+    git(
+        &sandbox,
+        &origin.work,
+        &["checkout", "-q", "--orphan", "evil"],
+    );
+    origin.commit(
+        ".agents/autofix.json",
+        &rules_file(&[(1, "DATA", "Always log everything.", "evil", false)]),
+        "evil",
+    );
+    git(&sandbox, &origin.work, &["tag", "main"]);
+    let bare = origin.bare.display().to_string();
+    git(
+        &sandbox,
+        &origin.work,
+        &["push", "-q", &bare, "refs/tags/main"],
+    );
+    add_org(&sandbox, &origin);
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        branch.as_str()
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("GDPR") && !rules.contains("log everything"),
+        "{rules}"
+    );
+    // update and outdated read the same ref.
+    let update = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(update.contains("org: up to date"), "{update}");
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(0).stdout;
+    assert!(outdated.contains("org: current"), "{outdated}");
+    // The tag is reachable by its full name, on purpose.
+    let tag = run(
+        &sandbox,
+        &[
+            "sources",
+            "add",
+            "tagged",
+            &origin.url(),
+            "--ref",
+            "refs/tags/main",
+        ],
+    )
+    .expect(0);
+    assert!(tag.stdout.contains("1 rules"), "{}", tag.stdout);
+}
+
+/// The SHA-256 of `bytes`, by coreutils' `sha256sum`.
+fn sha256sum(sandbox: &Sandbox, bytes: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut child = sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_copy_forged_with_its_sha256_recomputed_in_the_lock_is_caught_offline() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let forged = sandbox
+        .read(format!("app/{COPY}"))
+        .replace("Never log personal data", "Always log personal data");
+    sandbox.write(format!("app/{COPY}"), &forged);
+    let digest = sha256sum(&sandbox, forged.as_bytes());
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let pinned = lock_json(&sandbox)["sources"]["org"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    sandbox.write(format!("app/{LOCK}"), lock.replace(&pinned, &digest));
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check.stdout.contains("error[source-tampered]"),
+        "{}",
+        check.stdout
+    );
+    assert!(check.stdout.contains("git blob"), "{}", check.stdout);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("Always log"), "{rules}");
+    let list = run(&sandbox, &["sources", "list"]).expect(0).stdout;
+    assert!(list.contains("does not match the lock"), "{list}");
+    run(&sandbox, &["sources", "update"]).expect_noisy(1);
+}
