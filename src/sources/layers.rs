@@ -265,9 +265,9 @@ pub(crate) fn load(layout: &Layout, document: Option<&Document>) -> Layers {
                 .push(format!("source `{}` is not locked", source.name));
             continue;
         };
-        let bytes = super::read_bytes(&layout.copy(&source.name)).ok().flatten();
-        let rules = bytes
-            .filter(|bytes| pin.holds(bytes))
+        let rules = layout
+            .pinned_copy(&source.name, pin)
+            .trusted()
             .and_then(|bytes| vendor::parse(&source.name, &bytes).ok());
         let Some(rules) = rules else {
             layers.left_out.push(format!(

@@ -164,6 +164,84 @@ impl Layout {
     pub(crate) fn copy(&self, name: &str) -> PathBuf {
         self.vendor.join(format!("{name}.json"))
     }
+
+    /// The new copy of `name` a write stages before it moves the lock: what a run killed
+    /// between the lock and the copy leaves, so the next one can finish.
+    fn pending(&self, name: &str) -> PathBuf {
+        self.vendor.join(format!(".{name}.pending"))
+    }
+
+    /// The copy of `name` as it stands against `pin`, offline.
+    pub(crate) fn pinned_copy(&self, name: &str, pin: &Pin) -> CopyState {
+        let copy = read_bytes(&self.copy(name)).ok().flatten();
+        match copy {
+            Some(bytes) if pin.holds(&bytes) => return CopyState::Matches(bytes),
+            _ => {}
+        }
+        let pending = read_bytes(&self.pending(name)).ok().flatten();
+        match (copy, pending) {
+            (_, Some(staged)) if pin.holds(&staged) => CopyState::Interrupted(staged),
+            (Some(_), _) => CopyState::Differs,
+            (None, _) => CopyState::Missing,
+        }
+    }
+
+    /// Finishes what a killed run left half done, under the manifest's lock: a staged copy
+    /// the lock already pins replaces the copy; one it does not pin (killed before the lock
+    /// moved) is dropped.
+    fn finish_pending(&self, lock: &Lock) -> Result<(), SourceError> {
+        let Ok(entries) = std::fs::read_dir(&self.vendor) else {
+            return Ok(());
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(name) = file
+                .to_str()
+                .and_then(|f| f.strip_prefix('.'))
+                .and_then(|f| f.strip_suffix(".pending"))
+            else {
+                continue;
+            };
+            let path = self.pending(name);
+            let Some(staged) = read_bytes(&path)? else {
+                continue;
+            };
+            if lock.sources.get(name).is_some_and(|pin| pin.holds(&staged)) {
+                let copy = self.copy(name);
+                let before = read_bytes(&copy)?;
+                if before.as_deref() != Some(staged.as_slice()) {
+                    safe_write::write(&self.fence, &copy, &staged, before.as_deref())?;
+                }
+            }
+            self.fence
+                .lock(&path, safe_write::timeout())?
+                .remove(&staged)?;
+        }
+        Ok(())
+    }
+}
+
+/// A vendored copy against its pin.
+#[derive(Debug)]
+pub(crate) enum CopyState {
+    /// The copy is the pinned file.
+    Matches(Vec<u8>),
+    /// A run was killed after it moved the lock and before it replaced the copy: the staged
+    /// copy is the pinned file (the next `sources` command puts it in place).
+    Interrupted(Vec<u8>),
+    /// The copy is not the pinned file (edited, or from another pin).
+    Differs,
+    Missing,
+}
+
+impl CopyState {
+    /// The pinned file's bytes, when there are some to trust.
+    pub(crate) fn trusted(self) -> Option<Vec<u8>> {
+        match self {
+            CopyState::Matches(bytes) | CopyState::Interrupted(bytes) => Some(bytes),
+            CopyState::Differs | CopyState::Missing => None,
+        }
+    }
 }
 
 /// The manifest, the lock and their texts as read (`None`: the file does not exist).
@@ -229,25 +307,50 @@ impl Layout {
     }
 
     /// Runs `change` on the state read under the manifest's lock, then writes what it
-    /// returns: the copies first, then the lock, then the manifest, each only if changed.
+    /// returns (a copy's new bytes, or `None` to delete it) so that no kill leaves the lock
+    /// and a copy out of step: each new copy staged first, then the lock, then the copies,
+    /// then the manifest; a copy to delete goes before the lock that drops it. A run killed
+    /// in between leaves what the next one finishes ([`Layout::finish_pending`]), and the
+    /// readers trust a staged copy the lock pins meanwhile.
     fn commit(
         &self,
-        change: impl FnOnce(&mut State) -> Result<Vec<(String, Vec<u8>)>, SourceError>,
+        change: impl FnOnce(&mut State) -> Result<Vec<(String, Option<Vec<u8>>)>, SourceError>,
     ) -> Result<(), SourceError> {
         let held = self.fence.lock(&self.manifest, safe_write::timeout())?;
+        self.finish_pending(&self.read()?.lock)?;
         let mut state = self.read()?;
         let copies = change(&mut state)?;
-        for (name, bytes) in copies {
-            let path = self.copy(&name);
+        let mut staged = Vec::new();
+        for (name, bytes) in &copies {
+            let path = self.copy(name);
             let before = read_bytes(&path)?;
-            if before.as_deref() != Some(bytes.as_slice()) {
-                safe_write::write(&self.fence, &path, &bytes, before.as_deref())?;
+            match bytes {
+                Some(bytes) if before.as_deref() != Some(bytes.as_slice()) => {
+                    let pending = self.pending(name);
+                    let old = read_bytes(&pending)?;
+                    safe_write::write(&self.fence, &pending, bytes, old.as_deref())?;
+                    staged.push((path, before, bytes, pending));
+                }
+                None => {
+                    if let Some(before) = before {
+                        self.fence
+                            .lock(&path, safe_write::timeout())?
+                            .remove(&before)?;
+                    }
+                }
+                Some(_) => {}
             }
         }
         let lock_text = state.lock.to_text();
         if state.lock_text.as_deref() != Some(lock_text.as_str()) {
             let expected = state.lock_text.as_deref().map(str::as_bytes);
             safe_write::write(&self.fence, &self.lock, lock_text.as_bytes(), expected)?;
+        }
+        for (path, before, bytes, pending) in staged {
+            safe_write::write(&self.fence, &path, bytes, before.as_deref())?;
+            self.fence
+                .lock(&pending, safe_write::timeout())?
+                .remove(bytes)?;
         }
         let manifest_text = state.manifest.to_text();
         if state.manifest_text.as_deref() != Some(manifest_text.as_str()) {
@@ -300,7 +403,7 @@ pub(crate) fn add(layout: &Layout, source: Source) -> Result<Added, SourceError>
         }
         state.lock.sources.insert(source.name.clone(), recorded);
         state.manifest.sources.push(source);
-        Ok(vec![(name, fetched.bytes)])
+        Ok(vec![(name, Some(fetched.bytes))])
     })?;
     Ok(Added { pin, active, copy })
 }
@@ -329,24 +432,31 @@ fn verified_copy(
         return Ok(None);
     };
     let path = layout.copy(name);
-    let Some(bytes) = read_bytes(&path)? else {
-        return Err(SourceError::CopyMissing {
-            name: name.to_string(),
-            path,
-        });
+    let bytes = match layout.pinned_copy(name, pin) {
+        CopyState::Matches(bytes) | CopyState::Interrupted(bytes) => bytes,
+        CopyState::Differs => {
+            return Err(SourceError::Tampered {
+                name: name.to_string(),
+                path,
+            });
+        }
+        CopyState::Missing => {
+            return Err(SourceError::CopyMissing {
+                name: name.to_string(),
+                path,
+            });
+        }
     };
-    if !pin.holds(&bytes) {
-        return Err(SourceError::Tampered {
-            name: name.to_string(),
-            path,
-        });
-    }
     Ok(Some((pin.clone(), vendor::parse(name, &bytes)?)))
 }
 
 /// `sources update NAME`: move the pin to the ref's commit now, refusing a rewritten
 /// history or a tampered copy; with `dry_run`, only say what would change.
 pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updated, SourceError> {
+    if !dry_run {
+        // A run killed half way is finished first, even when the pin stays where it is.
+        layout.commit(|_| Ok(Vec::new()))?;
+    }
     let state = layout.read()?;
     let source = state
         .manifest
@@ -387,7 +497,7 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
                 return Err(SourceError::Changed(name.to_string()));
             }
             state.lock.sources.insert(name.to_string(), recorded);
-            Ok(vec![(name.to_string(), fetched.bytes)])
+            Ok(vec![(name.to_string(), Some(fetched.bytes))])
         })?;
     }
     Ok(Updated::Moved {
@@ -450,7 +560,9 @@ pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, Sourc
         .collect())
 }
 
-/// `sources remove NAME`: drop it from the manifest and the lock, and its copy.
+/// `sources remove NAME`: drop it from the manifest and the lock, and its copy (first, so
+/// a kill leaves a source whose copy is missing, which `check` reports and a second
+/// `remove` finishes, never an orphan copy).
 pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
     layout.commit(|state| {
         let before = state.manifest.sources.len();
@@ -464,14 +576,6 @@ pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
             .manifest
             .overrides
             .retain(|id, _| !id.starts_with(&prefix));
-        Ok(Vec::new())
-    })?;
-    let path = layout.copy(name);
-    if let Some(bytes) = read_bytes(&path)? {
-        layout
-            .fence
-            .lock(&path, safe_write::timeout())?
-            .remove(&bytes)?;
-    }
-    Ok(())
+        Ok(vec![(name.to_string(), None)])
+    })
 }

@@ -101,12 +101,49 @@ pub(crate) fn verify(
             );
         }
     }
+    out.extend(orphan_copies(layout, &state, shown));
     verify_references(
         &layers::load(layout, document),
         document,
         [rules_file, &manifest_file],
         out,
     )
+}
+
+/// The vendored copies no source of the manifest or the lock names (a hand-made file, or
+/// what an older `remove` killed half way left): reported, never read.
+fn orphan_copies(
+    layout: &Layout,
+    state: &super::State,
+    shown: &dyn Fn(&Path) -> String,
+) -> Vec<Diagnostic> {
+    let Ok(entries) = std::fs::read_dir(&layout.vendor) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let file = entry.file_name().to_str()?.to_string();
+            let name = file.strip_suffix(".json")?;
+            (!name.starts_with('.')
+                && state.manifest.source(name).is_none()
+                && !state.lock.sources.contains_key(name))
+            .then(|| name.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let copy = shown(&layout.copy(&name));
+            Diagnostic::new(
+                Code::SourceLockStale,
+                format!("the vendored copy {copy} belongs to no source of the manifest or the lock"),
+            )
+            .in_file(&copy)
+            .with_help(format!("Delete it (`git rm {copy}`), or add the source back with `autofix sources add {name}`."))
+        })
+        .collect()
 }
 
 /// The vendored copy of `name` against its pin: present, and matching its digest and counts.
@@ -119,6 +156,19 @@ fn verify_copy(
     let mut out = Vec::new();
     let copy = layout.copy(name);
     let copy_file = shown(&copy);
+    if let super::CopyState::Interrupted(_) = layout.pinned_copy(name, pin) {
+        // Readers use the staged copy meanwhile, but a commit now would take the lock
+        // without its copy.
+        out.push(
+            Diagnostic::new(
+                Code::SourceTampered,
+                format!("source `{name}`: an interrupted `sources` run moved the lock but not yet the vendored copy {copy_file}"),
+            )
+            .in_file(&copy_file)
+            .with_help(format!("Run `autofix sources update {name}`, which finishes it, before committing.")),
+        );
+        return out;
+    }
     let Some(bytes) = read_bytes(&copy).ok().flatten() else {
         out.push(
             Diagnostic::new(

@@ -1327,18 +1327,30 @@ fn a_fetch_that_hangs_is_ended_at_the_timeout() {
             "ssh://git@example.invalid/rules.git",
         ],
     );
+    // The ssh command git runs (through /bin/sh: dash on Debian) starts a helper of its
+    // own that outlives it unless its whole process group is killed.
+    let pid_file = sandbox.join("helper.pid");
+    let ssh = format!("sleep 300 & echo $! > '{}'; wait; true", pid_file.display());
     hermetic_git(&mut command)
         .env("AUTOFIX_SOURCES_TIMEOUT", "1")
-        .env("GIT_SSH_COMMAND", "sleep 30; true");
-    let start = std::time::Instant::now();
-    let run = Run::from_command(&mut command).expect_noisy(2);
-    assert!(
-        start.elapsed() < std::time::Duration::from_secs(15),
-        "{:?}",
-        start.elapsed()
-    );
+        .env("GIT_SSH_COMMAND", &ssh);
+    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
     assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    // Killed: gone, or a zombie waiting for a parent that reaps it.
+    let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next();
+    assert!(
+        matches!(state, None | Some("Z")),
+        "the ssh helper lives on: {stat}"
+    );
 }
 
 #[test]
@@ -2253,4 +2265,148 @@ fn a_copy_forged_with_its_sha256_recomputed_in_the_lock_is_caught_offline() {
     let list = run(&sandbox, &["sources", "list"]).expect(0).stdout;
     assert!(list.contains("does not match the lock"), "{list}");
     run(&sandbox, &["sources", "update"]).expect_noisy(1);
+}
+
+/// Whether strace can trace and inject here (it needs ptrace).
+fn strace_works(sandbox: &Sandbox) -> bool {
+    sandbox
+        .program(
+            "strace",
+            &[
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "inject=getpid:error=EPERM",
+                "true",
+            ],
+        )
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs autofix in `app/` under strace with one injection. Not `-f`: git's own renames
+/// (in the scratch repository) are not the steps under test.
+fn run_injected(sandbox: &Sandbox, inject: &str, args: &[&str]) -> Run {
+    let mut all = vec!["-qq", "-o", "/dev/null", "-e", inject, crate::support::BIN];
+    all.extend(args);
+    let mut command = sandbox.program("strace", &all);
+    command.current_dir(sandbox.join("app"));
+    Run::from_command(hermetic_git(&mut command))
+}
+
+/// What lies in `app/.agents/sources/` beside the copies: what a killed run left.
+fn vendor_leftovers(sandbox: &Sandbox) -> Vec<String> {
+    fs::read_dir(sandbox.join("app/.agents/sources"))
+        .map(|dir| {
+            dir.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_kill_at_any_step_of_an_update_leaves_the_old_or_the_new_pin_and_a_rerun_finishes() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill at each step of `sources update`");
+    }
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((3, "TOOL", "Always pin your tools.", "org policy", false));
+    // The renames of an update: the staged copy, the lock, the copy (strace delivers the
+    // signal on entry, before the call). A kill before each, and an error in the lock's
+    // and in the copy's.
+    let steps = [
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=1",
+            false,
+        ),
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=2",
+            false,
+        ),
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=3",
+            true,
+        ),
+        ("inject=rename,renameat,renameat2:error=EIO:when=2", false),
+        ("inject=rename,renameat,renameat2:error=EIO:when=3", true),
+    ];
+    for (inject, lock_moved) in steps {
+        let (sandbox, origin) = setup();
+        add_org(&sandbox, &origin);
+        origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+        origin.push(&sandbox, false);
+        let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+        let killed = run_injected(&sandbox, inject, &["sources", "update"]);
+        assert_ne!(killed.code, 0, "{inject}: the run was not stopped");
+        // Meanwhile every reader sees one pin whole: never a source left out.
+        let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+        assert!(!rules.contains("Left out"), "{inject}: {rules}");
+        assert_eq!(rules.contains("org:3"), lock_moved, "{inject}: {rules}");
+        let pinned = lock_json(&sandbox)["sources"]["org"]["commit"] == head.as_str();
+        assert_eq!(pinned, lock_moved, "{inject}");
+        // The next run finishes (or redoes) it: lock and copy in step, nothing left over.
+        run(&sandbox, &["sources", "update"]).expect(0);
+        assert_eq!(
+            lock_json(&sandbox)["sources"]["org"]["commit"],
+            head.as_str()
+        );
+        assert_eq!(
+            sandbox.read(format!("app/{COPY}")),
+            rules_file(&v2),
+            "{inject}"
+        );
+        run(&sandbox, &["check"]).expect(0);
+        assert!(
+            vendor_leftovers(&sandbox).is_empty(),
+            "{inject}: {:?}",
+            vendor_leftovers(&sandbox)
+        );
+    }
+}
+
+#[test]
+fn a_kill_in_remove_leaves_no_orphan_copy() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill during `sources remove`");
+    }
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // The copy goes first: a kill right after (on the second unlink, its lock file's)
+    // leaves a source without its copy, which check reports, never a copy no source names.
+    let killed = run_injected(
+        &sandbox,
+        "inject=unlink,unlinkat:signal=SIGKILL:when=2",
+        &["sources", "remove", "org"],
+    );
+    assert_ne!(killed.code, 0);
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check.stdout.contains("source-copy-missing"),
+        "{}",
+        check.stdout
+    );
+    run(&sandbox, &["sources", "remove", "org"]).expect(0);
+    run(&sandbox, &["check"]).expect(0);
+    assert!(!sandbox.join(format!("app/{COPY}")).exists());
+    // A copy no source names is reported.
+    sandbox.write("app/.agents/sources/stray.json", "[]\n");
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("sources/stray.json belongs to no source"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        lock_json(&sandbox)["sources"]
+            .as_object()
+            .unwrap()
+            .is_empty()
+    );
 }

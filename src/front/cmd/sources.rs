@@ -8,7 +8,7 @@ use crate::front::cli::{SourcesArgs, SourcesCommand};
 use crate::front::context::{Context, eprint, print};
 use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::sources::layers::short;
-use crate::sources::{self, Layout, Outdated, SourceError, Updated, manifest::Source};
+use crate::sources::{self, CopyState, Layout, Outdated, SourceError, Updated, manifest::Source};
 
 pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -221,10 +221,16 @@ fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
         let status = match state.lock.sources.get(&source.name) {
             None => "not locked".to_string(),
             Some(pin) if !pin.matches(source) => "the lock pins another url, ref or path".into(),
-            Some(pin) => match sources::read_bytes(&copy).ok().flatten() {
-                None => "vendored copy missing".into(),
-                Some(bytes) if !pin.holds(&bytes) => "vendored copy does not match the lock".into(),
-                Some(_) => format!(
+            Some(pin) => match layout.pinned_copy(&source.name, pin) {
+                CopyState::Missing => "vendored copy missing".into(),
+                CopyState::Differs => "vendored copy does not match the lock".into(),
+                CopyState::Interrupted(_) => format!(
+                    "pinned at {}, {} rules; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
+                    short(&pin.commit),
+                    pin.rules,
+                    source.name
+                ),
+                CopyState::Matches(_) => format!(
                     "pinned at {}, {} rules, copy ok",
                     short(&pin.commit),
                     pin.rules
