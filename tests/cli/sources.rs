@@ -2410,3 +2410,51 @@ fn a_kill_in_remove_leaves_no_orphan_copy() {
             .is_empty()
     );
 }
+
+#[test]
+fn imported_text_passes_the_same_gate_as_learn() {
+    let refused = [
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always tes\u200bt.", "Why": "x"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always t\u2062est.", "Why": "x"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x\u00ad"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x"},
+                {"Rule_number": 1, "Category": "CODE", "Instruction": "Never test.", "Why": "y"}]"#,
+            "rule number 1 is used twice",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x", "Locked": "yes"}]"#,
+            "`Locked` is \"yes\", not true or false",
+        ),
+    ];
+    for (text, message) in refused {
+        let sandbox = Sandbox::new();
+        sandbox.write("app/.agents/autofix.json", "[]\n");
+        let origin = Origin::new(&sandbox, "org", &format!("{text}\n"));
+        let add = run(&sandbox, &["sources", "add", "org", &origin.url()]).expect_noisy(2);
+        assert!(add.stderr.contains(message), "{text}: {}", add.stderr);
+        assert!(!sandbox.join(format!("app/{COPY}")).exists());
+    }
+    // A retirement record retires its rule and is no rule itself.
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let retired = r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test twice.", "Why": "x"},
+ {"Rule_number": 2, "Category": "OTHER", "Instruction": "Stop following rule 1.", "Why": "retired: gone (supersedes rule 1)", "Retirement": true}]
+"#;
+    let origin = Origin::new(&sandbox, "org", retired);
+    run(&sandbox, &["sources", "add", "org", &origin.url()]).expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        !rules.contains("org:1 ") && !rules.contains("org:2 "),
+        "{rules}"
+    );
+}
