@@ -460,6 +460,8 @@ pub(crate) struct Filter<'a> {
     pub categories: &'a [String],
     pub all: bool,
     pub paths: &'a [String],
+    /// `--search TEXT`: only the rules whose instruction or why holds it.
+    pub search: Option<&'a str>,
 }
 
 impl Filter<'_> {
@@ -490,7 +492,9 @@ impl Filter<'_> {
     }
 
     pub(crate) fn keeps(&self, rule: &Imported) -> bool {
-        (self.categories.is_empty() || self.categories.contains(&rule.category))
+        self.search.is_none_or(|text| {
+            crate::rules::listing::mentions_text(&rule.instruction, &rule.why, text)
+        }) && (self.categories.is_empty() || self.categories.contains(&rule.category))
             && (self.paths.is_empty()
                 || rule.paths.is_empty()
                 || self.paths.iter().any(|path| {
@@ -540,6 +544,112 @@ pub(crate) fn mark_superseded(
         marker
     } else {
         format!("{} {marker}", why.trim_end())
+    }))
+}
+
+/// `rules org:4`: the imported rule whole, as text and JSON: its text, scope, lock, status
+/// and the pin it comes from. An error names what is missing.
+pub(crate) fn shown(
+    layers: &Layers,
+    source: &str,
+    number: u64,
+) -> Result<(String, String), String> {
+    let rule_id = id(source, number);
+    let Some(layer) = layers.layer(source) else {
+        return Err(if layers.named.iter().any(|n| n == source) {
+            format!("{rule_id}: source `{source}` is left out (run `autofix check`)")
+        } else {
+            format!("{rule_id}: no source `{source}` is imported here (autofix sources list)")
+        });
+    };
+    let Some(at) = layer.rules.iter().position(|r| r.number == number) else {
+        return Err(format!(
+            "{rule_id}: source `{source}` holds no rule {number} at {}",
+            short(&layer.commit)
+        ));
+    };
+    let rule = &layer.rules[at];
+    let status = match layers.status(layer, at) {
+        Status::Active if rule.locked => "active, locked by its source".to_string(),
+        Status::Active => "active".to_string(),
+        Status::NotSelected => "not selected by the manifest".to_string(),
+        Status::InSource(by) => format!(
+            "superseded by {}",
+            by.iter()
+                .map(|n| id(source, *n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Status::Locally(by) => format!("superseded by local {}", numbers(&by)),
+        Status::LockedKept(by) => {
+            format!("locked: kept over {} (no manifest override)", numbers(&by))
+        }
+    };
+    let mut text = line(source, rule, "");
+    let _ = writeln!(text, "  status: {status}");
+    if !rule.paths.is_empty() {
+        let _ = writeln!(text, "  paths: {}", rule.paths.join(", "));
+    }
+    let _ = writeln!(
+        text,
+        "  from: {} {} @ {}",
+        crate::report::text::shown(&layer.url),
+        layer.reference,
+        layer.commit
+    );
+    let json = serde_json::json!({
+        "version": 1,
+        "id": rule_id,
+        "source": {"name": source, "url": layer.url, "ref": layer.reference, "commit": layer.commit},
+        "number": number,
+        "category": rule.category,
+        "instruction": rule.instruction,
+        "why": rule.why,
+        "paths": rule.paths,
+        "locked": rule.locked,
+        "status": status,
+    });
+    Ok((text, crate::report::text::json_document(&json)))
+}
+
+/// `retire org:5`: the learn request of a local retirement record that supersedes the
+/// imported rule (`(supersedes org:5)` in its reason), or why it is refused (a locked rule
+/// without the manifest's override, as `learn --supersedes` refuses it).
+pub(crate) fn retirement(
+    workspace: &crate::io::workspace::Workspace,
+    source: &str,
+    number: u64,
+    reason: &str,
+) -> Result<Result<crate::rules::learn::Request, String>, super::SourceError> {
+    let reason = reason.trim();
+    let rule_id = id(source, number);
+    if reason.is_empty() {
+        return Ok(Err(format!(
+            "the reason is empty; say why {rule_id} no longer holds (--why)"
+        )));
+    }
+    let why = match mark_superseded(
+        workspace,
+        &format!("retired: {reason}"),
+        &[(source.to_string(), number)],
+        "retire",
+    )? {
+        Ok(why) => why,
+        Err(refusal) => return Ok(Err(refusal.replace("nothing learned", "nothing retired"))),
+    };
+    let because = reason
+        .trim_end_matches('.')
+        .trim_start_matches("because ")
+        .trim();
+    Ok(Ok(crate::rules::learn::Request {
+        category: "OTHER".to_string(),
+        instruction: format!("Stop following {rule_id} - because {because}."),
+        why,
+        supersedes: Vec::new(),
+        // A retirement repeats nothing: it is no rule an agent follows.
+        force: true,
+        paths: Vec::new(),
+        retirement: true,
     }))
 }
 

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::report::diagnostics::{Code, Diagnostic};
+use crate::rules::reference::RuleRef;
 use crate::rules::{Document, similar};
 
 use super::layers::{self, Status};
@@ -269,14 +270,14 @@ fn verify_references(
         }
     }
     for id in layers.overrides.keys() {
-        let locked = id.split_once(':').is_some_and(|(name, number)| {
-            layers.layer(name).is_some_and(|layer| {
-                layer
-                    .rules
-                    .iter()
-                    .any(|r| r.locked && number.parse() == Ok(r.number))
-            }) || (layers.layer(name).is_none() && layers.named.iter().any(|n| n == name))
-        });
+        let locked = match id.parse::<RuleRef>() {
+            Ok(RuleRef::Imported { source, number }) => match layers.layer(&source) {
+                Some(layer) => layer.rules.iter().any(|r| r.locked && r.number == number),
+                // Left out (tampered, not locked): that is reported already.
+                None => layers.named.contains(&source),
+            },
+            _ => false,
+        };
         if !locked {
             out.push(
                 Diagnostic::new(

@@ -2458,3 +2458,89 @@ fn imported_text_passes_the_same_gate_as_learn() {
         "{rules}"
     );
 }
+
+/// The MCP tool `name`'s reply to `arguments`, in `app/`.
+fn mcp_call(sandbox: &Sandbox, name: &str, arguments: serde_json::Value) -> serde_json::Value {
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}
+    });
+    let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+    serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
+}
+
+#[test]
+fn org_n_is_a_rule_reference_in_rules_retire_search_and_mcp() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    learn_local(&sandbox, "Always write tests first.");
+    // `rules org:1`: the imported rule whole.
+    let shown = run(&sandbox, &["rules", "org:1"]).expect(0).stdout;
+    assert!(
+        shown.starts_with("org:1 [DATA] Never log personal data"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("status: active, locked by its source"),
+        "{shown}"
+    );
+    let json = run(&sandbox, &["rules", "org:1", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(json["id"], "org:1");
+    assert_eq!(json["locked"], true);
+    let missing = run(&sandbox, &["rules", "org:9"]).expect_noisy(2);
+    assert!(
+        missing.stderr.contains("holds no rule 9"),
+        "{}",
+        missing.stderr
+    );
+    run(&sandbox, &["rules", "Org:1"]).expect_noisy(2);
+    // `--search` reaches every layer.
+    let found = run(&sandbox, &["rules", "--search", "http client"])
+        .expect(0)
+        .stdout;
+    assert!(found.contains("org:2 [TOOL]"), "{found}");
+    assert!(
+        !found.contains("org:1 ") && !found.contains("tests first"),
+        "{found}"
+    );
+    let reply = mcp_call(
+        &sandbox,
+        "rules",
+        serde_json::json!({"search": "personal data"}),
+    );
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("org:1 [DATA]") && !text.contains("org:2 "),
+        "{text}"
+    );
+    let reply = mcp_call(&sandbox, "rules", serde_json::json!({"rule": "org:2"}));
+    assert_eq!(
+        reply["result"]["structuredContent"]["id"], "org:2",
+        "{reply}"
+    );
+    // `retire org:N`: a local record that supersedes it; a locked rule is refused.
+    let locked = run(&sandbox, &["retire", "org:1", "-w", "we hold no data"]).expect_noisy(2);
+    assert!(
+        locked.stderr.contains("org:1 is locked"),
+        "{}",
+        locked.stderr
+    );
+    let retired = run(&sandbox, &["retire", "org:2", "-w", "no HTTP here"])
+        .expect(0)
+        .stdout;
+    assert!(
+        retired.starts_with("Retired org:2 with record #2"),
+        "{retired}"
+    );
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:2 [TOOL] Always use the internal HTTP client - because it retries. — org policy [superseded by local rule 2]"), "{all}");
+    let reply = mcp_call(
+        &sandbox,
+        "retire",
+        serde_json::json!({"rule": "org:1", "why": "x"}),
+    );
+    assert!(reply.to_string().contains("org:1 is locked"), "{reply}");
+    run(&sandbox, &["check"]).expect(0);
+}

@@ -66,7 +66,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             && args
                 .supersedes
                 .iter()
-                .any(|s| matches!(s, crate::front::cli::Supersede::Imported(..)))
+                .any(|s| matches!(s, crate::rules::reference::RuleRef::Imported { .. }))
         {
             anyhow::bail!(
                 "--user: a personal rule supersedes only personal rules (--supersedes N)"
@@ -146,8 +146,8 @@ fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<Stri
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
-    if let Some(number) = args.number {
-        return crate::front::cmd::ledger::show(context, number, args.format);
+    if let Some(rule) = &args.number {
+        return crate::front::cmd::ledger::show(context, rule, args.format);
     }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::front::cmd::agents::rules_hook(context, args, agent));

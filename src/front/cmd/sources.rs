@@ -271,6 +271,7 @@ pub(crate) fn rules_with_layers(
         categories: &categories,
         all: query.all,
         paths: &query.paths,
+        search: query.search.as_deref(),
     };
     if format == RulesFormat::Markdown {
         // For pasting into a committed file: the imported rules, never the personal ones,
@@ -320,18 +321,18 @@ pub(crate) fn rules_with_layers(
 /// exist, or a locked one the manifest does not let this repository override).
 pub(crate) fn split_supersedes(
     context: &Context,
-    given: &[crate::front::cli::Supersede],
+    given: &[crate::rules::reference::RuleRef],
     why: Option<String>,
 ) -> anyhow::Result<Result<(Vec<u64>, String), String>> {
-    use crate::front::cli::Supersede;
+    use crate::rules::reference::RuleRef;
     use crate::sources::layers;
     let why = why.unwrap_or_default();
     let mut local = Vec::new();
     let mut imported = Vec::new();
     for value in given {
         match value {
-            Supersede::Local(number) => local.push(*number),
-            Supersede::Imported(name, number) => imported.push((name.clone(), *number)),
+            RuleRef::Local(number) => local.push(*number),
+            RuleRef::Imported { source, number } => imported.push((source.clone(), *number)),
         }
     }
     if imported.is_empty() {
