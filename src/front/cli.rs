@@ -314,13 +314,39 @@ pub(crate) enum SourcesCommand {
         /// Show what would change; write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Re-pin a source whose history was rewritten (force-pushed): take the ref's
+        /// commit now although the pinned one is not in its history. Review it first.
+        #[arg(long)]
+        force: bool,
+        /// Print the changes as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
     },
     /// Compare each pin with its ref on the server (exit 1 when one is behind).
-    Outdated,
+    Outdated {
+        /// Print the states as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
+    },
     /// List the sources, their pins and whether the vendored copies match (offline).
-    List,
+    List {
+        /// Print the list as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
+    },
     /// Remove a source from the manifest and the lock, and its vendored copy.
     Remove { name: String },
+    /// Lock an imported rule for this repository (`org:4`): no local rule may supersede,
+    /// repeat or reverse it without a reviewed manifest override. Written to the manifest.
+    Lock {
+        #[arg(value_name = "NAME:N", value_parser = RuleRef::parse)]
+        rule: RuleRef,
+    },
+    /// Undo `sources lock` for an imported rule (a rule its source locks stays locked).
+    Unlock {
+        #[arg(value_name = "NAME:N", value_parser = RuleRef::parse)]
+        rule: RuleRef,
+    },
     /// Merge the lock or a vendored copy for git (run by git: `%O %A %B %P`), or set the
     /// driver up with --install.
     MergeDriver {

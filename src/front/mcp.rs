@@ -738,6 +738,16 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         AfterLearning::Skip
     };
     let workspace = context.workspace().map_err(failure)?;
+    match crate::sources::layers::imported_refusal(&workspace, &request) {
+        Some(crate::sources::layers::NotLearned::Refused(why)) => return Ok(Answer::Failed(why)),
+        Some(crate::sources::layers::NotLearned::Repeat { id, message }) => {
+            return Ok(Answer::Done {
+                json: serde_json::json!({"version": 1, "status": "duplicate", "imported": id, "message": message}),
+                text: message,
+            });
+        }
+        None => {}
+    }
     let options = learn::Options {
         dry_run: arguments.dry_run.unwrap_or(false),
         lock_timeout: crate::io::lock::timeout_from_env()?,

@@ -16,6 +16,10 @@ pub(crate) struct Manifest {
     /// `"org:4": "reason"`: a local rule may supersede the locked rule `org:4`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub overrides: BTreeMap<String, String>,
+    /// Imported rules this repository locks (`sources lock org:2`), beside those their
+    /// source locks; sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locked: Vec<String>,
 }
 
 /// One git source.
@@ -138,12 +142,14 @@ impl Manifest {
         if manifest.version != 1 {
             return Err(format!("version {} is not 1", manifest.version));
         }
-        for id in manifest.overrides.keys() {
+        for id in manifest.overrides.keys().chain(&manifest.locked) {
             if !matches!(
                 id.parse::<crate::rules::reference::RuleRef>(),
                 Ok(crate::rules::reference::RuleRef::Imported { .. })
             ) {
-                return Err(format!("override `{id}`: name an imported rule, NAME:N"));
+                return Err(format!(
+                    "`{id}` in `overrides` or `locked`: name an imported rule, NAME:N"
+                ));
             }
         }
         let mut names = std::collections::HashSet::new();

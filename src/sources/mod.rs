@@ -60,7 +60,7 @@ pub(crate) enum SourceError {
     #[error(
         "source `{name}`: the pinned commit {pinned} is not in the history of `{reference}` \
          (now {now}): the source was force-pushed or the commit removed. Nothing was written; \
-         review the new history, then `autofix sources remove {name}` and add it again"
+         review the new history, then `autofix sources update --force {name}` to re-pin it"
     )]
     Rewritten {
         name: String,
@@ -452,7 +452,12 @@ fn verified_copy(
 
 /// `sources update NAME`: move the pin to the ref's commit now, refusing a rewritten
 /// history or a tampered copy; with `dry_run`, only say what would change.
-pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updated, SourceError> {
+pub(crate) fn update(
+    layout: &Layout,
+    name: &str,
+    dry_run: bool,
+    force: bool,
+) -> Result<Updated, SourceError> {
     if !dry_run {
         // A run killed half way is finished first, even when the pin stays where it is.
         layout.commit(|_| Ok(Vec::new()))?;
@@ -466,9 +471,10 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
     let before = verified_copy(layout, &state, name)?;
     // A pin made for another URL, ref or path is not an ancestor to require: the manifest
     // change was reviewed.
+    // `--force`: a rewritten history re-pinned on purpose, after review.
     let pinned = before
         .as_ref()
-        .filter(|(pin, _)| pin.matches(&source))
+        .filter(|(pin, _)| pin.matches(&source) && !force)
         .map(|(pin, _)| pin.commit.clone());
     let fetched = fetch::fetch(&source, pinned.as_deref())?;
     let rules = vendor::parse(name, &fetched.bytes)?;
@@ -485,7 +491,14 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
         before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
         &rules,
     );
-    changes.extend(now_dangling(layout, name, &rules));
+    let local = layers::local_references(layers::referencing(&layout.rules_file).as_ref());
+    changes.extend(now_dangling(&local, name, &rules));
+    changes.extend(reopened(
+        &local,
+        name,
+        before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
+        &rules,
+    ));
     let from = before.as_ref().map(|(pin, _)| pin.commit.clone());
     if !dry_run {
         let expected = before.map(|(pin, _)| pin);
@@ -509,9 +522,9 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
 
 /// The local rules whose `name:N` references the new version of source `name` no longer
 /// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
-fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
-    layers::local_references(layers::referencing(&layout.rules_file).as_ref())
-        .into_iter()
+fn now_dangling(local: &[layers::SourceRef], name: &str, rules: &[Imported]) -> Vec<String> {
+    local
+        .iter()
         .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
         .map(|r| {
             format!(
@@ -520,6 +533,57 @@ fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> 
             )
         })
         .collect()
+}
+
+/// The new or changed active rules of source `name` that say again what a local rule
+/// overrode in the old version (`org:4` restating `org:2`, which local rule 1 supersedes):
+/// `! org:4 reopens …`. The local rule does not name the new one, so without this the
+/// concern would come back without a word.
+fn reopened(
+    local: &[layers::SourceRef],
+    name: &str,
+    old: &[Imported],
+    new: &[Imported],
+) -> Vec<String> {
+    let overridden: Vec<(&layers::SourceRef, &Imported)> = local
+        .iter()
+        .filter(|r| r.source == name)
+        .filter_map(|r| Some((r, old.iter().find(|rule| rule.number == r.number)?)))
+        .collect();
+    if overridden.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for rule in new.iter().filter(|rule| rule.superseded_by.is_empty()) {
+        let unchanged = old
+            .iter()
+            .any(|o| o.number == rule.number && o.instruction == rule.instruction);
+        let named = local
+            .iter()
+            .any(|r| r.source == name && r.number == rule.number);
+        if unchanged || named {
+            continue;
+        }
+        let texts = overridden
+            .iter()
+            .enumerate()
+            .map(|(at, (_, o))| (at as u64, o.instruction.as_str()));
+        let alike = crate::rules::similar::matches(&rule.instruction, texts)
+            .into_iter()
+            .map(|m| m.rule as usize)
+            .chain(overridden.iter().enumerate().filter_map(|(at, (_, o))| {
+                crate::rules::same_instruction(&o.instruction, &rule.instruction).then_some(at)
+            }))
+            .next();
+        if let Some((reference, o)) = alike.and_then(|at| overridden.get(at)) {
+            lines.push(format!(
+                "! {name}:{} reopens what local rule {} overrode in {name}:{}: it is active; \
+                 if rule {} still holds, make it supersede {name}:{} too",
+                rule.number, reference.local, o.number, reference.local, rule.number
+            ));
+        }
+    }
+    lines
 }
 
 /// Where a source stands against its server.
@@ -560,6 +624,49 @@ pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, Sourc
         .collect())
 }
 
+/// `sources lock org:N` (`lock` true) or `unlock`: the manifest's `locked` list, for a
+/// rule the source holds now. `Ok(false)`: nothing to change.
+pub(crate) fn set_locked(
+    layout: &Layout,
+    source: &str,
+    number: u64,
+    lock: bool,
+) -> Result<bool, SourceError> {
+    let rule_id = layers::id(source, number);
+    let held = layers::load(layout, None)
+        .layer(source)
+        .map(|layer| layer.rules.iter().any(|r| r.number == number));
+    match held {
+        None => {
+            return Err(SourceError::Invalid(format!(
+                "{rule_id}: no source `{source}` is imported here, or its copy does not match its pin (autofix sources list)"
+            )));
+        }
+        Some(false) => {
+            return Err(SourceError::Invalid(format!(
+                "{rule_id}: source `{source}` holds no rule {number}"
+            )));
+        }
+        Some(true) => {}
+    }
+    let mut changed = false;
+    layout.commit(|state| {
+        let list = &mut state.manifest.locked;
+        let at = list.iter().position(|id| *id == rule_id);
+        match (lock, at) {
+            (true, None) => list.push(rule_id.clone()),
+            (false, Some(at)) => {
+                list.remove(at);
+            }
+            _ => return Ok(Vec::new()),
+        }
+        list.sort();
+        changed = true;
+        Ok(Vec::new())
+    })?;
+    Ok(changed)
+}
+
 /// `sources remove NAME`: drop it from the manifest and the lock, and its copy (first, so
 /// a kill leaves a source whose copy is missing, which `check` reports and a second
 /// `remove` finishes, never an orphan copy).
@@ -576,6 +683,7 @@ pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
             .manifest
             .overrides
             .retain(|id, _| !id.starts_with(&prefix));
+        state.manifest.locked.retain(|id| !id.starts_with(&prefix));
         Ok(vec![(name.to_string(), None)])
     })
 }

@@ -135,9 +135,19 @@ fn locked(rule: &Rule<'_>, number: u64) -> Result<bool, String> {
     }
 }
 
+/// How a change line names a rule's scope: its globs, or every file.
+fn scope_of(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "every file".to_string()
+    } else {
+        let globs: Vec<String> = paths.iter().map(|g| format!("`{g}`")).collect();
+        globs.join(", ")
+    }
+}
+
 /// The rule-level difference between two versions of a source, one line a change:
-/// `+` a new rule, `-` a rule gone, `~` a rule whose text changed, `=` a rule the new
-/// version supersedes, `!` a rule newly locked or unlocked.
+/// `+` a new rule, `-` a rule gone, `~` a rule whose text, scope (`Paths`) or reason
+/// changed, `=` a rule the new version supersedes, `!` a rule newly locked or unlocked.
 pub(crate) fn diff(name: &str, old: &[Imported], new: &[Imported]) -> Vec<String> {
     let find = |rules: &[Imported], number: u64| rules.iter().find(|r| r.number == number).cloned();
     let mut lines = Vec::new();
@@ -150,6 +160,19 @@ pub(crate) fn diff(name: &str, old: &[Imported], new: &[Imported]) -> Vec<String
                     lines.push(format!(
                         "~ {id} [{}] {} (was [{}] {})",
                         rule.category, rule.instruction, before.category, before.instruction
+                    ));
+                }
+                if before.paths != rule.paths {
+                    lines.push(format!(
+                        "~ {id} scope now {} (was {})",
+                        scope_of(&rule.paths),
+                        scope_of(&before.paths)
+                    ));
+                }
+                if before.why != rule.why {
+                    lines.push(format!(
+                        "~ {id} why now \"{}\" (was \"{}\")",
+                        rule.why, before.why
                     ));
                 }
                 if before.superseded_by.is_empty() && !rule.superseded_by.is_empty() {

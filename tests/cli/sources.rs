@@ -331,6 +331,26 @@ fn a_force_pushed_pin_fails_closed_and_writes_nothing() {
     );
     assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
     assert_eq!(sandbox.read(format!("app/{COPY}")), copy);
+    assert!(
+        update
+            .stderr
+            .contains("`autofix sources update --force org`"),
+        "{}",
+        update.stderr
+    );
+    // Re-pinned on purpose, after review: no remove-and-re-add.
+    let forced = run(&sandbox, &["sources", "update", "--force", "org"]).expect(0);
+    assert!(
+        forced.stdout.contains("- org:3 [CODE]"),
+        "{}",
+        forced.stdout
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    run(&sandbox, &["check"]).expect(0);
 }
 
 #[test]
@@ -1159,6 +1179,7 @@ fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_
             "style",
             "-w",
             "house style",
+            "--force",
             "Never use tabs for indentation.",
         ],
     )
@@ -1286,15 +1307,15 @@ fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
     ));
     origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
     origin.push(&sandbox, false);
+    // `sources update` refreshes the exports, as `learn` does.
     run(&sandbox, &["sources", "update"]).expect(0);
-    run(&sandbox, &["export", "--check"]).expect(1);
-    run(&sandbox, &["export"]).expect(0);
+    run(&sandbox, &["export", "--check"]).expect(0);
     let agents = sandbox.read("app/AGENTS.md");
     assert!(
         agents.contains("- **org:3** [TOOL] Always use the v2 HTTP client."),
         "{agents}"
     );
-    assert!(!agents.contains("org:2"), "{agents}");
+    assert!(!agents.contains("**org:2**"), "{agents}");
     run(&sandbox, &["export", "--check"]).expect(0);
     // A local rule that supersedes org:3: learning refreshes the export without it.
     run(
@@ -2017,8 +2038,8 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         against.contains("goes against rule org:2") && against.contains("--supersedes org:2"),
         "{against}"
     );
-    // A local rule saying the same wins over the imported one.
-    run(
+    // A local rule saying the same is a repeat, as of a local rule: nothing learned.
+    let again = run(
         &sandbox,
         &[
             "learn",
@@ -2030,12 +2051,12 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         ],
     )
     .expect(0);
-    let local = prompt_reminder(
-        &sandbox,
-        "No, always use the internal HTTP client - because it retries.",
-    )
-    .unwrap();
-    assert!(local.contains("rule #1 already says this"), "{local}");
+    assert!(
+        again.stdout.starts_with("Already known as org:2 ([TOOL])"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), "[]\n");
 
     // `reflect` reads the same rules.
     let root = sandbox.join("app").display().to_string();
@@ -2543,4 +2564,250 @@ fn org_n_is_a_rule_reference_in_rules_retire_search_and_mcp() {
     );
     assert!(reply.to_string().contains("org:1 is locked"), "{reply}");
     run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn locked_rules_hold_against_repeats_reversals_and_the_export_says_so() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // With no exported file, the session hook carries the imported rules, marked too.
+    let hook = claude_hook(&sandbox);
+    assert!(
+        hook.contains(
+            "org:1 [DATA] Never log personal data - because of the GDPR. — org policy [locked]"
+        ),
+        "{hook}"
+    );
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    let rules_before = sandbox.read("app/.agents/autofix.json");
+    // Word for word a locked (or any) imported rule: a repeat, nothing learned.
+    let repeat = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "x",
+            "Never log personal data - because of the GDPR.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        repeat.stdout.starts_with("Already known as org:1 ([DATA])"),
+        "{}",
+        repeat.stdout
+    );
+    // The reverse of a locked rule, in other words: refused, --force or not.
+    for force in [false, true] {
+        let mut args = vec!["learn", "-c", "data", "-w", "debugging"];
+        if force {
+            args.push("--force");
+        }
+        args.push("Always log personal data.");
+        let refused = run(&sandbox, &args).expect_noisy(1);
+        assert!(
+            refused.stderr.contains("contradicts the locked org:1")
+                && refused.stderr.contains("--force or not"),
+            "{}",
+            refused.stderr
+        );
+    }
+    // An unlocked one: refused without --force, kept beside it with.
+    let against = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "Never use the internal HTTP client.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        against.stderr.contains("contradicts the imported org:2")
+            && against.stderr.contains("--supersedes org:2"),
+        "{}",
+        against.stderr
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), rules_before);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(agents.contains("- **org:1** [DATA] Never log personal data - because of the GDPR. — _org policy_ [locked]"), "{agents}");
+    assert!(agents.contains("except a rule marked [locked]"), "{agents}");
+}
+
+#[test]
+fn sources_lock_locks_an_imported_rule_for_this_repository() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    // Locked here by a command, not a hand edit; then --force no longer lets it through.
+    let locked = run(&sandbox, &["sources", "lock", "org:2"]).expect(0);
+    assert!(
+        locked.stdout.contains("org:2 locked for this repository"),
+        "{}",
+        locked.stdout
+    );
+    assert!(
+        locked
+            .stdout
+            .contains("exported copies refreshed: AGENTS.md"),
+        "{}",
+        locked.stdout
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(manifest["locked"], serde_json::json!(["org:2"]));
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--force",
+            "Never use the internal HTTP client.",
+        ],
+    )
+    .expect_noisy(1);
+    let supersede = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:2",
+            "Always use curl.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        supersede.stderr.contains("org:2 is locked"),
+        "{}",
+        supersede.stderr
+    );
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(agents.contains("- **org:2** [TOOL] Always use the internal HTTP client - because it retries. — _org policy_ [locked]"), "{agents}");
+    assert!(agents.contains("except a rule marked [locked]"), "{agents}");
+
+    run(&sandbox, &["sources", "unlock", "org:2"]).expect(0);
+    run(&sandbox, &["sources", "lock", "3"]).expect_noisy(2);
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn update_reports_scope_reason_and_reopened_concerns_and_refreshes_the_exports() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    // Local rule 1 overrides org:2.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "partner API",
+            "--supersedes",
+            "org:2",
+            "Always use curl for the partner API.",
+        ],
+    )
+    .expect(0);
+    // The org replaces org:2 by org:3, the same concern in other words, and gives org:1 a
+    // new reason.
+    let v2 = rules_file(&[
+        (
+            1,
+            "DATA",
+            "Never log personal data - because of the GDPR.",
+            "org policy, GDPR art. 5",
+            true,
+        ),
+        (
+            2,
+            "TOOL",
+            "Always use the internal HTTP client - because it retries.",
+            "org policy",
+            false,
+        ),
+        (
+            3,
+            "TOOL",
+            "Always use the internal HTTP client, v2 - because it retries.",
+            "supersedes rule 2",
+            false,
+        ),
+    ]);
+    origin.commit(".agents/autofix.json", &v2, "v2");
+    origin.push(&sandbox, false);
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"])
+        .expect(0)
+        .stdout;
+    assert!(
+        dry.contains("~ org:1 why now \"org policy, GDPR art. 5\" (was \"org policy\")"),
+        "{dry}"
+    );
+    assert!(
+        dry.contains("! org:3 reopens what local rule 1 overrode in org:2"),
+        "{dry}"
+    );
+    let json = run(
+        &sandbox,
+        &["sources", "update", "--dry-run", "--format", "json"],
+    )
+    .expect(0)
+    .json();
+    assert_eq!(json["sources"][0]["status"], "would_move", "{json}");
+    let updated = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(
+        updated.contains("exported copies refreshed: AGENTS.md"),
+        "{updated}"
+    );
+    run(&sandbox, &["export", "--check"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    // The source's own reference, qualified where it is delivered.
+    assert!(agents.contains("_supersedes rule org:2_"), "{agents}");
+    let listed = run(&sandbox, &["sources", "list", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(listed["sources"][0]["status"], "ok", "{listed}");
+    let outdated = run(&sandbox, &["sources", "outdated", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(outdated["sources"][0]["status"], "current", "{outdated}");
+    // Removing the source takes its rules out of the exports at once.
+    run(&sandbox, &["sources", "remove", "org"]).expect(0);
+    assert!(!sandbox.read("app/AGENTS.md").contains("org:1"));
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn a_scope_change_alone_is_a_reported_change() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let scoped = |glob: &str| {
+        format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always validate input.\", \"Why\": \"x\", \"Paths\": [\"{glob}\"]}}]\n"
+        )
+    };
+    let origin = Origin::new(&sandbox, "org", &scoped("src/api/**"));
+    add_org(&sandbox, &origin);
+    origin.commit(".agents/autofix.json", &scoped("**"), "wider");
+    origin.push(&sandbox, false);
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"])
+        .expect(0)
+        .stdout;
+    assert!(
+        dry.contains("~ org:1 scope now `**` (was `src/api/**`)"),
+        "{dry}"
+    );
+    assert!(!dry.contains("(no rule changed)"), "{dry}");
 }
