@@ -31,6 +31,10 @@ pub(crate) struct Check {
     pub message: String,
     /// The command (or step) that fixes a failed check.
     pub fix: Option<String>,
+    /// Said, not failed: a finding that does not apply where it was made (no agent runs
+    /// on a CI runner, so none has trusted its checkout). `ok` stays true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub note: bool,
 }
 
 /// Every check, in order.
@@ -49,6 +53,8 @@ pub(crate) struct Request<'a> {
     pub path_var: Option<OsString>,
     /// Where the agents keep their trust of folders (`HOME`).
     pub home: Option<PathBuf>,
+    /// Whether `CI` is set: the trust of agents is then a note, not a failure.
+    pub ci: bool,
 }
 
 /// Runs every check, in order.
@@ -96,6 +102,17 @@ fn check_trust(report: &mut Report, request: &Request<'_>) {
                 agent.reader()
             )
         };
+        if !granted && request.ci {
+            report.checks.push(Check {
+                name,
+                ok: true,
+                code: Some(Code::RepositoryUntrusted),
+                message: format!("{message} (CI is set: no agent runs here, so this is a note)"),
+                fix: trust::how(agent).map(str::to_string),
+                note: true,
+            });
+            continue;
+        }
         report.push(
             name,
             (granted, Code::RepositoryUntrusted),
@@ -120,6 +137,7 @@ impl Report {
             code: (!ok).then_some(code),
             message,
             fix: if ok { None } else { fix.map(str::to_string) },
+            note: false,
         });
     }
 }
@@ -175,17 +193,24 @@ fn check_sources(report: &mut Report, top: &Path, rules_file: &Path) {
         .ok()
         .flatten()
         .is_some_and(|command| command.contains("sources merge-driver"));
-    let attribute = git.attribute("merge", &relative).unwrap_or_default();
-    let ok = configured && attribute == DRIVER;
-    let message = if ok {
-        format!("{} merges with merge={DRIVER}", relative.display())
-    } else if !configured {
-        format!("{key} is not set: git merges the sources lock as text")
-    } else {
-        format!(
+    // The lock and the manifest both: two branches that each add a source conflict in the
+    // manifest when git merges it as text.
+    let manifest = rules_file.with_file_name(crate::sources::MANIFEST);
+    let mut files = vec![relative];
+    files.extend(git::relative_to_top(top, &manifest).filter(|_| manifest.exists()));
+    let missing = files.iter().find_map(|file| {
+        let attribute = git.attribute("merge", file).unwrap_or_default();
+        (attribute != DRIVER).then(|| (file.clone(), attribute))
+    });
+    let ok = configured && missing.is_none();
+    let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let message = match &missing {
+        _ if !configured => format!("{key} is not set: git merges the sources lock as text"),
+        Some((file, attribute)) => format!(
             "{} has no merge={DRIVER} attribute (merge: {attribute})",
-            relative.display()
-        )
+            file.display()
+        ),
+        None => format!("{} merge with merge={DRIVER}", shown.join(" and ")),
     };
     report.push(
         "sources",
@@ -468,6 +493,7 @@ impl Report {
     pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
         self.checks
             .iter()
+            .filter(|check| !check.ok)
             .filter_map(|check| {
                 let diagnostic = Diagnostic::new(check.code?, &check.message);
                 Some(match &check.fix {
@@ -482,7 +508,9 @@ impl Report {
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let mut out = String::new();
         for check in &self.checks {
-            let verdict = if check.ok {
+            let verdict = if check.note {
+                painter.warning("note")
+            } else if check.ok {
                 painter.good("ok  ")
             } else {
                 painter.error("FAIL")

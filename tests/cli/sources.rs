@@ -986,7 +986,7 @@ fn merging_setup() -> (Sandbox, Origin) {
     let doctor = run(&sandbox, &["doctor"]).stdout;
     assert!(
         doctor.contains(
-            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+            "ok    sources     .agents/autofix.sources.lock.json and .agents/autofix.sources.json merge with merge=autofix-sources"
         ),
         "{doctor}"
     );
@@ -1957,6 +1957,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     for line in [
         ".agents/autofix.sources.lock.json merge=autofix-sources",
         ".agents/sources/*.json merge=autofix-sources",
+        ".agents/autofix.sources.json merge=autofix-sources",
     ] {
         assert_eq!(
             attributes.lines().filter(|l| *l == line).count(),
@@ -1989,7 +1990,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     let doctor = run(&sandbox, &["doctor"]).stdout;
     assert!(
         doctor.contains(
-            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+            "ok    sources     .agents/autofix.sources.lock.json and .agents/autofix.sources.json merge with merge=autofix-sources"
         ),
         "{doctor}"
     );
@@ -2810,4 +2811,53 @@ fn a_scope_change_alone_is_a_reported_change() {
         "{dry}"
     );
     assert!(!dry.contains("(no rule changed)"), "{dry}");
+}
+
+#[test]
+fn two_branches_that_each_add_a_source_merge_without_a_conflict() {
+    let (sandbox, _origin) = merging_setup();
+    let app = sandbox.join("app");
+    let team = Origin::new(
+        &sandbox,
+        "team",
+        &rules_file(&[(1, "CODE", "Always write tests first.", "team", false)]),
+    );
+    let infra = Origin::new(
+        &sandbox,
+        "infra",
+        &rules_file(&[(1, "TOOL", "Always pin your tool versions.", "infra", false)]),
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "team"]);
+    run(&sandbox, &["sources", "add", "team", &team.url()]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "add team"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "add", "infra", &infra.url()]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "add infra"]);
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "team"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged
+            .stderr
+            .contains(".agents/autofix.sources.json: merged the sources by name"),
+        "{}",
+        merged.stderr
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    let names: Vec<&str> = manifest["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["org", "infra", "team"]);
+    run(&sandbox, &["check"]).expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("team:1 [CODE]") && rules.contains("infra:1 [TOOL]"),
+        "{rules}"
+    );
 }
