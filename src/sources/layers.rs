@@ -424,11 +424,34 @@ pub(crate) fn for_export(
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
         return Vec::new();
     }
-    let layers = load(&layout, referencing(rules_file).as_ref());
-    layers
-        .active()
-        .map(|(layer, rule)| (layer.name.clone(), rule.clone()))
-        .collect()
+    let mut layers = load(&layout, referencing(rules_file).as_ref());
+    // Which rules are active, then each moved out of its layer rather than copied.
+    let keep: Vec<Vec<bool>> = layers
+        .layers
+        .iter()
+        .map(|layer| {
+            (0..layer.rules.len())
+                .map(|at| {
+                    matches!(
+                        layers.status(layer, at),
+                        Status::Active | Status::LockedKept(_)
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (layer, keep) in layers.layers.iter_mut().zip(keep) {
+        let rules = std::mem::take(&mut layer.rules);
+        out.extend(
+            rules
+                .into_iter()
+                .zip(keep)
+                .filter(|(_, keep)| *keep)
+                .map(|(rule, _)| (layer.name.clone(), rule)),
+        );
+    }
+    out
 }
 
 /// What the imported rules `imported` (as [`for_export`] gives them) take where they are
@@ -451,6 +474,10 @@ pub(crate) const EXPORT_NOTE: &str = "Rules `name:N` are imported from git sourc
 /// source's `supersedes rule 2` is `supersedes rule org:2` where the rule is delivered, so
 /// no agent reads it as this repository's rule 2.
 pub(crate) fn with_qualified_refs(name: &str, text: &str) -> String {
+    // A reference has digits: most texts have none, and are not scanned for markers.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len() + 8);
     let mut copied = 0;
     for reference in crate::rules::supersede::marker_references(text) {

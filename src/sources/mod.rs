@@ -11,6 +11,7 @@ pub(crate) mod lock;
 pub(crate) mod manifest;
 pub(crate) mod merge;
 pub(crate) mod vendor;
+pub(crate) mod verified;
 pub(crate) mod verify;
 
 use std::path::{Path, PathBuf};
@@ -173,10 +174,21 @@ impl Layout {
 
     /// The copy of `name` as it stands against `pin`, offline.
     pub(crate) fn pinned_copy(&self, name: &str, pin: &Pin) -> CopyState {
-        let copy = read_bytes(&self.copy(name)).ok().flatten();
-        match copy {
-            Some(bytes) if pin.holds(&bytes) => return CopyState::Matches(bytes),
-            _ => {}
+        let path = self.copy(name);
+        let copy = read_bytes(&path).ok().flatten();
+        if let Some(bytes) = &copy {
+            // Taken after the read: a change before or during it shows in the metadata.
+            let meta = std::fs::metadata(&path).ok();
+            let same_size = |m: &std::fs::Metadata| m.len() == bytes.len() as u64;
+            let known = meta
+                .as_ref()
+                .is_some_and(|m| same_size(m) && verified::known(&path, m, pin));
+            if known || pin.holds(bytes) {
+                if !known && let Some(meta) = meta.as_ref().filter(|m| same_size(m)) {
+                    verified::remember(&path, meta, pin);
+                }
+                return CopyState::Matches(copy.unwrap_or_default());
+            }
         }
         let pending = read_bytes(&self.pending(name)).ok().flatten();
         match (copy, pending) {

@@ -2861,3 +2861,41 @@ fn two_branches_that_each_add_a_source_merge_without_a_conflict() {
         "{rules}"
     );
 }
+
+#[test]
+fn a_copy_verified_once_is_hashed_again_after_any_edit() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // A copy changed within the last second is never remembered: wait that out once.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    run(&sandbox, &["rules"]).expect(0);
+    let cache = sandbox.join("home/.cache/autofix/verified");
+    assert_eq!(
+        fs::read_dir(&cache).unwrap().count(),
+        1,
+        "no verified copy remembered"
+    );
+    // An edit of the same size with the modification time put back: still caught, by
+    // the change time no program can set.
+    let copy = sandbox.join(format!("app/{COPY}"));
+    let before = fs::metadata(&copy).unwrap().modified().unwrap();
+    let forged = sandbox
+        .read(format!("app/{COPY}"))
+        .replace("Never log", "Alway log");
+    fs::write(&copy, forged).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&copy)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("Left out: source `org`") && !rules.contains("Alway log"),
+        "{rules}"
+    );
+    // Deleting the cache changes no result.
+    fs::remove_dir_all(&cache).unwrap();
+    let again = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert_eq!(again, rules);
+}
