@@ -68,6 +68,7 @@ pub(crate) fn doctor(request: &Request<'_>) -> Report {
         }
         check_attribute(&mut report, top, request);
         check_exports(&mut report, top, &request.workspace.root);
+        check_exports_current(&mut report, request.workspace);
         check_sources(&mut report, top, &request.workspace.rules_file);
     }
     check_binary(&mut report, &program, request.path_var.as_deref());
@@ -384,6 +385,47 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
             Some(fix),
         ),
     }
+}
+
+/// The exported files against what `export` would write now (the rules file and the
+/// imported rules): after a merge that moved a pin or added a source, a copy the export
+/// driver could not know about is stale until `autofix export` runs.
+fn check_exports_current(report: &mut Report, workspace: &Workspace) {
+    if crate::export::exported_files(&workspace.root).is_empty() {
+        return;
+    }
+    let request = crate::export::Request {
+        root: workspace.root.clone(),
+        rules_file: workspace.rules_file.clone(),
+        targets: crate::export::Targets::Exported,
+        mode: crate::export::Mode::Check,
+        remove: false,
+        truncate: crate::export::Truncate::AsBefore,
+        diff: false,
+    };
+    let Ok(outcome) = crate::export::run(&request) else {
+        return;
+    };
+    let stale: Vec<&str> = outcome
+        .outcomes
+        .iter()
+        .filter(|o| o.status.is_change())
+        .map(|o| o.path.as_str())
+        .collect();
+    let message = if stale.is_empty() {
+        "the exported files hold the rules and the imported rules as they are".to_string()
+    } else {
+        format!(
+            "stale: {} (the rules or the sources changed since)",
+            stale.join(", ")
+        )
+    };
+    report.push(
+        "in-sync",
+        (stale.is_empty(), Code::ExportOutOfSync),
+        message,
+        Some("autofix export"),
+    );
 }
 
 fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::OsStr>) {

@@ -2899,3 +2899,32 @@ fn a_copy_verified_once_is_hashed_again_after_any_edit() {
     let again = run(&sandbox, &["rules"]).expect(0).stdout;
     assert_eq!(again, rules);
 }
+
+#[test]
+fn doctor_sees_an_export_the_sources_left_stale() {
+    let (sandbox, origin) = setup();
+    git(
+        &sandbox,
+        &sandbox.join("app"),
+        &["init", "-q", "-b", "main"],
+    );
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(doctor.contains("ok    in-sync   "), "{doctor}");
+    // What a merge of the manifest does behind the export's back: a narrower selection.
+    let manifest = sandbox.read(format!("app/{MANIFEST}"));
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        manifest.replace(
+            "\"path\": \".agents/autofix.json\"",
+            "\"path\": \".agents/autofix.json\",\n      \"categories\": [\"DATA\"]",
+        ),
+    );
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains("FAIL  in-sync     stale: AGENTS.md")
+            && doctor.contains("fix: autofix export"),
+        "{doctor}"
+    );
+}
