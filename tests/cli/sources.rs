@@ -2928,3 +2928,34 @@ fn doctor_sees_an_export_the_sources_left_stale() {
         "{doctor}"
     );
 }
+
+#[test]
+fn a_kill_at_any_step_of_an_add_is_finished_by_adding_again() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill at each step of `sources add`");
+    }
+    // The renames of an add: the staged copy, the lock, the copy, the manifest.
+    for when in 1..=4 {
+        let (sandbox, origin) = setup();
+        let inject = format!("inject=rename,renameat,renameat2:signal=SIGKILL:when={when}");
+        let killed = run_injected(&sandbox, &inject, &["sources", "add", "org", &origin.url()]);
+        assert_ne!(killed.code, 0, "{inject}: the run was not stopped");
+        // The manifest goes last: until it names the source, no reader lists it, and none
+        // fails on what the killed run left.
+        let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+        assert!(!rules.contains("org:"), "{inject}: {rules}");
+        run(&sandbox, &["sources", "add", "org", &origin.url()]).expect(0);
+        run(&sandbox, &["check"]).expect(0);
+        assert!(
+            vendor_leftovers(&sandbox).is_empty(),
+            "{inject}: {:?}",
+            vendor_leftovers(&sandbox)
+        );
+        assert_eq!(
+            sandbox.read(format!("app/{COPY}")),
+            rules_file(ORG_V1),
+            "{inject}"
+        );
+    }
+}
