@@ -19,6 +19,8 @@ pub(crate) enum GitError {
     Spawn { error: io::Error },
     #[error("`git {args}` failed: {message}")]
     Failed { args: String, message: String },
+    #[error("`git {args}` was stopped: what it fetched grew over the cap of {cap} bytes")]
+    OverCap { args: String, cap: u64 },
     #[error("{} is not inside a git work tree{hint}", dir.display())]
     NotARepository { dir: PathBuf, hint: &'static str },
     #[error("cannot read {}: {error}", path.display())]
@@ -40,7 +42,9 @@ impl GitError {
                 error,
             },
             GitError::Write(error) => GitError::Write(error.relative_to(roots)),
-            other @ (GitError::Spawn { .. } | GitError::Failed { .. }) => other,
+            other @ (GitError::Spawn { .. }
+            | GitError::Failed { .. }
+            | GitError::OverCap { .. }) => other,
         }
     }
 }
@@ -484,15 +488,14 @@ impl Remote {
             Err(stopped) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(GitError::Failed {
-                    args: args.join(" "),
-                    message: match stopped {
-                        Stopped::TimedOut => {
-                            format!("timed out after {} s", self.timeout.as_secs())
-                        }
-                        Stopped::TooLarge(bytes) => {
-                            format!("stopped: what it fetched grew over the cap of {bytes} bytes")
-                        }
+                return Err(match stopped {
+                    Stopped::TimedOut => GitError::Failed {
+                        args: args.join(" "),
+                        message: format!("timed out after {} s", self.timeout.as_secs()),
+                    },
+                    Stopped::TooLarge(cap) => GitError::OverCap {
+                        args: args.join(" "),
+                        cap,
                     },
                 });
             }

@@ -86,9 +86,7 @@ fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote, Resolved), Sou
         },
     );
     match run {
-        Err(crate::io::git::GitError::Failed { message, .. })
-            if message.starts_with("stopped:") =>
-        {
+        Err(crate::io::git::GitError::OverCap { .. }) => {
             return Err(SourceError::TooLarge {
                 name: source.name.clone(),
                 what: "the fetched history".into(),

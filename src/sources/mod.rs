@@ -198,6 +198,17 @@ impl Layout {
         }
     }
 
+    /// Whether a killed run left a staged copy behind.
+    fn has_pending(&self) -> bool {
+        std::fs::read_dir(&self.vendor).is_ok_and(|entries| {
+            entries.flatten().any(|entry| {
+                let file = entry.file_name();
+                let file = file.to_string_lossy();
+                file.starts_with('.') && file.ends_with(".pending")
+            })
+        })
+    }
+
     /// Finishes what a killed run left half done, under the manifest's lock: a staged copy
     /// the lock already pins replaces the copy; one it does not pin (killed before the lock
     /// moved) is dropped.
@@ -470,7 +481,7 @@ pub(crate) fn update(
     dry_run: bool,
     force: bool,
 ) -> Result<Updated, SourceError> {
-    if !dry_run {
+    if !dry_run && layout.has_pending() {
         // A run killed half way is finished first, even when the pin stays where it is.
         layout.commit(|_| Ok(Vec::new()))?;
     }
