@@ -166,7 +166,8 @@ impl<'l> Output<'l> {
         if !layers.lines.is_empty() {
             header.push_str(
                 "Rules named `name:N` come from git sources and `user:N` are the user's own; \
-                 this repository's numbered rules win over them.\n",
+                 this repository's numbered rules win over them, except a rule marked \
+                 [locked], which holds whatever a local rule says.\n",
             );
         }
         Output {

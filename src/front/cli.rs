@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::rules::reference::RuleRef;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// The heading of the options that are not a command's own.
@@ -326,13 +327,39 @@ pub(crate) enum SourcesCommand {
         /// Show what would change; write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Re-pin a source whose history was rewritten (force-pushed): take the ref's
+        /// commit now although the pinned one is not in its history. Review it first.
+        #[arg(long)]
+        force: bool,
+        /// Print the changes as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
     },
     /// Compare each pin with its ref on the server (exit 1 when one is behind).
-    Outdated,
+    Outdated {
+        /// Print the states as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
+    },
     /// List the sources, their pins and whether the vendored copies match (offline).
-    List,
+    List {
+        /// Print the list as a JSON document.
+        #[arg(long, value_enum, default_value = "text")]
+        format: TextOrJson,
+    },
     /// Remove a source from the manifest and the lock, and its vendored copy.
     Remove { name: String },
+    /// Lock an imported rule for this repository (`org:4`): no local rule may supersede,
+    /// repeat or reverse it without a reviewed manifest override. Written to the manifest.
+    Lock {
+        #[arg(value_name = "NAME:N", value_parser = RuleRef::parse)]
+        rule: RuleRef,
+    },
+    /// Undo `sources lock` for an imported rule (a rule its source locks stays locked).
+    Unlock {
+        #[arg(value_name = "NAME:N", value_parser = RuleRef::parse)]
+        rule: RuleRef,
+    },
     /// Merge the lock or a vendored copy for git (run by git: `%O %A %B %P`), or set the
     /// driver up with --install.
     MergeDriver {
@@ -657,23 +684,6 @@ Exit status:
   1  a check failed (each failure names the command that fixes it)
   2  it could not run";
 
-/// A `--supersedes` value: a local rule number, or an imported rule `name:N`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Supersede {
-    Local(u64),
-    Imported(String, u64),
-}
-
-fn parse_supersedes(text: &str) -> Result<Supersede, String> {
-    if let Ok(number) = text.parse::<u64>() {
-        return Ok(Supersede::Local(number));
-    }
-    text.split_once(':')
-        .and_then(|(name, n)| Some(Supersede::Imported(name.to_string(), n.parse().ok()?)))
-        .filter(|s| matches!(s, Supersede::Imported(name, _) if crate::sources::manifest::check_name(name).is_ok()))
-        .ok_or_else(|| format!("`{text}` is neither a rule number nor an imported rule NAME:N"))
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Color {
     Auto,
@@ -739,8 +749,8 @@ pub(crate) struct LearnArgs {
 
     /// The number of an older rule this one replaces, or an imported rule `NAME:N`
     /// (repeatable).
-    #[arg(short, long, value_name = "N", value_parser = parse_supersedes)]
-    pub(crate) supersedes: Vec<Supersede>,
+    #[arg(short, long, value_name = "N", value_parser = RuleRef::parse)]
+    pub(crate) supersedes: Vec<RuleRef>,
 
     /// Scope the rule to the files matching this glob, gitignore-style and relative to the
     /// workspace root: `src/api/**`, `*.sql`, `!src/gen/**` (repeatable; without it the
@@ -826,8 +836,8 @@ pub(crate) struct RulesArgs {
 
     /// Show this rule whole: its text, scope, state, the commit that added it, what it
     /// superseded and what supersedes or retires it.
-    #[arg(value_name = "RULE", conflicts_with_all = ["categories", "all", "for_paths", "budget", "search", "agent"])]
-    pub(crate) number: Option<u64>,
+    #[arg(value_name = "RULE", value_parser = RuleRef::parse, conflicts_with_all = ["categories", "all", "for_paths", "budget", "search", "agent"])]
+    pub(crate) number: Option<RuleRef>,
 
     /// Only the rules whose instruction or why holds TEXT (ignoring case).
     #[arg(long, value_name = "TEXT")]
@@ -854,9 +864,10 @@ pub(crate) struct RetireArgs {
     #[arg(short, long)]
     pub(crate) quiet: bool,
 
-    /// The number of the active rule to retire.
-    #[arg(value_name = "RULE")]
-    pub(crate) number: u64,
+    /// The active rule to retire: a number, or an imported rule `org:N` (this repository
+    /// then stops following it).
+    #[arg(value_name = "RULE", value_parser = RuleRef::parse)]
+    pub(crate) number: RuleRef,
 
     /// Why the rule no longer holds (kept in the record).
     #[arg(short, long, value_name = "WHY")]

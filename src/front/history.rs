@@ -8,10 +8,23 @@ use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Learned};
 use crate::rules::append::StoredRule;
 use crate::rules::provenance::History;
+use crate::rules::reference::RuleRef;
 use crate::rules::{self, learn, retire, show};
 
-/// Rule `number` of the workspace's rules file, whole: its text and JSON forms.
-pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(String, String)> {
+/// Rule `rule` whole, its text and JSON forms: a local rule from the rules file and its
+/// history, an imported one (`org:4`) from its source's verified copy.
+pub(crate) fn shown_rule(
+    workspace: &Workspace,
+    rule: &RuleRef,
+) -> anyhow::Result<(String, String)> {
+    let number = match rule {
+        RuleRef::Local(number) => *number,
+        RuleRef::Imported { source, number } => {
+            let layers = crate::sources::layers::for_workspace(workspace);
+            return crate::sources::layers::shown(&layers, source, *number)
+                .map_err(anyhow::Error::msg);
+        }
+    };
     let path = &workspace.shown;
     let document = rules::load(workspace.shown_path())?
         .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
@@ -21,19 +34,28 @@ pub(crate) fn shown_rule(workspace: &Workspace, number: u64) -> anyhow::Result<(
     Ok((report.to_text(), report.to_json()))
 }
 
-/// Retires rule `number` of the workspace's rules file for `why`: the record appended
-/// through `learn`'s locked splice, then the exported copies refreshed.
+/// Retires `rule` for `why`: the record appended through `learn`'s locked splice, then the
+/// exported copies refreshed. A local rule's record supersedes it; an imported one's
+/// (`org:5`) carries `(supersedes org:5)`, refused for a locked rule as `learn` refuses it.
 pub(crate) fn retire_rule(
     workspace: &Workspace,
-    number: u64,
+    rule: &RuleRef,
     why: &str,
     dry_run: bool,
     after: AfterLearning,
 ) -> anyhow::Result<Learned> {
-    let path = &workspace.shown;
-    let document = rules::load(workspace.shown_path())?
-        .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-    let request = retire::request(workspace, &document, number, why)?;
+    let request = match rule {
+        RuleRef::Local(number) => {
+            let path = &workspace.shown;
+            let document = rules::load(workspace.shown_path())?
+                .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
+            retire::request(workspace, &document, *number, why)?
+        }
+        RuleRef::Imported { source, number } => {
+            crate::sources::layers::retirement(workspace, source, *number, why)?
+                .map_err(anyhow::Error::msg)?
+        }
+    };
     let options = learn::Options {
         dry_run,
         lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
@@ -42,19 +64,23 @@ pub(crate) fn retire_rule(
 }
 
 /// The retirement's text and JSON, as the CLI and the MCP tool print them.
-pub(crate) fn retired_output(learned: &Learned, number: u64, why: &str) -> (String, String) {
+pub(crate) fn retired_output(learned: &Learned, rule: &RuleRef, why: &str) -> (String, String) {
+    let number = match rule {
+        RuleRef::Local(number) => format!("rule #{number}"),
+        imported => imported.to_string(),
+    };
     let record = &learned.outcome.rule;
     let path = learned.path.as_str();
     let dry_run = learned.outcome.status == learn::Status::DryRun;
     let mut text = if dry_run {
         format!(
-            "Would retire rule #{number} with record #{}: {} (dry run; {path} unchanged)\n",
+            "Would retire {number} with record #{}: {} (dry run; {path} unchanged)\n",
             record.number,
             crate::report::text::shown(why.trim())
         )
     } else {
         format!(
-            "Retired rule #{number} with record #{}: {} — saved to {path}\n",
+            "Retired {number} with record #{}: {} — saved to {path}\n",
             record.number,
             crate::report::text::shown(why.trim())
         )
@@ -70,7 +96,10 @@ pub(crate) fn retired_output(learned: &Learned, number: u64, why: &str) -> (Stri
         version: 1,
         status: if dry_run { "dry_run" } else { "retired" },
         path,
-        retired: number,
+        retired: match rule {
+            RuleRef::Local(number) => serde_json::json!(number),
+            imported => serde_json::json!(imported.to_string()),
+        },
         reason: why.trim(),
         record,
         exports: &learned.exports,
@@ -87,8 +116,8 @@ struct RetireJson<'a> {
     /// `retired`, or `dry_run`.
     pub status: &'static str,
     pub path: &'a str,
-    /// The number of the rule retired.
-    pub retired: u64,
+    /// The number of the rule retired, or `"org:5"` for an imported one.
+    pub retired: serde_json::Value,
     pub reason: &'a str,
     /// The record appended.
     pub record: &'a StoredRule,

@@ -16,6 +16,7 @@ use crate::ops::learning::{self, AfterLearning};
 use crate::ops::service;
 use crate::preset::{render, report};
 use crate::rules::provenance::History;
+use crate::rules::reference::RuleRef;
 use crate::rules::{learn, listing};
 use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer};
@@ -361,7 +362,7 @@ fn tools() -> Value {
                 "for": {"type": "array", "items": {"type": "string"}, "description": "Only the rules that apply to these files (relative to the workspace root): the unscoped ones and those whose path globs match; each says why it applies."},
                 "search": {"type": "string", "description": "Only the rules whose instruction or why holds this text (ignoring case)."},
                 "provenance": {"type": "boolean", "description": "Add each rule's origin: the commit that added it, its author and date (from the rules file's git history)."},
-                "rule": {"type": "integer", "minimum": 1, "description": "Show this rule whole instead of a listing: text, scope, state, origin, what it superseded and what supersedes or retires it (no filters with it)."}
+                "rule": {"type": ["integer", "string"], "minimum": 1, "description": "Show this rule whole instead of a listing: a number, or an imported rule \"org:4\"; text, scope, state, origin, what it superseded and what supersedes or retires it (no filters with it)."}
             }},
             "outputSchema": document(&["version"]),
             "annotations": read_only,
@@ -388,7 +389,7 @@ fn tools() -> Value {
             "title": "Retire a rule",
             "description": "Retire an active rule that no longer holds, without a replacement: appends a record (locked, atomic) that supersedes it, with the reason; nothing is deleted. To replace a rule instead, call `learn` with `supersedes`.",
             "inputSchema": {"type": "object", "properties": {
-                "rule": {"type": "integer", "minimum": 1, "description": "The number of the active rule to retire."},
+                "rule": {"type": ["integer", "string"], "minimum": 1, "description": "The active rule to retire: a number, or an imported rule \"org:5\"."},
                 "why": {"type": "string", "description": "Why the rule no longer holds (kept in the record)."},
                 "dry_run": {"type": "boolean"},
                 "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) afterwards; default true."}
@@ -496,7 +497,8 @@ struct RulesArguments {
     for_paths: Option<Vec<String>>,
     search: Option<String>,
     provenance: Option<bool>,
-    rule: Option<u64>,
+    #[serde(default, deserialize_with = "rule_ref")]
+    rule: Option<RuleRef>,
 }
 
 /// `learn`'s arguments.
@@ -519,7 +521,8 @@ struct LearnArguments {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RetireArguments {
-    rule: std::num::NonZeroU64,
+    #[serde(deserialize_with = "required_rule_ref")]
+    rule: RuleRef,
     why: String,
     dry_run: Option<bool>,
     export: Option<bool>,
@@ -603,15 +606,41 @@ fn supersedes<'de, D: Deserializer<'de>>(input: D) -> Result<Superseded, D::Erro
     for item in items {
         match item {
             Value::Number(n) => local.push(n.as_u64().ok_or_else(bad)?),
-            Value::String(text) => {
-                let (name, number) = text.split_once(':').ok_or_else(bad)?;
-                crate::sources::manifest::check_name(name).map_err(|_| bad())?;
-                imported.push((name.to_string(), number.parse().map_err(|_| bad())?));
-            }
+            Value::String(text) => match text.parse::<RuleRef>().map_err(|_| bad())? {
+                RuleRef::Imported { source, number } => imported.push((source, number)),
+                RuleRef::Local(number) => local.push(number),
+            },
             _ => return Err(bad()),
         }
     }
     Ok((local, imported))
+}
+
+/// A rule as a number (`4`) or a string (`"4"`, `"org:4"`), read by the one parser.
+fn rule_value(value: Value) -> Result<RuleRef, String> {
+    let bad = || "expected a rule number or an imported rule (\"org:12\")".to_string();
+    match value {
+        Value::Number(n) => n
+            .as_u64()
+            .filter(|&n| n > 0)
+            .map(RuleRef::Local)
+            .ok_or_else(bad),
+        Value::String(text) => text.parse().map_err(|_| bad()),
+        _ => Err(bad()),
+    }
+}
+
+/// An optional `rule`: null or absent is none.
+fn rule_ref<'de, D: Deserializer<'de>>(input: D) -> Result<Option<RuleRef>, D::Error> {
+    match Option::<Value>::deserialize(input)? {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => rule_value(value).map(Some).map_err(de::Error::custom),
+    }
+}
+
+/// A required `rule`.
+fn required_rule_ref<'de, D: Deserializer<'de>>(input: D) -> Result<RuleRef, D::Error> {
+    rule_value(Value::deserialize(input)?).map_err(de::Error::custom)
 }
 
 /// The message the CLI would print after `error:`.
@@ -622,7 +651,7 @@ fn failure(error: anyhow::Error) -> String {
 fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     // The arguments are checked before the workspace is looked for.
     let arguments: RulesArguments = read("rules", arguments)?;
-    if let Some(number) = arguments.rule {
+    if let Some(number) = &arguments.rule {
         let filters = arguments.category.is_some()
             || arguments.all.is_some()
             || arguments.budget.is_some()
@@ -664,6 +693,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
             categories: &categories,
             all,
             paths: &query.paths,
+            search: query.search.as_deref(),
         };
         text.push_str(&crate::sources::layers::render_text(&layers, &filter));
         json["imported"] = crate::sources::layers::to_json(&layers, &filter);
@@ -708,6 +738,16 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         AfterLearning::Skip
     };
     let workspace = context.workspace().map_err(failure)?;
+    match crate::sources::layers::imported_refusal(&workspace, &request) {
+        Some(crate::sources::layers::NotLearned::Refused(why)) => return Ok(Answer::Failed(why)),
+        Some(crate::sources::layers::NotLearned::Repeat { id, message }) => {
+            return Ok(Answer::Done {
+                json: serde_json::json!({"version": 1, "status": "duplicate", "imported": id, "message": message}),
+                text: message,
+            });
+        }
+        None => {}
+    }
     let options = learn::Options {
         dry_run: arguments.dry_run.unwrap_or(false),
         lock_timeout: crate::io::lock::timeout_from_env()?,
@@ -729,7 +769,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
 
 fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: RetireArguments = read("retire", arguments)?;
-    let number = arguments.rule.get();
+    let number = &arguments.rule;
     let why = arguments.why;
     let dry_run = arguments.dry_run.unwrap_or(false);
     let after = if arguments.export.unwrap_or(true) {

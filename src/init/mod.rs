@@ -509,9 +509,13 @@ fn install_sources_driver(setup: &Setup<'_>) -> Vec<Step> {
             .ok()
             .flatten()
             .is_some_and(|driver| driver == DRIVER_COMMAND);
-        let attributed = [layout.lock.clone(), layout.copy("org")]
-            .iter()
-            .all(|path| git.attribute("merge", path).is_ok_and(|v| v == DRIVER));
+        let attributed = [
+            layout.lock.clone(),
+            layout.copy("org"),
+            layout.manifest.clone(),
+        ]
+        .iter()
+        .all(|path| git.attribute("merge", path).is_ok_and(|v| v == DRIVER));
         let (action, message) = if configured && attributed {
             (Action::Unchanged, "installed")
         } else {

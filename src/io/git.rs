@@ -19,6 +19,8 @@ pub(crate) enum GitError {
     Spawn { error: io::Error },
     #[error("`git {args}` failed: {message}")]
     Failed { args: String, message: String },
+    #[error("`git {args}` was stopped: what it fetched grew over the cap of {cap} bytes")]
+    OverCap { args: String, cap: u64 },
     #[error("{} is not inside a git work tree{hint}", dir.display())]
     NotARepository { dir: PathBuf, hint: &'static str },
     #[error("cannot read {}: {error}", path.display())]
@@ -40,7 +42,9 @@ impl GitError {
                 error,
             },
             GitError::Write(error) => GitError::Write(error.relative_to(roots)),
-            other @ (GitError::Spawn { .. } | GitError::Failed { .. }) => other,
+            other @ (GitError::Spawn { .. }
+            | GitError::Failed { .. }
+            | GitError::OverCap { .. }) => other,
         }
     }
 }
@@ -405,6 +409,23 @@ const REMOTE_CONFIG: [&str; 14] = [
     "transfer.fsckObjects=true",
 ];
 
+/// What a remote run is held to beyond its time limit: a cap on what the directory it
+/// fills may weigh while it runs (a fetch from a server that ignores the filter), and a
+/// label to report progress under while it runs long.
+#[derive(Debug, Default)]
+pub(crate) struct Watch<'a> {
+    /// The directory and the most it may weigh, in bytes.
+    pub dir_cap: Option<(&'a Path, u64)>,
+    /// What is running, for the progress lines on stderr (`fetching org from URL`).
+    pub progress: Option<&'a str>,
+}
+
+/// How a remote run ended when it did not end by itself.
+enum Stopped {
+    TimedOut,
+    TooLarge(u64),
+}
+
 impl Remote {
     /// A remote runner in `dir` (a bare repository it creates when `init` is called).
     pub(crate) fn new(dir: &Path, timeout: std::time::Duration) -> Remote {
@@ -414,12 +435,10 @@ impl Remote {
         }
     }
 
-    /// Runs `git <settings> <args>` in the directory; its stdout when it succeeds within the
-    /// time limit and prints at most `cap` bytes.
-    pub(crate) fn run(&self, args: &[&str], cap: u64) -> Result<Vec<u8>, GitError> {
-        use std::io::Read as _;
-        let mut child = Command::new("git");
-        child
+    /// The command for `git <settings> <args>`, in its own process group.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new("git");
+        command
             .args(REMOTE_CONFIG)
             .args(args)
             .current_dir(&self.dir)
@@ -435,79 +454,193 @@ impl Remote {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // Its own process group, so a timeout also ends what git started (ssh, a helper),
-        // which would otherwise keep the pipes open.
+        // Its own process group, so the end of a run also ends what git started (ssh, a
+        // remote helper), which would otherwise live on and keep the pipes open.
         #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut child, 0);
-        let mut child = child.spawn().map_err(|error| GitError::Spawn { error })?;
-        let mut stdout = child.stdout.take().expect("piped");
-        let mut stderr = child.stderr.take().expect("piped");
-        let out = std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let read = (&mut stdout).take(cap + 1).read_to_end(&mut bytes);
-            (
-                read.map(|_| bytes),
-                std::io::copy(&mut stdout, &mut io::sink()),
-            )
-        });
-        let err = std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = (&mut stderr).take(64 * 1024).read_to_end(&mut bytes);
-            let _ = std::io::copy(&mut stderr, &mut io::sink());
-            bytes
-        });
-        let start = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = child
-                .try_wait()
-                .map_err(|error| GitError::Spawn { error })?
-            {
-                break Some(status);
-            }
-            if start.elapsed() >= self.timeout {
-                // The whole group this run made (git's helpers too), by the shell's kill:
-                // the crate holds no unsafe code.
-                let _ = Command::new("sh")
-                    .args(["-c", "kill -KILL -- \"-$0\"", &child.id().to_string()])
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status();
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        command
+    }
+
+    /// Runs `git <settings> <args>` in the directory; its stdout when it succeeds within the
+    /// time limit and prints at most `cap` bytes.
+    pub(crate) fn run(&self, args: &[&str], cap: u64) -> Result<Vec<u8>, GitError> {
+        self.run_watched(args, cap, &Watch::default())
+    }
+
+    /// [`Remote::run`], also held to `watch`.
+    pub(crate) fn run_watched(
+        &self,
+        args: &[&str],
+        cap: u64,
+        watch: &Watch<'_>,
+    ) -> Result<Vec<u8>, GitError> {
+        let mut child = self
+            .command(args)
+            .spawn()
+            .map_err(|error| GitError::Spawn { error })?;
+        let stdout = read_in_thread(child.stdout.take().expect("piped"), cap + 1);
+        let stderr = read_in_thread(child.stderr.take().expect("piped"), 64 * 1024);
+        let ended = self.wait(&mut child, watch);
+        // Whatever git left running in its group ends with it: no orphan holds a pipe.
+        kill_group(child.id());
+        let status = match ended {
+            Ok(status) => status,
+            Err(stopped) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                break None;
+                return Err(match stopped {
+                    Stopped::TimedOut => GitError::Failed {
+                        args: args.join(" "),
+                        message: format!("timed out after {} s", self.timeout.as_secs()),
+                    },
+                    Stopped::TooLarge(cap) => GitError::OverCap {
+                        args: args.join(" "),
+                        cap,
+                    },
+                });
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
         };
-        let (stdout, _) = out.join().unwrap_or((Ok(Vec::new()), Ok(0)));
-        let stderr = err.join().unwrap_or_default();
-        let shown = || args.join(" ");
-        let Some(status) = status else {
-            return Err(GitError::Failed {
-                args: shown(),
-                message: format!("timed out after {} s", self.timeout.as_secs()),
-            });
-        };
-        let stdout = stdout.map_err(|error| GitError::Spawn { error })?;
-        if u64::try_from(stdout.len()).unwrap_or(u64::MAX) > cap {
-            return Err(GitError::Failed {
-                args: shown(),
-                message: format!("printed more than {cap} bytes"),
-            });
+        // A helper outside the group (one that left it) may still hold a pipe: wait for
+        // it only briefly.
+        let grace = std::time::Duration::from_secs(2);
+        let stdout = stdout
+            .recv_timeout(grace)
+            .unwrap_or_else(|_| Ok(Vec::new()));
+        let stderr = stderr
+            .recv_timeout(grace)
+            .unwrap_or_else(|_| Ok(Vec::new()));
+        finish(args, cap, status, stdout, &stderr.unwrap_or_default())
+    }
+
+    /// Waits for `child` within the time limit and `watch`'s cap, printing progress on a
+    /// long run; the whole group is killed when it goes over.
+    fn wait(
+        &self,
+        child: &mut std::process::Child,
+        watch: &Watch<'_>,
+    ) -> Result<std::process::ExitStatus, Stopped> {
+        use std::time::{Duration, Instant};
+        let start = Instant::now();
+        let every = (self.timeout / 4).clamp(Duration::from_secs(1), Duration::from_secs(10));
+        let mut next_progress = every;
+        let mut next_measure = Duration::ZERO;
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return Ok(status),
+                Ok(None) => {}
+                Err(_) => return Err(Stopped::TimedOut),
+            }
+            let elapsed = start.elapsed();
+            if elapsed >= self.timeout {
+                kill_group(child.id());
+                return Err(Stopped::TimedOut);
+            }
+            if let Some((dir, most)) = watch.dir_cap
+                && elapsed >= next_measure
+            {
+                next_measure = elapsed + Duration::from_millis(200);
+                if weight(dir) > most {
+                    kill_group(child.id());
+                    return Err(Stopped::TooLarge(most));
+                }
+            }
+            if let Some(what) = watch.progress
+                && elapsed >= next_progress
+            {
+                next_progress += every;
+                use std::io::Write as _;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "autofix sources: still {what} ({} s; stopped at {} s, AUTOFIX_SOURCES_TIMEOUT)",
+                    elapsed.as_secs(),
+                    self.timeout.as_secs()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
-        if !status.success() {
-            let text = String::from_utf8_lossy(&stderr);
-            return Err(GitError::Failed {
-                args: shown(),
-                message: match text.trim() {
-                    "" => format!("exit status {}", status.code().unwrap_or(-1)),
-                    text => text.to_string(),
-                },
-            });
-        }
-        Ok(stdout)
     }
 }
+
+/// Reads up to `cap` bytes of `pipe` in a thread (then drains the rest), sending them when
+/// the pipe closes.
+fn read_in_thread(
+    mut pipe: impl io::Read + Send + 'static,
+    cap: u64,
+) -> std::sync::mpsc::Receiver<io::Result<Vec<u8>>> {
+    use std::io::Read as _;
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let read = (&mut pipe).take(cap).read_to_end(&mut bytes);
+        let _ = io::copy(&mut pipe, &mut io::sink());
+        let _ = send.send(read.map(|_| bytes));
+    });
+    receive
+}
+
+/// A finished remote run's result: its stdout, unless it printed over `cap` or failed.
+fn finish(
+    args: &[&str],
+    cap: u64,
+    status: std::process::ExitStatus,
+    stdout: io::Result<Vec<u8>>,
+    stderr: &[u8],
+) -> Result<Vec<u8>, GitError> {
+    let shown = || args.join(" ");
+    let stdout = stdout.map_err(|error| GitError::Spawn { error })?;
+    if u64::try_from(stdout.len()).unwrap_or(u64::MAX) > cap {
+        return Err(GitError::Failed {
+            args: shown(),
+            message: format!("printed more than {cap} bytes"),
+        });
+    }
+    if !status.success() {
+        let text = String::from_utf8_lossy(stderr);
+        return Err(GitError::Failed {
+            args: shown(),
+            message: match text.trim() {
+                "" => format!("exit status {}", status.code().unwrap_or(-1)),
+                text => text.to_string(),
+            },
+        });
+    }
+    Ok(stdout)
+}
+
+/// What the files under `dir` weigh, in bytes (links not followed).
+fn weight(dir: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|entry| match entry.file_type() {
+            Ok(kind) if kind.is_dir() => weight(&entry.path()),
+            Ok(kind) if kind.is_file() => entry.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Sends SIGKILL to the process group `leader` leads: git and all it started. Done here,
+/// not by a shell's `kill -- -PGID`, which some shells (dash) refuse.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn kill_group(leader: u32) {
+    let Ok(group) = libc::pid_t::try_from(leader) else {
+        return;
+    };
+    if group > 1 {
+        // SAFETY: `killpg` only sends a signal; it reads and writes no memory of ours. The
+        // group was made for this run (`process_group(0)`), so it is no one else's.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_leader: u32) {}
 
 /// `path` relative to the work tree's top, comparing real paths (the top git reports has
 /// its symlinks resolved; the rules file or its directories may not exist yet).

@@ -31,6 +31,10 @@ pub(crate) struct Check {
     pub message: String,
     /// The command (or step) that fixes a failed check.
     pub fix: Option<String>,
+    /// Said, not failed: a finding that does not apply where it was made (no agent runs
+    /// on a CI runner, so none has trusted its checkout). `ok` stays true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub note: bool,
 }
 
 /// Every check, in order.
@@ -49,6 +53,8 @@ pub(crate) struct Request<'a> {
     pub path_var: Option<OsString>,
     /// Where the agents keep their trust of folders (`HOME`).
     pub home: Option<PathBuf>,
+    /// Whether `CI` is set: the trust of agents is then a note, not a failure.
+    pub ci: bool,
 }
 
 /// Runs every check, in order.
@@ -62,6 +68,7 @@ pub(crate) fn doctor(request: &Request<'_>) -> Report {
         }
         check_attribute(&mut report, top, request);
         check_exports(&mut report, top, &request.workspace.root);
+        check_exports_current(&mut report, request.workspace);
         check_sources(&mut report, top, &request.workspace.rules_file);
     }
     check_binary(&mut report, &program, request.path_var.as_deref());
@@ -98,6 +105,17 @@ fn check_trust(report: &mut Report, request: &Request<'_>) {
                 agent.reader()
             )
         };
+        if !granted && request.ci {
+            report.checks.push(Check {
+                name,
+                ok: true,
+                code: Some(Code::RepositoryUntrusted),
+                message: format!("{message} (CI is set: no agent runs here, so this is a note)"),
+                fix: trust::how(agent).map(str::to_string),
+                note: true,
+            });
+            continue;
+        }
         report.push(
             name,
             (granted, Code::RepositoryUntrusted),
@@ -122,6 +140,7 @@ impl Report {
             code: (!ok).then_some(code),
             message,
             fix: if ok { None } else { fix.map(str::to_string) },
+            note: false,
         });
     }
 }
@@ -177,17 +196,24 @@ fn check_sources(report: &mut Report, top: &Path, rules_file: &Path) {
         .ok()
         .flatten()
         .is_some_and(|command| command.contains("sources merge-driver"));
-    let attribute = git.attribute("merge", &relative).unwrap_or_default();
-    let ok = configured && attribute == DRIVER;
-    let message = if ok {
-        format!("{} merges with merge={DRIVER}", relative.display())
-    } else if !configured {
-        format!("{key} is not set: git merges the sources lock as text")
-    } else {
-        format!(
+    // The lock and the manifest both: two branches that each add a source conflict in the
+    // manifest when git merges it as text.
+    let manifest = rules_file.with_file_name(crate::sources::MANIFEST);
+    let mut files = vec![relative];
+    files.extend(git::relative_to_top(top, &manifest).filter(|_| manifest.exists()));
+    let missing = files.iter().find_map(|file| {
+        let attribute = git.attribute("merge", file).unwrap_or_default();
+        (attribute != DRIVER).then(|| (file.clone(), attribute))
+    });
+    let ok = configured && missing.is_none();
+    let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let message = match &missing {
+        _ if !configured => format!("{key} is not set: git merges the sources lock as text"),
+        Some((file, attribute)) => format!(
             "{} has no merge={DRIVER} attribute (merge: {attribute})",
-            relative.display()
-        )
+            file.display()
+        ),
+        None => format!("{} merge with merge={DRIVER}", shown.join(" and ")),
     };
     report.push(
         "sources",
@@ -363,6 +389,47 @@ fn check_exports(report: &mut Report, top: &Path, root: &Path) {
     }
 }
 
+/// The exported files against what `export` would write now (the rules file and the
+/// imported rules): after a merge that moved a pin or added a source, a copy the export
+/// driver could not know about is stale until `autofix export` runs.
+fn check_exports_current(report: &mut Report, workspace: &Workspace) {
+    if crate::export::exported_files(&workspace.root).is_empty() {
+        return;
+    }
+    let request = crate::export::Request {
+        root: workspace.root.clone(),
+        rules_file: workspace.rules_file.clone(),
+        targets: crate::export::Targets::Exported,
+        mode: crate::export::Mode::Check,
+        remove: false,
+        truncate: crate::export::Truncate::AsBefore,
+        diff: false,
+    };
+    let Ok(outcome) = crate::export::run(&request) else {
+        return;
+    };
+    let stale: Vec<&str> = outcome
+        .outcomes
+        .iter()
+        .filter(|o| o.status.is_change())
+        .map(|o| o.path.as_str())
+        .collect();
+    let message = if stale.is_empty() {
+        "the exported files hold the rules and the imported rules as they are".to_string()
+    } else {
+        format!(
+            "stale: {} (the rules or the sources changed since)",
+            stale.join(", ")
+        )
+    };
+    report.push(
+        "in-sync",
+        (stale.is_empty(), Code::ExportOutOfSync),
+        message,
+        Some("autofix export"),
+    );
+}
+
 fn check_binary(report: &mut Report, program: &str, path_var: Option<&std::ffi::OsStr>) {
     match git::find_program(program, path_var) {
         Some(found) => report.push(
@@ -470,6 +537,7 @@ impl Report {
     pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
         self.checks
             .iter()
+            .filter(|check| !check.ok)
             .filter_map(|check| {
                 let diagnostic = Diagnostic::new(check.code?, &check.message);
                 Some(match &check.fix {
@@ -484,7 +552,9 @@ impl Report {
         let width = self.checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
         let mut out = String::new();
         for check in &self.checks {
-            let verdict = if check.ok {
+            let verdict = if check.note {
+                painter.warning("note")
+            } else if check.ok {
                 painter.good("ok  ")
             } else {
                 painter.error("FAIL")

@@ -181,7 +181,7 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
     let changed = (report.items.iter()).any(|i| i.status == Verdict::Added)
         || (report.moved.iter()).any(|m| matches!(m.status, "updated" | "removed"));
     if request.write && changed {
-        let (exports, warnings) = learning::refresh(workspace);
+        let (exports, warnings) = learning::refresh(workspace, "the rules are imported, but");
         report.exports = exports;
         report.warnings.extend(warnings);
     }

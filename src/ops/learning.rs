@@ -80,18 +80,19 @@ pub(crate) fn learn(
 }
 
 fn refresh_exports(workspace: &Workspace, learned: &mut Learned) {
-    let (exports, warnings) = refresh(workspace);
+    let (exports, warnings) = refresh(workspace, "the rule is saved, but");
     learned.exports = exports;
     learned.warnings.extend(warnings);
 }
 
-/// Brings every copy exported before up to date with the rules file: the files changed,
-/// and a warning for each copy that could not be (the rules themselves are saved).
-pub(crate) fn refresh(workspace: &Workspace) -> (Vec<Refreshed>, Vec<Diagnostic>) {
-    let mut refreshed = (Vec::new(), Vec::new());
+/// Brings every copy exported before up to date with the rules file and the imported
+/// rules (after `learn`, `retire`, or a `sources` command that moved a pin): the files it
+/// changed, and a warning for each it could not (`saved` says what is done regardless).
+pub(crate) fn refresh(workspace: &Workspace, saved: &str) -> (Vec<Refreshed>, Vec<Diagnostic>) {
+    let (mut exports, mut warnings) = (Vec::new(), Vec::new());
     // Most repositories export nothing: then the rules file need not be read again.
     if !export::targets::any_exported(&workspace.root) {
-        return refreshed;
+        return (exports, warnings);
     }
     let request = export::Request {
         root: workspace.root.clone(),
@@ -104,18 +105,17 @@ pub(crate) fn refresh(workspace: &Workspace) -> (Vec<Refreshed>, Vec<Diagnostic>
         truncate: export::Truncate::AsBefore,
         diff: false,
     };
-    let saved = "the rule is saved, but";
     let report = match export::run(&request) {
         Ok(report) => report,
         Err(error) => {
-            refreshed.1.push(Diagnostic::new(
+            warnings.push(Diagnostic::new(
                 Code::ExportNotRefreshed,
                 format!(
                     "{saved} the exported copies could not be refreshed: {error}; run \
                      `autofix export`"
                 ),
             ));
-            return refreshed;
+            return (exports, warnings);
         }
     };
     for outcome in &report.outcomes {
@@ -129,20 +129,18 @@ pub(crate) fn refresh(workspace: &Workspace) -> (Vec<Refreshed>, Vec<Diagnostic>
                     "{saved} {} was not refreshed: {why}; fix it, then run `autofix export`",
                     outcome.path
                 );
-                refreshed
-                    .1
-                    .push(Diagnostic::new(Code::ExportNotRefreshed, message));
+                warnings.push(Diagnostic::new(Code::ExportNotRefreshed, message));
                 continue;
             }
             Status::Unchanged | Status::Skipped => continue,
         };
-        refreshed.0.push(Refreshed {
+        exports.push(Refreshed {
             target: outcome.id,
             path: outcome.path.clone(),
             status,
         });
     }
-    refreshed
+    (exports, warnings)
 }
 
 impl Learned {

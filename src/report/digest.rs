@@ -1,71 +1,45 @@
-//! SHA-256 (FIPS 180-4), for the few short digests autofix needs: Gemini CLI files its
-//! chats under the hex digest of the project's root path, and scoped exports name their
-//! files by a digest of the scope. Small and self-contained rather than a dependency.
+//! The digests autofix needs, from the RustCrypto crates: SHA-256 (Gemini CLI files its
+//! chats under the hex digest of the project's root path, scoped exports name their files
+//! by a digest of the scope, the sources lock pins each vendored copy) and git's blob id
+//! (SHA-1 of `blob <size>\0` and the bytes), which the lock also pins.
 
-const K: [u32; 64] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-];
+use sha2::Digest as _;
+
+fn to_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
 
 /// The lower-case hex SHA-256 digest of `data`.
 pub(crate) fn hex(data: &[u8]) -> String {
-    let mut state: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-        0x5be0cd19,
-    ];
-    let mut message = data.to_vec();
-    message.push(0x80);
-    while message.len() % 64 != 56 {
-        message.push(0);
-    }
-    message.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-    for block in message.chunks_exact(64) {
-        compress(&mut state, block);
-    }
-    state.iter().map(|word| format!("{word:08x}")).collect()
+    to_hex(&sha2::Sha256::digest(data))
 }
 
-fn compress(state: &mut [u32; 8], block: &[u8]) {
-    let mut w = [0u32; 64];
-    for (i, word) in block.chunks_exact(4).enumerate() {
-        w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+/// The lower-case hex SHA-256 digest of the concatenation of `parts`, without copying them.
+pub(crate) fn hex_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut hasher = sha2::Sha256::new();
+    for part in parts {
+        hasher.update(part);
     }
-    for i in 16..64 {
-        let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-        let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16]
-            .wrapping_add(s0)
-            .wrapping_add(w[i - 7])
-            .wrapping_add(s1);
-    }
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for i in 0..64 {
-        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let choice = (e & f) ^ (!e & g);
-        let t1 = h
-            .wrapping_add(s1)
-            .wrapping_add(choice)
-            .wrapping_add(K[i])
-            .wrapping_add(w[i]);
-        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-        let majority = (a & b) ^ (a & c) ^ (b & c);
-        let t2 = s0.wrapping_add(majority);
-        (h, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
-    }
-    for (word, add) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *word = word.wrapping_add(add);
-    }
+    to_hex(&hasher.finalize())
+}
+
+/// git's id of a blob holding `data` (the SHA-1 object format): what `git hash-object`
+/// prints for that file.
+pub(crate) fn git_blob_id(data: &[u8]) -> String {
+    let mut hasher = sha1::Sha1::new();
+    hasher.update(format!("blob {}\0", data.len()).as_bytes());
+    hasher.update(data);
+    to_hex(&hasher.finalize())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::hex;
+    use super::{git_blob_id, hex, hex_of_parts};
 
     #[test]
     fn known_digests() {
@@ -77,10 +51,11 @@ mod tests {
             hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        // Two blocks.
+        assert_eq!(hex_of_parts([&b"a"[..], b"bc"]), hex(b"abc"));
+        // `printf 'hello\n' | git hash-object --stdin`
         assert_eq!(
-            hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            git_blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
         );
     }
 }

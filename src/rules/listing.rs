@@ -437,8 +437,14 @@ fn unreadable(rule: &super::file::Rule<'_>) -> Option<String> {
 
 /// Whether `rule`'s instruction or why holds `text`, ignoring case.
 fn mentions(rule: &super::file::Rule<'_>, text: &str) -> bool {
+    mentions_text(rule.instruction().display(), rule.why().display(), text)
+}
+
+/// What `--search TEXT` keeps, for a rule of any layer: its instruction or why holds
+/// `text`, ignoring case.
+pub(crate) fn mentions_text(instruction: &str, why: &str, text: &str) -> bool {
     let wanted = text.trim().to_lowercase();
-    [rule.instruction().display(), rule.why().display()]
+    [instruction, why]
         .iter()
         .any(|field| field.to_lowercase().contains(&wanted))
 }

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::io::git::Remote;
+use crate::io::git::{Remote, Watch};
 
 use super::SourceError;
 use super::manifest::Source;
@@ -20,6 +20,8 @@ pub(crate) const MAX_TEXT_BYTES: usize = 4 * 1024;
 /// The most the fetched objects may weigh on disk (a server that ignores the filter sends
 /// the whole history).
 const MAX_FETCHED_BYTES: u64 = 256 * 1024 * 1024;
+/// Environment variable: the most bytes a fetch may bring (default 256 MiB).
+pub(crate) const MAX_FETCH_ENV: &str = "AUTOFIX_SOURCES_MAX_FETCH";
 /// Environment variable: seconds each git step may take (default 60).
 pub(crate) const TIMEOUT_ENV: &str = "AUTOFIX_SOURCES_TIMEOUT";
 
@@ -49,11 +51,24 @@ fn scratch() -> Result<(tempfile::TempDir, Remote), SourceError> {
     Ok((dir, remote))
 }
 
+/// The cap on what a fetch may bring: `AUTOFIX_SOURCES_MAX_FETCH` bytes when set (to
+/// refuse less on a small runner), else [`MAX_FETCHED_BYTES`].
+fn fetch_cap() -> u64 {
+    std::env::var(MAX_FETCH_ENV)
+        .ok()
+        .and_then(|value| value.trim().parse::<u64>().ok())
+        .unwrap_or(MAX_FETCHED_BYTES)
+}
+
 /// A scratch repository holding `source`'s ref, commits and trees only (`tree:0`: no
-/// file is fetched until it is read).
-fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote), SourceError> {
+/// file is fetched until it is read); the ref's full name and commit. The fetch is held to
+/// the cap while it runs, not only once it is done.
+fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote, Resolved), SourceError> {
     let (dir, remote) = scratch()?;
-    remote.run(
+    let resolved = resolve_in(&remote, source)?;
+    let progress = format!("fetching `{}` from {}", source.name, source.url);
+    let cap = fetch_cap();
+    let run = remote.run_watched(
         &[
             "fetch",
             "--quiet",
@@ -62,11 +77,33 @@ fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote), SourceError> 
             "--filter=tree:0",
             "--",
             &source.url,
-            &source.reference,
+            &resolved.name,
         ],
         MAX_FILE_BYTES,
-    )?;
-    Ok((dir, remote))
+        &Watch {
+            dir_cap: Some((dir.path(), cap)),
+            progress: Some(&progress),
+        },
+    );
+    match run {
+        Err(crate::io::git::GitError::OverCap { .. }) => {
+            return Err(SourceError::TooLarge {
+                name: source.name.clone(),
+                what: "the fetched history".into(),
+                cap,
+            });
+        }
+        other => other?,
+    };
+    Ok((dir, remote, resolved))
+}
+
+/// A ref resolved on the server: its full name (`refs/heads/main`, `refs/tags/v1`, or the
+/// commit id itself) and the commit it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    pub name: String,
+    pub commit: String,
 }
 
 /// Which commit `source`'s ref names on its server now (`git ls-remote`); a commit id
@@ -77,28 +114,54 @@ pub(crate) fn resolve(source: &Source) -> Result<String, SourceError> {
         return Ok(source.reference.clone());
     }
     let (_dir, remote) = scratch()?;
-    let listed = remote.run(
-        &["ls-remote", "--", &source.url, &source.reference],
+    Ok(resolve_in(&remote, source)?.commit)
+}
+
+/// The one reading of a ref every command shares: a commit id is itself; a full name
+/// (`refs/heads/x`, `refs/tags/x`) is looked up as written; a short name is the branch
+/// `refs/heads/NAME` when there is one, else the tag `refs/tags/NAME` (peeled to its
+/// commit). Never git's DWIM, which would let a tag named `main` stand in for the branch.
+fn resolve_in(remote: &Remote, source: &Source) -> Result<Resolved, SourceError> {
+    let reference = &source.reference;
+    if is_commit_id(reference) {
+        return Ok(Resolved {
+            name: reference.clone(),
+            commit: reference.clone(),
+        });
+    }
+    let progress = format!("asking {} for `{reference}`", source.url);
+    let listed = remote.run_watched(
+        &["ls-remote", "--", &source.url, reference],
         MAX_FILE_BYTES,
+        &Watch {
+            dir_cap: None,
+            progress: Some(&progress),
+        },
     )?;
     let text = String::from_utf8_lossy(&listed);
-    let wanted = [
-        format!("refs/heads/{}", source.reference),
-        format!("refs/tags/{}^{{}}", source.reference),
-        format!("refs/tags/{}", source.reference),
-        source.reference.clone(),
-    ];
-    for name in &wanted {
-        if let Some(id) = text.lines().find_map(|line| {
+    let id_of = |name: &str| {
+        text.lines().find_map(|line| {
             let (id, refname) = line.split_once('\t')?;
             (refname == name).then(|| id.to_string())
-        }) {
-            return Ok(id);
+        })
+    };
+    let candidates = if reference.starts_with("refs/") {
+        vec![reference.clone()]
+    } else {
+        vec![
+            format!("refs/heads/{reference}"),
+            format!("refs/tags/{reference}"),
+        ]
+    };
+    for name in candidates {
+        // A tag's commit is its peeled line when it is annotated.
+        if let Some(commit) = id_of(&format!("{name}^{{}}")).or_else(|| id_of(&name)) {
+            return Ok(Resolved { name, commit });
         }
     }
     Err(SourceError::NoSuchRef {
         name: source.name.clone(),
-        reference: source.reference.clone(),
+        reference: reference.clone(),
     })
 }
 
@@ -111,7 +174,7 @@ pub(crate) fn is_commit_id(text: &str) -> bool {
 /// closed.
 pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, SourceError> {
     source.validate().map_err(SourceError::Invalid)?;
-    let (_dir, remote) = fetched(source)?;
+    let (_dir, remote, _resolved) = fetched(source)?;
     let weight = remote.run(&["count-objects", "-v"], 4096)?;
     let kib: u64 = String::from_utf8_lossy(&weight)
         .lines()
@@ -120,11 +183,11 @@ pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, So
             matches!(key, "size" | "size-pack").then(|| value.trim().parse::<u64>().ok())?
         })
         .sum();
-    if kib.saturating_mul(1024) > MAX_FETCHED_BYTES {
+    if kib.saturating_mul(1024) > fetch_cap() {
         return Err(SourceError::TooLarge {
             name: source.name.clone(),
             what: format!("the fetched history ({kib} KiB)"),
-            cap: MAX_FETCHED_BYTES,
+            cap: fetch_cap(),
         });
     }
     let commit = String::from_utf8_lossy(&remote.run(
@@ -200,7 +263,7 @@ pub(crate) fn descends(source: &Source, a: &str, b: &str) -> Result<Option<bool>
     if !is_commit_id(a) || !is_commit_id(b) {
         return Err(SourceError::Invalid("a pin is not a commit id".into()));
     }
-    let (_dir, remote) = fetched(source)?;
+    let (_dir, remote, _resolved) = fetched(source)?;
     let ancestor = |x: &str, y: &str| {
         remote
             .run(&["merge-base", "--is-ancestor", x, y], 4096)

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use crate::rules::Document;
 
+use super::Layout;
 use super::vendor::{self, Imported};
-use super::{Layout, lock};
 
 /// A reference of a local rule to an imported one: local rule `local` names `source:number`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +192,7 @@ impl ForHook {
     /// `name:N`'s line when it applies everywhere, else its globs for the note.
     fn add(&mut self, name: &str, rule: &Imported) {
         if rule.paths.is_empty() {
-            self.lines.push(line(name, rule, ""));
+            self.lines.push(line(name, rule, locked_mark(rule)));
         } else {
             self.scoped.push(rule.paths.clone());
         }
@@ -265,10 +265,20 @@ pub(crate) fn load(layout: &Layout, document: Option<&Document>) -> Layers {
                 .push(format!("source `{}` is not locked", source.name));
             continue;
         };
-        let bytes = super::read_bytes(&layout.copy(&source.name)).ok().flatten();
-        let rules = bytes
-            .filter(|bytes| lock::digest(bytes) == pin.sha256)
-            .and_then(|bytes| vendor::parse(&source.name, &bytes).ok());
+        let rules = layout
+            .pinned_copy(&source.name, pin)
+            .trusted()
+            .and_then(|bytes| vendor::parse(&source.name, &bytes).ok())
+            .map(|mut rules| {
+                // Locked here (`sources lock`) as if the source locked it.
+                for rule in &mut rules {
+                    rule.locked |= state
+                        .manifest
+                        .locked
+                        .contains(&id(&source.name, rule.number));
+                }
+                rules
+            });
         let Some(rules) = rules else {
             layers.left_out.push(format!(
                 "source `{}`: its vendored copy is missing or does not match the lock",
@@ -414,11 +424,34 @@ pub(crate) fn for_export(
     if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
         return Vec::new();
     }
-    let layers = load(&layout, referencing(rules_file).as_ref());
-    layers
-        .active()
-        .map(|(layer, rule)| (layer.name.clone(), rule.clone()))
-        .collect()
+    let mut layers = load(&layout, referencing(rules_file).as_ref());
+    // Which rules are active, then each moved out of its layer rather than copied.
+    let keep: Vec<Vec<bool>> = layers
+        .layers
+        .iter()
+        .map(|layer| {
+            (0..layer.rules.len())
+                .map(|at| {
+                    matches!(
+                        layers.status(layer, at),
+                        Status::Active | Status::LockedKept(_)
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (layer, keep) in layers.layers.iter_mut().zip(keep) {
+        let rules = std::mem::take(&mut layer.rules);
+        out.extend(
+            rules
+                .into_iter()
+                .zip(keep)
+                .filter(|(_, keep)| *keep)
+                .map(|(rule, _)| (layer.name.clone(), rule)),
+        );
+    }
+    out
 }
 
 /// What the imported rules `imported` (as [`for_export`] gives them) take where they are
@@ -435,21 +468,51 @@ pub(crate) fn delivered(imported: &[(String, Imported)]) -> (String, ForHook) {
 }
 
 /// The sentence an exported file's lead gains when it carries imported rules.
-pub(crate) const EXPORT_NOTE: &str = "Rules `name:N` are imported from git sources (`autofix sources list`); this repository's numbered rules win over them.";
+pub(crate) const EXPORT_NOTE: &str = "Rules `name:N` are imported from git sources (`autofix sources list`); this repository's numbered rules win over them, except a rule marked [locked], which holds whatever a local rule says.";
+
+/// `text` of source `name`'s rule with each of its supersede references qualified: the
+/// source's `supersedes rule 2` is `supersedes rule org:2` where the rule is delivered, so
+/// no agent reads it as this repository's rule 2.
+pub(crate) fn with_qualified_refs(name: &str, text: &str) -> String {
+    // A reference has digits: most texts have none, and are not scanned for markers.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut copied = 0;
+    for reference in crate::rules::supersede::marker_references(text) {
+        out.push_str(&text[copied..reference.digits.start]);
+        out.push_str(&id(name, reference.number));
+        copied = reference.digits.end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// ` [locked]` for a rule its source locks, as every delivered form marks it.
+fn locked_mark(rule: &Imported) -> &'static str {
+    if rule.locked { " [locked]" } else { "" }
+}
 
 /// One imported rule as an exported Markdown item, as local ones are written:
-/// `- **org:3** [CODE] Instruction — _why_`.
+/// `- **org:3** [CODE] Instruction — _why_`, ` [locked]` after a locked one.
 pub(crate) fn markdown_item(
     name: &str,
     rule: &Imported,
     escape: &dyn Fn(&str) -> std::borrow::Cow<'_, str>,
 ) -> String {
     format!(
-        "- **{}** [{}] {} \u{2014} _{}_\n",
+        "- **{}** [{}] {} \u{2014} _{}_{}\n",
         id(name, rule.number),
         escape(&crate::report::text::shown(&rule.category)),
-        escape(&crate::report::text::shown(&rule.instruction)),
-        escape(&crate::report::text::shown(&rule.why)),
+        escape(&crate::report::text::shown(&with_qualified_refs(
+            name,
+            &rule.instruction
+        ))),
+        escape(&crate::report::text::shown(&with_qualified_refs(
+            name, &rule.why
+        ))),
+        locked_mark(rule),
     )
 }
 
@@ -460,6 +523,8 @@ pub(crate) struct Filter<'a> {
     pub categories: &'a [String],
     pub all: bool,
     pub paths: &'a [String],
+    /// `--search TEXT`: only the rules whose instruction or why holds it.
+    pub search: Option<&'a str>,
 }
 
 impl Filter<'_> {
@@ -490,7 +555,9 @@ impl Filter<'_> {
     }
 
     pub(crate) fn keeps(&self, rule: &Imported) -> bool {
-        (self.categories.is_empty() || self.categories.contains(&rule.category))
+        self.search.is_none_or(|text| {
+            crate::rules::listing::mentions_text(&rule.instruction, &rule.why, text)
+        }) && (self.categories.is_empty() || self.categories.contains(&rule.category))
             && (self.paths.is_empty()
                 || rule.paths.is_empty()
                 || self.paths.iter().any(|path| {
@@ -540,6 +607,215 @@ pub(crate) fn mark_superseded(
         marker
     } else {
         format!("{} {marker}", why.trim_end())
+    }))
+}
+
+/// Why `request` may not be learned here over the imported rules, if it may not: it
+/// repeats an active imported rule word for word (it reaches every agent already), or
+/// repeats or reverses one in other words (the matcher of `learn`) without `--force`, or
+/// repeats or reverses a locked one at all (a local rule cannot reverse it, `--force` or
+/// not; the manifest's override and `--supersedes` are the reviewed way). A rule the
+/// request supersedes (`(supersedes org:2)` in its reason) is none of these.
+pub(crate) fn imported_refusal(
+    workspace: &crate::io::workspace::Workspace,
+    request: &crate::rules::learn::Request,
+) -> Option<NotLearned> {
+    let layout = Layout::of(workspace);
+    if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
+        return None;
+    }
+    let layers = load(&layout, referencing(&workspace.rules_file).as_ref());
+    let superseded = qualified_references(&request.why);
+    let mut scope: Vec<&str> = request.paths.iter().map(String::as_str).collect();
+    scope.sort_unstable();
+    let candidates: Vec<(&Layer, &Imported)> = layers
+        .active()
+        .filter(|(layer, rule)| {
+            let mut globs: Vec<&str> = rule.paths.iter().map(String::as_str).collect();
+            globs.sort_unstable();
+            globs == scope && !superseded.contains(&(layer.name.clone(), rule.number))
+        })
+        .collect();
+    let named = |layer: &Layer, rule: &Imported| {
+        format!(
+            "{} ([{}] {})",
+            id(&layer.name, rule.number),
+            rule.category,
+            crate::report::text::shown(&rule.instruction)
+        )
+    };
+    if let Some((layer, rule)) = candidates
+        .iter()
+        .find(|(_, rule)| crate::rules::same_instruction(&rule.instruction, &request.instruction))
+    {
+        return Some(NotLearned::Repeat {
+            id: id(&layer.name, rule.number),
+            message: format!(
+                "Already known as {} ([{}]): {} \u{2014} imported from `{}`, it reaches every agent already; nothing learned ({} unchanged)",
+                id(&layer.name, rule.number),
+                rule.category,
+                crate::report::text::shown(&rule.instruction),
+                layer.name,
+                workspace.shown
+            ),
+        });
+    }
+    let texts = candidates
+        .iter()
+        .enumerate()
+        .map(|(at, (_, rule))| (at as u64, rule.instruction.as_str()));
+    let found = crate::rules::similar::matches(&request.instruction, texts);
+    let overridden = |layer: &Layer, rule: &Imported| {
+        layers.overrides.contains_key(&id(&layer.name, rule.number))
+    };
+    let pick = |locked: bool| {
+        found.iter().find_map(|m| {
+            let (layer, rule) = candidates[usize::try_from(m.rule).ok()?];
+            (!locked || (rule.locked && !overridden(layer, rule))).then_some((m, layer, rule))
+        })
+    };
+    let verb = |m: &crate::rules::similar::Match| match m.kind {
+        crate::rules::similar::Kind::Duplicate => "repeats",
+        crate::rules::similar::Kind::Contradiction => "contradicts",
+    };
+    if let Some((m, layer, rule)) = pick(true) {
+        return Some(NotLearned::Refused(format!(
+            "the rule {} the locked {}: a local rule cannot reverse or restate it, --force or not; \
+             overriding it needs a reviewed entry `\"{}\": \"<reason>\"` in `overrides` of {} and \
+             `--supersedes {}`; nothing learned",
+            verb(m),
+            named(layer, rule),
+            id(&layer.name, rule.number),
+            workspace.show(&layout.manifest),
+            id(&layer.name, rule.number)
+        )));
+    }
+    if request.force {
+        return None;
+    }
+    pick(false).map(|(m, layer, rule)| {
+        NotLearned::Refused(format!(
+            "the rule {} the imported {}: learn it with `--supersedes {}` to replace it, or \
+             `--force` to keep both; nothing learned",
+            verb(m),
+            named(layer, rule),
+            id(&layer.name, rule.number)
+        ))
+    })
+}
+
+/// Why a rule is not learned over the imported rules.
+#[derive(Debug)]
+pub(crate) enum NotLearned {
+    /// Word for word an active imported rule `id`: nothing to learn, as for a local repeat.
+    Repeat { id: String, message: String },
+    /// A repeat or reversal in other words (of a locked rule, or without `--force`).
+    Refused(String),
+}
+
+/// `rules org:4`: the imported rule whole, as text and JSON: its text, scope, lock, status
+/// and the pin it comes from. An error names what is missing.
+pub(crate) fn shown(
+    layers: &Layers,
+    source: &str,
+    number: u64,
+) -> Result<(String, String), String> {
+    let rule_id = id(source, number);
+    let Some(layer) = layers.layer(source) else {
+        return Err(if layers.named.iter().any(|n| n == source) {
+            format!("{rule_id}: source `{source}` is left out (run `autofix check`)")
+        } else {
+            format!("{rule_id}: no source `{source}` is imported here (autofix sources list)")
+        });
+    };
+    let Some(at) = layer.rules.iter().position(|r| r.number == number) else {
+        return Err(format!(
+            "{rule_id}: source `{source}` holds no rule {number} at {}",
+            short(&layer.commit)
+        ));
+    };
+    let rule = &layer.rules[at];
+    let status = match layers.status(layer, at) {
+        Status::Active if rule.locked => "active, locked by its source".to_string(),
+        Status::Active => "active".to_string(),
+        Status::NotSelected => "not selected by the manifest".to_string(),
+        Status::InSource(by) => format!(
+            "superseded by {}",
+            by.iter()
+                .map(|n| id(source, *n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Status::Locally(by) => format!("superseded by local {}", numbers(&by)),
+        Status::LockedKept(by) => {
+            format!("locked: kept over {} (no manifest override)", numbers(&by))
+        }
+    };
+    let mut text = line(source, rule, "");
+    let _ = writeln!(text, "  status: {status}");
+    if !rule.paths.is_empty() {
+        let _ = writeln!(text, "  paths: {}", rule.paths.join(", "));
+    }
+    let _ = writeln!(
+        text,
+        "  from: {} {} @ {}",
+        crate::report::text::shown(&layer.url),
+        layer.reference,
+        layer.commit
+    );
+    let json = serde_json::json!({
+        "version": 1,
+        "id": rule_id,
+        "source": {"name": source, "url": layer.url, "ref": layer.reference, "commit": layer.commit},
+        "number": number,
+        "category": rule.category,
+        "instruction": rule.instruction,
+        "why": rule.why,
+        "paths": rule.paths,
+        "locked": rule.locked,
+        "status": status,
+    });
+    Ok((text, crate::report::text::json_document(&json)))
+}
+
+/// `retire org:5`: the learn request of a local retirement record that supersedes the
+/// imported rule (`(supersedes org:5)` in its reason), or why it is refused (a locked rule
+/// without the manifest's override, as `learn --supersedes` refuses it).
+pub(crate) fn retirement(
+    workspace: &crate::io::workspace::Workspace,
+    source: &str,
+    number: u64,
+    reason: &str,
+) -> Result<Result<crate::rules::learn::Request, String>, super::SourceError> {
+    let reason = reason.trim();
+    let rule_id = id(source, number);
+    if reason.is_empty() {
+        return Ok(Err(format!(
+            "the reason is empty; say why {rule_id} no longer holds (--why)"
+        )));
+    }
+    let why = match mark_superseded(
+        workspace,
+        &format!("retired: {reason}"),
+        &[(source.to_string(), number)],
+        "retire",
+    )? {
+        Ok(why) => why,
+        Err(refusal) => return Ok(Err(refusal.replace("nothing learned", "nothing retired"))),
+    };
+    let because = reason
+        .trim_end_matches('.')
+        .trim_start_matches("because ")
+        .trim();
+    Ok(Ok(crate::rules::learn::Request {
+        category: "OTHER".to_string(),
+        instruction: format!("Stop following {rule_id} - because {because}."),
+        why,
+        supersedes: Vec::new(),
+        // A retirement repeats nothing: it is no rule an agent follows.
+        force: true,
+        paths: Vec::new(),
+        retirement: true,
     }))
 }
 
@@ -607,8 +883,8 @@ pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
                 "{} [{}] {} — {}{paths}{locked}{note}",
                 id(&layer.name, rule.number),
                 crate::report::text::shown(&rule.category),
-                crate::report::text::shown(&rule.instruction),
-                crate::report::text::shown(&rule.why),
+                crate::report::text::shown(&with_qualified_refs(&layer.name, &rule.instruction)),
+                crate::report::text::shown(&with_qualified_refs(&layer.name, &rule.why)),
             );
         }
     }
@@ -703,14 +979,15 @@ pub(crate) fn to_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value
     json!({ "sources": sources, "user": personal, "left_out": layers.left_out })
 }
 
-/// One rule's line: `org:3 [CAT] instruction — why`, then `note`.
+/// One rule's line: `org:3 [CAT] instruction — why`, then `note`; its references
+/// qualified (`supersedes rule org:2`).
 fn line(name: &str, rule: &Imported, note: &str) -> String {
     format!(
         "{} [{}] {} — {}{note}\n",
         id(name, rule.number),
         crate::report::text::shown(&rule.category),
-        crate::report::text::shown(&rule.instruction),
-        crate::report::text::shown(&rule.why),
+        crate::report::text::shown(&with_qualified_refs(name, &rule.instruction)),
+        crate::report::text::shown(&with_qualified_refs(name, &rule.why)),
     )
 }
 

@@ -16,6 +16,10 @@ pub(crate) struct Manifest {
     /// `"org:4": "reason"`: a local rule may supersede the locked rule `org:4`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub overrides: BTreeMap<String, String>,
+    /// Imported rules this repository locks (`sources lock org:2`), beside those their
+    /// source locks; sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub locked: Vec<String>,
 }
 
 /// One git source.
@@ -44,12 +48,7 @@ const RESERVED: [&str; 2] = ["local", "user"];
 
 /// Why a manifest value is refused.
 pub(crate) fn check_name(name: &str) -> Result<(), String> {
-    let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase());
-    if !first_ok
-        || name.len() > 40
-        || !chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    {
+    if !crate::rules::reference::is_layer_name(name) {
         return Err(format!(
             "source name `{name}`: use a lower-case letter then letters, digits or `-` (at most 40)"
         ));
@@ -142,6 +141,16 @@ impl Manifest {
             .map_err(|error| error.to_string())?;
         if manifest.version != 1 {
             return Err(format!("version {} is not 1", manifest.version));
+        }
+        for id in manifest.overrides.keys().chain(&manifest.locked) {
+            if !matches!(
+                id.parse::<crate::rules::reference::RuleRef>(),
+                Ok(crate::rules::reference::RuleRef::Imported { .. })
+            ) {
+                return Err(format!(
+                    "`{id}` in `overrides` or `locked`: name an imported rule, NAME:N"
+                ));
+            }
         }
         let mut names = std::collections::HashSet::new();
         for source in &manifest.sources {

@@ -3,7 +3,8 @@
 //! other (asked of the source itself, with the same safe fetch as `update`); the copy
 //! follows the pin that won. Anything else — two pins on diverged histories, different
 //! URLs, refs or paths, a file that does not parse, a copy that does not match its side's
-//! pin — is left to a person as `git merge-file` leaves it (exit 1).
+//! pin — is left to a person as `git merge-file` leaves it (exit 1). The manifest merges
+//! entry by entry: two branches that each add a source merge cleanly.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -12,7 +13,7 @@ use crate::io::git::Git;
 use crate::io::safe_write::{self, Fence};
 
 use super::fetch;
-use super::lock::{self, Lock, Pin};
+use super::lock::{Lock, Pin};
 use super::manifest::Source;
 
 /// git's config section and attribute value for this driver.
@@ -100,11 +101,11 @@ impl Merged {
 pub(crate) fn run(base: &Path, ours: &Path, theirs: &Path, path: &str, sides: &Sides) -> Merged {
     let read = |p: &Path| crate::io::limits::read_file(p).unwrap_or_default();
     let (o, a, b) = (read(base), read(ours), read(theirs));
-    let is_lock = Path::new(path)
-        .file_name()
-        .is_some_and(|n| n == super::LOCK);
-    let merged = if is_lock {
+    let file_name = Path::new(path).file_name();
+    let merged = if file_name.is_some_and(|n| n == super::LOCK) {
         merge_lock(&o, &a, &b)
+    } else if file_name.is_some_and(|n| n == super::MANIFEST) {
+        merge_manifest(&o, &a, &b)
     } else {
         merge_copy(path, &o, &a, &b, sides)
     };
@@ -192,6 +193,103 @@ fn merge_lock(o: &[u8], a: &[u8], b: &[u8]) -> Result<(Vec<u8>, String), String>
     Ok((merged.to_text().into_bytes(), note))
 }
 
+fn parse_manifest(bytes: &[u8]) -> Result<super::manifest::Manifest, String> {
+    if bytes.is_empty() {
+        return Ok(super::manifest::Manifest {
+            version: 1,
+            ..Default::default()
+        });
+    }
+    super::manifest::Manifest::parse(&String::from_utf8_lossy(bytes))
+}
+
+/// One entry merged three ways: a side that changed nothing yields to the other; two
+/// sides that changed it alike agree; two different changes are `Err`.
+fn three_way<'a, V: PartialEq>(
+    was: Option<&'a V>,
+    mine: Option<&'a V>,
+    other: Option<&'a V>,
+) -> Result<Option<&'a V>, ()> {
+    if mine == other || other == was {
+        Ok(mine)
+    } else if mine == was {
+        Ok(other)
+    } else {
+        Err(())
+    }
+}
+
+/// Merges the manifest entry by entry, so two branches that each add (or change, or
+/// remove) a different source, override or lock merge cleanly: sources by name (ours in
+/// our order, then theirs' new ones in theirs), `overrides` by rule, `locked` as a set. The
+/// same entry changed two ways stays a conflict for a person.
+fn merge_manifest(o: &[u8], a: &[u8], b: &[u8]) -> Result<(Vec<u8>, String), String> {
+    let (base, ours, theirs) = (parse_manifest(o)?, parse_manifest(a)?, parse_manifest(b)?);
+    let by_name = |m: &super::manifest::Manifest| -> std::collections::BTreeMap<String, Source> {
+        m.sources
+            .iter()
+            .map(|s| (s.name.clone(), s.clone()))
+            .collect()
+    };
+    let (was, mine, other) = (by_name(&base), by_name(&ours), by_name(&theirs));
+    let order: Vec<&String> = ours
+        .sources
+        .iter()
+        .chain(&theirs.sources)
+        .chain(&base.sources)
+        .map(|s| &s.name)
+        .collect();
+    let mut merged = super::manifest::Manifest {
+        version: 1,
+        ..Default::default()
+    };
+    let mut seen = BTreeSet::new();
+    for name in order {
+        if !seen.insert(name) {
+            continue;
+        }
+        match three_way(was.get(name), mine.get(name), other.get(name)) {
+            Ok(Some(source)) => merged.sources.push(source.clone()),
+            Ok(None) => {}
+            Err(()) => return Err(format!("source `{name}` was changed two ways")),
+        }
+    }
+    let keys: BTreeSet<&String> = base
+        .overrides
+        .keys()
+        .chain(ours.overrides.keys())
+        .chain(theirs.overrides.keys())
+        .collect();
+    for id in keys {
+        let side = three_way(
+            base.overrides.get(id),
+            ours.overrides.get(id),
+            theirs.overrides.get(id),
+        );
+        match side {
+            Ok(Some(reason)) => {
+                merged.overrides.insert(id.clone(), reason.clone());
+            }
+            Ok(None) => {}
+            Err(()) => return Err(format!("the override of {id} was changed two ways")),
+        }
+    }
+    let locked: BTreeSet<&String> = ours.locked.iter().chain(&theirs.locked).collect();
+    merged.locked = locked
+        .into_iter()
+        .filter(|id| {
+            // Unlocked on one side (it was in the base): unlocked.
+            !base.locked.contains(id) || (ours.locked.contains(id) && theirs.locked.contains(id))
+        })
+        .cloned()
+        .collect();
+    let text = merged.to_text();
+    // What git would have to say about it, parsed again: a merge never writes what the
+    // readers refuse (a name used twice cannot happen by name, but stay strict).
+    super::manifest::Manifest::parse(&text)?;
+    Ok((text.into_bytes(), "merged the sources by name".to_string()))
+}
+
 /// The lock of `rev` (`HEAD`, `MERGE_HEAD`, …), if it has one.
 fn lock_at(git: &Git, rev: &str, lock_path: &str) -> Option<Lock> {
     let bytes = git.blob(&format!("{rev}:{lock_path}")).ok()?;
@@ -253,7 +351,7 @@ fn merge_copy(
             "cannot read both sides' pins of `{name}` (from {lock_path} at the commits merged)"
         ));
     };
-    if lock::digest(a) != mine.sha256 || lock::digest(b) != other.sha256 {
+    if !mine.holds(a) || !other.holds(b) {
         return Err(format!(
             "a side's copy of `{name}` does not match its own lock"
         ));
@@ -330,7 +428,11 @@ pub(crate) fn install(
     let relative = |path: &Path| {
         crate::io::git::relative_to_top(&top, path).map(|p| p.to_string_lossy().replace('\\', "/"))
     };
-    let (Some(lock_path), Some(vendor)) = (relative(&layout.lock), relative(&layout.vendor)) else {
+    let (Some(lock_path), Some(vendor), Some(manifest)) = (
+        relative(&layout.lock),
+        relative(&layout.vendor),
+        relative(&layout.manifest),
+    ) else {
         return Err(super::SourceError::Invalid(
             "the rules file is outside the work tree".into(),
         ));
@@ -338,7 +440,7 @@ pub(crate) fn install(
     let attributes = top.join(".gitattributes");
     let before = super::read_bytes(&attributes)?;
     let mut text = String::from_utf8_lossy(before.as_deref().unwrap_or_default()).into_owned();
-    for pattern in [lock_path, format!("{vendor}/*.json")] {
+    for pattern in [lock_path, format!("{vendor}/*.json"), manifest] {
         let line = format!("{pattern} merge={DRIVER}");
         if !text.lines().any(|l| l.trim() == line) {
             if !text.is_empty() && !text.ends_with('\n') {
@@ -400,6 +502,43 @@ mod tests {
         );
         // Merging the result with itself changes nothing.
         assert_eq!(merge_lock(&base, &merged, &merged).unwrap().0, merged);
+    }
+
+    fn manifest(names: &[&str], locked: &[&str]) -> Vec<u8> {
+        let sources = names
+            .iter()
+            .map(|name| Source {
+                name: (*name).to_string(),
+                url: format!("file:///{name}"),
+                reference: "main".into(),
+                path: ".agents/autofix.json".into(),
+                categories: Vec::new(),
+                rules: Vec::new(),
+            })
+            .collect();
+        super::super::manifest::Manifest {
+            version: 1,
+            sources,
+            overrides: Default::default(),
+            locked: locked.iter().map(ToString::to_string).collect(),
+        }
+        .to_text()
+        .into_bytes()
+    }
+
+    #[test]
+    fn manifests_merge_by_source_and_two_changes_of_one_conflict() {
+        let base = manifest(&["org"], &["org:1"]);
+        let ours = manifest(&["org", "team"], &["org:1", "org:2"]);
+        let theirs = manifest(&["org", "infra"], &[]);
+        let (merged, _) = merge_manifest(&base, &ours, &theirs).unwrap();
+        assert_eq!(merged, manifest(&["org", "team", "infra"], &["org:2"]));
+        let mut changed = String::from_utf8(manifest(&["org"], &[])).unwrap();
+        changed = changed.replace("file:///org", "file:///other");
+        let mut also = String::from_utf8(manifest(&["org"], &[])).unwrap();
+        also = also.replace("file:///org", "file:///third");
+        let error = merge_manifest(&base, changed.as_bytes(), also.as_bytes()).unwrap_err();
+        assert!(error.contains("`org` was changed two ways"), "{error}");
     }
 
     #[test]

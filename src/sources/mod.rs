@@ -11,6 +11,7 @@ pub(crate) mod lock;
 pub(crate) mod manifest;
 pub(crate) mod merge;
 pub(crate) mod vendor;
+pub(crate) mod verified;
 pub(crate) mod verify;
 
 use std::path::{Path, PathBuf};
@@ -60,7 +61,7 @@ pub(crate) enum SourceError {
     #[error(
         "source `{name}`: the pinned commit {pinned} is not in the history of `{reference}` \
          (now {now}): the source was force-pushed or the commit removed. Nothing was written; \
-         review the new history, then `autofix sources remove {name}` and add it again"
+         review the new history, then `autofix sources update --force {name}` to re-pin it"
     )]
     Rewritten {
         name: String,
@@ -69,7 +70,7 @@ pub(crate) enum SourceError {
         now: String,
     },
     #[error(
-        "source `{name}`: the vendored copy {} does not match the lock's sha256 (edited by \
+        "source `{name}`: the vendored copy {} does not match the lock's sha256 or git blob id (edited by \
          hand?). Nothing was written; restore it with `git checkout -- {}`",
         path.display(),
         path.display()
@@ -164,6 +165,106 @@ impl Layout {
     pub(crate) fn copy(&self, name: &str) -> PathBuf {
         self.vendor.join(format!("{name}.json"))
     }
+
+    /// The new copy of `name` a write stages before it moves the lock: what a run killed
+    /// between the lock and the copy leaves, so the next one can finish.
+    fn pending(&self, name: &str) -> PathBuf {
+        self.vendor.join(format!(".{name}.pending"))
+    }
+
+    /// The copy of `name` as it stands against `pin`, offline.
+    pub(crate) fn pinned_copy(&self, name: &str, pin: &Pin) -> CopyState {
+        let path = self.copy(name);
+        let copy = read_bytes(&path).ok().flatten();
+        if let Some(bytes) = &copy {
+            // Taken after the read: a change before or during it shows in the metadata.
+            let meta = std::fs::metadata(&path).ok();
+            let same_size = |m: &std::fs::Metadata| m.len() == bytes.len() as u64;
+            let known = meta
+                .as_ref()
+                .is_some_and(|m| same_size(m) && verified::known(&path, m, pin));
+            if known || pin.holds(bytes) {
+                if !known && let Some(meta) = meta.as_ref().filter(|m| same_size(m)) {
+                    verified::remember(&path, meta, pin);
+                }
+                return CopyState::Matches(copy.unwrap_or_default());
+            }
+        }
+        let pending = read_bytes(&self.pending(name)).ok().flatten();
+        match (copy, pending) {
+            (_, Some(staged)) if pin.holds(&staged) => CopyState::Interrupted(staged),
+            (Some(_), _) => CopyState::Differs,
+            (None, _) => CopyState::Missing,
+        }
+    }
+
+    /// Whether a killed run left a staged copy behind.
+    fn has_pending(&self) -> bool {
+        std::fs::read_dir(&self.vendor).is_ok_and(|entries| {
+            entries.flatten().any(|entry| {
+                let file = entry.file_name();
+                let file = file.to_string_lossy();
+                file.starts_with('.') && file.ends_with(".pending")
+            })
+        })
+    }
+
+    /// Finishes what a killed run left half done, under the manifest's lock: a staged copy
+    /// the lock already pins replaces the copy; one it does not pin (killed before the lock
+    /// moved) is dropped.
+    fn finish_pending(&self, lock: &Lock) -> Result<(), SourceError> {
+        let Ok(entries) = std::fs::read_dir(&self.vendor) else {
+            return Ok(());
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(name) = file
+                .to_str()
+                .and_then(|f| f.strip_prefix('.'))
+                .and_then(|f| f.strip_suffix(".pending"))
+            else {
+                continue;
+            };
+            let path = self.pending(name);
+            let Some(staged) = read_bytes(&path)? else {
+                continue;
+            };
+            if lock.sources.get(name).is_some_and(|pin| pin.holds(&staged)) {
+                let copy = self.copy(name);
+                let before = read_bytes(&copy)?;
+                if before.as_deref() != Some(staged.as_slice()) {
+                    safe_write::write(&self.fence, &copy, &staged, before.as_deref())?;
+                }
+            }
+            self.fence
+                .lock(&path, safe_write::timeout())?
+                .remove(&staged)?;
+        }
+        Ok(())
+    }
+}
+
+/// A vendored copy against its pin.
+#[derive(Debug)]
+pub(crate) enum CopyState {
+    /// The copy is the pinned file.
+    Matches(Vec<u8>),
+    /// A run was killed after it moved the lock and before it replaced the copy: the staged
+    /// copy is the pinned file (the next `sources` command puts it in place).
+    Interrupted(Vec<u8>),
+    /// The copy is not the pinned file (edited, or from another pin).
+    Differs,
+    Missing,
+}
+
+impl CopyState {
+    /// The pinned file's bytes, when there are some to trust.
+    pub(crate) fn trusted(self) -> Option<Vec<u8>> {
+        match self {
+            CopyState::Matches(bytes) | CopyState::Interrupted(bytes) => Some(bytes),
+            CopyState::Differs | CopyState::Missing => None,
+        }
+    }
 }
 
 /// The manifest, the lock and their texts as read (`None`: the file does not exist).
@@ -229,25 +330,50 @@ impl Layout {
     }
 
     /// Runs `change` on the state read under the manifest's lock, then writes what it
-    /// returns: the copies first, then the lock, then the manifest, each only if changed.
+    /// returns (a copy's new bytes, or `None` to delete it) so that no kill leaves the lock
+    /// and a copy out of step: each new copy staged first, then the lock, then the copies,
+    /// then the manifest; a copy to delete goes before the lock that drops it. A run killed
+    /// in between leaves what the next one finishes ([`Layout::finish_pending`]), and the
+    /// readers trust a staged copy the lock pins meanwhile.
     fn commit(
         &self,
-        change: impl FnOnce(&mut State) -> Result<Vec<(String, Vec<u8>)>, SourceError>,
+        change: impl FnOnce(&mut State) -> Result<Vec<(String, Option<Vec<u8>>)>, SourceError>,
     ) -> Result<(), SourceError> {
         let held = self.fence.lock(&self.manifest, safe_write::timeout())?;
+        self.finish_pending(&self.read()?.lock)?;
         let mut state = self.read()?;
         let copies = change(&mut state)?;
-        for (name, bytes) in copies {
-            let path = self.copy(&name);
+        let mut staged = Vec::new();
+        for (name, bytes) in &copies {
+            let path = self.copy(name);
             let before = read_bytes(&path)?;
-            if before.as_deref() != Some(bytes.as_slice()) {
-                safe_write::write(&self.fence, &path, &bytes, before.as_deref())?;
+            match bytes {
+                Some(bytes) if before.as_deref() != Some(bytes.as_slice()) => {
+                    let pending = self.pending(name);
+                    let old = read_bytes(&pending)?;
+                    safe_write::write(&self.fence, &pending, bytes, old.as_deref())?;
+                    staged.push((path, before, bytes, pending));
+                }
+                None => {
+                    if let Some(before) = before {
+                        self.fence
+                            .lock(&path, safe_write::timeout())?
+                            .remove(&before)?;
+                    }
+                }
+                Some(_) => {}
             }
         }
         let lock_text = state.lock.to_text();
         if state.lock_text.as_deref() != Some(lock_text.as_str()) {
             let expected = state.lock_text.as_deref().map(str::as_bytes);
             safe_write::write(&self.fence, &self.lock, lock_text.as_bytes(), expected)?;
+        }
+        for (path, before, bytes, pending) in staged {
+            safe_write::write(&self.fence, &path, bytes, before.as_deref())?;
+            self.fence
+                .lock(&pending, safe_write::timeout())?
+                .remove(bytes)?;
         }
         let manifest_text = state.manifest.to_text();
         if state.manifest_text.as_deref() != Some(manifest_text.as_str()) {
@@ -300,7 +426,7 @@ pub(crate) fn add(layout: &Layout, source: Source) -> Result<Added, SourceError>
         }
         state.lock.sources.insert(source.name.clone(), recorded);
         state.manifest.sources.push(source);
-        Ok(vec![(name, fetched.bytes)])
+        Ok(vec![(name, Some(fetched.bytes))])
     })?;
     Ok(Added { pin, active, copy })
 }
@@ -329,24 +455,36 @@ fn verified_copy(
         return Ok(None);
     };
     let path = layout.copy(name);
-    let Some(bytes) = read_bytes(&path)? else {
-        return Err(SourceError::CopyMissing {
-            name: name.to_string(),
-            path,
-        });
+    let bytes = match layout.pinned_copy(name, pin) {
+        CopyState::Matches(bytes) | CopyState::Interrupted(bytes) => bytes,
+        CopyState::Differs => {
+            return Err(SourceError::Tampered {
+                name: name.to_string(),
+                path,
+            });
+        }
+        CopyState::Missing => {
+            return Err(SourceError::CopyMissing {
+                name: name.to_string(),
+                path,
+            });
+        }
     };
-    if lock::digest(&bytes) != pin.sha256 {
-        return Err(SourceError::Tampered {
-            name: name.to_string(),
-            path,
-        });
-    }
     Ok(Some((pin.clone(), vendor::parse(name, &bytes)?)))
 }
 
 /// `sources update NAME`: move the pin to the ref's commit now, refusing a rewritten
 /// history or a tampered copy; with `dry_run`, only say what would change.
-pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updated, SourceError> {
+pub(crate) fn update(
+    layout: &Layout,
+    name: &str,
+    dry_run: bool,
+    force: bool,
+) -> Result<Updated, SourceError> {
+    if !dry_run && layout.has_pending() {
+        // A run killed half way is finished first, even when the pin stays where it is.
+        layout.commit(|_| Ok(Vec::new()))?;
+    }
     let state = layout.read()?;
     let source = state
         .manifest
@@ -356,9 +494,10 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
     let before = verified_copy(layout, &state, name)?;
     // A pin made for another URL, ref or path is not an ancestor to require: the manifest
     // change was reviewed.
+    // `--force`: a rewritten history re-pinned on purpose, after review.
     let pinned = before
         .as_ref()
-        .filter(|(pin, _)| pin.matches(&source))
+        .filter(|(pin, _)| pin.matches(&source) && !force)
         .map(|(pin, _)| pin.commit.clone());
     let fetched = fetch::fetch(&source, pinned.as_deref())?;
     let rules = vendor::parse(name, &fetched.bytes)?;
@@ -375,7 +514,14 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
         before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
         &rules,
     );
-    changes.extend(now_dangling(layout, name, &rules));
+    let local = layers::local_references(layers::referencing(&layout.rules_file).as_ref());
+    changes.extend(now_dangling(&local, name, &rules));
+    changes.extend(reopened(
+        &local,
+        name,
+        before.as_ref().map_or(&[], |(_, r)| r.as_slice()),
+        &rules,
+    ));
     let from = before.as_ref().map(|(pin, _)| pin.commit.clone());
     if !dry_run {
         let expected = before.map(|(pin, _)| pin);
@@ -387,7 +533,7 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
                 return Err(SourceError::Changed(name.to_string()));
             }
             state.lock.sources.insert(name.to_string(), recorded);
-            Ok(vec![(name.to_string(), fetched.bytes)])
+            Ok(vec![(name.to_string(), Some(fetched.bytes))])
         })?;
     }
     Ok(Updated::Moved {
@@ -399,9 +545,9 @@ pub(crate) fn update(layout: &Layout, name: &str, dry_run: bool) -> Result<Updat
 
 /// The local rules whose `name:N` references the new version of source `name` no longer
 /// holds: `? rule 7 supersedes org:3, which the new version does not hold`.
-fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> {
-    layers::local_references(layers::referencing(&layout.rules_file).as_ref())
-        .into_iter()
+fn now_dangling(local: &[layers::SourceRef], name: &str, rules: &[Imported]) -> Vec<String> {
+    local
+        .iter()
         .filter(|r| r.source == name && !rules.iter().any(|rule| rule.number == r.number))
         .map(|r| {
             format!(
@@ -410,6 +556,57 @@ fn now_dangling(layout: &Layout, name: &str, rules: &[Imported]) -> Vec<String> 
             )
         })
         .collect()
+}
+
+/// The new or changed active rules of source `name` that say again what a local rule
+/// overrode in the old version (`org:4` restating `org:2`, which local rule 1 supersedes):
+/// `! org:4 reopens …`. The local rule does not name the new one, so without this the
+/// concern would come back without a word.
+fn reopened(
+    local: &[layers::SourceRef],
+    name: &str,
+    old: &[Imported],
+    new: &[Imported],
+) -> Vec<String> {
+    let overridden: Vec<(&layers::SourceRef, &Imported)> = local
+        .iter()
+        .filter(|r| r.source == name)
+        .filter_map(|r| Some((r, old.iter().find(|rule| rule.number == r.number)?)))
+        .collect();
+    if overridden.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for rule in new.iter().filter(|rule| rule.superseded_by.is_empty()) {
+        let unchanged = old
+            .iter()
+            .any(|o| o.number == rule.number && o.instruction == rule.instruction);
+        let named = local
+            .iter()
+            .any(|r| r.source == name && r.number == rule.number);
+        if unchanged || named {
+            continue;
+        }
+        let texts = overridden
+            .iter()
+            .enumerate()
+            .map(|(at, (_, o))| (at as u64, o.instruction.as_str()));
+        let alike = crate::rules::similar::matches(&rule.instruction, texts)
+            .into_iter()
+            .map(|m| m.rule as usize)
+            .chain(overridden.iter().enumerate().filter_map(|(at, (_, o))| {
+                crate::rules::same_instruction(&o.instruction, &rule.instruction).then_some(at)
+            }))
+            .next();
+        if let Some((reference, o)) = alike.and_then(|at| overridden.get(at)) {
+            lines.push(format!(
+                "! {name}:{} reopens what local rule {} overrode in {name}:{}: it is active; \
+                 if rule {} still holds, make it supersede {name}:{} too",
+                rule.number, reference.local, o.number, reference.local, rule.number
+            ));
+        }
+    }
+    lines
 }
 
 /// Where a source stands against its server.
@@ -450,7 +647,52 @@ pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, Sourc
         .collect())
 }
 
-/// `sources remove NAME`: drop it from the manifest and the lock, and its copy.
+/// `sources lock org:N` (`lock` true) or `unlock`: the manifest's `locked` list, for a
+/// rule the source holds now. `Ok(false)`: nothing to change.
+pub(crate) fn set_locked(
+    layout: &Layout,
+    source: &str,
+    number: u64,
+    lock: bool,
+) -> Result<bool, SourceError> {
+    let rule_id = layers::id(source, number);
+    let held = layers::load(layout, None)
+        .layer(source)
+        .map(|layer| layer.rules.iter().any(|r| r.number == number));
+    match held {
+        None => {
+            return Err(SourceError::Invalid(format!(
+                "{rule_id}: no source `{source}` is imported here, or its copy does not match its pin (autofix sources list)"
+            )));
+        }
+        Some(false) => {
+            return Err(SourceError::Invalid(format!(
+                "{rule_id}: source `{source}` holds no rule {number}"
+            )));
+        }
+        Some(true) => {}
+    }
+    let mut changed = false;
+    layout.commit(|state| {
+        let list = &mut state.manifest.locked;
+        let at = list.iter().position(|id| *id == rule_id);
+        match (lock, at) {
+            (true, None) => list.push(rule_id.clone()),
+            (false, Some(at)) => {
+                list.remove(at);
+            }
+            _ => return Ok(Vec::new()),
+        }
+        list.sort();
+        changed = true;
+        Ok(Vec::new())
+    })?;
+    Ok(changed)
+}
+
+/// `sources remove NAME`: drop it from the manifest and the lock, and its copy (first, so
+/// a kill leaves a source whose copy is missing, which `check` reports and a second
+/// `remove` finishes, never an orphan copy).
 pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
     layout.commit(|state| {
         let before = state.manifest.sources.len();
@@ -464,14 +706,7 @@ pub(crate) fn remove(layout: &Layout, name: &str) -> Result<(), SourceError> {
             .manifest
             .overrides
             .retain(|id, _| !id.starts_with(&prefix));
-        Ok(Vec::new())
-    })?;
-    let path = layout.copy(name);
-    if let Some(bytes) = read_bytes(&path)? {
-        layout
-            .fence
-            .lock(&path, safe_write::timeout())?
-            .remove(&bytes)?;
-    }
-    Ok(())
+        state.manifest.locked.retain(|id| !id.starts_with(&prefix));
+        Ok(vec![(name.to_string(), None)])
+    })
 }

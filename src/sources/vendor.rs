@@ -42,8 +42,21 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
     }
     let resolution = supersede::resolve(&document);
     let mut imported = Vec::with_capacity(document.len());
-    for (rule, superseded_by) in document.rules().zip(resolution.superseded_by) {
+    let mut seen = std::collections::HashSet::with_capacity(document.len());
+    for ((rule, superseded_by), retirement) in document
+        .rules()
+        .zip(resolution.superseded_by)
+        .zip(resolution.retirement)
+    {
         let number = rule.number().value().unwrap_or_default();
+        if !seen.insert(number) {
+            // `org:3` must name one rule, or a reference and a supersede mean two things.
+            return Err(invalid(format!("rule number {number} is used twice")));
+        }
+        if retirement {
+            // A retirement record is no rule to follow: its supersede took effect above.
+            continue;
+        }
         let instruction = rule.instruction().display().trim().to_string();
         let why = rule.why().display().trim().to_string();
         for text in [&instruction, &why] {
@@ -54,17 +67,14 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
                     cap: MAX_TEXT_BYTES as u64,
                 });
             }
-            if text.chars().any(crate::report::text::is_hidden) || text.chars().any(is_tag) {
+            if holds_refused(text) {
                 return Err(invalid(format!(
                     "rule {number} holds a control, bidirectional or invisible character"
                 )));
             }
         }
         let paths = imported_paths(&rule, number).map_err(invalid)?;
-        let locked = serde_json::from_str::<serde_json::Value>(rule.raw)
-            .ok()
-            .and_then(|value| value.get("Locked").and_then(serde_json::Value::as_bool))
-            .unwrap_or(false);
+        let locked = locked(&rule, number).map_err(invalid)?;
         imported.push(Imported {
             number,
             category: crate::rules::category::normalize(rule.category().display()),
@@ -93,10 +103,7 @@ fn imported_paths(rule: &Rule<'_>, number: u64) -> Result<Vec<String>, String> {
         }
         Paths::Globs(globs) => globs.iter().map(ToString::to_string).collect(),
     };
-    if globs.iter().any(|glob| {
-        glob.chars()
-            .any(|c| crate::report::text::is_hidden(c) || is_tag(c))
-    }) {
+    if globs.iter().any(|glob| holds_refused(glob)) {
         return Err(format!(
             "rule {number}'s `Paths` holds a control, bidirectional or invisible character"
         ));
@@ -105,13 +112,48 @@ fn imported_paths(rule: &Rule<'_>, number: u64) -> Result<Vec<String>, String> {
     Ok(globs)
 }
 
-fn is_tag(c: char) -> bool {
-    ('\u{e0000}'..='\u{e007f}').contains(&c)
+/// The one gate for imported text, the same as `learn`'s for a new rule: a control,
+/// bidirectional or tag character (shown escaped), or an invisible one (U+00AD, U+180E,
+/// U+200B, U+2060-U+2064, U+FEFF).
+/// Whether `text` holds a character [`is_refused`] refuses; printable ASCII, the usual
+/// text, is passed at a byte's cost.
+fn holds_refused(text: &str) -> bool {
+    !text.bytes().all(|b| (0x20..0x7f).contains(&b)) && text.chars().any(is_refused)
+}
+
+fn is_refused(c: char) -> bool {
+    crate::report::text::is_hidden(c) || crate::report::text::is_invisible(c)
+}
+
+/// A rule's `Locked`: absent is unlocked, `true` or `false` as written; anything else
+/// (`"yes"`, `1`) is refused, never read as unlocked.
+fn locked(rule: &Rule<'_>, number: u64) -> Result<bool, String> {
+    if memchr::memmem::find(rule.raw.as_bytes(), b"\"Locked\"").is_none() {
+        return Ok(false);
+    }
+    let value: serde_json::Value = serde_json::from_str(rule.raw).unwrap_or_default();
+    match value.get("Locked") {
+        None => Ok(false),
+        Some(serde_json::Value::Bool(locked)) => Ok(*locked),
+        Some(other) => Err(format!(
+            "rule {number}'s `Locked` is {other}, not true or false"
+        )),
+    }
+}
+
+/// How a change line names a rule's scope: its globs, or every file.
+fn scope_of(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "every file".to_string()
+    } else {
+        let globs: Vec<String> = paths.iter().map(|g| format!("`{g}`")).collect();
+        globs.join(", ")
+    }
 }
 
 /// The rule-level difference between two versions of a source, one line a change:
-/// `+` a new rule, `-` a rule gone, `~` a rule whose text changed, `=` a rule the new
-/// version supersedes, `!` a rule newly locked or unlocked.
+/// `+` a new rule, `-` a rule gone, `~` a rule whose text, scope (`Paths`) or reason
+/// changed, `=` a rule the new version supersedes, `!` a rule newly locked or unlocked.
 pub(crate) fn diff(name: &str, old: &[Imported], new: &[Imported]) -> Vec<String> {
     let find = |rules: &[Imported], number: u64| rules.iter().find(|r| r.number == number).cloned();
     let mut lines = Vec::new();
@@ -124,6 +166,19 @@ pub(crate) fn diff(name: &str, old: &[Imported], new: &[Imported]) -> Vec<String
                     lines.push(format!(
                         "~ {id} [{}] {} (was [{}] {})",
                         rule.category, rule.instruction, before.category, before.instruction
+                    ));
+                }
+                if before.paths != rule.paths {
+                    lines.push(format!(
+                        "~ {id} scope now {} (was {})",
+                        scope_of(&rule.paths),
+                        scope_of(&before.paths)
+                    ));
+                }
+                if before.why != rule.why {
+                    lines.push(format!(
+                        "~ {id} why now \"{}\" (was \"{}\")",
+                        rule.why, before.why
                     ));
                 }
                 if before.superseded_by.is_empty() && !rule.superseded_by.is_empty() {

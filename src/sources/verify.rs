@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::report::diagnostics::{Code, Diagnostic};
+use crate::rules::reference::RuleRef;
 use crate::rules::{Document, similar};
 
 use super::layers::{self, Status};
@@ -101,12 +102,49 @@ pub(crate) fn verify(
             );
         }
     }
+    out.extend(orphan_copies(layout, &state, shown));
     verify_references(
         &layers::load(layout, document),
         document,
         [rules_file, &manifest_file],
         out,
     )
+}
+
+/// The vendored copies no source of the manifest or the lock names (a hand-made file, or
+/// what an older `remove` killed half way left): reported, never read.
+fn orphan_copies(
+    layout: &Layout,
+    state: &super::State,
+    shown: &dyn Fn(&Path) -> String,
+) -> Vec<Diagnostic> {
+    let Ok(entries) = std::fs::read_dir(&layout.vendor) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let file = entry.file_name().to_str()?.to_string();
+            let name = file.strip_suffix(".json")?;
+            (!name.starts_with('.')
+                && state.manifest.source(name).is_none()
+                && !state.lock.sources.contains_key(name))
+            .then(|| name.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let copy = shown(&layout.copy(&name));
+            Diagnostic::new(
+                Code::SourceLockStale,
+                format!("the vendored copy {copy} belongs to no source of the manifest or the lock"),
+            )
+            .in_file(&copy)
+            .with_help(format!("Delete it (`git rm {copy}`), or add the source back with `autofix sources add {name}`."))
+        })
+        .collect()
 }
 
 /// The vendored copy of `name` against its pin: present, and matching its digest and counts.
@@ -119,6 +157,19 @@ fn verify_copy(
     let mut out = Vec::new();
     let copy = layout.copy(name);
     let copy_file = shown(&copy);
+    if let super::CopyState::Interrupted(_) = layout.pinned_copy(name, pin) {
+        // Readers use the staged copy meanwhile, but a commit now would take the lock
+        // without its copy.
+        out.push(
+            Diagnostic::new(
+                Code::SourceTampered,
+                format!("source `{name}`: an interrupted `sources` run moved the lock but not yet the vendored copy {copy_file}"),
+            )
+            .in_file(&copy_file)
+            .with_help(format!("Run `autofix sources update {name}`, which finishes it, before committing.")),
+        );
+        return out;
+    }
     let Some(bytes) = read_bytes(&copy).ok().flatten() else {
         out.push(
             Diagnostic::new(
@@ -137,14 +188,16 @@ fn verify_copy(
     let counts_match = parsed.as_ref().is_ok_and(|rules| {
         rules.len() == pin.rules && rules.iter().map(|r| r.number).max().unwrap_or(0) == pin.highest
     });
-    if digest != pin.sha256 || !counts_match {
+    if !pin.holds(&bytes) || !counts_match {
         out.push(
             Diagnostic::new(
                 Code::SourceTampered,
                 format!(
-                    "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}); it is left out of every listing",
+                    "source `{name}`: the vendored copy does not match the lock (sha256 {}, pinned {}; git blob {}, pinned {}); it is left out of every listing",
                     layers::short(&digest),
-                    layers::short(&pin.sha256)
+                    layers::short(&pin.sha256),
+                    layers::short(&crate::report::digest::git_blob_id(&bytes)),
+                    layers::short(&pin.blob)
                 ),
             )
             .in_file(&copy_file)
@@ -217,14 +270,14 @@ fn verify_references(
         }
     }
     for id in layers.overrides.keys() {
-        let locked = id.split_once(':').is_some_and(|(name, number)| {
-            layers.layer(name).is_some_and(|layer| {
-                layer
-                    .rules
-                    .iter()
-                    .any(|r| r.locked && number.parse() == Ok(r.number))
-            }) || (layers.layer(name).is_none() && layers.named.iter().any(|n| n == name))
-        });
+        let locked = match id.parse::<RuleRef>() {
+            Ok(RuleRef::Imported { source, number }) => match layers.layer(&source) {
+                Some(layer) => layer.rules.iter().any(|r| r.locked && r.number == number),
+                // Left out (tampered, not locked): that is reported already.
+                None => layers.named.contains(&source),
+            },
+            _ => false,
+        };
         if !locked {
             out.push(
                 Diagnostic::new(

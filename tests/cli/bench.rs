@@ -686,3 +686,107 @@ fn bench_sizes() {
         println!("{line}");
     }
 }
+
+/// Runs git hermetically in `dir`; panics on failure.
+fn git_in(sandbox: &Sandbox, dir: &Path, args: &[&str]) {
+    let mut command = sandbox.program("git", args);
+    crate::support::hermetic_git(&mut command).current_dir(dir);
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Issue 35's cost of imported rules: the hooks with 10 sources of 1,000 rules each
+/// beside the same 10,000 rules held locally (target: within 1.5x).
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
+fn bench_sources() {
+    let sandbox = Sandbox::new();
+    if !installed("git") {
+        println!("skipped: the sources comparison (git is not installed)");
+        return;
+    }
+    let all: Vec<serde_json::Value> = serde_json::from_str(&distinct_rules_file(10_000)).unwrap();
+    sandbox.write(
+        "local/.agents/autofix.json",
+        serde_json::to_string_pretty(&all).unwrap(),
+    );
+    sandbox.write("imported/.agents/autofix.json", "[]\n");
+    for (k, chunk) in all.chunks(1_000).enumerate() {
+        let rules: Vec<serde_json::Value> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, rule)| {
+                let mut rule = rule.clone();
+                rule["Rule_number"] = serde_json::json!(i + 1);
+                rule
+            })
+            .collect();
+        let work = sandbox.join(format!("org{k}"));
+        sandbox.write(
+            format!("org{k}/.agents/autofix.json"),
+            serde_json::to_string_pretty(&rules).unwrap(),
+        );
+        git_in(&sandbox, &work, &["init", "-q", "-b", "main"]);
+        git_in(&sandbox, &work, &["add", "-A"]);
+        git_in(&sandbox, &work, &["commit", "-q", "-m", "rules"]);
+        let url = format!("file://{}", work.display());
+        let mut add = sandbox.command_in("imported", &["sources", "add", &format!("s{k}"), &url]);
+        crate::support::hermetic_git(&mut add);
+        assert!(add.output().unwrap().status.success());
+    }
+    // The verified-copy cache remembers no copy changed within the last second.
+    std::thread::sleep(Duration::from_millis(1100));
+    for (dir, label) in [("local", "local"), ("imported", "imported")] {
+        let input = serde_json::json!({
+            "session_id": "s1", "cwd": sandbox.join(dir).display().to_string(),
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "No, always cache the zobat rules - because the team agreed on it.",
+        });
+        sandbox.write(format!("prompt-{label}.json"), input.to_string());
+    }
+    let prompt = |dir: &'static str| {
+        let input = sandbox.join(format!("prompt-{dir}.json"));
+        let mut command = sandbox.command_in(dir, &["hook", "user-prompt", "--agent", "claude"]);
+        command.stdin(fs::File::open(input).unwrap());
+        command
+    };
+    let session = |dir: &'static str| {
+        sandbox.command_in(dir, &["rules", "--format", "hook", "--agent", "claude"])
+    };
+    compare(
+        "prompt hook: 10 sources x 1,000 rules beside 10,000 local rules",
+        "the sources within 1.5x",
+        &mut [
+            (
+                "10 sources x 1,000 rules (hook user-prompt)",
+                &mut || prompt("imported"),
+                &mut noop,
+            ),
+            (
+                "10,000 local rules (hook user-prompt)",
+                &mut || prompt("local"),
+                &mut noop,
+            ),
+        ],
+    );
+    compare(
+        "session hook: 10 sources x 1,000 rules beside 10,000 local rules",
+        "the sources within 1.5x",
+        &mut [
+            (
+                "10 sources x 1,000 rules (rules --format hook)",
+                &mut || session("imported"),
+                &mut noop,
+            ),
+            (
+                "10,000 local rules (rules --format hook)",
+                &mut || session("local"),
+                &mut noop,
+            ),
+        ],
+    );
+}

@@ -712,7 +712,10 @@ fn mcp_retire_appends_a_record_as_the_cli_does() {
         let bad = server.call(1, "retire", json!({"rule": rule, "why": "x"}));
         assert_eq!(bad["isError"], true, "{bad}");
         let text = bad["content"][0]["text"].as_str().unwrap();
-        assert!(text.contains("`rule` must be a positive integer"), "{bad}");
+        assert!(
+            text.contains("`rule` must be a rule number or an imported rule"),
+            "{bad}"
+        );
     }
     let missing = server.call(2, "retire", json!({"rule": 9, "why": "x"}));
     assert_eq!(missing["isError"], true, "{missing}");
@@ -772,6 +775,10 @@ fn argument_refused(text: &str) -> bool {
 /// A value of the schema's type, and one of another type.
 fn sample_values(schema: &Value) -> (Value, Value) {
     let minimum = schema["minimum"].as_u64().unwrap_or(1);
+    if schema["type"] == json!(["integer", "string"]) {
+        // A rule reference: `4` or `"org:4"`.
+        return (json!(minimum), json!(false));
+    }
     match schema["type"].as_str() {
         Some("string") => (json!("x"), json!(7)),
         Some("boolean") => (json!(false), json!("yes")),

@@ -331,6 +331,26 @@ fn a_force_pushed_pin_fails_closed_and_writes_nothing() {
     );
     assert_eq!(sandbox.read(format!("app/{LOCK}")), lock);
     assert_eq!(sandbox.read(format!("app/{COPY}")), copy);
+    assert!(
+        update
+            .stderr
+            .contains("`autofix sources update --force org`"),
+        "{}",
+        update.stderr
+    );
+    // Re-pinned on purpose, after review: no remove-and-re-add.
+    let forced = run(&sandbox, &["sources", "update", "--force", "org"]).expect(0);
+    assert!(
+        forced.stdout.contains("- org:3 [CODE]"),
+        "{}",
+        forced.stdout
+    );
+    let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        head.as_str()
+    );
+    run(&sandbox, &["check"]).expect(0);
 }
 
 #[test]
@@ -966,7 +986,7 @@ fn merging_setup() -> (Sandbox, Origin) {
     let doctor = run(&sandbox, &["doctor"]).stdout;
     assert!(
         doctor.contains(
-            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+            "ok    sources     .agents/autofix.sources.lock.json and .agents/autofix.sources.json merge with merge=autofix-sources"
         ),
         "{doctor}"
     );
@@ -1159,6 +1179,7 @@ fn scoped_imported_rules_follow_rules_for_and_layer_conflicts_are_reported_with_
             "style",
             "-w",
             "house style",
+            "--force",
             "Never use tabs for indentation.",
         ],
     )
@@ -1286,15 +1307,15 @@ fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
     ));
     origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
     origin.push(&sandbox, false);
+    // `sources update` refreshes the exports, as `learn` does.
     run(&sandbox, &["sources", "update"]).expect(0);
-    run(&sandbox, &["export", "--check"]).expect(1);
-    run(&sandbox, &["export"]).expect(0);
+    run(&sandbox, &["export", "--check"]).expect(0);
     let agents = sandbox.read("app/AGENTS.md");
     assert!(
         agents.contains("- **org:3** [TOOL] Always use the v2 HTTP client."),
         "{agents}"
     );
-    assert!(!agents.contains("org:2"), "{agents}");
+    assert!(!agents.contains("**org:2**"), "{agents}");
     run(&sandbox, &["export", "--check"]).expect(0);
     // A local rule that supersedes org:3: learning refreshes the export without it.
     run(
@@ -1327,18 +1348,30 @@ fn a_fetch_that_hangs_is_ended_at_the_timeout() {
             "ssh://git@example.invalid/rules.git",
         ],
     );
+    // The ssh command git runs (through /bin/sh: dash on Debian) starts a helper of its
+    // own that outlives it unless its whole process group is killed.
+    let pid_file = sandbox.join("helper.pid");
+    let ssh = format!("sleep 300 & echo $! > '{}'; wait; true", pid_file.display());
     hermetic_git(&mut command)
         .env("AUTOFIX_SOURCES_TIMEOUT", "1")
-        .env("GIT_SSH_COMMAND", "sleep 30; true");
-    let start = std::time::Instant::now();
-    let run = Run::from_command(&mut command).expect_noisy(2);
-    assert!(
-        start.elapsed() < std::time::Duration::from_secs(15),
-        "{:?}",
-        start.elapsed()
-    );
+        .env("GIT_SSH_COMMAND", &ssh);
+    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
     assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    // Killed: gone, or a zombie waiting for a parent that reaps it.
+    let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next();
+    assert!(
+        matches!(state, None | Some("Z")),
+        "the ssh helper lives on: {stat}"
+    );
 }
 
 #[test]
@@ -1926,6 +1959,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     for line in [
         ".agents/autofix.sources.lock.json merge=autofix-sources",
         ".agents/sources/*.json merge=autofix-sources",
+        ".agents/autofix.sources.json merge=autofix-sources",
     ] {
         assert_eq!(
             attributes.lines().filter(|l| *l == line).count(),
@@ -1958,7 +1992,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     let doctor = run(&sandbox, &["doctor"]).stdout;
     assert!(
         doctor.contains(
-            "ok    sources     .agents/autofix.sources.lock.json merges with merge=autofix-sources"
+            "ok    sources     .agents/autofix.sources.lock.json and .agents/autofix.sources.json merge with merge=autofix-sources"
         ),
         "{doctor}"
     );
@@ -2007,8 +2041,8 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         against.contains("goes against rule org:2") && against.contains("--supersedes org:2"),
         "{against}"
     );
-    // A local rule saying the same wins over the imported one.
-    run(
+    // A local rule saying the same is a repeat, as of a local rule: nothing learned.
+    let again = run(
         &sandbox,
         &[
             "learn",
@@ -2020,12 +2054,12 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         ],
     )
     .expect(0);
-    let local = prompt_reminder(
-        &sandbox,
-        "No, always use the internal HTTP client - because it retries.",
-    )
-    .unwrap();
-    assert!(local.contains("rule #1 already says this"), "{local}");
+    assert!(
+        again.stdout.starts_with("Already known as org:2 ([TOOL])"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), "[]\n");
 
     // `reflect` reads the same rules.
     let root = sandbox.join("app").display().to_string();
@@ -2055,4 +2089,875 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
         text.contains("session s-1  repeats rule org:1: Never log personal data"),
         "{text}"
     );
+}
+
+/// Spawns `command` and waits for it at most `bound` (killing it past that): a hung run
+/// fails the test instead of hanging the suite.
+fn run_bounded(command: &mut std::process::Command, bound: std::time::Duration) -> Run {
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {bound:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn a_host_that_never_answers_ends_the_fetch_and_its_helpers_at_the_timeout() {
+    use std::io::Read as _;
+    let (sandbox, _origin) = setup();
+    // Loopback only: a server that accepts the connection and never says a word, as an
+    // unreachable host behind a load balancer does. git hands the URL to its https helper
+    // (git-remote-https), which waits for the TLS handshake forever.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "https://127.0.0.1:{}/rules.git",
+        listener.local_addr().unwrap().port()
+    );
+    let accepted = std::thread::spawn(move || listener.accept().map(|(stream, _)| stream));
+    let mut command = sandbox.command_in("app", &["sources", "add", "slow", &url]);
+    hermetic_git(&mut command).env("AUTOFIX_SOURCES_TIMEOUT", "3");
+    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("timed out after 3 s"), "{}", run.stderr);
+    // Progress while it waits, naming what it waits for.
+    assert!(
+        run.stderr
+            .contains("autofix sources: still asking https://127.0.0.1:"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    // The helper was killed with git: its end of the connection is closed (a read sees the
+    // end of the stream). An orphan would hold it open, and the read would time out.
+    let mut stream = accepted.join().unwrap().unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    loop {
+        match stream.read(&mut byte) {
+            Ok(0) => break,
+            // The TLS client hello, sent before it waited.
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(error) => panic!("the https helper outlived autofix: {error}"),
+        }
+    }
+}
+
+#[test]
+fn a_fetch_over_the_cap_is_refused_and_nothing_written() {
+    let (sandbox, origin) = setup();
+    // History a server that ignores the filter sends whole: 300 KB that does not compress.
+    let mut noise = String::new();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    while noise.len() < 300_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise.push_str(&format!("{x:016x}"));
+    }
+    origin.commit("noise.txt", &noise, "noise");
+    origin.push(&sandbox, false);
+    let mut command = sandbox.command_in("app", &["sources", "add", "org", &origin.url()]);
+    hermetic_git(&mut command).env("AUTOFIX_SOURCES_MAX_FETCH", "100000");
+    let run = Run::from_command(&mut command).expect_noisy(1);
+    assert!(
+        run.stderr.contains("the fetched history") && run.stderr.contains("over the cap of 100000"),
+        "{}",
+        run.stderr
+    );
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    assert!(!sandbox.join(format!("app/{COPY}")).exists());
+}
+
+#[test]
+fn a_tag_named_like_the_branch_never_takes_over_the_import() {
+    let (sandbox, origin) = setup();
+    let branch = git(&sandbox, &origin.work, &["rev-parse", "HEAD"]);
+    // Whoever may push a tag pushes `main` on a commit of their own.
+    git(
+        &sandbox,
+        &origin.work,
+        &["checkout", "-q", "--orphan", "evil"],
+    );
+    origin.commit(
+        ".agents/autofix.json",
+        &rules_file(&[(1, "DATA", "Always log everything.", "evil", false)]),
+        "evil",
+    );
+    git(&sandbox, &origin.work, &["tag", "main"]);
+    let bare = origin.bare.display().to_string();
+    git(
+        &sandbox,
+        &origin.work,
+        &["push", "-q", &bare, "refs/tags/main"],
+    );
+    add_org(&sandbox, &origin);
+    assert_eq!(
+        lock_json(&sandbox)["sources"]["org"]["commit"],
+        branch.as_str()
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("GDPR") && !rules.contains("log everything"),
+        "{rules}"
+    );
+    // update and outdated read the same ref.
+    let update = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(update.contains("org: up to date"), "{update}");
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(0).stdout;
+    assert!(outdated.contains("org: current"), "{outdated}");
+    // The tag is reachable by its full name, on purpose.
+    let tag = run(
+        &sandbox,
+        &[
+            "sources",
+            "add",
+            "tagged",
+            &origin.url(),
+            "--ref",
+            "refs/tags/main",
+        ],
+    )
+    .expect(0);
+    assert!(tag.stdout.contains("1 rules"), "{}", tag.stdout);
+}
+
+/// The SHA-256 of `bytes`, by coreutils' `sha256sum`.
+fn sha256sum(sandbox: &Sandbox, bytes: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut child = sandbox
+        .program("sha256sum", &[])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_copy_forged_with_its_sha256_recomputed_in_the_lock_is_caught_offline() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let forged = sandbox
+        .read(format!("app/{COPY}"))
+        .replace("Never log personal data", "Always log personal data");
+    sandbox.write(format!("app/{COPY}"), &forged);
+    let digest = sha256sum(&sandbox, forged.as_bytes());
+    let lock = sandbox.read(format!("app/{LOCK}"));
+    let pinned = lock_json(&sandbox)["sources"]["org"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    sandbox.write(format!("app/{LOCK}"), lock.replace(&pinned, &digest));
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check.stdout.contains("error[source-tampered]"),
+        "{}",
+        check.stdout
+    );
+    assert!(check.stdout.contains("git blob"), "{}", check.stdout);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(!rules.contains("Always log"), "{rules}");
+    let list = run(&sandbox, &["sources", "list"]).expect(0).stdout;
+    assert!(list.contains("does not match the lock"), "{list}");
+    run(&sandbox, &["sources", "update"]).expect_noisy(1);
+}
+
+/// Whether strace can trace and inject here (it needs ptrace).
+fn strace_works(sandbox: &Sandbox) -> bool {
+    sandbox
+        .program(
+            "strace",
+            &[
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "inject=getpid:error=EPERM",
+                "true",
+            ],
+        )
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs autofix in `app/` under strace with one injection. Not `-f`: git's own renames
+/// (in the scratch repository) are not the steps under test.
+fn run_injected(sandbox: &Sandbox, inject: &str, args: &[&str]) -> Run {
+    let mut all = vec!["-qq", "-o", "/dev/null", "-e", inject, crate::support::BIN];
+    all.extend(args);
+    let mut command = sandbox.program("strace", &all);
+    command.current_dir(sandbox.join("app"));
+    Run::from_command(hermetic_git(&mut command))
+}
+
+/// What lies in `app/.agents/sources/` beside the copies: what a killed run left.
+fn vendor_leftovers(sandbox: &Sandbox) -> Vec<String> {
+    fs::read_dir(sandbox.join("app/.agents/sources"))
+        .map(|dir| {
+            dir.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| !n.ends_with(".json"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_kill_at_any_step_of_an_update_leaves_the_old_or_the_new_pin_and_a_rerun_finishes() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill at each step of `sources update`");
+    }
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((3, "TOOL", "Always pin your tools.", "org policy", false));
+    // The renames of an update: the staged copy, the lock, the copy (strace delivers the
+    // signal on entry, before the call). A kill before each, and an error in the lock's
+    // and in the copy's.
+    let steps = [
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=1",
+            false,
+        ),
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=2",
+            false,
+        ),
+        (
+            "inject=rename,renameat,renameat2:signal=SIGKILL:when=3",
+            true,
+        ),
+        ("inject=rename,renameat,renameat2:error=EIO:when=2", false),
+        ("inject=rename,renameat,renameat2:error=EIO:when=3", true),
+    ];
+    for (inject, lock_moved) in steps {
+        let (sandbox, origin) = setup();
+        add_org(&sandbox, &origin);
+        origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+        origin.push(&sandbox, false);
+        let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
+        let killed = run_injected(&sandbox, inject, &["sources", "update"]);
+        assert_ne!(killed.code, 0, "{inject}: the run was not stopped");
+        // Meanwhile every reader sees one pin whole: never a source left out.
+        let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+        assert!(!rules.contains("Left out"), "{inject}: {rules}");
+        assert_eq!(rules.contains("org:3"), lock_moved, "{inject}: {rules}");
+        let pinned = lock_json(&sandbox)["sources"]["org"]["commit"] == head.as_str();
+        assert_eq!(pinned, lock_moved, "{inject}");
+        // The next run finishes (or redoes) it: lock and copy in step, nothing left over.
+        run(&sandbox, &["sources", "update"]).expect(0);
+        assert_eq!(
+            lock_json(&sandbox)["sources"]["org"]["commit"],
+            head.as_str()
+        );
+        assert_eq!(
+            sandbox.read(format!("app/{COPY}")),
+            rules_file(&v2),
+            "{inject}"
+        );
+        run(&sandbox, &["check"]).expect(0);
+        assert!(
+            vendor_leftovers(&sandbox).is_empty(),
+            "{inject}: {:?}",
+            vendor_leftovers(&sandbox)
+        );
+    }
+}
+
+#[test]
+fn a_kill_in_remove_leaves_no_orphan_copy() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill during `sources remove`");
+    }
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // The copy goes first: a kill right after (on the second unlink, its lock file's)
+    // leaves a source without its copy, which check reports, never a copy no source names.
+    let killed = run_injected(
+        &sandbox,
+        "inject=unlink,unlinkat:signal=SIGKILL:when=2",
+        &["sources", "remove", "org"],
+    );
+    assert_ne!(killed.code, 0);
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check.stdout.contains("source-copy-missing"),
+        "{}",
+        check.stdout
+    );
+    run(&sandbox, &["sources", "remove", "org"]).expect(0);
+    run(&sandbox, &["check"]).expect(0);
+    assert!(!sandbox.join(format!("app/{COPY}")).exists());
+    // A copy no source names is reported.
+    sandbox.write("app/.agents/sources/stray.json", "[]\n");
+    let check = run(&sandbox, &["check"]).expect(1);
+    assert!(
+        check
+            .stdout
+            .contains("sources/stray.json belongs to no source"),
+        "{}",
+        check.stdout
+    );
+    assert!(
+        lock_json(&sandbox)["sources"]
+            .as_object()
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn imported_text_passes_the_same_gate_as_learn() {
+    let refused = [
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always tes\u200bt.", "Why": "x"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always t\u2062est.", "Why": "x"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x\u00ad"}]"#,
+            "invisible character",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x"},
+                {"Rule_number": 1, "Category": "CODE", "Instruction": "Never test.", "Why": "y"}]"#,
+            "rule number 1 is used twice",
+        ),
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x", "Locked": "yes"}]"#,
+            "`Locked` is \"yes\", not true or false",
+        ),
+    ];
+    for (text, message) in refused {
+        let sandbox = Sandbox::new();
+        sandbox.write("app/.agents/autofix.json", "[]\n");
+        let origin = Origin::new(&sandbox, "org", &format!("{text}\n"));
+        let add = run(&sandbox, &["sources", "add", "org", &origin.url()]).expect_noisy(2);
+        assert!(add.stderr.contains(message), "{text}: {}", add.stderr);
+        assert!(!sandbox.join(format!("app/{COPY}")).exists());
+    }
+    // A retirement record retires its rule and is no rule itself.
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let retired = r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test twice.", "Why": "x"},
+ {"Rule_number": 2, "Category": "OTHER", "Instruction": "Stop following rule 1.", "Why": "retired: gone (supersedes rule 1)", "Retirement": true}]
+"#;
+    let origin = Origin::new(&sandbox, "org", retired);
+    run(&sandbox, &["sources", "add", "org", &origin.url()]).expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        !rules.contains("org:1 ") && !rules.contains("org:2 "),
+        "{rules}"
+    );
+}
+
+/// The MCP tool `name`'s reply to `arguments`, in `app/`.
+fn mcp_call(sandbox: &Sandbox, name: &str, arguments: serde_json::Value) -> serde_json::Value {
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}
+    });
+    let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
+    serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
+}
+
+#[test]
+fn org_n_is_a_rule_reference_in_rules_retire_search_and_mcp() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    learn_local(&sandbox, "Always write tests first.");
+    // `rules org:1`: the imported rule whole.
+    let shown = run(&sandbox, &["rules", "org:1"]).expect(0).stdout;
+    assert!(
+        shown.starts_with("org:1 [DATA] Never log personal data"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("status: active, locked by its source"),
+        "{shown}"
+    );
+    let json = run(&sandbox, &["rules", "org:1", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(json["id"], "org:1");
+    assert_eq!(json["locked"], true);
+    let missing = run(&sandbox, &["rules", "org:9"]).expect_noisy(2);
+    assert!(
+        missing.stderr.contains("holds no rule 9"),
+        "{}",
+        missing.stderr
+    );
+    run(&sandbox, &["rules", "Org:1"]).expect_noisy(2);
+    // `--search` reaches every layer.
+    let found = run(&sandbox, &["rules", "--search", "http client"])
+        .expect(0)
+        .stdout;
+    assert!(found.contains("org:2 [TOOL]"), "{found}");
+    assert!(
+        !found.contains("org:1 ") && !found.contains("tests first"),
+        "{found}"
+    );
+    let reply = mcp_call(
+        &sandbox,
+        "rules",
+        serde_json::json!({"search": "personal data"}),
+    );
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("org:1 [DATA]") && !text.contains("org:2 "),
+        "{text}"
+    );
+    let reply = mcp_call(&sandbox, "rules", serde_json::json!({"rule": "org:2"}));
+    assert_eq!(
+        reply["result"]["structuredContent"]["id"], "org:2",
+        "{reply}"
+    );
+    // `retire org:N`: a local record that supersedes it; a locked rule is refused.
+    let locked = run(&sandbox, &["retire", "org:1", "-w", "we hold no data"]).expect_noisy(2);
+    assert!(
+        locked.stderr.contains("org:1 is locked"),
+        "{}",
+        locked.stderr
+    );
+    let retired = run(&sandbox, &["retire", "org:2", "-w", "no HTTP here"])
+        .expect(0)
+        .stdout;
+    assert!(
+        retired.starts_with("Retired org:2 with record #2"),
+        "{retired}"
+    );
+    let all = run(&sandbox, &["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("org:2 [TOOL] Always use the internal HTTP client - because it retries. — org policy [superseded by local rule 2]"), "{all}");
+    let reply = mcp_call(
+        &sandbox,
+        "retire",
+        serde_json::json!({"rule": "org:1", "why": "x"}),
+    );
+    assert!(reply.to_string().contains("org:1 is locked"), "{reply}");
+    run(&sandbox, &["check"]).expect(0);
+}
+
+#[test]
+fn locked_rules_hold_against_repeats_reversals_and_the_export_says_so() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // With no exported file, the session hook carries the imported rules, marked too.
+    let hook = claude_hook(&sandbox);
+    assert!(
+        hook.contains(
+            "org:1 [DATA] Never log personal data - because of the GDPR. — org policy [locked]"
+        ),
+        "{hook}"
+    );
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    let rules_before = sandbox.read("app/.agents/autofix.json");
+    // Word for word a locked (or any) imported rule: a repeat, nothing learned.
+    let repeat = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "data",
+            "-w",
+            "x",
+            "Never log personal data - because of the GDPR.",
+        ],
+    )
+    .expect(0);
+    assert!(
+        repeat.stdout.starts_with("Already known as org:1 ([DATA])"),
+        "{}",
+        repeat.stdout
+    );
+    // The reverse of a locked rule, in other words: refused, --force or not.
+    for force in [false, true] {
+        let mut args = vec!["learn", "-c", "data", "-w", "debugging"];
+        if force {
+            args.push("--force");
+        }
+        args.push("Always log personal data.");
+        let refused = run(&sandbox, &args).expect_noisy(1);
+        assert!(
+            refused.stderr.contains("contradicts the locked org:1")
+                && refused.stderr.contains("--force or not"),
+            "{}",
+            refused.stderr
+        );
+    }
+    // An unlocked one: refused without --force, kept beside it with.
+    let against = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "Never use the internal HTTP client.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        against.stderr.contains("contradicts the imported org:2")
+            && against.stderr.contains("--supersedes org:2"),
+        "{}",
+        against.stderr
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), rules_before);
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(agents.contains("- **org:1** [DATA] Never log personal data - because of the GDPR. — _org policy_ [locked]"), "{agents}");
+    assert!(agents.contains("except a rule marked [locked]"), "{agents}");
+}
+
+#[test]
+fn sources_lock_locks_an_imported_rule_for_this_repository() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    // Locked here by a command, not a hand edit; then --force no longer lets it through.
+    let locked = run(&sandbox, &["sources", "lock", "org:2"]).expect(0);
+    assert!(
+        locked.stdout.contains("org:2 locked for this repository"),
+        "{}",
+        locked.stdout
+    );
+    assert!(
+        locked
+            .stdout
+            .contains("exported copies refreshed: AGENTS.md"),
+        "{}",
+        locked.stdout
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    assert_eq!(manifest["locked"], serde_json::json!(["org:2"]));
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--force",
+            "Never use the internal HTTP client.",
+        ],
+    )
+    .expect_noisy(1);
+    let supersede = run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "x",
+            "--supersedes",
+            "org:2",
+            "Always use curl.",
+        ],
+    )
+    .expect_noisy(1);
+    assert!(
+        supersede.stderr.contains("org:2 is locked"),
+        "{}",
+        supersede.stderr
+    );
+    let agents = sandbox.read("app/AGENTS.md");
+    assert!(agents.contains("- **org:2** [TOOL] Always use the internal HTTP client - because it retries. — _org policy_ [locked]"), "{agents}");
+    assert!(agents.contains("except a rule marked [locked]"), "{agents}");
+
+    run(&sandbox, &["sources", "unlock", "org:2"]).expect(0);
+    run(&sandbox, &["sources", "lock", "3"]).expect_noisy(2);
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn update_reports_scope_reason_and_reopened_concerns_and_refreshes_the_exports() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    // Local rule 1 overrides org:2.
+    run(
+        &sandbox,
+        &[
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "partner API",
+            "--supersedes",
+            "org:2",
+            "Always use curl for the partner API.",
+        ],
+    )
+    .expect(0);
+    // The org replaces org:2 by org:3, the same concern in other words, and gives org:1 a
+    // new reason.
+    let v2 = rules_file(&[
+        (
+            1,
+            "DATA",
+            "Never log personal data - because of the GDPR.",
+            "org policy, GDPR art. 5",
+            true,
+        ),
+        (
+            2,
+            "TOOL",
+            "Always use the internal HTTP client - because it retries.",
+            "org policy",
+            false,
+        ),
+        (
+            3,
+            "TOOL",
+            "Always use the internal HTTP client, v2 - because it retries.",
+            "supersedes rule 2",
+            false,
+        ),
+    ]);
+    origin.commit(".agents/autofix.json", &v2, "v2");
+    origin.push(&sandbox, false);
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"])
+        .expect(0)
+        .stdout;
+    assert!(
+        dry.contains("~ org:1 why now \"org policy, GDPR art. 5\" (was \"org policy\")"),
+        "{dry}"
+    );
+    assert!(
+        dry.contains("! org:3 reopens what local rule 1 overrode in org:2"),
+        "{dry}"
+    );
+    let json = run(
+        &sandbox,
+        &["sources", "update", "--dry-run", "--format", "json"],
+    )
+    .expect(0)
+    .json();
+    assert_eq!(json["sources"][0]["status"], "would_move", "{json}");
+    let updated = run(&sandbox, &["sources", "update"]).expect(0).stdout;
+    assert!(
+        updated.contains("exported copies refreshed: AGENTS.md"),
+        "{updated}"
+    );
+    run(&sandbox, &["export", "--check"]).expect(0);
+    let agents = sandbox.read("app/AGENTS.md");
+    // The source's own reference, qualified where it is delivered.
+    assert!(agents.contains("_supersedes rule org:2_"), "{agents}");
+    let listed = run(&sandbox, &["sources", "list", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(listed["sources"][0]["status"], "ok", "{listed}");
+    let outdated = run(&sandbox, &["sources", "outdated", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(outdated["sources"][0]["status"], "current", "{outdated}");
+    // Removing the source takes its rules out of the exports at once.
+    run(&sandbox, &["sources", "remove", "org"]).expect(0);
+    assert!(!sandbox.read("app/AGENTS.md").contains("org:1"));
+    run(&sandbox, &["export", "--check"]).expect(0);
+}
+
+#[test]
+fn a_scope_change_alone_is_a_reported_change() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let scoped = |glob: &str| {
+        format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always validate input.\", \"Why\": \"x\", \"Paths\": [\"{glob}\"]}}]\n"
+        )
+    };
+    let origin = Origin::new(&sandbox, "org", &scoped("src/api/**"));
+    add_org(&sandbox, &origin);
+    origin.commit(".agents/autofix.json", &scoped("**"), "wider");
+    origin.push(&sandbox, false);
+    let dry = run(&sandbox, &["sources", "update", "--dry-run"])
+        .expect(0)
+        .stdout;
+    assert!(
+        dry.contains("~ org:1 scope now `**` (was `src/api/**`)"),
+        "{dry}"
+    );
+    assert!(!dry.contains("(no rule changed)"), "{dry}");
+}
+
+#[test]
+fn two_branches_that_each_add_a_source_merge_without_a_conflict() {
+    let (sandbox, _origin) = merging_setup();
+    let app = sandbox.join("app");
+    let team = Origin::new(
+        &sandbox,
+        "team",
+        &rules_file(&[(1, "CODE", "Always write tests first.", "team", false)]),
+    );
+    let infra = Origin::new(
+        &sandbox,
+        "infra",
+        &rules_file(&[(1, "TOOL", "Always pin your tool versions.", "infra", false)]),
+    );
+    git(&sandbox, &app, &["checkout", "-q", "-b", "team"]);
+    run(&sandbox, &["sources", "add", "team", &team.url()]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "add team"]);
+    git(&sandbox, &app, &["checkout", "-q", "main"]);
+    run(&sandbox, &["sources", "add", "infra", &infra.url()]).expect(0);
+    git(&sandbox, &app, &["add", "-A"]);
+    git(&sandbox, &app, &["commit", "-q", "-m", "add infra"]);
+    let mut merge = sandbox.program("git", &["merge", "-q", "--no-edit", "team"]);
+    hermetic_git(&mut merge).current_dir(&app);
+    let merged = Run::from_command(&mut merge).expect_noisy(0);
+    assert!(
+        merged
+            .stderr
+            .contains(".agents/autofix.sources.json: merged the sources by name"),
+        "{}",
+        merged.stderr
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&sandbox.read(format!("app/{MANIFEST}"))).unwrap();
+    let names: Vec<&str> = manifest["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["org", "infra", "team"]);
+    run(&sandbox, &["check"]).expect(0);
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("team:1 [CODE]") && rules.contains("infra:1 [TOOL]"),
+        "{rules}"
+    );
+}
+
+#[test]
+fn a_copy_verified_once_is_hashed_again_after_any_edit() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    // A copy changed within the last second is never remembered: wait that out once.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    run(&sandbox, &["rules"]).expect(0);
+    let cache = sandbox.join("home/.cache/autofix/verified");
+    assert_eq!(
+        fs::read_dir(&cache).unwrap().count(),
+        1,
+        "no verified copy remembered"
+    );
+    // An edit of the same size with the modification time put back: still caught, by
+    // the change time no program can set.
+    let copy = sandbox.join(format!("app/{COPY}"));
+    let before = fs::metadata(&copy).unwrap().modified().unwrap();
+    let forged = sandbox
+        .read(format!("app/{COPY}"))
+        .replace("Never log", "Alway log");
+    fs::write(&copy, forged).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&copy)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains("Left out: source `org`") && !rules.contains("Alway log"),
+        "{rules}"
+    );
+    // Deleting the cache changes no result.
+    fs::remove_dir_all(&cache).unwrap();
+    let again = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert_eq!(again, rules);
+}
+
+#[test]
+fn doctor_sees_an_export_the_sources_left_stale() {
+    let (sandbox, origin) = setup();
+    git(
+        &sandbox,
+        &sandbox.join("app"),
+        &["init", "-q", "-b", "main"],
+    );
+    add_org(&sandbox, &origin);
+    run(&sandbox, &["export", "--target", "agents-md"]).expect(0);
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(doctor.contains("ok    in-sync   "), "{doctor}");
+    // What a merge of the manifest does behind the export's back: a narrower selection.
+    let manifest = sandbox.read(format!("app/{MANIFEST}"));
+    sandbox.write(
+        format!("app/{MANIFEST}"),
+        manifest.replace(
+            "\"path\": \".agents/autofix.json\"",
+            "\"path\": \".agents/autofix.json\",\n      \"categories\": [\"DATA\"]",
+        ),
+    );
+    let doctor = run(&sandbox, &["doctor"]).stdout;
+    assert!(
+        doctor.contains("FAIL  in-sync     stale: AGENTS.md")
+            && doctor.contains("fix: autofix export"),
+        "{doctor}"
+    );
+}
+
+#[test]
+fn a_kill_at_any_step_of_an_add_is_finished_by_adding_again() {
+    let probe = Sandbox::new();
+    if !strace_works(&probe) {
+        return crate::support::skip("strace", "the kill at each step of `sources add`");
+    }
+    // The renames of an add: the staged copy, the lock, the copy, the manifest.
+    for when in 1..=4 {
+        let (sandbox, origin) = setup();
+        let inject = format!("inject=rename,renameat,renameat2:signal=SIGKILL:when={when}");
+        let killed = run_injected(&sandbox, &inject, &["sources", "add", "org", &origin.url()]);
+        assert_ne!(killed.code, 0, "{inject}: the run was not stopped");
+        // The manifest goes last: until it names the source, no reader lists it, and none
+        // fails on what the killed run left.
+        let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+        assert!(!rules.contains("org:"), "{inject}: {rules}");
+        run(&sandbox, &["sources", "add", "org", &origin.url()]).expect(0);
+        run(&sandbox, &["check"]).expect(0);
+        assert!(
+            vendor_leftovers(&sandbox).is_empty(),
+            "{inject}: {:?}",
+            vendor_leftovers(&sandbox)
+        );
+        assert_eq!(
+            sandbox.read(format!("app/{COPY}")),
+            rules_file(ORG_V1),
+            "{inject}"
+        );
+    }
 }

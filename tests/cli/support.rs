@@ -152,6 +152,8 @@ impl Sandbox {
             .env("HOME", self.join("home"))
             // The personal layer is read from `$XDG_CONFIG_HOME` (else `$HOME/.config`).
             .env_remove("XDG_CONFIG_HOME")
+            // The sources' verified-copy cache goes to `$HOME/.cache` then.
+            .env_remove("XDG_CACHE_HOME")
             .env("AUTOFIX_CEILING_DIRECTORIES", self.path())
             // git (run by tests and by `init`) reads no machine-wide configuration.
             .env("GIT_CONFIG_NOSYSTEM", "1")

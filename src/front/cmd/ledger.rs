@@ -15,13 +15,13 @@ use crate::front::history::{retire_rule, retired_output, shown_rule};
 /// `rules N`: the rule whole, in text or JSON.
 pub(crate) fn show(
     context: &Context,
-    number: u64,
+    rule: &crate::rules::reference::RuleRef,
     format: RulesFormat,
 ) -> anyhow::Result<ExitCode> {
     if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
-        anyhow::bail!("`rules {number}` prints text or json");
+        anyhow::bail!("`rules {rule}` prints text or json");
     }
-    let (text, json) = shown_rule(&context.workspace()?, number)?;
+    let (text, json) = shown_rule(&context.workspace()?, rule)?;
     print(if format == RulesFormat::Json {
         &json
     } else {
@@ -37,10 +37,10 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     } else {
         AfterLearning::Export
     };
-    let learned = retire_rule(&workspace, args.number, &args.why, args.dry_run, after)?;
+    let learned = retire_rule(&workspace, &args.number, &args.why, args.dry_run, after)?;
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
-    let (text, json) = retired_output(&learned, args.number, &args.why);
+    let (text, json) = retired_output(&learned, &args.number, &args.why);
     match args.format {
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,

@@ -66,7 +66,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             && args
                 .supersedes
                 .iter()
-                .any(|s| matches!(s, crate::front::cli::Supersede::Imported(..)))
+                .any(|s| matches!(s, crate::rules::reference::RuleRef::Imported { .. }))
         {
             anyhow::bail!(
                 "--user: a personal rule supersedes only personal rules (--supersedes N)"
@@ -96,6 +96,12 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             retirement: false,
         }
     };
+    if !args.user
+        && let Some(refusal) =
+            crate::sources::layers::imported_refusal(&context.workspace()?, &request)
+    {
+        return imported_refusal(context, &refusal, args.format);
+    }
     let after = if args.no_export {
         AfterLearning::Skip
     } else {
@@ -136,6 +142,33 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     Ok(status(refused))
 }
 
+/// What `learn` says of a rule it does not learn over the imported rules: a repeat as a
+/// local repeat (exit 0, nothing learned), a refusal as a finding (exit 1).
+fn imported_refusal(
+    context: &Context,
+    refusal: &crate::sources::layers::NotLearned,
+    format: TextOrJson,
+) -> anyhow::Result<ExitCode> {
+    use crate::sources::layers::NotLearned;
+    match (refusal, format) {
+        (NotLearned::Repeat { message, .. }, TextOrJson::Text) => print(&format!("{message}\n"))?,
+        (NotLearned::Repeat { id, message }, TextOrJson::Json) => {
+            print(&crate::report::text::json_document(&serde_json::json!({
+                "version": 1, "status": "duplicate", "imported": id, "message": message,
+            })))?;
+        }
+        (NotLearned::Refused(why), _) => {
+            eprint(&format!(
+                "{} {}\n",
+                context.stderr_painter().error("error:"),
+                crate::report::text::shown(why)
+            ));
+            return Ok(status(true));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The paths of `rules --for`, relative to the workspace root and `/`-separated.
 fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<String>> {
     if given.is_empty() {
@@ -146,8 +179,8 @@ fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<Stri
 }
 
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
-    if let Some(number) = args.number {
-        return crate::front::cmd::ledger::show(context, number, args.format);
+    if let Some(rule) = &args.number {
+        return crate::front::cmd::ledger::show(context, rule, args.format);
     }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
         return Ok(crate::front::cmd::agents::rules_hook(context, args, agent));

@@ -4,11 +4,11 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use crate::front::cli::{SourcesArgs, SourcesCommand};
+use crate::front::cli::{SourcesArgs, SourcesCommand, TextOrJson};
 use crate::front::context::{Context, eprint, print};
 use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::sources::layers::short;
-use crate::sources::{self, Layout, Outdated, SourceError, Updated, lock, manifest::Source};
+use crate::sources::{self, CopyState, Layout, Outdated, SourceError, Updated, manifest::Source};
 
 pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -33,37 +33,36 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
                     .collect(),
                 rules,
             };
-            let name = source.name.clone();
-            match sources::add(&layout, source) {
-                Ok(added) => {
-                    print(&format!(
-                        "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
-                        added.pin.url,
-                        added.pin.reference,
-                        short(&added.pin.commit),
-                        added.pin.path,
-                        added.pin.rules,
-                        added.active,
-                        context.shown(&layout.lock),
-                        context.shown(&added.copy),
-                    ))?;
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(error) => Ok(failed(context, &error)),
-            }
+            add(context, &workspace, &layout, source)
         }
-        SourcesCommand::Update { names, dry_run } => update(context, &layout, names, dry_run),
-        SourcesCommand::Outdated => outdated(&layout),
+        SourcesCommand::Update {
+            names,
+            dry_run,
+            force,
+            format,
+        } => update(
+            context,
+            &workspace,
+            &layout,
+            names,
+            (dry_run, force),
+            format,
+        ),
+        SourcesCommand::Outdated { format } => outdated(&layout, format),
         SourcesCommand::Remove { name } => {
             sources::remove(&layout, &name)?;
-            print(&format!(
+            let mut text = format!(
                 "Removed source {name} from {} and {}, and its copy\n",
                 context.shown(&layout.manifest),
                 context.shown(&layout.lock)
-            ))?;
+            );
+            text.push_str(&refreshed(context, &workspace));
+            print(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        SourcesCommand::List => list(context, &layout),
+        SourcesCommand::List { format } => list(context, &layout, format),
+        SourcesCommand::Lock { rule } => set_locked(context, &workspace, &layout, &rule, true),
+        SourcesCommand::Unlock { rule } => set_locked(context, &workspace, &layout, &rule, false),
         SourcesCommand::MergeDriver { install: true, .. } => {
             let cwd = context.cwd()?;
             let done = crate::sources::merge::install(&layout, cwd)
@@ -107,6 +106,83 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
     }
 }
 
+/// The exports brought up to date after the imported rules changed, as `learn` does:
+/// the line naming the files it changed (empty when none), its warnings on stderr.
+fn refreshed(context: &Context, workspace: &crate::io::workspace::Workspace) -> String {
+    let (exports, warnings) =
+        crate::ops::learning::refresh(workspace, "the sources are written, but");
+    eprint(&diagnostics::text_of(&warnings, context.stderr_painter()));
+    if exports.is_empty() {
+        return String::new();
+    }
+    let paths: Vec<&str> = exports.iter().map(|e| e.path.as_str()).collect();
+    format!("exported copies refreshed: {}\n", paths.join(", "))
+}
+
+fn add(
+    context: &Context,
+    workspace: &crate::io::workspace::Workspace,
+    layout: &Layout,
+    source: Source,
+) -> anyhow::Result<ExitCode> {
+    let name = source.name.clone();
+    match sources::add(layout, source) {
+        Ok(added) => {
+            let mut text = format!(
+                "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
+                added.pin.url,
+                added.pin.reference,
+                short(&added.pin.commit),
+                added.pin.path,
+                added.pin.rules,
+                added.active,
+                context.shown(&layout.lock),
+                context.shown(&added.copy),
+            );
+            text.push_str(&refreshed(context, workspace));
+            print(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(error) => Ok(failed(context, &error)),
+    }
+}
+
+/// `sources lock org:N` / `unlock`.
+fn set_locked(
+    context: &Context,
+    workspace: &crate::io::workspace::Workspace,
+    layout: &Layout,
+    rule: &crate::rules::reference::RuleRef,
+    lock: bool,
+) -> anyhow::Result<ExitCode> {
+    let crate::rules::reference::RuleRef::Imported { source, number } = rule else {
+        anyhow::bail!(
+            "`{rule}`: name an imported rule, NAME:N (a local rule is this repository's own)"
+        );
+    };
+    let changed = match sources::set_locked(layout, source, *number, lock) {
+        Ok(changed) => changed,
+        Err(error) => return Ok(failed(context, &error)),
+    };
+    let verb = if lock { "locked" } else { "unlocked" };
+    let mut text = if changed {
+        format!(
+            "{rule} {verb} for this repository in {}\n",
+            context.shown(&layout.manifest)
+        )
+    } else {
+        format!(
+            "{rule} is {verb} already in {} (nothing changed)\n",
+            context.shown(&layout.manifest)
+        )
+    };
+    if changed {
+        text.push_str(&refreshed(context, workspace));
+    }
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Prints a source error; exit 1 for a refusal that protects the pins, else 2.
 fn failed(context: &Context, error: &SourceError) -> ExitCode {
     let painter = context.stderr_painter();
@@ -121,9 +197,11 @@ fn failed(context: &Context, error: &SourceError) -> ExitCode {
 
 fn update(
     context: &Context,
+    workspace: &crate::io::workspace::Workspace,
     layout: &Layout,
     names: Vec<String>,
-    dry_run: bool,
+    (dry_run, force): (bool, bool),
+    format: TextOrJson,
 ) -> anyhow::Result<ExitCode> {
     let state = layout.read()?;
     let names = if names.is_empty() {
@@ -136,79 +214,113 @@ fn update(
     } else {
         names
     };
-    if names.is_empty() {
+    if names.is_empty() && format == TextOrJson::Text {
         print(&format!(
             "No sources in {}\n",
             context.shown(&layout.manifest)
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut worst = ExitCode::SUCCESS;
     let mut worst_rank = 0;
+    let (mut text, mut json, mut moved) = (String::new(), Vec::new(), false);
     for name in names {
-        match sources::update(layout, &name, dry_run) {
+        match sources::update(layout, &name, dry_run, force) {
             Ok(Updated::Current { commit }) => {
-                print(&format!("{name}: up to date at {}\n", short(&commit)))?;
+                let _ = writeln!(text, "{name}: up to date at {}", short(&commit));
+                json.push(serde_json::json!({"name": name, "status": "current", "commit": commit}));
             }
             Ok(Updated::Moved { from, to, changes }) => {
+                moved |= !dry_run;
                 let verb = if dry_run { "would move" } else { "moved" };
-                let from = from
+                let shown_from = from
                     .as_deref()
                     .map_or("(not pinned)".to_string(), |c| short(c).to_string());
-                let mut text = format!("{name}: {verb} {from} -> {}\n", short(&to));
+                let _ = writeln!(text, "{name}: {verb} {shown_from} -> {}", short(&to));
                 if changes.is_empty() {
                     text.push_str("  (no rule changed)\n");
                 }
                 for line in &changes {
                     let _ = writeln!(text, "  {}", crate::report::text::shown(line));
                 }
-                print(&text)?;
+                json.push(serde_json::json!({
+                    "name": name,
+                    "status": if dry_run { "would_move" } else { "moved" },
+                    "from": from, "to": to, "changes": changes,
+                }));
             }
             Err(error) => {
-                let code = failed(context, &error);
                 let rank = if error.fails_closed() { 1 } else { 2 };
-                if rank > worst_rank {
-                    worst_rank = rank;
-                    worst = code;
+                worst_rank = worst_rank.max(rank);
+                if format == TextOrJson::Text {
+                    failed(context, &error);
                 }
+                json.push(serde_json::json!({"name": name, "status": "error", "error": error.to_string()}));
             }
         }
     }
-    Ok(worst)
+    if moved {
+        text.push_str(&refreshed(context, workspace));
+    }
+    print(&match format {
+        TextOrJson::Text => text,
+        TextOrJson::Json => crate::report::text::json_document(
+            &serde_json::json!({"version": 1, "dry_run": dry_run, "sources": json}),
+        ),
+    })?;
+    Ok(ExitCode::from(worst_rank))
 }
 
-fn outdated(layout: &Layout) -> anyhow::Result<ExitCode> {
+fn outdated(layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
     let mut text = String::new();
+    let mut json = Vec::new();
     let mut rank = 0;
     for (name, status) in sources::outdated(layout)? {
-        let line = match status {
-            Outdated::Current { commit } => format!("{name}: current at {}", short(&commit)),
+        let (line, value) = match status {
+            Outdated::Current { commit } => (
+                format!("{name}: current at {}", short(&commit)),
+                serde_json::json!({"name": name, "status": "current", "pinned": commit, "now": commit}),
+            ),
             Outdated::Behind { pinned, now } => {
                 rank = rank.max(1);
-                format!(
-                    "{name}: behind: pinned {}, the ref is now at {}",
-                    short(&pinned),
-                    short(&now)
+                (
+                    format!(
+                        "{name}: behind: pinned {}, the ref is now at {}",
+                        short(&pinned),
+                        short(&now)
+                    ),
+                    serde_json::json!({"name": name, "status": "behind", "pinned": pinned, "now": now}),
                 )
             }
             Outdated::NotLocked { now } => {
                 rank = rank.max(1);
-                format!("{name}: not locked (the ref is at {})", short(&now))
+                (
+                    format!("{name}: not locked (the ref is at {})", short(&now)),
+                    serde_json::json!({"name": name, "status": "not_locked", "now": now}),
+                )
             }
             Outdated::Unknown { error } => {
                 rank = 2;
-                format!("{name}: unknown: {error}")
+                (
+                    format!("{name}: unknown: {error}"),
+                    serde_json::json!({"name": name, "status": "unknown", "error": error}),
+                )
             }
         };
         let _ = writeln!(text, "{}", crate::report::text::shown(&line));
+        json.push(value);
     }
-    print(&text)?;
+    print(&match format {
+        TextOrJson::Text => text,
+        TextOrJson::Json => {
+            crate::report::text::json_document(&serde_json::json!({"version": 1, "sources": json}))
+        }
+    })?;
     Ok(ExitCode::from(rank))
 }
 
-fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
+fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
     let state = layout.read()?;
-    if state.manifest.sources.is_empty() {
+    if state.manifest.sources.is_empty() && format == TextOrJson::Text {
         print(&format!(
             "No sources in {}\n",
             context.shown(&layout.manifest)
@@ -216,20 +328,38 @@ fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
+    let mut json = Vec::new();
     for source in &state.manifest.sources {
         let copy = layout.copy(&source.name);
-        let status = match state.lock.sources.get(&source.name) {
-            None => "not locked".to_string(),
-            Some(pin) if !pin.matches(source) => "the lock pins another url, ref or path".into(),
-            Some(pin) => match sources::read_bytes(&copy).ok().flatten() {
-                None => "vendored copy missing".into(),
-                Some(bytes) if lock::digest(&bytes) != pin.sha256 => {
-                    "vendored copy does not match the lock".into()
-                }
-                Some(_) => format!(
-                    "pinned at {}, {} rules, copy ok",
-                    short(&pin.commit),
-                    pin.rules
+        let pin = state.lock.sources.get(&source.name);
+        let (code, status) = match pin {
+            None => ("not_locked", "not locked".to_string()),
+            Some(pin) if !pin.matches(source) => (
+                "lock_stale",
+                "the lock pins another url, ref or path".into(),
+            ),
+            Some(pin) => match layout.pinned_copy(&source.name, pin) {
+                CopyState::Missing => ("copy_missing", "vendored copy missing".into()),
+                CopyState::Differs => (
+                    "copy_differs",
+                    "vendored copy does not match the lock".into(),
+                ),
+                CopyState::Interrupted(_) => (
+                    "interrupted",
+                    format!(
+                        "pinned at {}, {} rules; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
+                        short(&pin.commit),
+                        pin.rules,
+                        source.name
+                    ),
+                ),
+                CopyState::Matches(_) => (
+                    "ok",
+                    format!(
+                        "pinned at {}, {} rules, copy ok",
+                        short(&pin.commit),
+                        pin.rules
+                    ),
                 ),
             },
         };
@@ -242,8 +372,18 @@ fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
             source.path,
             context.shown(&copy)
         );
+        json.push(serde_json::json!({
+            "name": source.name, "url": source.url, "ref": source.reference,
+            "path": source.path, "commit": pin.map(|p| &p.commit),
+            "rules": pin.map(|p| p.rules), "copy": context.shown(&copy), "status": code,
+        }));
     }
-    print(&text)?;
+    print(&match format {
+        TextOrJson::Text => text,
+        TextOrJson::Json => {
+            crate::report::text::json_document(&serde_json::json!({"version": 1, "sources": json}))
+        }
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -267,6 +407,7 @@ pub(crate) fn rules_with_layers(
         categories: &categories,
         all: query.all,
         paths: &query.paths,
+        search: query.search.as_deref(),
     };
     if format == RulesFormat::Markdown {
         // For pasting into a committed file: the imported rules, never the personal ones,
@@ -316,18 +457,18 @@ pub(crate) fn rules_with_layers(
 /// exist, or a locked one the manifest does not let this repository override).
 pub(crate) fn split_supersedes(
     context: &Context,
-    given: &[crate::front::cli::Supersede],
+    given: &[crate::rules::reference::RuleRef],
     why: Option<String>,
 ) -> anyhow::Result<Result<(Vec<u64>, String), String>> {
-    use crate::front::cli::Supersede;
+    use crate::rules::reference::RuleRef;
     use crate::sources::layers;
     let why = why.unwrap_or_default();
     let mut local = Vec::new();
     let mut imported = Vec::new();
     for value in given {
         match value {
-            Supersede::Local(number) => local.push(*number),
-            Supersede::Imported(name, number) => imported.push((name.clone(), *number)),
+            RuleRef::Local(number) => local.push(*number),
+            RuleRef::Imported { source, number } => imported.push((source.clone(), *number)),
         }
     }
     if imported.is_empty() {

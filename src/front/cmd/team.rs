@@ -189,6 +189,7 @@ pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<Exit
         home: std::env::var_os("HOME")
             .filter(|home| !home.is_empty())
             .map(std::path::PathBuf::from),
+        ci: std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()),
     });
     print(&match args.format {
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
