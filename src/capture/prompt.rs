@@ -47,6 +47,16 @@ fn reminder(known: Option<&Known>) -> String {
     let learn = format!(
         "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\" (CATEGORY: {categories}"
     );
+    // The rule is in the agent's context already: the reminder names it by its number and
+    // what it asks, without its reason, so the rule's text reaches the model once.
+    let directive = |instruction: &str| {
+        [" - ", " — ", " – "]
+            .iter()
+            .filter_map(|separator| instruction.find(separator))
+            .min()
+            .map_or(instruction, |end| &instruction[..end])
+            .to_string()
+    };
     // `#3` for a local rule, `org:12` for an imported one.
     let shown = |known: &Known| match known.source {
         Some(_) => known.id(),
@@ -61,8 +71,9 @@ fn reminder(known: Option<&Known>) -> String {
             },
         ) => format!(
             "autofix: the user repeats a recorded rule: rule {} already says this \
-             (\"{instruction}\"): follow it. Do not learn it again.",
-            shown(known)
+             (\"{}\"): follow it. Do not learn it again.",
+            shown(known),
+            directive(instruction)
         ),
         Some(
             known @ Known {
@@ -72,9 +83,10 @@ fn reminder(known: Option<&Known>) -> String {
             },
         ) => format!(
             "autofix: this prompt looks like a correction that goes against rule {} \
-             (\"{instruction}\"). If it replaces that rule, record it before continuing: \
+             (\"{}\"). If it replaces that rule, record it before continuing: \
              {learn}) --supersedes {} \"...\". If it is not a lasting rule, ignore this note.",
             shown(known),
+            directive(instruction),
             known.id()
         ),
         None => format!(

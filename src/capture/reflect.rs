@@ -98,6 +98,8 @@ pub(crate) fn run(request: &Request) -> Report {
         searched.push(shown(&place, &request.home));
         for message in messages.into_iter().filter(|m| is_recent(m, request)) {
             match repeats::find(&message.text, &request.rules) {
+                // Typed before its rule was committed: the correction the rule came from.
+                Some(known) if known.kind == Kind::Duplicate && known.before(&message.time) => {}
                 Some(known) if known.kind == Kind::Duplicate => repeated.push(Repeat {
                     agent: message.agent,
                     session: message.session,

@@ -15,6 +15,9 @@ pub(crate) struct ActiveRule {
     pub(crate) instruction: String,
     /// The source of an imported rule (`org` for `org:12`); `None` for a local rule.
     pub(crate) source: Option<String>,
+    /// When the commit that added it was made (ISO 8601, UTC), when known: a correction
+    /// typed before is the one the rule was learned from, not a repeat of it.
+    pub(crate) learned: Option<String>,
 }
 
 /// The rule a correction repeats or contradicts.
@@ -27,6 +30,9 @@ pub(crate) struct Known {
     /// `duplicate` (the rule says this already) or `contradiction` (the rule says otherwise).
     pub kind: Kind,
     pub instruction: String,
+    /// When the rule was committed, when known.
+    #[serde(skip)]
+    pub learned: Option<String>,
 }
 
 /// A prompt longer than this is compared only in the sentences the classifier reads as
@@ -34,6 +40,15 @@ pub(crate) struct Known {
 const MAX_WHOLE: usize = 4_000;
 
 impl Known {
+    /// Whether `time` (ISO 8601, UTC) is before the rule was committed.
+    pub(crate) fn before(&self, time: &str) -> bool {
+        // To the second, as both are written: `2026-11-05T10:00:00.000Z`, `…:00Z`.
+        let second = |t: &str| t.get(..19).unwrap_or(t).to_string();
+        self.learned
+            .as_deref()
+            .is_some_and(|learned| second(time) < second(learned))
+    }
+
     /// How a command names the rule: `12`, or `org:12` for an imported one.
     pub(crate) fn id(&self) -> String {
         match &self.source {
@@ -69,6 +84,7 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
         source: rule.source.clone(),
         kind: best.kind,
         instruction: best.instruction,
+        learned: rule.learned.clone(),
     })
 }
 
@@ -87,6 +103,7 @@ mod tests {
             number,
             instruction: text.to_string(),
             source: None,
+            learned: None,
         })
         .collect()
     }
@@ -116,6 +133,7 @@ mod tests {
             number,
             instruction: text.to_string(),
             source: source.map(str::to_string),
+            learned: None,
         };
         // In one piece: the same text imported and local.
         let same = [
@@ -140,6 +158,7 @@ mod tests {
             number: 7,
             instruction: "Never commit the .env file".to_string(),
             source: None,
+            learned: None,
         }];
         let prompt = "That broke the deploy again, and I had to rotate every key we have. \
                       No, never commit the .env file. Revert it and push the fix to main.";

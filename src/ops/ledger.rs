@@ -322,6 +322,8 @@ impl InForce {
                     number: at as u64,
                     instruction: r.instruction.to_string(),
                     source: None,
+                    // In force at `time` already: the ledger has the dates.
+                    learned: None,
                 })
                 .collect()
         });

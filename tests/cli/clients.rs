@@ -29,7 +29,10 @@ const SCOPED: &str =
 
 /// Words of the prompt hook's reminder, the line it adds when a prompt reads like a
 /// correction.
-const REMINDER: &str = "looks like a correction";
+/// The prompt hook's reminder on a correction, of either form: to learn it, or that it
+/// repeats a recorded rule (`No, don't use default exports` repeats `Always use named
+/// exports`).
+const REMINDERS: [&str; 2] = ["looks like a correction", "repeats a recorded rule"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Client {
@@ -362,6 +365,11 @@ impl Request {
         self.text.matches(needle).count()
     }
 
+    /// The prompt hook's reminders in the request.
+    fn reminders(&self) -> usize {
+        REMINDERS.iter().map(|r| self.count(r)).sum()
+    }
+
     /// Whether `needle` is inside a block from `open` to `close` (Gemini CLI frames hook
     /// output as `<hook_context>`, which its system prompt says is data, and context files
     /// as `<project_context>`).
@@ -437,13 +445,13 @@ fn claude_code_is_reminded_on_a_correction_only() {
         return;
     };
     let neutral = repo.ask(Client::Claude, "Add a users endpoint", None);
-    assert_eq!(neutral.last().unwrap().count(REMINDER), 0);
+    assert_eq!(neutral.last().unwrap().reminders(), 0);
     let correction = repo.ask(
         Client::Claude,
         "No, don't use default exports anymore, we use named ones here",
         None,
     );
-    assert_eq!(correction.last().unwrap().count(REMINDER), 1);
+    assert_eq!(correction.last().unwrap().reminders(), 1);
 }
 
 /// `/learn <rule>` reaches the model as the command's prompt, without its stamp.
@@ -541,8 +549,8 @@ fn claude_code_interactive_reminds_on_a_correction_and_expands_learn() {
     for turn in &turns {
         turn.has_each_rule_once();
     }
-    assert_eq!(turns[0].count(REMINDER), 0, "{}", turns[0].text);
-    assert_eq!(turns[1].count(REMINDER), 1, "{}", turns[1].text);
+    assert_eq!(turns[0].reminders(), 0, "{}", turns[0].text);
+    assert_eq!(turns[1].reminders(), 1, "{}", turns[1].text);
     assert_eq!(
         turns[2].count("Turn it into one imperative rule"),
         1,
@@ -694,13 +702,13 @@ fn codex_is_reminded_on_a_correction_only() {
         return;
     };
     let neutral = repo.ask(Client::Codex, "Add a users endpoint", None);
-    assert_eq!(neutral[0].count(REMINDER), 0);
+    assert_eq!(neutral[0].reminders(), 0);
     let correction = repo.ask(
         Client::Codex,
         "No, don't use default exports anymore, we use named ones here",
         None,
     );
-    assert_eq!(correction[0].count(REMINDER), 1);
+    assert_eq!(correction[0].reminders(), 1);
 }
 
 #[test]
@@ -757,13 +765,13 @@ fn gemini_cli_is_reminded_on_a_correction_only() {
         return;
     };
     let neutral = repo.ask(Client::Gemini, "Add a users endpoint", None);
-    assert_eq!(neutral[0].count(REMINDER), 0, "{}", neutral[0].text);
+    assert_eq!(neutral[0].reminders(), 0, "{}", neutral[0].text);
     let correction = repo.ask(
         Client::Gemini,
         "No, don't use default exports anymore, we use named ones here",
         None,
     );
-    assert_eq!(correction[0].count(REMINDER), 1, "{}", correction[0].text);
+    assert_eq!(correction[0].reminders(), 1, "{}", correction[0].text);
 }
 
 #[test]

@@ -500,6 +500,44 @@ fn the_ledger_since_a_date_counts_that_period_only() {
 }
 
 #[test]
+fn reflect_calls_a_correction_a_repeat_only_after_its_rule_was_committed() {
+    let repo = ledger_repo();
+    // The same correction typed on Nov 1, before rule 1 was committed (Nov 2), and Nov 5.
+    let root = repo.sandbox.path().to_str().unwrap().to_string();
+    let folder: String = root
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let line = |uuid: &str, time: &str| {
+        serde_json::json!({"type": "user", "cwd": root, "sessionId": "twice", "uuid": uuid,
+            "timestamp": time, "userType": "external",
+            "message": {"role": "user", "content": "No, use pnpm to install packages, not npm."}})
+        .to_string()
+    };
+    repo.sandbox.write(
+        format!("home/.claude/projects/{folder}/ledger-1.jsonl"),
+        format!(
+            "{}\n{}\n",
+            line("t1", "2026-11-01T08:00:00.000Z"),
+            line("t2", "2026-11-05T08:00:00.000Z")
+        ),
+    );
+    let report = repo.json(&["reflect", "--format", "json"]);
+    let times = |list: &str| -> Vec<String> {
+        report[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["time"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Nov 5 repeats rule 1; Nov 1 is the correction it was learned from: neither a repeat
+    // nor still to learn.
+    assert_eq!(times("repeats"), ["2026-11-05T08:00:00.000Z"], "{report}");
+    assert_eq!(times("candidates"), Vec::<String>::new(), "{report}");
+}
+
+#[test]
 fn the_ledger_without_history_or_transcripts_says_so() {
     let sandbox = Sandbox::new();
     sandbox

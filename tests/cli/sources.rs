@@ -2033,7 +2033,9 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
     )
     .unwrap();
     assert!(
-        repeat.contains("rule org:2 already says this (\"Always use the internal HTTP client - because it retries.\"): follow it"),
+        repeat.contains(
+            "rule org:2 already says this (\"Always use the internal HTTP client\"): follow it"
+        ),
         "{repeat}"
     );
     let against = prompt_reminder(&sandbox, "No, never use the internal HTTP client.").unwrap();

@@ -89,6 +89,7 @@ fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<V
             number: rule.number,
             instruction: rule.instruction,
             source: Some(source),
+            learned: None,
         })
         .collect();
     let Some(document) = rules::load(path)? else {
@@ -106,6 +107,7 @@ fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<V
                     number: rule.number?,
                     instruction: rule.instruction.to_string(),
                     source: None,
+                    learned: None,
                 })
             }),
     );
@@ -135,7 +137,16 @@ pub(crate) fn sessions(
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
     let (home, agents) = sessions(&args.sessions)?;
     let workspace = context.workspace()?;
-    let rules = active_rules(&workspace)?;
+    let mut rules = active_rules(&workspace)?;
+    // When each local rule was committed: a correction typed before it is its origin.
+    let history = crate::rules::provenance::History::read(&workspace.rules_file);
+    for rule in rules.iter_mut().filter(|r| r.source.is_none()) {
+        if let crate::rules::provenance::Origin::Commit(commit) =
+            history.origin(Some(rule.number), &rule.instruction)
+        {
+            rule.learned = Some(commit.date.clone());
+        }
+    }
     let request = reflect::Request {
         home,
         root: workspace.root,

@@ -8,7 +8,7 @@
 use std::fs;
 use std::process::Command;
 
-use super::{Client, REMINDER, Repo, Request, SCOPED};
+use super::{Client, Repo, Request, SCOPED};
 
 /// The stub model's name in every client's configuration.
 const MODEL: &str = "stub-model";
@@ -261,7 +261,7 @@ fn sees_each_rule_once(client: Client, hooked: bool) {
         turn.has_each_rule_once();
         assert_eq!(turn.count(SCOPED), 1, "{}", turn.text);
         assert!(turn.text.contains("Only for files matching `src/api/**`"));
-        assert_eq!(turn.count(REMINDER), 0, "{}", turn.text);
+        assert_eq!(turn.reminders(), 0, "{}", turn.text);
     }
     // Copilot CLI parses a skill's frontmatter as strict YAML and drops one it cannot.
     if client == Client::Copilot {
@@ -326,14 +326,14 @@ fn reminded_on_a_correction_only(client: Client, hook: &str) {
     };
     repo.autofix(&["init", "--hook", hook]).expect(0);
     let neutral = repo.ask(client, "Add a users endpoint", None);
-    assert_eq!(neutral[0].count(REMINDER), 0, "{}", neutral[0].text);
+    assert_eq!(neutral[0].reminders(), 0, "{}", neutral[0].text);
     neutral[0].has_each_rule_once();
     let correction = repo.ask(
         client,
         "No, don't use default exports anymore, we use named ones here",
         None,
     );
-    assert_eq!(correction[0].count(REMINDER), 1, "{}", correction[0].text);
+    assert_eq!(correction[0].reminders(), 1, "{}", correction[0].text);
     correction[0].has_each_rule_once();
     hooks_exited_zero(&repo, true);
 }
