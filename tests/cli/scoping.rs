@@ -660,6 +660,68 @@ fn braces_match_the_way_the_agents_match() {
     );
 }
 
+/// Braces are expanded in time and memory bounded by their result: `{a,a}` written 30
+/// times is the one glob `aaa…a`, found at once by `learn`, `rules --for`, `check`, the
+/// hook and `export` (working out every branch first took 2^30 steps); braces whose
+/// distinct alternatives pass the cap, or a glob longer than a path pattern, are refused
+/// with what is wrong, and a hand-written one is reported by `check`.
+#[test]
+fn braces_that_repeat_a_choice_cost_their_result_not_two_to_the_n() {
+    let sandbox = Sandbox::new();
+    let repeated = "{a,a}".repeat(30);
+    let mut learned = sandbox.command(&[
+        "learn",
+        "-c",
+        "code",
+        "-w",
+        "why",
+        "Always mind the braces",
+        "--path",
+        &repeated,
+    ]);
+    crate::support::Run::within(&mut learned, 60).expect(0);
+    let for_path = "a".repeat(30);
+    for args in [
+        vec!["rules", "--for", for_path.as_str(), "--format", "json"],
+        vec!["check"],
+        vec!["rules", "--format", "hook", "--agent", "claude"],
+        vec!["export", "--target", "cursor"],
+    ] {
+        let run = crate::support::Run::within(&mut sandbox.command(&args), 60);
+        assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
+        if args.get(1) == Some(&"--for") {
+            assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
+        }
+    }
+    let too_many = "{a,b}".repeat(30);
+    let run = learn(&sandbox, "Always mind more braces", &[&too_many]).expect_noisy(2);
+    assert!(
+        run.stderr
+            .contains("has braces that expand to more than 64 globs"),
+        "{}",
+        run.stderr
+    );
+    let long = format!("src/{}", "x".repeat(1100));
+    let run = learn(&sandbox, "Always mind long globs", &[&long]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("is longer than 1024 bytes"),
+        "{}",
+        run.stderr
+    );
+    let mut rules: serde_json::Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
+    rules[0]["Paths"] = json!([too_many]);
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+    let run = crate::support::Run::within(&mut sandbox.command(&["check"]), 60);
+    assert!(
+        run.code == 1
+            && run
+                .stdout
+                .contains("has braces that expand to more than 64 globs"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Cursor's `description:` is a quoted YAML string, so a glob holding `: ` or ` #` does
 /// not end it early or make it a mapping.
 #[test]
