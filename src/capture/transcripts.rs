@@ -732,7 +732,7 @@ fn open_regular(file: &Path) -> Option<File> {
     if kind_of(file)? != Kind::File {
         return None;
     }
-    File::open(file).ok()
+    crate::io::limits::open_regular(file).ok()
 }
 
 /// Calls `each` with every line of `file` that is JSON, in order, until it returns

@@ -69,11 +69,11 @@ pub(crate) fn max_file_bytes() -> io::Result<u64> {
 }
 
 /// Reads a whole file, up to the cap: one byte more is an `InvalidData` error holding a
-/// [`TooLarge`]. The file is read, never sized by its metadata, so a device or a pipe is
-/// bounded too.
+/// [`TooLarge`]. The file is read, never sized by its metadata. Only a regular file (or a
+/// link to one) is read, see [`open_regular`].
 pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let cap = max_file_bytes()?;
-    read_capped(File::open(path)?, cap)
+    read_capped(open_regular(path)?, cap)
 }
 
 /// Reads `input` to its end, failing once it holds more than `cap` bytes.
@@ -87,19 +87,44 @@ pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The first bytes of a file, up to the cap: for a file only looked into (does it hold our
-/// marker?), where a larger file is no error. Only a regular file (or a link to one) is
-/// opened: opening a FIFO would wait for a writer, and a hook must never wait.
+/// marker?), where a larger file is no error. Only a regular file, as [`read_file`].
 pub(crate) fn read_prefix(path: &Path) -> io::Result<Vec<u8>> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
     let cap = max_file_bytes()?;
     let mut bytes = Vec::new();
-    File::open(path)?.take(cap).read_to_end(&mut bytes)?;
+    open_regular(path)?.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// `path` opened for reading when it is a regular file (or a link to one); anything else
+/// is an `InvalidInput` error naming what it is. Opening a FIFO for reading waits for a
+/// writer, and a device never ends, so the file is opened with `O_NONBLOCK` (which returns
+/// at once for a FIFO, and changes nothing for a regular file) and then checked with
+/// `fstat` on what was opened, not on the path, which another program could swap between
+/// a check and the open.
+pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    let what = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("not a regular file ({what}), which autofix never reads"),
+    ))
 }
 
 /// [`read_file`] as text; invalid UTF-8 is an `InvalidData` error.
