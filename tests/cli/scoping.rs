@@ -722,6 +722,55 @@ fn braces_that_repeat_a_choice_cost_their_result_not_two_to_the_n() {
     );
 }
 
+/// `export` lists a folder it writes into once, not once per file: with 300 scopes it read
+/// `.claude/rules/` whole for every scoped file it wrote or checked (a sweep for temp
+/// files killed writers left), which made it quadratic in the scopes. Counted as the
+/// `getdents64` calls under `strace`, for a first export and a re-export.
+#[test]
+fn export_lists_the_scoped_folder_once_whatever_the_number_of_scopes() {
+    let traced = Sandbox::new()
+        .program("strace", &["-f", "-qq", "-o", "/dev/null", "true"])
+        .status();
+    if !traced.is_ok_and(|status| status.success()) {
+        crate::support::skip("strace", "count the folder listings of export");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    let rules: Vec<serde_json::Value> = (1..=300)
+        .map(|n| {
+            json!({"Rule_number": n, "Category": "CODE", "Instruction": format!("Always check part {n}"),
+                   "Why": "why", "Paths": [format!("src/part{n}/**")]})
+        })
+        .collect();
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+    let listings = |args: &[&str]| {
+        let log = sandbox.join("strace.log");
+        let mut traced = vec![
+            "-f",
+            "-qq",
+            "-e",
+            "trace=getdents64",
+            "-o",
+            log.to_str().unwrap(),
+        ];
+        traced.push(crate::support::BIN);
+        traced.extend(args);
+        let run = crate::support::Run::from_command(&mut sandbox.program("strace", &traced));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read_to_string(&log).unwrap().lines().count()
+    };
+    for args in [&["export"][..], &["export"], &["export", "--check"]] {
+        let count = listings(args);
+        assert!(
+            count < 40,
+            "{args:?}: {count} folder reads for 300 scoped files"
+        );
+    }
+    let scoped = crate::support::files_below(&sandbox.join(".claude/rules"));
+    assert!(scoped.len() >= 300, "{}", scoped.len());
+}
+
 /// Cursor's `description:` is a quoted YAML string, so a glob holding `: ` or ` #` does
 /// not end it early or make it a mapping.
 #[test]
