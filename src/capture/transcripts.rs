@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -746,58 +746,12 @@ fn for_each_record(file: &Path, mut each: impl FnMut(Value) -> bool) {
         crate::io::limits::max_file_bytes().unwrap_or(crate::io::limits::DEFAULT_MAX_FILE_BYTES),
     )
     .unwrap_or(usize::MAX);
-    for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {
+    crate::io::limits::for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {
         match serde_json::from_slice(line) {
             Ok(value) => each(value),
             Err(_) => true,
         }
     });
-}
-
-/// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
-/// without its line break, until it returns `false`.
-fn for_each_line(mut reader: impl BufRead, cap: usize, mut each: impl FnMut(&[u8]) -> bool) {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    loop {
-        let (used, ended) = {
-            let Ok(buffer) = reader.fill_buf() else {
-                return;
-            };
-            if buffer.is_empty() {
-                break;
-            }
-            let (chunk, used, ended) = match memchr::memchr(b'\n', buffer) {
-                Some(at) => (&buffer[..at], at + 1, true),
-                None => (buffer, buffer.len(), false),
-            };
-            if !too_long {
-                if line.len() + chunk.len() > cap {
-                    too_long = true;
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(chunk);
-                }
-            }
-            (used, ended)
-        };
-        reader.consume(used);
-        if ended {
-            if !too_long && !each(&line) {
-                return;
-            }
-            too_long = false;
-            // A long line's buffer is not kept for the short ones after it.
-            if line.capacity() > 1 << 20 {
-                line = Vec::new();
-            } else {
-                line.clear();
-            }
-        }
-    }
-    if !too_long && !line.is_empty() {
-        each(&line);
-    }
 }
 
 fn file_stem(file: &Path) -> String {
@@ -813,25 +767,6 @@ fn str_or(value: &Value, default: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_are_read_one_at_a_time_and_long_ones_skipped() {
-        let text = b"{\"a\":1}\n0123456789abcdef\n\n{\"b\":2}";
-        let mut seen = Vec::new();
-        // A buffer smaller than a line, so lines arrive in pieces.
-        let reader = BufReader::with_capacity(4, &text[..]);
-        for_each_line(reader, 10, |line| {
-            seen.push(String::from_utf8(line.to_vec()).unwrap());
-            true
-        });
-        assert_eq!(seen, ["{\"a\":1}", "", "{\"b\":2}"]);
-        let mut first = Vec::new();
-        for_each_line(&text[..], 100, |line| {
-            first.push(line.len());
-            false
-        });
-        assert_eq!(first, [7]);
-    }
 
     #[test]
     fn tool_actions_and_shortening() {
