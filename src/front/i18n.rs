@@ -528,18 +528,24 @@ pub(crate) enum Front {
 /// spelled as `front` spells them; then the exported copies refreshed.
 pub(crate) fn learned(learned: &Learned, lang: Lang, front: Front) -> String {
     let mut text = outcome_text(learned, lang, front);
-    if !learned.exports.is_empty() {
-        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
-        let paths = paths.join(", ");
-        text.push_str(
-            &Message::ExportsRefreshed {
-                paths: Shown(&paths),
-            }
-            .text(lang),
-        );
-        text.push('\n');
-    }
+    text.push_str(&exports_refreshed(learned, lang));
     text
+}
+
+/// The line naming the exported copies a write brought up to date (none: nothing), as
+/// `learn` and `retire` print it.
+pub(crate) fn exports_refreshed(learned: &Learned, lang: Lang) -> String {
+    if learned.exports.is_empty() {
+        return String::new();
+    }
+    let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
+    let paths = paths.join(", ");
+    let mut line = Message::ExportsRefreshed {
+        paths: Shown(&paths),
+    }
+    .text(lang);
+    line.push('\n');
+    line
 }
 
 fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {

@@ -117,14 +117,14 @@ pub(crate) fn plural_s(n: usize) -> &'static str {
 }
 
 /// The candidates closest to `name` by edit distance, best first, at most three: those
-/// that contain it, then those within a third of its length (at least two edits), as
+/// that contain it, then those within a third of its length (at least one edit), as
 /// cargo's suggestions allow. Compared ignoring ASCII case.
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Vec<&'a str> {
     let name = name.to_ascii_lowercase();
-    let limit = (name.chars().count() / 3).max(2);
+    let limit = (name.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|candidate| {

@@ -664,13 +664,67 @@ fn claude_folder(sandbox: &Sandbox) -> String {
 /// A Claude Code user line in session `session`, with `cwd` when given and `extra`
 /// members beside the message.
 fn claude_user_line(session: &str, cwd: Option<&str>, text: &str, extra: &str) -> String {
+    claude_line_at(session, cwd, "2026-11-10T09:00:00.000Z", text, extra)
+}
+
+/// [`claude_user_line`] typed at `time`.
+fn claude_line_at(session: &str, cwd: Option<&str>, time: &str, text: &str, extra: &str) -> String {
     let cwd = cwd
         .map(|c| format!(r#""cwd":{},"#, serde_json::json!(c)))
         .unwrap_or_default();
     format!(
-        r#"{{"type":"user",{cwd}"sessionId":"{session}","timestamp":"2026-11-10T09:00:00.000Z","message":{{"role":"user","content":{}}}{extra}}}"#,
+        r#"{{"type":"user",{cwd}"sessionId":"{session}","timestamp":"{time}","message":{{"role":"user","content":{}}}{extra}}}"#,
         serde_json::json!(text)
     ) + "\n"
+}
+
+/// `--since` takes days and weeks ago, `today` and `yesterday` (UTC), as well as dates:
+/// a correction of two days ago is within `7d` and `1w`, not `yesterday`; one of ten days
+/// ago within `2w` only. The dates come from `date`, not from autofix.
+#[test]
+fn since_takes_relative_dates() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", "[]\n");
+    let root = sandbox.path().to_str().unwrap();
+    let ago = |days: u32| {
+        let run = crate::support::Run::from_command(&mut sandbox.program(
+            "date",
+            &[
+                "-u",
+                "-d",
+                &format!("{days} days ago"),
+                "+%Y-%m-%dT%H:%M:%S.000Z",
+            ],
+        ));
+        run.stdout.trim().to_string()
+    };
+    let lines = claude_line_at("s", Some(root), &ago(2), "no, use pnpm not npm", "")
+        + &claude_line_at(
+            "s",
+            Some(root),
+            &ago(10),
+            "I told you: never commit .env",
+            "",
+        );
+    sandbox.write(format!("{}/s.jsonl", claude_folder(&sandbox)), lines);
+    let found = |since: &str| {
+        let report = sandbox
+            .run(&["reflect", "--since", since, "--format", "json"])
+            .expect(0)
+            .json();
+        texts(&report).len()
+    };
+    let counts: Vec<usize> = ["today", "yesterday", "7d", "1w", "2w", "3D"]
+        .iter()
+        .map(|since| found(since))
+        .collect();
+    assert_eq!(counts, [0, 0, 1, 1, 2, 1]);
+    let run = sandbox.run(&["ledger", "--since", "5x"]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("days or weeks ago (`7d`, `2w`)"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// Transcripts are attributed by the path the session ran in, resolved: two repositories

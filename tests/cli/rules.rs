@@ -1130,6 +1130,67 @@ fn typos_in_places_create_nothing() {
     assert!(sandbox.join("real/.agents/autofix.json").exists());
 }
 
+/// The small messages a new user meets: `--json` points to `--format json` (not clap's
+/// "use '-- --json'"); a category far from every one lists them without a guess; `-C` is
+/// taken after a `sources` subcommand as after `rules`; `retire` indents its exports line
+/// as `learn` does.
+#[test]
+fn small_messages_point_the_right_way() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    for args in [
+        &["rules", "--json"][..],
+        &["check", "--json"],
+        &["reflect", "--json"],
+    ] {
+        let run = sandbox.run(args).expect_noisy(2);
+        assert!(
+            run.stderr
+                .contains("tip: for JSON output, use '--format json'")
+                && !run.stderr.contains("'-- --json'"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let run = sandbox
+        .run(&["learn", "-c", "foo", "-w", "w", "Always x"])
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains("use one of STYLE, CODE, ARCH, TOOL")
+            && !run.stderr.contains("did you mean"),
+        "{}",
+        run.stderr
+    );
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let listed = sandbox.run(&["sources", "list", "-C", "app"]).expect(0);
+    assert!(
+        listed.stdout.contains("app/.agents/autofix.sources.json"),
+        "{}",
+        listed.stdout
+    );
+    let learned = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always write tests"])
+        .expect(0);
+    sandbox.run(&["export"]).expect(0);
+    let learned_again = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Never skip reviews"])
+        .expect(0);
+    let retired = sandbox.run(&["retire", "1", "--why", "done"]).expect(0);
+    let exports_line = |text: &str| {
+        text.lines()
+            .find(|line| line.contains("exported copies refreshed"))
+            .map(|line| line.len() - line.trim_start().len())
+    };
+    assert_eq!(exports_line(&learned.stdout), None, "{}", learned.stdout);
+    assert_eq!(
+        exports_line(&learned_again.stdout),
+        Some(2),
+        "{}",
+        learned_again.stdout
+    );
+    assert_eq!(exports_line(&retired.stdout), Some(2), "{}", retired.stdout);
+}
+
 #[test]
 fn category_typos_are_errors_with_a_suggestion() {
     let sandbox = Sandbox::new();

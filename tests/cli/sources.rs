@@ -573,6 +573,26 @@ fn an_imported_rules_braces_are_bounded_by_their_result() {
     assert_eq!(Run::within(hermetic_git(&mut command), 60).code, 0);
 }
 
+/// A source of one rule says "1 rule", in `add` and in `list`.
+#[test]
+fn a_source_of_one_rule_is_counted_in_the_singular() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let one = Origin::new(&sandbox, "one", &rules_file(&ORG_V1[..1]));
+    let added = run(&sandbox, &["sources", "add", "one", &one.url()]).expect(0);
+    assert!(
+        added.stdout.contains("): 1 rule, 1 active;"),
+        "{}",
+        added.stdout
+    );
+    let listed = run(&sandbox, &["sources", "list"]).expect(0);
+    assert!(
+        listed.stdout.contains(", 1 rule, copy ok"),
+        "{}",
+        listed.stdout
+    );
+}
+
 #[test]
 fn oversized_sources_and_unsafe_urls_or_refs_are_refused_before_anything_is_written() {
     let (sandbox, origin) = setup();

@@ -37,12 +37,12 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
             match sources::add(&layout, source) {
                 Ok(added) => {
                     print(&format!(
-                        "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
+                        "Added source {name}: {} {} @ {} ({}): {}, {} active; pinned in {}, copied to {}\n",
                         added.pin.url,
                         added.pin.reference,
                         short(&added.pin.commit),
                         added.pin.path,
-                        added.pin.rules,
+                        crate::report::text::counted(added.pin.rules, "rule"),
                         added.active,
                         context.shown(&layout.lock),
                         context.shown(&added.copy),
@@ -227,9 +227,9 @@ fn list(context: &Context, layout: &Layout) -> anyhow::Result<ExitCode> {
                     "vendored copy does not match the lock".into()
                 }
                 Some(_) => format!(
-                    "pinned at {}, {} rules, copy ok",
+                    "pinned at {}, {}, copy ok",
                     short(&pin.commit),
-                    pin.rules
+                    crate::report::text::counted(pin.rules, "rule")
                 ),
             },
         };
