@@ -592,7 +592,7 @@ fn reflect_since_and_agent_narrow_the_list() {
             "no, use pnpm not npm"
         ]
     );
-    let run = sandbox.run(&["reflect", "--since", "yesterday"]).expect(2);
+    let run = sandbox.run(&["reflect", "--since", "last week"]).expect(2);
     assert!(run.stderr.contains("YYYY-MM-DD"), "{}", run.stderr);
 }
 

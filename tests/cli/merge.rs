@@ -361,8 +361,9 @@ impl Repo {
         };
         repo.git(&["init", "-q", "-b", "main"]).expect(0);
         repo.sandbox.write(RULES, with(&[]));
-        // As the README recommends: learn's lock file stays out of git.
-        repo.sandbox.write(".gitignore", "autofix.json.lock\n");
+        // As autofix writes it with its first lock in `.agents/`: what a killed writer
+        // leaves stays out of git.
+        repo.sandbox.write(".agents/.gitignore", "*.lock\n.*.tmp\n");
         if driver {
             repo.configure_driver();
             repo.sandbox
