@@ -11,9 +11,10 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize as _;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -54,11 +55,11 @@ pub(crate) fn read(
     root: &Path,
     keep: Keep<'_>,
 ) -> (Searched, Vec<UserMessage>) {
-    let roots = root_spellings(root);
+    let root = Root::new(root);
     match agent {
-        Agent::Claude => claude(home, &roots, keep),
-        Agent::Codex => codex(home, &roots, keep),
-        Agent::Gemini => gemini(home, &roots, keep),
+        Agent::Claude => claude(home, &root, keep),
+        Agent::Codex => codex(home, &root, keep),
+        Agent::Gemini => gemini(home, &root, keep),
         Agent::Cursor | Agent::Copilot | Agent::Qwen => (
             Searched {
                 agent,
@@ -71,16 +72,66 @@ pub(crate) fn read(
     }
 }
 
-/// The root as given and as resolved: an agent records the path it was started in.
-fn root_spellings(root: &Path) -> Vec<String> {
-    let mut roots = vec![root.to_string_lossy().into_owned()];
-    if let Ok(real) = fs::canonicalize(root) {
-        let real = real.to_string_lossy().into_owned();
-        if !roots.contains(&real) {
-            roots.push(real);
+/// The repository's root, and whether a path an agent recorded (the `cwd` it was started
+/// in) lies at or below it. Both sides are compared resolved: `repo/../other` is not in
+/// the repository, and a link to it is.
+struct Root {
+    /// The root as given, then as resolved when that differs: what an agent may have
+    /// recorded, encoded or hashed.
+    spellings: Vec<String>,
+    /// The resolved root.
+    real: PathBuf,
+    /// Each recorded path seen, and whether it is inside: a transcript repeats its `cwd` on
+    /// every line.
+    seen: std::cell::RefCell<HashMap<String, bool>>,
+}
+
+impl Root {
+    fn new(root: &Path) -> Root {
+        let mut spellings = vec![root.to_string_lossy().into_owned()];
+        let real = fs::canonicalize(root).unwrap_or_else(|_| lexical(root));
+        let resolved = real.to_string_lossy().into_owned();
+        if !spellings.contains(&resolved) {
+            spellings.push(resolved);
+        }
+        Root {
+            spellings,
+            real,
+            seen: std::cell::RefCell::default(),
         }
     }
-    roots
+
+    /// Whether `recorded` (an absolute path) is the root or lies below it, once resolved:
+    /// through the file system where it still exists, else by its `.` and `..` alone.
+    fn holds(&self, recorded: &str) -> bool {
+        if recorded.is_empty() || !Path::new(recorded).is_absolute() {
+            return false;
+        }
+        if let Some(&known) = self.seen.borrow().get(recorded) {
+            return known;
+        }
+        let path = Path::new(recorded);
+        let resolved = fs::canonicalize(path).unwrap_or_else(|_| lexical(path));
+        let inside = resolved.starts_with(&self.real);
+        self.seen.borrow_mut().insert(recorded.to_string(), inside);
+        inside
+    }
+}
+
+/// `path` with its `.` and `..` resolved by their names alone (for a path that is gone).
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The text the user typed, autofix's and the agent's injected text dropped; `None` when
@@ -100,7 +151,7 @@ fn typed(text: &str, keep: Keep<'_>) -> Option<String> {
 /// Claude Code does not document the format; it is described in
 /// <https://evilpiepirate.org/forge/kent/consciousness/src/commit/9c79d7a037136ea78a4cf37cbfb5214dcb5cf7f4/doc/claude-code-transcript-format.md>
 /// and <https://github.com/DRMacIver/claude-reliability/blob/main/notes/transcript-format.md>.
-fn claude(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
+fn claude(home: &Path, root: &Root, keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let projects = home.join(".claude/projects");
     let mut searched = Searched {
         agent: Agent::Claude,
@@ -108,7 +159,8 @@ fn claude(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
         exists: projects.is_dir(),
         sessions: 0,
     };
-    let encoded: Vec<String> = roots
+    let encoded: Vec<String> = root
+        .spellings
         .iter()
         .map(|root| {
             root.chars()
@@ -140,16 +192,12 @@ fn claude(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
             let mut session = ClaudeSession::default();
             let stem = file_stem(&file);
             for_each_record(&file, |line| {
-                session.line(&line, &stem, roots, keep);
+                session.line(&line, &stem, root, keep);
                 true
             });
-            // Folder names are ambiguous (`/a/b-c` and `/a/b/c`); the lines' `cwd` is not.
-            let belongs = if session.any_cwd {
-                session.cwd_inside
-            } else {
-                exact
-            };
-            if belongs {
+            // Folder names are ambiguous (`/a/b-c`, `/a/b/c`, `/a/b.c` and `/a/b_c` share
+            // one), the lines' `cwd` is not: a transcript without one is no one's.
+            if session.cwd_inside {
                 searched.sessions += 1;
                 messages.append(&mut session.kept);
             }
@@ -161,17 +209,15 @@ fn claude(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
 /// One Claude Code session read so far.
 #[derive(Default)]
 struct ClaudeSession {
-    any_cwd: bool,
     cwd_inside: bool,
     context: Option<String>,
     kept: Vec<UserMessage>,
 }
 
 impl ClaudeSession {
-    fn line(&mut self, line: &Value, stem: &str, roots: &[String], keep: Keep<'_>) {
+    fn line(&mut self, line: &Value, stem: &str, root: &Root, keep: Keep<'_>) {
         if let Some(cwd) = line["cwd"].as_str() {
-            self.any_cwd = true;
-            self.cwd_inside |= roots.iter().any(|root| is_at_or_below(cwd, root));
+            self.cwd_inside |= root.holds(cwd);
         }
         let content = &line["message"]["content"];
         match line["type"].as_str() {
@@ -248,7 +294,7 @@ fn is_injected(text: &str) -> bool {
 /// <https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs>, `TurnItem`
 /// in <https://github.com/openai/codex/blob/main/codex-rs/protocol/src/items.rs>,
 /// described in <https://docs.rs/toolpath-codex/latest/toolpath_codex/types/index.html>.
-fn codex(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
+fn codex(home: &Path, root: &Root, keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let sessions = home.join(".codex/sessions");
     let mut searched = Searched {
         agent: Agent::Codex,
@@ -263,7 +309,7 @@ fn codex(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMe
     for file in files {
         let mut session = CodexSession::default();
         let stem = file_stem(&file);
-        for_each_record(&file, |line| session.line(&line, &stem, roots, keep));
+        for_each_record(&file, |line| session.line(&line, &stem, root, keep));
         if session.inside == Some(true) {
             searched.sessions += 1;
             messages.append(session.chosen());
@@ -285,12 +331,12 @@ struct CodexSession {
 
 impl CodexSession {
     /// Reads one line; `false` once the session turns out to be another repository's.
-    fn line(&mut self, line: &Value, stem: &str, roots: &[String], keep: Keep<'_>) -> bool {
+    fn line(&mut self, line: &Value, stem: &str, root: &Root, keep: Keep<'_>) -> bool {
         let payload = &line["payload"];
         let user_text = match (line["type"].as_str(), payload["type"].as_str()) {
             (Some("session_meta"), _) => {
                 let cwd = payload["cwd"].as_str().unwrap_or("");
-                let inside = roots.iter().any(|root| is_at_or_below(cwd, root));
+                let inside = root.holds(cwd);
                 self.inside = Some(inside);
                 self.id = payload["id"].as_str().map(str::to_string);
                 return inside;
@@ -408,16 +454,26 @@ fn rollouts(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
 /// `{"id", "timestamp", "type": "user"|"gemini"|"info"|…, "content", "displayContent"?,
 /// "toolCalls"?}` (written again, whole, when it changes), a metadata update `{"$set"}` or
 /// a rewind `{"$rewindTo"}`. Older versions wrote one `….json` object with the messages
-/// in `messages`. `projectHash` is the SHA-256 of the project's root path. A user message
-/// starting with `/` or `?` is a command, and `<session_context>`/`<hook_context>` text is
-/// injected (`isIgnoredUserContent`).
+/// in `messages`. `projectHash` is the SHA-256 of the project's root, the folder Gemini CLI
+/// was started in (`process.cwd()`), so a session started in a subfolder of the
+/// repository has that subfolder's hash. The folder is named by the hash (older
+/// versions) or by a short name from `~/.gemini/projects.json` (current ones), which holds
+/// a `.project_root` file with the project's path: a chat is the repository's when its
+/// hash is the root's, or when its folder's `.project_root` names the root or a folder
+/// below it and its hash is that path's. A user message starting with `/` or `?` is a
+/// command, and `<session_context>`/`<hook_context>` text is injected
+/// (`isIgnoredUserContent`).
 /// Format: `chatRecordingService.ts` and `chatRecordingTypes.ts` in
 /// <https://github.com/google-gemini/gemini-cli/tree/main/packages/core/src/services>,
 /// `isIgnoredUserContent` in
 /// <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/sessionUtils.ts>,
 /// `getProjectHash` in
-/// <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/paths.ts>.
-fn gemini(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
+/// <https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/utils/paths.ts>,
+/// the folders and `.project_root` in `storage.ts` and `projectRegistry.ts` of
+/// <https://github.com/google-gemini/gemini-cli/tree/main/packages/core/src/config>, the
+/// root as the working folder (`targetDir: cwd`) in
+/// <https://github.com/google-gemini/gemini-cli/blob/main/packages/cli/src/config/config.ts>.
+fn gemini(home: &Path, root: &Root, keep: Keep<'_>) -> (Searched, Vec<UserMessage>) {
     let tmp = home.join(".gemini/tmp");
     let mut searched = Searched {
         agent: Agent::Gemini,
@@ -425,18 +481,29 @@ fn gemini(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
         exists: tmp.is_dir(),
         sessions: 0,
     };
-    let hashes: Vec<String> = roots.iter().map(|r| digest::hex(r.as_bytes())).collect();
+    let root_hashes: Vec<String> = root
+        .spellings
+        .iter()
+        .map(|r| digest::hex(r.as_bytes()))
+        .collect();
     let mut messages = Vec::new();
     let mut folders: Vec<PathBuf> = real_entries(&tmp)
         .into_iter()
-        .filter(|(_, kind)| *kind == Kind::Dir)
-        .map(|(path, _)| path.join("chats"))
-        .filter(|chats| kind_of(chats) == Some(Kind::Dir))
+        .filter(|(path, kind)| {
+            *kind == Kind::Dir && kind_of(&path.join("chats")) == Some(Kind::Dir)
+        })
+        .map(|(path, _)| path)
         .collect();
     folders.sort();
     for folder in folders {
-        let mut files = files_in(&folder, "json");
-        files.extend(files_in(&folder, "jsonl"));
+        let mut hashes = root_hashes.clone();
+        // A subfolder's project: its own hash, when its marker says it is ours.
+        if let Some(project) = project_root(&folder).filter(|project| root.holds(project)) {
+            hashes.push(digest::hex(project.as_bytes()));
+        }
+        let chats = folder.join("chats");
+        let mut files = files_in(&chats, "json");
+        files.extend(files_in(&chats, "jsonl"));
         for file in files {
             let mut session = GeminiSession::new(&file_stem(&file));
             if file.extension().is_some_and(|e| e == "jsonl") {
@@ -451,6 +518,19 @@ fn gemini(home: &Path, roots: &[String], keep: Keep<'_>) -> (Searched, Vec<UserM
         }
     }
     (searched, messages)
+}
+
+/// The project path a Gemini CLI folder's `.project_root` holds (a short file; anything
+/// else counts as none).
+fn project_root(folder: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut text = String::new();
+    open_regular(&folder.join(".project_root"))?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// One Gemini CLI chat read so far.
@@ -581,7 +661,7 @@ fn legacy_chat(file: &Path, session: &mut GeminiSession, hashes: &[String], keep
             f.write_str("a list of messages")
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while let Some(message) = seq.next_element::<Value>()? {
+            while let Some(message) = seq.next_element_seed(Shallow(2))? {
                 self.0.session.message(&message, self.0.keep);
             }
             Ok(())
@@ -601,6 +681,70 @@ fn legacy_chat(file: &Path, session: &mut GeminiSession, hashes: &[String], keep
     }
     let inside = chat.hash.is_some_and(|h| hashes.contains(&h));
     chat.session.inside = Some(inside);
+}
+
+/// How deep a record's values are kept: what autofix reads lies within a few levels, and
+/// serde_json refuses to build a value nested past 128, which dropped a whole line (its
+/// message with it) for one deep field beside it (a tool's output, say).
+const KEPT_DEPTH: usize = 64;
+
+/// A JSON value read as [`Value`], except that what lies deeper than [`KEPT_DEPTH`] is
+/// skipped (serde_json skips without recursing) and reads as `null`. The number is this
+/// value's depth.
+struct Shallow(usize);
+
+impl<'de> DeserializeSeed<'de> for Shallow {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        if self.0 >= KEPT_DEPTH {
+            IgnoredAny::deserialize(d)?;
+            return Ok(Value::Null);
+        }
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Shallow {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Shallow(self.0 + 1))? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Shallow(self.0 + 1))?;
+            members.insert(key, value);
+        }
+        Ok(Value::Object(members))
+    }
 }
 
 /// Block types that hold text: Claude Code's and Gemini CLI's `text` (or none), Codex's
@@ -666,14 +810,6 @@ fn shorten(text: &str) -> String {
     crate::report::text::clipped(text, 160)
 }
 
-fn is_at_or_below(path: &str, root: &str) -> bool {
-    !path.is_empty()
-        && (path == root
-            || path
-                .strip_prefix(root)
-                .is_some_and(|rest| rest.starts_with(std::path::MAIN_SEPARATOR)))
-}
-
 /// What a folder entry is, links not followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -732,7 +868,7 @@ fn open_regular(file: &Path) -> Option<File> {
     if kind_of(file)? != Kind::File {
         return None;
     }
-    File::open(file).ok()
+    crate::io::limits::open_regular(file).ok()
 }
 
 /// Calls `each` with every line of `file` that is JSON, in order, until it returns
@@ -746,58 +882,13 @@ fn for_each_record(file: &Path, mut each: impl FnMut(Value) -> bool) {
         crate::io::limits::max_file_bytes().unwrap_or(crate::io::limits::DEFAULT_MAX_FILE_BYTES),
     )
     .unwrap_or(usize::MAX);
-    for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {
-        match serde_json::from_slice(line) {
-            Ok(value) => each(value),
-            Err(_) => true,
+    crate::io::limits::for_each_line(BufReader::with_capacity(64 * 1024, file), cap, |line| {
+        let mut deserializer = serde_json::Deserializer::from_slice(line);
+        match Shallow(0).deserialize(&mut deserializer) {
+            Ok(value) if deserializer.end().is_ok() => each(value),
+            _ => true,
         }
     });
-}
-
-/// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
-/// without its line break, until it returns `false`.
-fn for_each_line(mut reader: impl BufRead, cap: usize, mut each: impl FnMut(&[u8]) -> bool) {
-    let mut line = Vec::new();
-    let mut too_long = false;
-    loop {
-        let (used, ended) = {
-            let Ok(buffer) = reader.fill_buf() else {
-                return;
-            };
-            if buffer.is_empty() {
-                break;
-            }
-            let (chunk, used, ended) = match memchr::memchr(b'\n', buffer) {
-                Some(at) => (&buffer[..at], at + 1, true),
-                None => (buffer, buffer.len(), false),
-            };
-            if !too_long {
-                if line.len() + chunk.len() > cap {
-                    too_long = true;
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(chunk);
-                }
-            }
-            (used, ended)
-        };
-        reader.consume(used);
-        if ended {
-            if !too_long && !each(&line) {
-                return;
-            }
-            too_long = false;
-            // A long line's buffer is not kept for the short ones after it.
-            if line.capacity() > 1 << 20 {
-                line = Vec::new();
-            } else {
-                line.clear();
-            }
-        }
-    }
-    if !too_long && !line.is_empty() {
-        each(&line);
-    }
 }
 
 fn file_stem(file: &Path) -> String {
@@ -815,25 +906,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_read_one_at_a_time_and_long_ones_skipped() {
-        let text = b"{\"a\":1}\n0123456789abcdef\n\n{\"b\":2}";
-        let mut seen = Vec::new();
-        // A buffer smaller than a line, so lines arrive in pieces.
-        let reader = BufReader::with_capacity(4, &text[..]);
-        for_each_line(reader, 10, |line| {
-            seen.push(String::from_utf8(line.to_vec()).unwrap());
-            true
-        });
-        assert_eq!(seen, ["{\"a\":1}", "", "{\"b\":2}"]);
-        let mut first = Vec::new();
-        for_each_line(&text[..], 100, |line| {
-            first.push(line.len());
-            false
-        });
-        assert_eq!(first, [7]);
-    }
-
-    #[test]
     fn tool_actions_and_shortening() {
         let input = serde_json::json!({"command": ["npm", "install"]});
         assert_eq!(
@@ -841,8 +913,11 @@ mod tests {
             "ran shell: npm install"
         );
         assert_eq!(shorten(&"a ".repeat(200)).chars().count(), 160);
-        assert!(is_at_or_below("/r/sub", "/r"));
-        assert!(!is_at_or_below("/rx", "/r"));
+        assert_eq!(lexical(Path::new("/r/a/../b/./c")), Path::new("/r/b/c"));
+        let root = Root::new(Path::new("/nowhere/r"));
+        assert!(root.holds("/nowhere/r/sub") && root.holds("/nowhere/r"));
+        assert!(!root.holds("/nowhere/rx") && !root.holds("/nowhere/r/../other"));
+        assert!(!root.holds("r/sub") && !root.holds(""));
         assert!(is_injected("<command-name>/clear</command-name>"));
     }
 }

@@ -191,12 +191,8 @@ pub(crate) fn on_disk(root: &std::path::Path, relative: &str) -> String {
         None => (None, relative),
     };
     let dir = folder.map_or_else(|| root.to_path_buf(), |f| root.join(f));
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return relative.to_string();
-    };
-    let mut variants: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().into_string().ok())
+    let mut variants: Vec<String> = names_in(&dir)
+        .into_iter()
         .filter(|found| found.eq_ignore_ascii_case(name))
         .collect();
     variants.sort();
@@ -205,6 +201,43 @@ pub(crate) fn on_disk(root: &std::path::Path, relative: &str) -> String {
         (Some(found), None) => found.clone(),
         (None, _) => relative.to_string(),
     }
+}
+
+/// The names in each folder, listed once per command: `on_disk` is asked of every target
+/// of an export, and most of them are absent (a folder read each, 70 of the root on an
+/// export of 300 scoped files). A name this command writes is found by its exact spelling
+/// before the listing is looked at. The MCP server starts each request afresh
+/// ([`forget_names`]).
+static NAMES: std::sync::Mutex<Option<std::collections::HashMap<std::path::PathBuf, Vec<String>>>> =
+    std::sync::Mutex::new(None);
+
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    names
+        .get_or_insert_with(Default::default)
+        .entry(dir.to_path_buf())
+        .or_insert_with(|| {
+            std::fs::read_dir(dir).map_or_else(
+                |_| Vec::new(),
+                |entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter_map(|entry| entry.file_name().into_string().ok())
+                        .collect()
+                },
+            )
+        })
+        .clone()
+}
+
+/// Forgets the folders listed for other spellings: for a process that runs many commands
+/// (the MCP server), before each.
+pub(crate) fn forget_names() {
+    *NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
 }
 
 #[cfg(test)]

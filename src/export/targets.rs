@@ -802,10 +802,13 @@ pub(crate) fn exported(root: &Path, target: &Target) -> bool {
     exported_file(root, target.path, target.kind)
 }
 
-/// Whether the file at `path` (in any letter case) holds something of ours, as a target of
-/// `kind` writes it.
+/// Whether the file at `path` holds something of ours, as a target of `kind` writes it (a
+/// file people edit in any letter case; a file of ours under the name we gave it).
 fn exported_file(root: &Path, path: &str, kind: Kind) -> bool {
-    let path = super::markdown::on_disk(root, path);
+    let path = match kind {
+        Kind::Block => super::markdown::on_disk(root, path),
+        Kind::Owned => path.to_string(),
+    };
     let Ok(bytes) = crate::io::limits::read_prefix(&root.join(path)) else {
         return false;
     };

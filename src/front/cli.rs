@@ -147,6 +147,28 @@ impl WorkspaceArgs {
     }
 }
 
+/// [`WorkspaceArgs`] for a command with subcommands (`sources`), accepted before or after
+/// the subcommand's name (`autofix sources list -C DIR`), as after `rules`.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct InheritedWorkspaceArgs {
+    /// Use DIR as the workspace root instead of searching upwards from the current directory.
+    #[arg(short = 'C', long = "root", value_name = "DIR", global = true, help_heading = GLOBAL)]
+    pub(crate) root: Option<PathBuf>,
+
+    /// Use this rules file, skipping discovery [env: AUTOFIX_FILE].
+    #[arg(long, value_name = "PATH", global = true, help_heading = GLOBAL)]
+    pub(crate) file: Option<PathBuf>,
+}
+
+impl From<&InheritedWorkspaceArgs> for WorkspaceArgs {
+    fn from(args: &InheritedWorkspaceArgs) -> Self {
+        WorkspaceArgs {
+            root: args.root.clone(),
+            file: args.file.clone(),
+        }
+    }
+}
+
 /// The workspace root alone: the preset commands look for presets there and never read
 /// the rules file.
 #[derive(Debug, Clone, Default, Args)]
@@ -265,7 +287,7 @@ impl Command {
             Command::Import(args) => Some(args.workspace.clone()),
             Command::Where(args) => Some(args.workspace.clone()),
             Command::Preset(command) => Some(command.root().into()),
-            Command::Sources(args) => Some(args.workspace.clone()),
+            Command::Sources(args) => Some((&args.workspace).into()),
             Command::MergeDriver(args) => Some(args.workspace.clone()),
             Command::Resolve(args) => Some(args.workspace.clone()),
             Command::Doctor(args) => Some(args.workspace.clone()),
@@ -293,7 +315,7 @@ Environment:
 #[command(after_help = SOURCES_EXIT_STATUS)]
 pub(crate) struct SourcesArgs {
     #[command(flatten)]
-    pub(crate) workspace: WorkspaceArgs,
+    pub(crate) workspace: InheritedWorkspaceArgs,
 
     #[command(subcommand)]
     pub(crate) command: SourcesCommand,
@@ -421,7 +443,8 @@ pub(crate) struct SessionsArgs {
     )]
     pub(crate) agents: Vec<PromptAgent>,
 
-    /// Only messages from this day on (YYYY-MM-DD, or an ISO 8601 time; UTC).
+    /// Only messages from this day on: YYYY-MM-DD or an ISO 8601 time (UTC), `today`,
+    /// `yesterday`, or days or weeks ago (`7d`, `2w`).
     #[arg(long, value_name = "DATE", value_parser = parse_since)]
     pub(crate) since: Option<String>,
 }
@@ -441,11 +464,40 @@ pub(crate) struct ReflectArgs {
 
 fn parse_since(text: &str) -> Result<String, String> {
     if crate::capture::reflect::is_valid_since(text) {
-        Ok(text.to_string())
-    } else {
-        Err(format!(
-            "expected YYYY-MM-DD or an ISO 8601 time, got `{text}`"
-        ))
+        return Ok(text.to_string());
+    }
+    days_ago(text)
+        .map(|days| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| {
+                    i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+                });
+            let date = crate::rules::provenance::utc_date(now.saturating_sub(days * 86_400));
+            date[..10].to_string()
+        })
+        .ok_or_else(|| {
+            format!(
+                "expected YYYY-MM-DD, an ISO 8601 time, `today`, `yesterday`, or days or \
+                 weeks ago (`7d`, `2w`), got `{text}`"
+            )
+        })
+}
+
+/// How many days before today (UTC) a relative `--since` names: `today` 0, `yesterday` 1,
+/// `7d` 7, `2w` 14 (whole days: `1d` is yesterday, from its start).
+fn days_ago(text: &str) -> Option<i64> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "today" => Some(0),
+        "yesterday" => Some(1),
+        relative => {
+            let (number, per) = match relative.strip_suffix('d') {
+                Some(days) => (days, 1),
+                None => (relative.strip_suffix('w')?, 7),
+            };
+            let number: i64 = number.parse().ok().filter(|n| (0..=100_000).contains(n))?;
+            Some(number * per)
+        }
     }
 }
 

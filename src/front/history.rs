@@ -85,13 +85,11 @@ pub(crate) fn retired_output(learned: &Learned, rule: &RuleRef, why: &str) -> (S
             crate::report::text::shown(why.trim())
         )
     };
-    if !learned.exports.is_empty() {
-        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
-        text.push_str(&format!(
-            "exported copies refreshed: {}\n",
-            paths.join(", ")
-        ));
-    }
+    // Indented as `learn` indents it: a line under the acknowledgement.
+    text.push_str(&crate::front::i18n::exports_refreshed(
+        learned,
+        crate::front::i18n::Lang::En,
+    ));
     let json = crate::report::text::json_document(&RetireJson {
         version: 1,
         status: if dry_run { "dry_run" } else { "retired" },

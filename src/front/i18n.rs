@@ -405,6 +405,7 @@ fn glob_problem_en(problem: GlobProblem) -> &'static str {
             "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`"
         }
         GlobProblem::TooManyAlternatives => "has braces that expand to more than 64 globs",
+        GlobProblem::TooLong => "is longer than 1024 bytes",
         GlobProblem::Invisible => {
             "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)"
         }
@@ -431,6 +432,7 @@ fn glob_problem_fr(problem: GlobProblem) -> &'static str {
             "contient une `,` hors de `{}` : Cursor, Windsurf et Copilot y voient la fin d'un motif ; écrivez deux motifs, ou `{a,b}`"
         }
         GlobProblem::TooManyAlternatives => "a des accolades qui donnent plus de 64 motifs",
+        GlobProblem::TooLong => "fait plus de 1024 octets",
         GlobProblem::Invisible => {
             "contient un caractère invisible (espace sans chasse, gluon de mots, trait d'union conditionnel ou indicateur d'ordre des octets)"
         }
@@ -526,18 +528,24 @@ pub(crate) enum Front {
 /// spelled as `front` spells them; then the exported copies refreshed.
 pub(crate) fn learned(learned: &Learned, lang: Lang, front: Front) -> String {
     let mut text = outcome_text(learned, lang, front);
-    if !learned.exports.is_empty() {
-        let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
-        let paths = paths.join(", ");
-        text.push_str(
-            &Message::ExportsRefreshed {
-                paths: Shown(&paths),
-            }
-            .text(lang),
-        );
-        text.push('\n');
-    }
+    text.push_str(&exports_refreshed(learned, lang));
     text
+}
+
+/// The line naming the exported copies a write brought up to date (none: nothing), as
+/// `learn` and `retire` print it.
+pub(crate) fn exports_refreshed(learned: &Learned, lang: Lang) -> String {
+    if learned.exports.is_empty() {
+        return String::new();
+    }
+    let paths: Vec<&str> = learned.exports.iter().map(|e| e.path.as_str()).collect();
+    let paths = paths.join(", ");
+    let mut line = Message::ExportsRefreshed {
+        paths: Shown(&paths),
+    }
+    .text(lang);
+    line.push('\n');
+    line
 }
 
 fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {

@@ -331,7 +331,12 @@ fn dispatch(context: &Context, method: &str, params: &Value) -> Result<Value, Fa
             }
             result
         }
-        "tools/call" => call(context, params)?,
+        "tools/call" => {
+            // Each call sweeps what killed writers left since the last one.
+            crate::io::atomic::forget_listings();
+            crate::export::markdown::forget_names();
+            call(context, params)?
+        }
         other => {
             return Err(Fault::new(
                 METHOD_NOT_FOUND,

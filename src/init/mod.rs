@@ -715,6 +715,11 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
                 paths.push(path);
             }
         }
+        // Created with the rules file's first lock (see `io::lock`), to be committed with it.
+        let ignore = ".agents/.gitignore";
+        if paths.iter().any(|p| p.starts_with(".agents/")) && request.root.join(ignore).is_file() {
+            paths.insert(1.min(paths.len()), ignore);
+        }
         if !paths.is_empty() {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }

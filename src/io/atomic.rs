@@ -258,7 +258,8 @@ impl Target {
     /// that every writer of this target takes before creating its temp file.
     pub(crate) fn remove_stale_temps(&self) {
         for temp in self.stale_temps() {
-            let _ = fs::remove_file(temp);
+            let _ = fs::remove_file(&temp);
+            listings::forget(self.dir(), &temp);
         }
     }
 
@@ -269,17 +270,12 @@ impl Target {
 
     fn stale_temps(&self) -> Vec<PathBuf> {
         let prefix = self.temp_prefix();
-        let Ok(entries) = fs::read_dir(self.dir()) else {
-            return Vec::new();
-        };
-        entries
-            .flatten()
-            .filter(|entry| {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with(&prefix) && name.ends_with(TEMP_SUFFIX)
+        listings::temps_in(self.dir())
+            .into_iter()
+            .filter(|path| {
+                path.file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with(&prefix))
             })
-            .map(|entry| entry.path())
             .collect()
     }
 
@@ -352,6 +348,69 @@ impl Target {
 
 /// Every temp file ends so, which keeps the stale-file sweep from touching anything else.
 const TEMP_SUFFIX: &str = ".tmp";
+
+/// The temp files found in each directory, listed once per command: a writer sweeps its
+/// target's leftovers before every write, and listing the whole folder each time made
+/// `export` quadratic in the files of a folder (1,000 scoped files: a million entries
+/// read). A temp file left after the listing (by a writer killed meanwhile) is swept by
+/// the next command; the MCP server starts each request afresh ([`forget_listings`]).
+mod listings {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    static FOUND: Mutex<Option<HashMap<PathBuf, Vec<PathBuf>>>> = Mutex::new(None);
+
+    /// The temp files (`.*.tmp`) of `dir`, listed the first time it is asked for.
+    pub(super) fn temps_in(dir: &Path) -> Vec<PathBuf> {
+        let mut found = FOUND
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        found
+            .get_or_insert_with(HashMap::new)
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| list(dir))
+            .clone()
+    }
+
+    /// `temp` is gone (swept).
+    pub(super) fn forget(dir: &Path, temp: &Path) {
+        let mut found = FOUND
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(temps) = found.as_mut().and_then(|found| found.get_mut(dir)) {
+            temps.retain(|known| known != temp);
+        }
+    }
+
+    /// Drops every listing, so the next sweep reads its folder again.
+    pub(super) fn clear() {
+        *FOUND
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    fn list(dir: &Path) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with('.') && name.ends_with(super::TEMP_SUFFIX)
+            })
+            .map(|entry| entry.path())
+            .collect()
+    }
+}
+
+/// Forgets the folders listed for temp files: for a process that runs many commands (the
+/// MCP server), before each, so that each sweeps what was left since the last.
+pub(crate) fn forget_listings() {
+    listings::clear();
+}
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()

@@ -158,6 +158,50 @@ impl Git {
         }
     }
 
+    /// Runs git and hands `each` every line of its stdout (without the `\n`), one line held
+    /// at a time, so that a long output (`git log -p` of a large file: hundreds of MB) costs
+    /// the memory of its longest line; a line longer than `cap` bytes is passed over
+    /// without being held. Errors as [`Git::run`], once the output is read.
+    pub(crate) fn each_line<S: AsRef<OsStr>>(
+        &self,
+        args: &[S],
+        cap: usize,
+        mut each: impl FnMut(&[u8]),
+    ) -> Result<(), GitError> {
+        use std::io::{Read as _, Seek as _};
+        // stderr goes to a file, not a pipe, so a git that writes much there never waits.
+        let mut stderr = tempfile::tempfile().map_err(|error| GitError::Spawn { error })?;
+        let errors = stderr
+            .try_clone()
+            .map_err(|error| GitError::Spawn { error })?;
+        let mut child = self
+            .command(args)
+            .stdout(Stdio::piped())
+            .stderr(errors)
+            .spawn()
+            .map_err(|error| GitError::Spawn { error })?;
+        let stdout = io::BufReader::new(child.stdout.take().expect("piped"));
+        super::limits::for_each_line(stdout, cap, |line| {
+            each(line);
+            true
+        });
+        let status = child.wait().map_err(|error| GitError::Spawn { error })?;
+        if status.success() {
+            return Ok(());
+        }
+        let mut text = Vec::new();
+        let _ = stderr.seek(io::SeekFrom::Start(0));
+        let _ = stderr.take(64 * 1024).read_to_end(&mut text);
+        Err(failed(
+            args,
+            &Output {
+                status,
+                stdout: Vec::new(),
+                stderr: text,
+            },
+        ))
+    }
+
     /// Runs git; its stdout as text without the final newline.
     pub(crate) fn text<S: AsRef<OsStr>>(&self, args: &[S]) -> Result<String, GitError> {
         let stdout = self.run(args)?;

@@ -69,11 +69,11 @@ pub(crate) fn max_file_bytes() -> io::Result<u64> {
 }
 
 /// Reads a whole file, up to the cap: one byte more is an `InvalidData` error holding a
-/// [`TooLarge`]. The file is read, never sized by its metadata, so a device or a pipe is
-/// bounded too.
+/// [`TooLarge`]. The file is read, never sized by its metadata. Only a regular file (or a
+/// link to one) is read, see [`open_regular`].
 pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let cap = max_file_bytes()?;
-    read_capped(File::open(path)?, cap)
+    read_capped(open_regular(path)?, cap)
 }
 
 /// Reads `input` to its end, failing once it holds more than `cap` bytes.
@@ -87,19 +87,94 @@ pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The first bytes of a file, up to the cap: for a file only looked into (does it hold our
-/// marker?), where a larger file is no error. Only a regular file (or a link to one) is
-/// opened: opening a FIFO would wait for a writer, and a hook must never wait.
+/// marker?), where a larger file is no error. Only a regular file, as [`read_file`].
 pub(crate) fn read_prefix(path: &Path) -> io::Result<Vec<u8>> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
     let cap = max_file_bytes()?;
     let mut bytes = Vec::new();
-    File::open(path)?.take(cap).read_to_end(&mut bytes)?;
+    open_regular(path)?.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// `path` opened for reading when it is a regular file (or a link to one); anything else
+/// is an `InvalidInput` error naming what it is. Opening a FIFO for reading waits for a
+/// writer, and a device never ends, so the file is opened with `O_NONBLOCK` (which returns
+/// at once for a FIFO, and changes nothing for a regular file) and then checked with
+/// `fstat` on what was opened, not on the path, which another program could swap between
+/// a check and the open.
+pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    let what = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("not a regular file ({what}), which autofix never reads"),
+    ))
+}
+
+/// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
+/// without its line break, until it returns `false`.
+pub(crate) fn for_each_line(
+    mut reader: impl io::BufRead,
+    cap: usize,
+    mut each: impl FnMut(&[u8]) -> bool,
+) {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let (used, ended) = {
+            let Ok(buffer) = reader.fill_buf() else {
+                return;
+            };
+            if buffer.is_empty() {
+                break;
+            }
+            let (chunk, used, ended) = match memchr::memchr(b'\n', buffer) {
+                Some(at) => (&buffer[..at], at + 1, true),
+                None => (buffer, buffer.len(), false),
+            };
+            if !too_long {
+                if line.len() + chunk.len() > cap {
+                    too_long = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            (used, ended)
+        };
+        reader.consume(used);
+        if ended {
+            if !too_long && !each(&line) {
+                return;
+            }
+            too_long = false;
+            // A long line's buffer is not kept for the short ones after it.
+            if line.capacity() > 1 << 20 {
+                line = Vec::new();
+            } else {
+                line.clear();
+            }
+        }
+    }
+    if !too_long && !line.is_empty() {
+        each(&line);
+    }
 }
 
 /// [`read_file`] as text; invalid UTF-8 is an `InvalidData` error.
@@ -111,6 +186,25 @@ pub(crate) fn read_to_string(path: &Path) -> io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_read_one_at_a_time_and_long_ones_skipped() {
+        let text = b"{\"a\":1}\n0123456789abcdef\n\n{\"b\":2}";
+        let mut seen = Vec::new();
+        // A buffer smaller than a line, so lines arrive in pieces.
+        let reader = io::BufReader::with_capacity(4, &text[..]);
+        for_each_line(reader, 10, |line| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            true
+        });
+        assert_eq!(seen, ["{\"a\":1}", "", "{\"b\":2}"]);
+        let mut first = Vec::new();
+        for_each_line(&text[..], 100, |line| {
+            first.push(line.len());
+            false
+        });
+        assert_eq!(first, [7]);
+    }
 
     #[test]
     fn the_cap_is_exact() {

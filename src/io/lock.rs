@@ -6,6 +6,8 @@
 //! The sidecar exists only while a writer holds it, so it never shows in `git status`:
 //! the holder deletes it before unlocking, and a waiter that then wins the lock on the
 //! deleted inode sees that the path no longer names it and starts over on the new file.
+//! A holder killed with `kill -9` leaves it until the next command; in `.agents/` a
+//! `.gitignore` keeps git from committing it meanwhile.
 //!
 //! `fs2` is called fully qualified: since Rust 1.89 std's own `File::lock*` methods shadow
 //! fs2's of the same names.
@@ -113,6 +115,7 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
 /// Takes the exclusive lock on `path`, creating the file if needed (never through a
 /// symbolic link); retries with backoff until `timeout` has passed.
 pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockError> {
+    ignore_leftovers(path);
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
@@ -150,6 +153,42 @@ pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockEr
         }
         thread::sleep(pause.min(timeout.saturating_sub(waited)));
         pause = (pause * 2).min(Duration::from_millis(25));
+    }
+}
+
+/// What autofix writes in `.agents/.gitignore` when the folder has none.
+const AGENTS_GITIGNORE: &str = "# Written by autofix: a lock or temp file that a killed autofix command left\n\
+# (the next command removes it) is never committed.\n*.lock\n.*.tmp\n";
+
+/// A `kill -9` leaves the sidecar (and the writer's temp file) until the next command, and
+/// a `git add .agents` in between would commit it. So a lock taken in autofix's own folder
+/// `.agents/` (or a folder below it) first makes sure the folder has a `.gitignore`: one
+/// is created when there is none (never through a link, never over a file), and one that
+/// exists is left as it is, whatever it holds. Elsewhere (beside `AGENTS.md`) nothing is
+/// written: those folders are the user's.
+fn ignore_leftovers(lock: &Path) {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt;
+    let Some(agents) = lock
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .find(|dir| dir.file_name().is_some_and(|name| name == ".agents"))
+    else {
+        return;
+    };
+    let ignore = agents.join(".gitignore");
+    if ignore.symlink_metadata().is_ok() {
+        return;
+    }
+    let created = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o666)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(&ignore);
+    if let Ok(mut file) = created {
+        let _ = file.write_all(AGENTS_GITIGNORE.as_bytes());
     }
 }
 

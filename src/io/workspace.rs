@@ -253,7 +253,8 @@ fn exists_or_link(path: &Path) -> bool {
 pub(crate) fn is_foreign(path: &Path) -> bool {
     use std::io::Read as _;
     let mut bytes = Vec::new();
-    let read = fs::File::open(path).and_then(|file| file.take(4096).read_to_end(&mut bytes));
+    let read =
+        super::limits::open_regular(path).and_then(|file| file.take(4096).read_to_end(&mut bytes));
     if read.is_err() {
         return false;
     }

@@ -215,11 +215,17 @@ fn check_sources(report: &mut Report, top: &Path, rules_file: &Path) {
         ),
         None => format!("{} merge with merge={DRIVER}", shown.join(" and ")),
     };
+    // The attribute comes committed with a clone; only the local config is per clone.
+    let fix = if missing.is_none() {
+        "autofix sources merge-driver --install"
+    } else {
+        "autofix sources merge-driver --install, then commit .gitattributes"
+    };
     report.push(
         "sources",
         (ok, Code::SourcesDriverMissing),
         message,
-        Some("autofix sources merge-driver --install, then commit .gitattributes"),
+        Some(fix),
     );
 }
 

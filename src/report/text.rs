@@ -117,14 +117,15 @@ pub(crate) fn plural_s(n: usize) -> &'static str {
 }
 
 /// The candidates closest to `name` by edit distance, best first, at most three: those
-/// that contain it, then those within a third of its length (at least two edits), as
-/// cargo's suggestions allow. Compared ignoring ASCII case.
+/// that contain it, then those within a third of its length (at least one edit; two
+/// swapped letters count as one), as cargo's suggestions allow, so `foo` suggests no
+/// `TOOL` and `cdoe` suggests `CODE`. Compared ignoring ASCII case.
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Vec<&'a str> {
     let name = name.to_ascii_lowercase();
-    let limit = (name.chars().count() / 3).max(2);
+    let limit = (name.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, &'a str)> = candidates
         .into_iter()
         .filter_map(|candidate| {
@@ -132,7 +133,7 @@ pub(crate) fn closest<'a>(
             let distance = if !name.is_empty() && lower.contains(&name) {
                 0
             } else {
-                strsim::levenshtein(&name, &lower)
+                strsim::osa_distance(&name, &lower)
             };
             (distance <= limit).then_some((distance, candidate))
         })

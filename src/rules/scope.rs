@@ -37,6 +37,10 @@ struct Pattern {
 /// The most alternatives a glob's braces may expand to.
 pub(crate) const MAX_ALTERNATIVES: usize = 64;
 
+/// The longest glob, in bytes: a path pattern, not a text (and it keeps the braces'
+/// expansion, which copies the glob once per alternative, small).
+pub(crate) const MAX_GLOB_BYTES: usize = 1024;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Segment {
     /// `**`: any number of segments, none included.
@@ -79,11 +83,12 @@ pub(crate) enum GlobProblem {
     Invisible,
     Comma,
     TooManyAlternatives,
+    TooLong,
 }
 
 impl GlobProblem {
     #[cfg(test)]
-    pub(crate) const ALL: [GlobProblem; 12] = [
+    pub(crate) const ALL: [GlobProblem; 13] = [
         GlobProblem::Control,
         GlobProblem::Empty,
         GlobProblem::Spaces,
@@ -96,6 +101,7 @@ impl GlobProblem {
         GlobProblem::Invisible,
         GlobProblem::Comma,
         GlobProblem::TooManyAlternatives,
+        GlobProblem::TooLong,
     ];
 
     /// The problem as the end of a sentence that starts "it".
@@ -117,6 +123,7 @@ impl GlobProblem {
                 "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`"
             }
             GlobProblem::TooManyAlternatives => "has braces that expand to more than 64 globs",
+            GlobProblem::TooLong => "is longer than 1024 bytes",
         }
     }
 }
@@ -140,6 +147,9 @@ impl Glob {
             glob: text.to_string(),
             problem,
         };
+        if text.len() > MAX_GLOB_BYTES {
+            return Err(error(GlobProblem::TooLong));
+        }
         if text.chars().any(crate::report::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
@@ -254,27 +264,71 @@ fn has_bare_comma(body: &str) -> bool {
 /// The alternatives of `body`'s braces, outermost first: `a{b,c{d,e}}` is `ab`, `acd` and
 /// `ace`. A group without a comma at its own level, or without its `}`, is literal (as in
 /// minimatch); `\{` is a literal brace. `None` past [`MAX_ALTERNATIVES`].
+///
+/// The groups are taken left to right, each group's choices expanded once and the partial
+/// results deduplicated as they grow, so the work is bounded by the size of the result:
+/// `{a,a}` written 24 times is one glob, found in 24 steps (expanding each choice together
+/// with the rest of the glob took 2^24). A product never has fewer distinct strings than
+/// either side, so a partial result past the cap means the whole is past it too.
 pub(crate) fn expand_braces(body: &str) -> Option<Vec<String>> {
-    let Some((open, close, commas)) = first_group(body) else {
-        return Some(vec![body.to_string()]);
-    };
-    let (head, tail) = (&body[..open], &body[close + 1..]);
-    let mut bounds = vec![open];
-    bounds.extend(&commas);
-    bounds.push(close);
-    let mut out: Vec<String> = Vec::new();
-    for pair in bounds.windows(2) {
-        let choice = &body[pair[0] + 1..pair[1]];
-        for expanded in expand_braces(&format!("{head}{choice}{tail}"))? {
-            if !out.contains(&expanded) {
-                out.push(expanded);
-            }
-            if out.len() > MAX_ALTERNATIVES {
-                return None;
-            }
-        }
+    if body.len() > MAX_GLOB_BYTES {
+        return None;
     }
-    Some(out)
+    let mut results = vec![String::new()];
+    let mut rest = body;
+    while let Some((open, close, commas)) = first_group(rest) {
+        append(&mut results, &rest[..open]);
+        let mut choices = Distinct::default();
+        let mut start = open + 1;
+        for end in commas.iter().copied().chain([close]) {
+            for choice in expand_braces(&rest[start..end])? {
+                choices.insert(choice)?;
+            }
+            start = end + 1;
+        }
+        results = match choices.list.as_slice() {
+            [only] => {
+                append(&mut results, only);
+                results
+            }
+            many => {
+                let mut product = Distinct::default();
+                for head in &results {
+                    for choice in many {
+                        product.insert(format!("{head}{choice}"))?;
+                    }
+                }
+                product.list
+            }
+        };
+        rest = &rest[close + 1..];
+    }
+    append(&mut results, rest);
+    Some(results)
+}
+
+/// Literal text after every alternative (which keeps them distinct).
+fn append(alternatives: &mut [String], text: &str) {
+    for alternative in alternatives {
+        alternative.push_str(text);
+    }
+}
+
+/// Distinct strings in the order found, at most [`MAX_ALTERNATIVES`].
+#[derive(Default)]
+struct Distinct {
+    list: Vec<String>,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Distinct {
+    /// Adds `text` unless present; `None` once there are too many.
+    fn insert(&mut self, text: String) -> Option<()> {
+        if self.seen.insert(text.clone()) {
+            self.list.push(text);
+        }
+        (self.list.len() <= MAX_ALTERNATIVES).then_some(())
+    }
 }
 
 /// The first brace group of `body` that has a comma at its own level: its `{`, its `}`

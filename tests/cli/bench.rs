@@ -297,6 +297,7 @@ fn bench() {
     }
     preset_validate_with_warnings(&fixture);
     start_up();
+    export_by_scopes(&fixture);
     scaling(&fixture);
     peak_memory(&fixture);
 }
@@ -468,6 +469,64 @@ fn start_up() {
             ("/bin/true", &mut make_true, &mut n2),
         ],
     );
+}
+
+/// A re-export that changes nothing, with 3,000 rules in 100, 1,000 and 3,000 scopes (one
+/// Claude Code file a scope), beside `cp -r` of the folder it checks: the work grows with
+/// the files, so the ratio to the copy stays flat (listing the folder for each file made
+/// it grow with their square).
+fn export_by_scopes(fixture: &Fixture) {
+    println!(
+        "\nexport, nothing to change, 3k rules (medians; should grow linearly with the scopes)"
+    );
+    let mut first = None;
+    for scopes in [100, 1_000, 3_000] {
+        let dir = fixture.sandbox.join(format!("export-{scopes}"));
+        let rules: Vec<String> = (1..=3_000)
+            .map(|i| {
+                format!(
+                    "  {{\"Rule_number\": {i}, \"Category\": \"CODE\", \"Instruction\": \"Always keep module {i} free of side effects - because the loader runs it once.\", \"Why\": \"pattern\", \"Paths\": [\"src/part{}/**\"]}}",
+                    i % scopes
+                )
+            })
+            .collect();
+        fixture.sandbox.write(
+            dir.join(".agents/autofix.json"),
+            format!("[\n{}\n]\n", rules.join(",\n")),
+        );
+        fixture
+            .sandbox
+            .write(dir.join(".claude/settings.json"), "{}\n");
+        // Only Claude Code's files: 3,000 rules are far over AGENTS.md's budget.
+        time(
+            fixture
+                .sandbox
+                .command_in(
+                    &format!("export-{scopes}"),
+                    &["export", "--target", "claude"],
+                )
+                .current_dir(&dir),
+        );
+        let rules_dir = dir.join(".claude/rules").display().to_string();
+        let copy = dir.join("copy").display().to_string();
+        let mut export = || {
+            let mut command = fixture.sandbox.command(&["export", "--target", "claude"]);
+            command.current_dir(&dir);
+            command
+        };
+        let script = format!("rm -rf {copy} && cp -r {rules_dir} {copy}");
+        let mut copy_dir = || sh(&script);
+        let took = median_of(ROUNDS, &mut export, &mut noop);
+        let copied = median_of(ROUNDS, &mut copy_dir, &mut noop);
+        let (base_scopes, base_took) = *first.get_or_insert((scopes, took));
+        println!(
+            "  {scopes:>5} scopes: export {:>10}, cp -r {:>10}: {:.2} x the copy; {:.2} x the export of {base_scopes} scopes",
+            ms(took),
+            ms(copied),
+            took.as_secs_f64() / copied.as_secs_f64(),
+            took.as_secs_f64() / base_took.as_secs_f64(),
+        );
+    }
 }
 
 /// `learn` and `rules` from 1k to 100k rules.

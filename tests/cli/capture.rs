@@ -592,7 +592,7 @@ fn reflect_since_and_agent_narrow_the_list() {
             "no, use pnpm not npm"
         ]
     );
-    let run = sandbox.run(&["reflect", "--since", "yesterday"]).expect(2);
+    let run = sandbox.run(&["reflect", "--since", "last week"]).expect(2);
     assert!(run.stderr.contains("YYYY-MM-DD"), "{}", run.stderr);
 }
 
@@ -632,7 +632,11 @@ fn reflect_text_output_and_missing_folders() {
 /// The SHA-256 of the sandbox's path, as Gemini CLI names a project (computed by
 /// `sha256sum`, not by autofix).
 fn project_hash(sandbox: &Sandbox) -> String {
-    let root = sandbox.path().to_str().unwrap().to_string();
+    sha256(sandbox, sandbox.path().to_str().unwrap())
+}
+
+/// The SHA-256 of `text` in hex, by `sha256sum`.
+fn sha256(sandbox: &Sandbox, text: &str) -> String {
     sandbox
         .program("sha256sum", &[])
         .stdin(std::process::Stdio::piped())
@@ -640,7 +644,7 @@ fn project_hash(sandbox: &Sandbox) -> String {
         .spawn()
         .and_then(|mut child| {
             use std::io::Write;
-            child.stdin.take().unwrap().write_all(root.as_bytes())?;
+            child.stdin.take().unwrap().write_all(text.as_bytes())?;
             child.wait_with_output()
         })
         .map(|output| String::from_utf8(output.stdout).unwrap()[..64].to_string())
@@ -655,6 +659,195 @@ fn claude_folder(sandbox: &Sandbox) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     format!("home/.claude/projects/{name}")
+}
+
+/// A Claude Code user line in session `session`, with `cwd` when given and `extra`
+/// members beside the message.
+fn claude_user_line(session: &str, cwd: Option<&str>, text: &str, extra: &str) -> String {
+    claude_line_at(session, cwd, "2026-11-10T09:00:00.000Z", text, extra)
+}
+
+/// [`claude_user_line`] typed at `time`.
+fn claude_line_at(session: &str, cwd: Option<&str>, time: &str, text: &str, extra: &str) -> String {
+    let cwd = cwd
+        .map(|c| format!(r#""cwd":{},"#, serde_json::json!(c)))
+        .unwrap_or_default();
+    format!(
+        r#"{{"type":"user",{cwd}"sessionId":"{session}","timestamp":"{time}","message":{{"role":"user","content":{}}}{extra}}}"#,
+        serde_json::json!(text)
+    ) + "\n"
+}
+
+/// `--since` takes days and weeks ago, `today` and `yesterday` (UTC), as well as dates:
+/// a correction of two days ago is within `7d` and `1w`, not `yesterday`; one of ten days
+/// ago within `2w` only. The dates come from `date`, not from autofix.
+#[test]
+fn since_takes_relative_dates() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", "[]\n");
+    let root = sandbox.path().to_str().unwrap();
+    let ago = |days: u32| {
+        let run = crate::support::Run::from_command(&mut sandbox.program(
+            "date",
+            &[
+                "-u",
+                "-d",
+                &format!("{days} days ago"),
+                "+%Y-%m-%dT%H:%M:%S.000Z",
+            ],
+        ));
+        run.stdout.trim().to_string()
+    };
+    let lines = claude_line_at("s", Some(root), &ago(2), "no, use pnpm not npm", "")
+        + &claude_line_at(
+            "s",
+            Some(root),
+            &ago(10),
+            "I told you: never commit .env",
+            "",
+        );
+    sandbox.write(format!("{}/s.jsonl", claude_folder(&sandbox)), lines);
+    let found = |since: &str| {
+        let report = sandbox
+            .run(&["reflect", "--since", since, "--format", "json"])
+            .expect(0)
+            .json();
+        texts(&report).len()
+    };
+    let counts: Vec<usize> = ["today", "yesterday", "7d", "1w", "2w", "3D"]
+        .iter()
+        .map(|since| found(since))
+        .collect();
+    assert_eq!(counts, [0, 0, 1, 1, 2, 1]);
+    let run = sandbox.run(&["ledger", "--since", "5x"]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("days or weeks ago (`7d`, `2w`)"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Transcripts are attributed by the path the session ran in, resolved: two repositories
+/// whose paths differ only in `.` and `_` share one Claude Code folder and are told apart
+/// by `cwd`; `my_repo/../my.repo` is the other one; a transcript without a `cwd` is no
+/// one's; and a line with a field nested 127 deep beside its message is still read.
+#[test]
+fn transcripts_belong_to_the_repository_their_resolved_cwd_names() {
+    let sandbox = Sandbox::new();
+    for repo in ["my_repo", "my.repo"] {
+        sandbox.write(format!("{repo}/.agents/autofix.json"), "[]\n");
+    }
+    let root = sandbox.path().to_str().unwrap();
+    let (ours, theirs) = (format!("{root}/my_repo"), format!("{root}/my.repo"));
+    let folder: String = ours
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let deep = format!(
+        r#","toolUseResult":{}1{}"#,
+        "[".repeat(127),
+        "]".repeat(127)
+    );
+    let transcripts = [
+        (
+            "ours",
+            claude_user_line("ours", Some(&ours), "I told you: never commit .env", ""),
+        ),
+        (
+            "deep",
+            claude_user_line("deep", Some(&ours), "no, use pnpm not npm", &deep),
+        ),
+        (
+            "theirs",
+            claude_user_line(
+                "theirs",
+                Some(&theirs),
+                "you forgot the changelog again",
+                "",
+            ),
+        ),
+        (
+            "dotdot",
+            claude_user_line(
+                "dotdot",
+                Some(&format!("{ours}/../my.repo")),
+                "Stop adding console.log to the components.",
+                "",
+            ),
+        ),
+        (
+            "none",
+            claude_user_line("none", None, "we use tabs here", ""),
+        ),
+    ];
+    for (name, line) in &transcripts {
+        sandbox.write(format!("home/.claude/projects/{folder}/{name}.jsonl"), line);
+    }
+    let report = |repo: &str| {
+        let run = sandbox.command_in(repo, &["reflect", "--format", "json"]);
+        crate::support::Run::from_command(&mut { run })
+            .expect(0)
+            .json()
+    };
+    let mine = report("my_repo");
+    let mut found = texts(&mine);
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        ["I told you: never commit .env", "no, use pnpm not npm"],
+        "{mine}"
+    );
+    let other = report("my.repo");
+    let mut found = texts(&other);
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        [
+            "Stop adding console.log to the components.",
+            "you forgot the changelog again"
+        ],
+        "{other}"
+    );
+}
+
+/// Gemini CLI names a project by the folder it was started in: a session started in a
+/// subfolder of the repository has that folder's hash, and its folder below
+/// `~/.gemini/tmp/` (a short name) says the folder in `.project_root`. `reflect` and
+/// `ledger` read it; a folder whose `.project_root` is elsewhere is not read.
+#[test]
+fn gemini_sessions_started_in_a_subfolder_are_the_repositorys() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", "[]\n");
+    std::fs::create_dir_all(sandbox.join("web")).unwrap();
+    let root = sandbox.path().to_str().unwrap();
+    for (name, project, text) in [
+        ("web", format!("{root}/web"), "no, use pnpm not npm"),
+        (
+            "elsewhere",
+            "/srv/elsewhere/web".to_string(),
+            "I told you: never commit .env",
+        ),
+    ] {
+        let hash = sha256(&sandbox, &project);
+        sandbox.write(format!("home/.gemini/tmp/{name}/.project_root"), &project);
+        sandbox.write(
+            format!("home/.gemini/tmp/{name}/chats/session-2026-11-25T07-00-{name}.jsonl"),
+            format!(
+                "{{\"sessionId\":\"{name}\",\"projectHash\":\"{hash}\",\"startTime\":\"2026-11-25T07:00:00.000Z\",\"kind\":\"main\"}}\n\
+                 {{\"id\":\"m1\",\"timestamp\":\"2026-11-25T07:00:10.000Z\",\"type\":\"user\",\"content\":[{{\"text\":\"{text}\"}}]}}\n"
+            ),
+        );
+    }
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(texts(&report), ["no, use pnpm not npm"], "{report}");
+    let ledger = sandbox
+        .run(&["ledger", "--format", "json"])
+        .expect(0)
+        .json();
+    assert_eq!(ledger["figure"]["corrections"], 1, "{ledger}");
 }
 
 const THREE_RULES: &str = r#"[

@@ -222,7 +222,7 @@ fn run_limited(sandbox: &Sandbox, kib: u64, args: &str, stdin: Option<&str>) -> 
 }
 
 #[test]
-fn a_rules_file_linked_to_dev_zero_fails_fast_naming_the_cap() {
+fn a_rules_file_linked_to_dev_zero_fails_fast_naming_it() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.join(".agents")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", sandbox.join(RULES)).unwrap();
@@ -230,8 +230,7 @@ fn a_rules_file_linked_to_dev_zero_fails_fast_naming_the_cap() {
         let run = run_limited(&sandbox, 400_000, args, None).expect(2);
         assert!(
             run.stderr.contains(".agents/autofix.json")
-                && run.stderr.contains("larger than 67108864 bytes")
-                && run.stderr.contains("AUTOFIX_MAX_FILE_BYTES"),
+                && run.stderr.contains("not a regular file (a device)"),
             "{args}: {}",
             run.stderr
         );
@@ -244,7 +243,88 @@ fn a_rules_file_linked_to_dev_zero_fails_fast_naming_the_cap() {
         None,
     );
     let run = run.expect_noisy(0);
-    assert!(run.stderr.contains("larger than"), "{}", run.stderr);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+}
+
+/// A FIFO where autofix reads a file (the rules file, the sources files, an agent's
+/// settings, an export target) is refused at once: opening it to read would wait for a
+/// writer forever, and a hook that waits stalls the agent.
+#[test]
+fn a_fifo_where_a_file_is_read_never_blocks() {
+    let sandbox = Sandbox::new();
+    let fifo = |relative: &str| -> bool {
+        let path = sandbox.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = sandbox
+            .program("mkfifo", &[path.to_str().unwrap()])
+            .status();
+        if !made.is_ok_and(|status| status.success()) {
+            crate::support::skip("mkfifo", "a FIFO at the rules file");
+            return false;
+        }
+        true
+    };
+    if !fifo(RULES) {
+        return;
+    }
+    let bounded = |args: &[&str], stdin: Option<&str>| {
+        let mut command = sandbox.command(args);
+        if let Some(input) = stdin {
+            let path = sandbox.write("stdin.json", input);
+            command.stdin(std::fs::File::open(path).unwrap());
+        }
+        Run::within(&mut command, 30)
+    };
+    let prompt = r#"{"hook_event_name": "UserPromptSubmit", "prompt": "no, use pnpm"}"#;
+    for args in [
+        &["rules"][..],
+        &["check"],
+        &["rules", "--for", "src/a.rs"],
+        &["export"],
+    ] {
+        let run = bounded(args, None);
+        assert!(
+            run.code == 2 && run.stderr.contains("not a regular file (a FIFO)"),
+            "{args:?}: {} {}",
+            run.code,
+            run.stderr
+        );
+    }
+    // Both hooks answer (exit 0, as always); the session hook says why it lists nothing.
+    let run = bounded(&["rules", "--format", "hook", "--agent", "claude"], None);
+    assert!(
+        run.code == 0 && run.stderr.contains("not a regular file (a FIFO)"),
+        "{} {}",
+        run.code,
+        run.stderr
+    );
+    let run = bounded(&["hook", "user-prompt", "--agent", "claude"], Some(prompt));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The sources files and what export only looks into are refused or passed over alike.
+    std::fs::remove_file(sandbox.join(RULES)).unwrap();
+    sandbox.write(RULES, "[]\n");
+    for file in [
+        ".agents/autofix.sources.json",
+        ".claude/settings.json",
+        "AGENTS.md",
+    ] {
+        fifo(file);
+    }
+    for args in [
+        &["sources", "list"][..],
+        &["rules"],
+        &["check"],
+        &["export"],
+    ] {
+        let run = bounded(args, None);
+        assert!(run.code == 2 || run.code == 1 || run.code == 0, "{args:?}");
+    }
+    let run = bounded(&["sources", "list"], None);
+    assert!(
+        run.stderr.contains("not a regular file (a FIFO)"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

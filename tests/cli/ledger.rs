@@ -145,6 +145,69 @@ fn provenance_before_the_first_commit_is_uncommitted() {
     assert_eq!(provenance_of(&listing, 1)["status"], "uncommitted");
 }
 
+/// The log's fields are NUL-separated: a 0x1F in a subject and a 0x1E in an author's name
+/// (both allowed by git) are text, and the rules they committed read as committed.
+#[test]
+fn provenance_reads_separator_bytes_in_names_and_subjects_as_text() {
+    let repo = Repo::new();
+    repo.learn("tool", PNPM);
+    repo.commit("Ana\u{1e}Bo", "2026-11-02T10:00:00Z", "learn\u{1f}pnpm");
+    repo.learn("tool", ENV);
+    repo.commit("Cy", "2026-11-03T10:00:00Z", "learn \u{1e}env\u{1f}");
+    let listing = repo.json(&["rules", "--provenance", "--format", "json"]);
+    let first = provenance_of(&listing, 1);
+    assert_eq!(
+        (&first["status"], &first["author"], &first["subject"]),
+        (
+            &Value::from("committed"),
+            &Value::from("Ana\u{1e}Bo"),
+            &Value::from("learn\u{1f}pnpm")
+        ),
+        "{listing}"
+    );
+    let second = provenance_of(&listing, 2);
+    assert_eq!(
+        (&second["status"], &second["author"], &second["date"]),
+        (
+            &Value::from("committed"),
+            &Value::from("Cy"),
+            &Value::from("2026-11-03T10:00:00Z")
+        ),
+        "{listing}"
+    );
+}
+
+/// `git log -p` of a large rules file reformatted a few times is far larger than the file
+/// (here about 3 MB, 16 commits: about 90 MB of log); it is read a line at a time, so
+/// `rules N` answers under a 100 MB address-space limit (reading it whole aborted).
+#[test]
+fn provenance_of_a_long_history_is_read_in_bounded_memory() {
+    let repo = Repo::new();
+    let rules: Vec<Value> = (1..=15_000)
+        .map(|n| {
+            serde_json::json!({"Rule_number": n, "Category": "CODE", "Why": "team",
+                "Instruction": format!("Always follow the convention number {n} of the team.")})
+        })
+        .collect();
+    for commit in 0..16 {
+        let indent = " ".repeat(2 + commit % 2 * 2);
+        let mut text = Vec::new();
+        let formatter = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+        let mut serializer = serde_json::Serializer::with_formatter(&mut text, formatter);
+        serde::Serialize::serialize(&rules, &mut serializer).unwrap();
+        repo.sandbox.write(RULES, text);
+        repo.commit("Ana", "2026-11-02T10:00:00Z", &format!("reformat {commit}"));
+    }
+    let script = format!("ulimit -v 100000; exec \"{BIN}\" rules 5 --format json");
+    let mut command = repo.sandbox.program("sh", &["-c", &script]);
+    let run = Run::from_command(hermetic_git(&mut command)).expect(0);
+    let shown: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        shown["rule"]["provenance"]["subject"], "reformat 0",
+        "{shown}"
+    );
+}
+
 #[test]
 fn provenance_outside_git_is_unknown() {
     let sandbox = Sandbox::new();

@@ -361,8 +361,9 @@ impl Repo {
         };
         repo.git(&["init", "-q", "-b", "main"]).expect(0);
         repo.sandbox.write(RULES, with(&[]));
-        // As the README recommends: learn's lock file stays out of git.
-        repo.sandbox.write(".gitignore", "autofix.json.lock\n");
+        // As autofix writes it with its first lock in `.agents/`: what a killed writer
+        // leaves stays out of git.
+        repo.sandbox.write(".agents/.gitignore", "*.lock\n.*.tmp\n");
         if driver {
             repo.configure_driver();
             repo.sandbox
@@ -945,6 +946,40 @@ fn doctor_names_the_fix_for_each_failed_check() {
         broken.stdout.contains("fix: autofix resolve"),
         "{}",
         broken.stdout
+    );
+}
+
+/// In a fresh clone the attributes come committed and only the local git config is
+/// missing: doctor's fix is the install, without "then commit .gitattributes".
+#[test]
+fn doctor_asks_to_commit_gitattributes_only_when_it_lacks_the_line() {
+    let repo = Repo::new(true);
+    repo.sandbox
+        .write(".agents/autofix.sources.lock.json", "{}\n");
+    repo.sandbox.write(
+        ".gitattributes",
+        format!("{RULES} merge=autofix\n.agents/autofix.sources.lock.json merge=autofix-sources\n"),
+    );
+    repo.git(&["add", "-A"]).expect(0);
+    repo.git(&["commit", "-q", "-m", "sources"]).expect(0);
+    let run = repo.autofix(&["doctor"]).expect(1);
+    assert!(run.stdout.contains("FAIL  sources"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("fix: autofix sources merge-driver --install\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("then commit"), "{}", run.stdout);
+    // Without the line, committing it is part of the fix.
+    repo.sandbox
+        .write(".gitattributes", format!("{RULES} merge=autofix\n"));
+    let run = repo.autofix(&["doctor"]).expect(1);
+    assert!(
+        run.stdout
+            .contains("fix: autofix sources merge-driver --install, then commit .gitattributes"),
+        "{}",
+        run.stdout
     );
 }
 

@@ -352,7 +352,7 @@ fn leftovers(sandbox: &Sandbox) -> Vec<String> {
     fs::read_dir(sandbox.join(".agents"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "autofix.json" && n != "autofix.json.lock")
+        .filter(|n| n != "autofix.json" && n != "autofix.json.lock" && n != ".gitignore")
         .collect()
 }
 
@@ -417,6 +417,42 @@ fn k2_a_kill_at_each_step_leaves_old_or_new() {
         );
         stored(&sandbox.read(RULES));
     }
+}
+
+/// What a `learn` killed after its temp file leaves in `.agents/` (its lock and its temp
+/// file, until the next command sweeps them) is ignored by git: `git add .agents` then
+/// stages the rules file and `.agents/.gitignore`, nothing else.
+#[test]
+fn k2b_a_killed_learn_leaves_nothing_git_would_commit() {
+    if !strace_works() {
+        return crate::support::skip("strace", "a kill -9 mid-write needs strace with ptrace");
+    }
+    let (sandbox, _) = two_rules();
+    let git = |args: &[&str]| {
+        let mut command = sandbox.program("git", args);
+        Run::from_command(crate::support::hermetic_git(&mut command)).expect(0)
+    };
+    git(&["init", "-q"]);
+    let run = learn_injected(
+        &sandbox,
+        "inject=rename,renameat,renameat2:signal=SIGKILL:when=1",
+        "Always die",
+    );
+    assert_ne!(run.code, 0, "the process was not killed");
+    let left = lock_files(sandbox.path());
+    assert!(
+        !left.is_empty() && !temp_files(sandbox.path()).is_empty(),
+        "{left:?}"
+    );
+    git(&["add", ".agents"]);
+    let staged = git(&["diff", "--cached", "--name-only"]).stdout;
+    assert_eq!(staged, ".agents/.gitignore\n.agents/autofix.json\n");
+    // A `.gitignore` of the user's is left as it is.
+    sandbox.write(".agents/.gitignore", "# mine\n");
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always recover"])
+        .expect(0);
+    assert_eq!(sandbox.read(".agents/.gitignore"), "# mine\n");
 }
 
 #[test]

@@ -295,7 +295,8 @@ fn corrupt_files_are_refused_byte_identical() {
         let leftovers: Vec<_> = fs::read_dir(sandbox.join(".agents"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n != "autofix.json" && n != "autofix.json.lock")
+            // `.gitignore` is made with the first lock, for what a kill -9 would leave.
+            .filter(|n| n != "autofix.json" && n != "autofix.json.lock" && n != ".gitignore")
             .collect();
         assert!(leftovers.is_empty(), "{name}: left {leftovers:?}");
     }
@@ -805,7 +806,7 @@ fn unreadable_files_and_odd_settings_are_clear_errors() {
     fs::create_dir_all(sandbox.join(RULES)).unwrap();
     let run = sandbox.run(&["check"]).expect(2);
     assert_eq!(
-        run.stderr.matches("Is a directory").count(),
+        run.stderr.matches("not a regular file (a folder)").count(),
         1,
         "{}",
         run.stderr
@@ -1128,6 +1129,67 @@ fn typos_in_places_create_nothing() {
         .run(&["-C", "real", "learn", "-c", "code", "-w", "w", "Always x"])
         .expect(0);
     assert!(sandbox.join("real/.agents/autofix.json").exists());
+}
+
+/// The small messages a new user meets: `--json` points to `--format json` (not clap's
+/// "use '-- --json'"); a category far from every one lists them without a guess; `-C` is
+/// taken after a `sources` subcommand as after `rules`; `retire` indents its exports line
+/// as `learn` does.
+#[test]
+fn small_messages_point_the_right_way() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    for args in [
+        &["rules", "--json"][..],
+        &["check", "--json"],
+        &["reflect", "--json"],
+    ] {
+        let run = sandbox.run(args).expect_noisy(2);
+        assert!(
+            run.stderr
+                .contains("tip: for JSON output, use '--format json'")
+                && !run.stderr.contains("'-- --json'"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let run = sandbox
+        .run(&["learn", "-c", "foo", "-w", "w", "Always x"])
+        .expect_noisy(2);
+    assert!(
+        run.stderr.contains("use one of STYLE, CODE, ARCH, TOOL")
+            && !run.stderr.contains("did you mean"),
+        "{}",
+        run.stderr
+    );
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let listed = sandbox.run(&["sources", "list", "-C", "app"]).expect(0);
+    assert!(
+        listed.stdout.contains("app/.agents/autofix.sources.json"),
+        "{}",
+        listed.stdout
+    );
+    let learned = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always write tests"])
+        .expect(0);
+    sandbox.run(&["export"]).expect(0);
+    let learned_again = sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Never skip reviews"])
+        .expect(0);
+    let retired = sandbox.run(&["retire", "1", "--why", "done"]).expect(0);
+    let exports_line = |text: &str| {
+        text.lines()
+            .find(|line| line.contains("exported copies refreshed"))
+            .map(|line| line.len() - line.trim_start().len())
+    };
+    assert_eq!(exports_line(&learned.stdout), None, "{}", learned.stdout);
+    assert_eq!(
+        exports_line(&learned_again.stdout),
+        Some(2),
+        "{}",
+        learned_again.stdout
+    );
+    assert_eq!(exports_line(&retired.stdout), Some(2), "{}", retired.stdout);
 }
 
 #[test]

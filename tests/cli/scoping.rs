@@ -672,6 +672,117 @@ fn braces_match_the_way_the_agents_match() {
     );
 }
 
+/// Braces are expanded in time and memory bounded by their result: `{a,a}` written 30
+/// times is the one glob `aaa…a`, found at once by `learn`, `rules --for`, `check`, the
+/// hook and `export` (working out every branch first took 2^30 steps); braces whose
+/// distinct alternatives pass the cap, or a glob longer than a path pattern, are refused
+/// with what is wrong, and a hand-written one is reported by `check`.
+#[test]
+fn braces_that_repeat_a_choice_cost_their_result_not_two_to_the_n() {
+    let sandbox = Sandbox::new();
+    let repeated = "{a,a}".repeat(30);
+    let mut learned = sandbox.command(&[
+        "learn",
+        "-c",
+        "code",
+        "-w",
+        "why",
+        "Always mind the braces",
+        "--path",
+        &repeated,
+    ]);
+    crate::support::Run::within(&mut learned, 60).expect(0);
+    let for_path = "a".repeat(30);
+    for args in [
+        vec!["rules", "--for", for_path.as_str(), "--format", "json"],
+        vec!["check"],
+        vec!["rules", "--format", "hook", "--agent", "claude"],
+        vec!["export", "--target", "cursor"],
+    ] {
+        let run = crate::support::Run::within(&mut sandbox.command(&args), 60);
+        assert!(run.code == 0 || run.code == 1, "{args:?}: {}", run.stderr);
+        if args.get(1) == Some(&"--for") {
+            assert_eq!(run.json()["rules"][0]["number"], 1, "{}", run.stdout);
+        }
+    }
+    let too_many = "{a,b}".repeat(30);
+    let run = learn(&sandbox, "Always mind more braces", &[&too_many]).expect_noisy(2);
+    assert!(
+        run.stderr
+            .contains("has braces that expand to more than 64 globs"),
+        "{}",
+        run.stderr
+    );
+    let long = format!("src/{}", "x".repeat(1100));
+    let run = learn(&sandbox, "Always mind long globs", &[&long]).expect_noisy(2);
+    assert!(
+        run.stderr.contains("is longer than 1024 bytes"),
+        "{}",
+        run.stderr
+    );
+    let mut rules: serde_json::Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
+    rules[0]["Paths"] = json!([too_many]);
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+    let run = crate::support::Run::within(&mut sandbox.command(&["check"]), 60);
+    assert!(
+        run.code == 1
+            && run
+                .stdout
+                .contains("has braces that expand to more than 64 globs"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// `export` lists a folder it writes into once, not once per file: with 300 scopes it read
+/// `.claude/rules/` whole for every scoped file it wrote or checked (a sweep for temp
+/// files killed writers left), which made it quadratic in the scopes. Counted as the
+/// `getdents64` calls under `strace`, for a first export and a re-export.
+#[test]
+fn export_lists_the_scoped_folder_once_whatever_the_number_of_scopes() {
+    let traced = Sandbox::new()
+        .program("strace", &["-f", "-qq", "-o", "/dev/null", "true"])
+        .status();
+    if !traced.is_ok_and(|status| status.success()) {
+        crate::support::skip("strace", "count the folder listings of export");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    sandbox.write(".claude/settings.json", "{}\n");
+    let rules: Vec<serde_json::Value> = (1..=300)
+        .map(|n| {
+            json!({"Rule_number": n, "Category": "CODE", "Instruction": format!("Always check part {n}"),
+                   "Why": "why", "Paths": [format!("src/part{n}/**")]})
+        })
+        .collect();
+    sandbox.write(RULES, serde_json::to_string_pretty(&rules).unwrap());
+    let listings = |args: &[&str]| {
+        let log = sandbox.join("strace.log");
+        let mut traced = vec![
+            "-f",
+            "-qq",
+            "-e",
+            "trace=getdents64",
+            "-o",
+            log.to_str().unwrap(),
+        ];
+        traced.push(crate::support::BIN);
+        traced.extend(args);
+        let run = crate::support::Run::from_command(&mut sandbox.program("strace", &traced));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read_to_string(&log).unwrap().lines().count()
+    };
+    for args in [&["export"][..], &["export"], &["export", "--check"]] {
+        let count = listings(args);
+        assert!(
+            count < 40,
+            "{args:?}: {count} folder reads for 300 scoped files"
+        );
+    }
+    let scoped = crate::support::files_below(&sandbox.join(".claude/rules"));
+    assert!(scoped.len() >= 300, "{}", scoped.len());
+}
+
 /// Cursor's `description:` is a quoted YAML string, so a glob holding `: ` or ` #` does
 /// not end it early or make it a mapping.
 #[test]

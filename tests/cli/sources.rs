@@ -553,6 +553,66 @@ fn a_source_whose_globs_a_local_rule_could_not_hold_is_refused() {
     }
 }
 
+/// An imported rule's braces pass the same gate as a local rule's, at the cost of their
+/// result: `{a,a}` 30 times is one glob, vendored and matched at once by the hooks;
+/// braces past the cap are refused before anything is written.
+#[test]
+fn an_imported_rules_braces_are_bounded_by_their_result() {
+    let (sandbox, _origin) = setup();
+    let rule = |paths: &str| {
+        format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Always do it.\", \"Why\": \"x\", \"Paths\": [\"{paths}\"]}}]\n"
+        )
+    };
+    let many = Origin::new(&sandbox, "many", &rule(&"{a,b}".repeat(30)));
+    let refused = run(&sandbox, &["sources", "add", "many", &many.url()]).expect_noisy(2);
+    assert!(
+        refused
+            .stderr
+            .contains("has braces that expand to more than 64 globs"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!sandbox.join(format!("app/{LOCK}")).exists());
+    let repeated = Origin::new(&sandbox, "repeated", &rule(&"{a,a}".repeat(30)));
+    let bounded = |args: &[&str]| {
+        let mut command = sandbox.command_in("app", args);
+        Run::within(hermetic_git(&mut command), 60)
+    };
+    let added = bounded(&["sources", "add", "repeated", &repeated.url()]);
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    let path = "a".repeat(30);
+    let listed = bounded(&["rules", "--for", &path, "--format", "json"]);
+    assert!(listed.stdout.contains("Always do it."), "{}", listed.stdout);
+    let hook = bounded(&["rules", "--format", "hook", "--agent", "claude"]);
+    assert_eq!(hook.code, 0, "{}", hook.stderr);
+    let prompt = r#"{"hook_event_name": "UserPromptSubmit", "prompt": "no, always do it"}"#;
+    let mut command = sandbox.command_in("app", &["hook", "user-prompt", "--agent", "claude"]);
+    let stdin = sandbox.write("prompt.json", prompt);
+    command.stdin(fs::File::open(stdin).unwrap());
+    assert_eq!(Run::within(hermetic_git(&mut command), 60).code, 0);
+}
+
+/// A source of one rule says "1 rule", in `add` and in `list`.
+#[test]
+fn a_source_of_one_rule_is_counted_in_the_singular() {
+    let sandbox = Sandbox::new();
+    sandbox.write("app/.agents/autofix.json", "[]\n");
+    let one = Origin::new(&sandbox, "one", &rules_file(&ORG_V1[..1]));
+    let added = run(&sandbox, &["sources", "add", "one", &one.url()]).expect(0);
+    assert!(
+        added.stdout.contains("): 1 rule, 1 active;"),
+        "{}",
+        added.stdout
+    );
+    let listed = run(&sandbox, &["sources", "list"]).expect(0);
+    assert!(
+        listed.stdout.contains(", 1 rule, copy ok"),
+        "{}",
+        listed.stdout
+    );
+}
+
 #[test]
 fn oversized_sources_and_unsafe_urls_or_refs_are_refused_before_anything_is_written() {
     let (sandbox, origin) = setup();
@@ -2243,7 +2303,7 @@ fn a_tag_named_like_the_branch_never_takes_over_the_import() {
         ],
     )
     .expect(0);
-    assert!(tag.stdout.contains("1 rules"), "{}", tag.stdout);
+    assert!(tag.stdout.contains("1 rule,"), "{}", tag.stdout);
 }
 
 /// The SHA-256 of `bytes`, by coreutils' `sha256sum`.

@@ -26,6 +26,44 @@ impl Run {
         Run::from(command.output().unwrap())
     }
 
+    /// Runs a prepared command, killing it if it has not ended after `seconds`: for inputs
+    /// that once made a command hang (a FIFO, an exponential glob). The bound is far above
+    /// any honest run's time; reaching it fails the test, so it measures nothing.
+    #[track_caller]
+    pub(crate) fn within(command: &mut Command, seconds: u64) -> Run {
+        let out = tempfile::tempfile().unwrap();
+        let err = tempfile::tempfile().unwrap();
+        let mut child = command
+            .stdout(out.try_clone().unwrap())
+            .stderr(err.try_clone().unwrap())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("{command:?} had not ended after {seconds} s: killed");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let read = |mut file: fs::File| {
+            use std::io::{Read, Seek};
+            let mut text = Vec::new();
+            file.seek(std::io::SeekFrom::Start(0)).unwrap();
+            file.read_to_end(&mut text).unwrap();
+            String::from_utf8_lossy(&text).into_owned()
+        };
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout: read(out),
+            stderr: read(err),
+        }
+    }
+
     fn from(output: Output) -> Run {
         Run {
             code: output.status.code().unwrap_or(-1),

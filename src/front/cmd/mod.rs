@@ -93,6 +93,43 @@ fn usage_hint(error: &clap::Error) -> Option<String> {
     })
 }
 
+/// clap's tip for an unknown `--json` ("to pass '--json' as a value, use '-- --json'") leads
+/// nowhere: where the command takes `--format json`, the tip says that instead.
+fn json_tip(error: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    if error.kind() != clap::error::ErrorKind::UnknownArgument {
+        return;
+    }
+    let Some(ContextValue::String(given)) = error.get(ContextKind::InvalidArg) else {
+        return;
+    };
+    if given != "--json" && !given.starts_with("--json=") {
+        return;
+    }
+    // The command the argument was given to: the deepest subcommand named on the line.
+    let mut command = <Cli as clap::CommandFactory>::command();
+    for word in std::env::args().skip(1) {
+        match command.find_subcommand(&word) {
+            Some(sub) => command = sub.clone(),
+            None if !word.starts_with('-') => break,
+            None => {}
+        }
+    }
+    let takes_json = command.get_arguments().any(|arg| {
+        arg.get_id() == "format"
+            && arg
+                .get_possible_values()
+                .iter()
+                .any(|value| value.get_name() == "json")
+    });
+    if takes_json {
+        error.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec!["for JSON output, use '--format json'".into()]),
+        );
+    }
+}
+
 /// Runs the command line of this process: what `main` does. This is the only place that
 /// prints errors.
 pub(crate) fn run() -> ExitCode {
@@ -116,7 +153,8 @@ pub(crate) fn run() -> ExitCode {
             eprint(&format!("autofix: hook not run: {first}\n"));
             return ExitCode::SUCCESS;
         }
-        Err(error) => {
+        Err(mut error) => {
+            json_tip(&mut error);
             // clap prints help and version to stdout (exit 0) and usage errors to stderr.
             let _ = error.print();
             if let Some(hint) = usage_hint(&error) {

@@ -129,12 +129,12 @@ fn add(
     match sources::add(layout, source) {
         Ok(added) => {
             let mut text = format!(
-                "Added source {name}: {} {} @ {} ({}): {} rules, {} active; pinned in {}, copied to {}\n",
+                "Added source {name}: {} {} @ {} ({}): {}, {} active; pinned in {}, copied to {}\n",
                 added.pin.url,
                 added.pin.reference,
                 short(&added.pin.commit),
                 added.pin.path,
-                added.pin.rules,
+                crate::report::text::counted(added.pin.rules, "rule"),
                 added.active,
                 context.shown(&layout.lock),
                 context.shown(&added.copy),
@@ -347,18 +347,18 @@ fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Resul
                 CopyState::Interrupted(_) => (
                     "interrupted",
                     format!(
-                        "pinned at {}, {} rules; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
+                        "pinned at {}, {}; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
                         short(&pin.commit),
-                        pin.rules,
+                        crate::report::text::counted(pin.rules, "rule"),
                         source.name
                     ),
                 ),
                 CopyState::Matches(_) => (
                     "ok",
                     format!(
-                        "pinned at {}, {} rules, copy ok",
+                        "pinned at {}, {}, copy ok",
                         short(&pin.commit),
-                        pin.rules
+                        crate::report::text::counted(pin.rules, "rule")
                     ),
                 ),
             },
