@@ -16,6 +16,7 @@ mod hooks;
 mod import;
 mod init;
 mod ledger;
+mod matcher;
 mod mcp;
 mod merge;
 mod one_copy;

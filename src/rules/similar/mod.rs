@@ -856,6 +856,27 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         if let Some(flipped) = &shape.flipped {
             keys.extend(rarest(&mut flipped.words.iter().filter(|w| !w.generic)));
         }
+        // A rule written as conversation is judged by the model, which needs no word in
+        // common with the rarest two: the rules holding any of its rarest words, or a tool
+        // of the group of one of its own, are its candidates.
+        let conversational = pieces
+            .get(&i)
+            .map_or(!shape.cues.rule_like, |p| p.iter().any(|p| !p.cues.rule_like));
+        if conversational {
+            let mut ranked: Vec<u32> = shape.meaningful().map(|w| w.stem).collect();
+            ranked.sort_by_key(|&stem| (index[stem as usize].len(), stem));
+            ranked.dedup();
+            for stem in ranked.into_iter().take(4) {
+                keys.push((&index[stem as usize], &index[stem as usize]));
+            }
+            for group in shape.meaningful().filter_map(|&w| stems.group(w)) {
+                for sibling in lexicon::GROUPS[group] {
+                    if let Some(&stem) = stems.ids.get(stem(synonym(sibling))) {
+                        keys.push((&index[stem as usize], &index[stem as usize]));
+                    }
+                }
+            }
+        }
         for (first, second) in keys {
             for j in both(first, second).map(|j| j as usize).take(MAX_CANDIDATES) {
                 if j == i {
