@@ -297,6 +297,7 @@ fn bench() {
     }
     preset_validate_with_warnings(&fixture);
     start_up();
+    prompt_hook_beside_start_up(&fixture.sandbox);
     export_by_scopes(&fixture);
     scaling(&fixture);
     peak_memory(&fixture);
@@ -467,6 +468,47 @@ fn start_up() {
         &mut [
             ("autofix --version", &mut make_version, &mut n1),
             ("/bin/true", &mut make_true, &mut n2),
+        ],
+    );
+}
+
+/// The prompt hook alone: `cargo test --release --test cli bench_prompt_hook -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "benchmark: the prompt hook beside start-up"]
+fn bench_prompt_hook() {
+    prompt_hook_beside_start_up(&Sandbox::new());
+}
+
+/// The prompt hook on a correction that repeats one of 1,000 distinct rules (the one
+/// judgment against each), beside the process's start-up, both through `sh`.
+fn prompt_hook_beside_start_up(sandbox: &Sandbox) {
+    let dir = sandbox.join("hook");
+    let mut rules: serde_json::Value = serde_json::from_str(&distinct_rules_file(1_000)).unwrap();
+    rules
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"Rule_number": 1_001,
+        "Category": "TOOL", "Instruction": "Always use `rg` instead of `grep` in scripts.",
+        "Why": "speed"}));
+    sandbox.write("hook/.agents/autofix.json", rules.to_string());
+    let input = serde_json::json!({"session_id": "s", "cwd": dir.display().to_string(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "grep again? No, we use ripgrep in our scripts, I told you."});
+    let input = sandbox.write("hook-input.json", input.to_string());
+    let hook = format!(
+        "{BIN} hook user-prompt --agent claude < {}",
+        input.display()
+    );
+    let version = format!("{BIN} --version");
+    let (mut make_hook, mut make_version) = (|| sh(&hook), || sh(&version));
+    let (mut n1, mut n2) = (noop, noop);
+    compare(
+        "prompt hook, a repeat among 1,000 rules",
+        "<= 3 x start-up",
+        &mut [
+            ("hook user-prompt (1,001 rules)", &mut make_hook, &mut n1),
+            ("autofix --version", &mut make_version, &mut n2),
         ],
     );
 }

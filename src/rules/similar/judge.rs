@@ -126,7 +126,7 @@ pub(crate) fn matches<'a>(
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, instruction)| {
             let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
-            if !finders.iter().any(|f| f.find(folded.as_bytes()).is_some()) {
+            if !finders.iter().any(|f| holds_needle(f, folded.as_bytes())) {
                 return None;
             }
             let old = Shape::of(instruction, &mut stems);
@@ -148,6 +148,21 @@ pub(crate) fn matches<'a>(
             .then(b.rule.cmp(&a.rule))
     });
     found
+}
+
+/// Whether `haystack` holds the needle of `finder`; a short one (" ag", "`rg": its first
+/// byte the edge of a word) only as a whole word, so "agreed" does not hold "ag".
+fn holds_needle(finder: &Finder<'_>, haystack: &[u8]) -> bool {
+    let needle = finder.needle();
+    let short = needle.len() <= 4 && !needle[0].is_ascii_alphanumeric();
+    if !short {
+        return finder.find(haystack).is_some();
+    }
+    finder.find_iter(haystack).any(|at| {
+        haystack
+            .get(at + needle.len())
+            .is_none_or(|&next| !next.is_ascii_alphanumeric())
+    })
 }
 
 /// The meaningful words a text and a rule share, as their stems read: what a verdict

@@ -706,11 +706,22 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
         .iter()
         .flat_map(|f| f.words.iter().filter(|w| !w.generic));
     let mut needles: Vec<String> = Vec::new();
+    // A word of three letters or fewer is looked for at the start of a word ("ag" is in
+    // "page" and "again"): after a space, a backtick or a quote.
+    let push = |needle: &str, needles: &mut Vec<String>| {
+        if needle.len() <= 3 {
+            needles.extend([" ", "`", "\"", "'", "("].map(|edge| format!("{edge}{needle}")));
+        } else {
+            needles.push(needle.to_string());
+        }
+    };
     let add = |part: &str, needles: &mut Vec<String>| {
-        needles.push(part.to_string());
+        push(part, needles);
         for (canonical, spellings) in SYNONYMS {
             if stem(canonical) == part {
-                needles.extend(spellings.iter().map(ToString::to_string));
+                for spelling in *spellings {
+                    push(spelling, needles);
+                }
             }
         }
         for (phrase, word) in lexicon::PHRASES {
@@ -719,7 +730,8 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
             }
         }
     };
-    for &word in shape.meaningful().chain(replaced).chain(flipped) {
+    let said = shape.meaningful().chain(replaced).chain(flipped);
+    for &word in said.filter(|w| !stems.is_filler(**w)) {
         for part in stems.text(word.stem).split('-').filter(|p| !p.is_empty()) {
             add(part, &mut needles);
         }
@@ -859,9 +871,9 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         // A rule written as conversation is judged by the model, which needs no word in
         // common with the rarest two: the rules holding any of its rarest words, or a tool
         // of the group of one of its own, are its candidates.
-        let conversational = pieces
-            .get(&i)
-            .map_or(!shape.cues.rule_like, |p| p.iter().any(|p| !p.cues.rule_like));
+        let conversational = pieces.get(&i).map_or(!shape.cues.rule_like, |p| {
+            p.iter().any(|p| !p.cues.rule_like)
+        });
         if conversational {
             let mut ranked: Vec<u32> = shape.meaningful().map(|w| w.stem).collect();
             ranked.sort_by_key(|&stem| (index[stem as usize].len(), stem));
