@@ -76,6 +76,16 @@ impl Client {
             Client::Aider => "aider",
         }
     }
+
+    /// The agent as `reflect` and `ledger` name it.
+    fn agent(self) -> &'static str {
+        match self {
+            Client::Claude => "claude",
+            Client::Codex => "codex",
+            Client::Gemini => "gemini",
+            _ => unreachable!("the ledger reads Claude Code, Codex and Gemini CLI"),
+        }
+    }
 }
 
 /// A repository set up as a user would, with the client's own configuration in its HOME.
@@ -256,6 +266,17 @@ impl Repo {
     /// Runs the client with `args` against the stub: every model request, and what it
     /// printed.
     fn run(&self, client: Client, args: &[&str], read: Option<&str>) -> (Vec<Request>, String) {
+        self.run_from(client, args, read, &self.dir())
+    }
+
+    /// [`Repo::run`], the client started in `dir` (the repository or a folder of it).
+    fn run_from(
+        &self,
+        client: Client,
+        args: &[&str],
+        read: Option<&str>,
+        dir: &std::path::Path,
+    ) -> (Vec<Request>, String) {
         let log = self.sandbox.join("requests.jsonl");
         let _ = fs::remove_file(&log);
         let program = self.program.display().to_string();
@@ -292,7 +313,7 @@ impl Repo {
         args.extend(stub.iter().map(String::as_str));
         let mut command = self.sandbox.program("unshare", &args);
         command
-            .current_dir(self.dir())
+            .current_dir(dir)
             .env("PATH", self.path_variable())
             .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:{port}")
             .env("ANTHROPIC_API_KEY", "sk-stub")
@@ -853,4 +874,99 @@ fn codex_gets_each_adopted_rule_once() {
 #[test]
 fn gemini_cli_gets_each_adopted_rule_once() {
     adopted_rules_reach_the_model_once(Client::Gemini);
+}
+
+/// The corrections of the ledger flow, each repeating one of the rules committed at set-up
+/// in other words, and the rule (1-based among `UNSCOPED`) each repeats.
+const REPEATED: [(&str, u64); 3] = [
+    ("No, we use named exports here, not default ones.", 1),
+    ("I told you: install packages with pnpm, never npm.", 2),
+    ("Never log secrets, I said that already.", 3),
+];
+
+/// The rules are learned and committed at set-up; later sessions (a new one, a resumed
+/// one, one started in a folder of the repository) type each again in other words beside
+/// an ordinary request, and `ledger` credits every repeat to its rule and nothing else.
+fn the_ledger_credits_each_repeat_to_its_rule(client: Client) {
+    let Some(repo) = Repo::new(client) else {
+        return;
+    };
+    // The transcripts' times are after the commit's, to the second.
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    let resume: Vec<&str> = match client {
+        Client::Claude => vec!["-p", "--continue"],
+        Client::Codex => vec![
+            "exec",
+            "--dangerously-bypass-hook-trust",
+            "--skip-git-repo-check",
+            "resume",
+            "--last",
+        ],
+        Client::Gemini => vec!["--resume", "latest", "-p"],
+        _ => unreachable!("the ledger reads Claude Code, Codex and Gemini CLI"),
+    };
+    repo.ask(client, REPEATED[0].0, None);
+    repo.run(client, &[&resume[..], &[REPEATED[1].0]].concat(), None);
+    let folder = repo.dir().join("src/web");
+    let new_in_folder: Vec<&str> = match client {
+        Client::Codex => vec![
+            "exec",
+            "--dangerously-bypass-hook-trust",
+            "--skip-git-repo-check",
+        ],
+        _ => vec!["-p"],
+    };
+    repo.run_from(
+        client,
+        &[&new_in_folder[..], &["Add a users endpoint"]].concat(),
+        None,
+        &folder,
+    );
+    repo.run_from(
+        client,
+        &[&resume[..], &[REPEATED[2].0]].concat(),
+        None,
+        &folder,
+    );
+    let ledger = repo
+        .autofix(&["ledger", "--agent", client.agent(), "--format", "json"])
+        .expect(0)
+        .json();
+    for (text, rule) in REPEATED {
+        let credited = ledger["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["number"] == rule)
+            .unwrap_or_else(|| panic!("rule {rule}: {ledger}"));
+        let repeats: Vec<&str> = credited["repeats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            repeats,
+            [text],
+            "rule {rule} in {}: {ledger}",
+            client.name()
+        );
+    }
+    assert_eq!(ledger["figure"]["repeats"], 3, "{ledger}");
+    assert_eq!(ledger["figure"]["corrections"], 3, "{ledger}");
+}
+
+#[test]
+fn claude_code_sessions_feed_the_ledger() {
+    the_ledger_credits_each_repeat_to_its_rule(Client::Claude);
+}
+
+#[test]
+fn codex_sessions_feed_the_ledger() {
+    the_ledger_credits_each_repeat_to_its_rule(Client::Codex);
+}
+
+#[test]
+fn gemini_cli_sessions_feed_the_ledger() {
+    the_ledger_credits_each_repeat_to_its_rule(Client::Gemini);
 }
