@@ -426,11 +426,31 @@ fn frontmatter(lines: &[Line<'_>]) -> Vec<(String, String)> {
                 .strip_prefix('[')
                 .and_then(|v| v.strip_suffix(']'))
                 .unwrap_or(value);
-            let joined: Vec<&str> = value.split(',').map(|v| unquote(v.trim())).collect();
+            let joined: Vec<&str> = outside_braces(value).map(|v| unquote(v.trim())).collect();
             pairs.push((key.trim().to_string(), joined.join(",")));
         }
     }
     pairs
+}
+
+/// `text` split at its commas outside `{…}`: `src/**/*.{ts,tsx}, docs/**` is two globs.
+fn outside_braces(text: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                pieces.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    pieces.into_iter()
 }
 
 fn unquote(text: &str) -> &str {
@@ -456,9 +476,7 @@ fn scope(front: &[(String, String)], key: &str) -> Scope {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     };
-    let globs: Vec<String> = get(key)
-        .unwrap_or("")
-        .split(',')
+    let globs: Vec<String> = outside_braces(get(key).unwrap_or(""))
         .map(str::trim)
         .filter(|g| !g.is_empty())
         .map(ToString::to_string)

@@ -158,7 +158,7 @@ pub(crate) fn acquire(path: &Path, timeout: Duration) -> Result<FileLock, LockEr
 
 /// What autofix writes in `.agents/.gitignore` when the folder has none.
 const AGENTS_GITIGNORE: &str = "# Written by autofix: a lock or temp file that a killed autofix command left\n\
-# (the next command removes it) is never committed.\n*.lock\n.*.tmp\n";
+# (the next command removes it), or a source's staged copy, is never committed.\n*.lock\n.*.tmp\n.*.pending\n";
 
 /// A `kill -9` leaves the sidecar (and the writer's temp file) until the next command, and
 /// a `git add .agents` in between would commit it. So a lock taken in autofix's own folder

@@ -87,6 +87,9 @@ pub(crate) struct Item {
     pub rule: Option<u64>,
     /// The rule found before it that it repeats or contradicts (`CLAUDE.md:5`).
     pub earlier: Option<String>,
+    /// Its position among the items, for a repeat: held only while that one is.
+    #[serde(skip)]
+    pub earlier_at: Option<usize>,
     /// Why `learn` refused it.
     pub message: Option<String>,
 }
@@ -172,9 +175,11 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
         exports: Vec::new(),
         warnings: Vec::new(),
     };
+    refuse_what_an_import_holds(workspace, &mut report.items);
     if request.write {
         learn_all(workspace, request, &mut report)?;
     }
+    drop_repeats_of_what_is_not_held(&mut report.items);
     if request.move_lines {
         report.moved = move_out(workspace, request, &reading.files, &report.items);
     }
@@ -203,6 +208,7 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
                 status: Verdict::Add,
                 rule: None,
                 earlier: None,
+                earlier_at: None,
                 message: None,
             }
         })
@@ -237,12 +243,57 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
             Kind::Contradiction => Verdict::Contradicts,
         };
         items[later].earlier = Some(found[earlier].place());
+        items[later].earlier_at = Some(earlier);
     }
     let adding = items.iter_mut().filter(|i| i.status == Verdict::Add);
     for (number, item) in (next..).zip(adding) {
         item.rule = Some(number);
     }
     items
+}
+
+/// A rule that repeats or reverses a rule imported from a git source is refused as `learn`
+/// refuses it (a locked one whatever the flags): `learn`'s front ends ask the sources'
+/// layers before the learn path, and so does `import`.
+fn refuse_what_an_import_holds(workspace: &Workspace, items: &mut [Item]) {
+    for item in items.iter_mut().filter(|i| i.status == Verdict::Add) {
+        let request = learn::Request {
+            category: item.category.to_string(),
+            instruction: item.found.instruction.clone(),
+            why: item.why.clone(),
+            paths: item.found.paths.clone(),
+            ..Default::default()
+        };
+        match crate::sources::layers::imported_refusal(workspace, &request) {
+            Some(crate::sources::layers::NotLearned::Refused(why)) => {
+                item.status = Verdict::Refused;
+                item.rule = None;
+                item.message = Some(why);
+            }
+            Some(crate::sources::layers::NotLearned::Repeat { message, .. }) => {
+                item.status = Verdict::RepeatsRule;
+                item.rule = None;
+                item.message = Some(message);
+            }
+            None => {}
+        }
+    }
+}
+
+/// A rule found that repeats one found before it is held only while that one is: when the
+/// earlier was refused or contradicts a rule, the later is not in autofix either, and its
+/// lines must stay where they are.
+fn drop_repeats_of_what_is_not_held(items: &mut [Item]) {
+    for at in 0..items.len() {
+        let Some(earlier) = items[at].earlier_at else {
+            continue;
+        };
+        if items[at].status == Verdict::RepeatsFound && !items[earlier].status.held() {
+            let place = items[earlier].found.place();
+            items[at].status = Verdict::Refused;
+            items[at].message = Some(format!("the rule it repeats ({place}) was not added"));
+        }
+    }
 }
 
 /// The active rule of the same scope that `found` repeats or contradicts.

@@ -435,3 +435,55 @@ fn a_claude_md_linked_to_agents_md_is_read_once() {
     assert_eq!(report["files"].as_array().unwrap().len(), 1, "{report}");
     assert_eq!(report["rules"].as_array().unwrap().len(), 1, "{report}");
 }
+
+/// A glob's braces hold commas that are not the list's: `{ts,tsx}` stays one glob, in
+/// Cursor's `globs:` and in a YAML list alike.
+#[test]
+fn globs_with_braces_are_read_whole() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "repo/.cursor/rules/ts.mdc",
+        "---\ndescription: TypeScript\nglobs: src/**/*.{ts,tsx}, docs/**\nalwaysApply: false\n---\n\n- Always use strict null checks.\n",
+    );
+    sandbox.write(
+        "repo/.claude/rules/api.md",
+        "---\npaths:\n  - \"api/**/*.{js,mjs}\"\n---\n\n- Never log request bodies.\n",
+    );
+    let report = import(&sandbox, &["--format", "json"]).expect(0).json();
+    let paths_of = |file: &str| -> Vec<String> {
+        report["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|rule| rule["file"] == file)
+            .unwrap_or_else(|| panic!("{file}: {report}"))["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        paths_of(".cursor/rules/ts.mdc"),
+        ["src/**/*.{ts,tsx}", "docs/**"]
+    );
+    assert_eq!(paths_of(".claude/rules/api.md"), ["api/**/*.{js,mjs}"]);
+}
+
+/// A rule that repeats one found before it is moved out only when that one was added: here
+/// the first is refused (an invisible character), so the second stays where it was written.
+#[test]
+fn a_repeat_of_a_rule_not_added_stays_in_its_file() {
+    let sandbox = Sandbox::new();
+    let claude = "# Rules\n\n- Never use eval\u{200b} in scripts.\n- Never use eval in scripts.\n";
+    sandbox.write("repo/CLAUDE.md", claude);
+    let report = import(&sandbox, &["--write", "--move", "--format", "json"]).json();
+    let statuses: Vec<&str> = report["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["refused", "refused"], "{report}");
+    assert_eq!(sandbox.read("repo/CLAUDE.md"), claude);
+}

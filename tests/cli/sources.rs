@@ -2830,7 +2830,7 @@ fn update_reports_scope_reason_and_reopened_concerns_and_refreshes_the_exports()
     )
     .expect(0)
     .json();
-    assert_eq!(json["sources"][0]["status"], "would_move", "{json}");
+    assert_eq!(json["sources"][0]["status"], "would-move", "{json}");
     let updated = run(&sandbox, &["sources", "update"]).expect(0).stdout;
     assert!(
         updated.contains("exported copies refreshed: AGENTS.md"),

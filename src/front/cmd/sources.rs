@@ -244,7 +244,7 @@ fn update(
                 }
                 json.push(serde_json::json!({
                     "name": name,
-                    "status": if dry_run { "would_move" } else { "moved" },
+                    "status": if dry_run { "would-move" } else { "moved" },
                     "from": from, "to": to, "changes": changes,
                 }));
             }
@@ -295,7 +295,7 @@ fn outdated(layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
                 rank = rank.max(1);
                 (
                     format!("{name}: not locked (the ref is at {})", short(&now)),
-                    serde_json::json!({"name": name, "status": "not_locked", "now": now}),
+                    serde_json::json!({"name": name, "status": "not-locked", "now": now}),
                 )
             }
             Outdated::Unknown { error } => {
@@ -333,15 +333,15 @@ fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Resul
         let copy = layout.copy(&source.name);
         let pin = state.lock.sources.get(&source.name);
         let (code, status) = match pin {
-            None => ("not_locked", "not locked".to_string()),
+            None => ("not-locked", "not locked".to_string()),
             Some(pin) if !pin.matches(source) => (
-                "lock_stale",
+                "lock-stale",
                 "the lock pins another url, ref or path".into(),
             ),
             Some(pin) => match layout.pinned_copy(&source.name, pin) {
-                CopyState::Missing => ("copy_missing", "vendored copy missing".into()),
+                CopyState::Missing => ("copy-missing", "vendored copy missing".into()),
                 CopyState::Differs => (
-                    "copy_differs",
+                    "copy-differs",
                     "vendored copy does not match the lock".into(),
                 ),
                 CopyState::Interrupted(_) => (
