@@ -2156,31 +2156,7 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
 /// Spawns `command` and waits for it at most `bound` (killing it past that): a hung run
 /// fails the test instead of hanging the suite.
 fn run_bounded(command: &mut std::process::Command, bound: std::time::Duration) -> Run {
-    use std::process::Stdio;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > bound {
-            let _ = child.kill();
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "still running after {bound:?}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let output = child.wait_with_output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Run::within(command.stdin(std::process::Stdio::null()), bound.as_secs())
 }
 
 #[test]
