@@ -43,6 +43,8 @@ pub(crate) enum LockError {
         path.display()
     )]
     Timeout { path: PathBuf, waited: Duration },
+    #[error("{0}")]
+    Setting(String),
 }
 
 impl LockError {
@@ -63,6 +65,7 @@ impl LockError {
                 path: b(path),
                 waited,
             },
+            LockError::Setting(message) => LockError::Setting(message),
         }
     }
 }
@@ -93,23 +96,15 @@ pub(crate) fn lock_path_for(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set, else 10 s. A value that is
-/// not a number of seconds is an error, not silently the default: a user who set it meant it.
-pub(crate) fn timeout_from_env() -> Result<Duration, String> {
-    match std::env::var(TIMEOUT_ENV) {
-        Ok(value) if !value.trim().is_empty() => parse_timeout(&value),
-        _ => Ok(DEFAULT_TIMEOUT),
-    }
-}
-
-/// Seconds as a duration; more than a `Duration` holds means "wait as long as it takes".
-fn parse_timeout(value: &str) -> Result<Duration, String> {
-    match value.trim().parse::<f64>() {
-        Ok(secs) if secs >= 0.0 => Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)),
-        _ => Err(format!(
-            "{TIMEOUT_ENV} is `{value}`, not a number of seconds (such as 10 or 0.5)"
-        )),
-    }
+/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds as the front end read it, else 10 s.
+/// A value that is not a number of seconds is an error, not silently the default: a user
+/// who set it meant it.
+pub(crate) fn timeout() -> Result<Duration, LockError> {
+    crate::io::settings::get()
+        .lock_timeout
+        .clone()
+        .map(|wait| wait.unwrap_or(DEFAULT_TIMEOUT))
+        .map_err(LockError::Setting)
 }
 
 /// Takes the exclusive lock on `path`, creating the file if needed (never through a

@@ -527,3 +527,34 @@ fn check_on_huge_rules_stays_within_a_few_times_the_file() {
     assert!(ratio < 5.0, "{ratio:.1} x a {} byte file", text.len());
     assert!(run.stdout.contains("Checked 4 rules"), "{}", run.stdout);
 }
+
+/// A bad `AUTOFIX_LOCK_TIMEOUT` fails every command that takes a lock, as `learn`, naming
+/// it (it once fell back to 10 s outside `learn`); one that takes none is not failed by it.
+#[test]
+fn a_bad_lock_timeout_fails_every_writer_and_nothing_else() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    let with_bad = |args: &[&str]| {
+        let mut command = sandbox.command(args);
+        command.env("AUTOFIX_LOCK_TIMEOUT", "soon");
+        Run::from_command(&mut command)
+    };
+    let error = "AUTOFIX_LOCK_TIMEOUT is `soon`, not a number of seconds (such as 10 or 0.5)";
+    // `export` reports it on the file it could not write; `retire` as its error.
+    let export = with_bad(&["export"]).expect(2);
+    assert!(
+        export
+            .stdout
+            .contains(&format!("AGENTS.md: unwritable: {error}")),
+        "{}",
+        export.stdout
+    );
+    let retire = with_bad(&["retire", "1", "--why", "gone"]).expect(2);
+    assert_eq!(retire.stderr, format!("error: {error}\n"));
+    assert!(!sandbox.join("AGENTS.md").exists());
+    for args in [&["rules"][..], &["check"], &["--version"]] {
+        with_bad(args).expect(0);
+    }
+}

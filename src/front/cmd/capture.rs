@@ -64,8 +64,8 @@ fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
     let found = crate::io::workspace::Workspace::discover_from(
         &crate::io::workspace::Options::default(),
         &from,
-        std::env::var_os(crate::io::workspace::FILE_ENV),
-        std::env::var_os(crate::io::workspace::CEILING_ENV),
+        crate::io::settings::get().rules_file.clone(),
+        crate::io::settings::get().ceilings.clone(),
     );
     // Shown (and so read) from this process's directory, not the prompt's.
     let workspace = crate::io::workspace::Workspace::new(
