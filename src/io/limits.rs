@@ -76,15 +76,40 @@ pub(crate) fn read_prefix(path: &Path) -> io::Result<Vec<u8>> {
 /// `fstat` on what was opened, not on the path, which another program could swap between
 /// a check and the open.
 pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let file = std::fs::OpenOptions::new()
+    let file = open_without_waiting(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "not a regular file ({}), which autofix never reads",
+            what_it_is(kind)
+        ),
+    ))
+}
+
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    let kind = file.metadata()?.file_type();
-    let what = if kind.is_file() {
-        return Ok(file);
-    } else if kind.is_fifo() {
+        .open(path)
+}
+
+/// Elsewhere an open does not wait for a pipe's writer.
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// What a file that is not a regular one is, for the error.
+#[cfg(unix)]
+fn what_it_is(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
         "a FIFO"
     } else if kind.is_char_device() || kind.is_block_device() {
         "a device"
@@ -94,11 +119,16 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
         "a folder"
     } else {
         "not a file"
-    };
-    Err(io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("not a regular file ({what}), which autofix never reads"),
-    ))
+    }
+}
+
+#[cfg(not(unix))]
+fn what_it_is(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
 }
 
 /// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
