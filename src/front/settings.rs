@@ -28,7 +28,7 @@ pub(crate) fn from(var: impl Fn(&str) -> Option<OsString>) -> Settings {
             .filter(|value| !value.is_empty())
     };
     let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    let home = var("HOME")
+    let home = var(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
         .filter(|home| !home.is_empty())
         .map(PathBuf::from);
     let path = |name: &str| var(name).map(PathBuf::from);
@@ -50,6 +50,12 @@ pub(crate) fn from(var: impl Fn(&str) -> Option<OsString>) -> Settings {
         claude_config_dir: path("CLAUDE_CONFIG_DIR"),
         codex_home: path("CODEX_HOME"),
         copilot_home: path("COPILOT_HOME"),
+        home: home.clone(),
+        path: var("PATH"),
+        ci: var("CI").is_some_and(|ci| !ci.is_empty()),
+        locale: ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .find_map(|name| var(name)?.into_string().ok().filter(|v| !v.is_empty())),
         columns: text("COLUMNS")
             .and_then(|c| c.trim().parse().ok())
             .filter(|&c: &usize| c > 0),

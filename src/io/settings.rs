@@ -37,6 +37,15 @@ pub(crate) struct Settings {
     pub claude_config_dir: Option<PathBuf>,
     pub codex_home: Option<PathBuf>,
     pub copilot_home: Option<PathBuf>,
+    /// `HOME` (`USERPROFILE` on Windows) when set and not empty.
+    pub home: Option<PathBuf>,
+    /// `PATH`, where `doctor` and `preset requirements` look programs up.
+    pub path: Option<OsString>,
+    /// Whether `CI` is set and not empty.
+    pub ci: bool,
+    /// The locale `learn` answers in: the first of `LC_ALL`, `LC_MESSAGES` and `LANG` set
+    /// to a non-empty value.
+    pub locale: Option<String>,
     /// `COLUMNS` when it is a positive number (the shell's variable: anything else is
     /// ignored, as other programs do).
     pub columns: Option<usize>,
@@ -59,6 +68,10 @@ impl Default for Settings {
             claude_config_dir: None,
             codex_home: None,
             copilot_home: None,
+            home: None,
+            path: None,
+            ci: false,
+            locale: None,
             columns: None,
         }
     }

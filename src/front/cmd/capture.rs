@@ -119,8 +119,7 @@ fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<V
 pub(crate) fn sessions(
     sessions: &SessionsArgs,
 ) -> anyhow::Result<(std::path::PathBuf, Vec<Agent>)> {
-    let home = std::env::var_os("HOME")
-        .filter(|home| !home.is_empty())
+    let home = (crate::io::settings::get().home.clone())
         .context("HOME is not set: it locates the agents' transcripts")?;
     let mut agents: Vec<Agent> = Vec::new();
     for named in sessions.agents.iter().copied().map(agent) {
@@ -131,7 +130,7 @@ pub(crate) fn sessions(
     if agents.is_empty() {
         agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
     }
-    Ok((home.into(), agents))
+    Ok((home, agents))
 }
 
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
