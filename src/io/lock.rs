@@ -244,7 +244,7 @@ fn names_this_file(path: &Path, file: &File) -> bool {
 }
 
 /// Without a stable file identity on other systems: the path still names a file of the
-/// same size and times (the sidecar is empty, so the times tell a new one apart).
+/// same size and creation time (the sidecar is empty, so the time tells a new one apart).
 #[cfg(not(unix))]
 fn names_this_file(path: &Path, file: &File) -> bool {
     match (std::fs::symlink_metadata(path), file.metadata()) {

@@ -531,7 +531,8 @@ fn check_on_huge_rules_stays_within_a_few_times_the_file() {
 }
 
 /// A bad `AUTOFIX_LOCK_TIMEOUT` fails every command that takes a lock, as `learn`, naming
-/// it (it once fell back to 10 s outside `learn`); one that takes none is not failed by it.
+/// it (it once fell back to 10 s outside `learn`); one that takes none, such as the prompt
+/// hook an agent runs on every prompt, is not failed by it.
 #[test]
 fn a_bad_lock_timeout_fails_every_writer_and_nothing_else() {
     let sandbox = Sandbox::new();
@@ -559,4 +560,24 @@ fn a_bad_lock_timeout_fails_every_writer_and_nothing_else() {
     for args in [&["rules"][..], &["check"], &["--version"]] {
         with_bad(args).expect(0);
     }
+    // The prompt hook, which takes no lock, answers as it does without the setting.
+    let prompt = sandbox.write(
+        "prompt.json",
+        r#"{"hook_event_name": "UserPromptSubmit", "prompt": "no, always x"}"#,
+    );
+    let hook = |bad: bool| {
+        let mut command = sandbox.command(&["hook", "user-prompt", "--agent", "claude"]);
+        command.stdin(std::fs::File::open(&prompt).unwrap());
+        if bad {
+            command.env("AUTOFIX_LOCK_TIMEOUT", "soon");
+        }
+        Run::from_command(&mut command).expect(0)
+    };
+    let (with, without) = (hook(true), hook(false));
+    assert!(
+        with.stdout.contains("rule #1 already says this"),
+        "{}",
+        with.stdout
+    );
+    assert_eq!((with.stdout, with.stderr), (without.stdout, without.stderr));
 }
