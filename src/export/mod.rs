@@ -669,7 +669,7 @@ impl Context<'_> {
         change: &Change,
         expected: Option<&[u8]>,
     ) -> Result<Option<String>, atomic::AtomicError> {
-        let locked = self.fence.lock(path, safe_write::timeout())?;
+        let locked = self.fence.lock(path, safe_write::timeout()?)?;
         match (change, expected) {
             (Change::Write(text), _) => locked.write(&[text.as_bytes()], expected),
             (Change::Delete, Some(expected)) => locked.remove(expected).map(|()| None),

@@ -21,7 +21,7 @@ pub(crate) struct Context {
 
 impl Context {
     pub(crate) fn new(global: &GlobalArgs, workspace: WorkspaceArgs) -> Self {
-        crate::io::limits::settle();
+        crate::front::settings::settle();
         Context {
             cwd: std::env::current_dir().map_err(|error| error.to_string()),
             options: workspace::Options {

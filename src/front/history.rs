@@ -58,7 +58,7 @@ pub(crate) fn retire_rule(
     };
     let options = learn::Options {
         dry_run,
-        lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+        lock_timeout: crate::io::lock::timeout()?,
     };
     Ok(learning::learn(workspace, &request, &options, after)?)
 }

@@ -65,10 +65,9 @@ impl Lang {
             .map_or(Lang::En, Lang::from_locale)
     }
 
-    /// The language of this process's locale environment.
+    /// The language of this process's locale environment (as the settings read it).
     pub(crate) fn from_env() -> Lang {
-        let values = ["LC_ALL", "LC_MESSAGES", "LANG"].map(std::env::var_os);
-        Lang::from_locale_vars(values.iter().map(|v| v.as_ref().and_then(|v| v.to_str())))
+        Lang::from_locale_vars([crate::io::settings::get().locale.as_deref()])
     }
 }
 

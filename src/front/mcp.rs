@@ -755,7 +755,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
     }
     let options = learn::Options {
         dry_run: arguments.dry_run.unwrap_or(false),
-        lock_timeout: crate::io::lock::timeout_from_env()?,
+        lock_timeout: crate::io::lock::timeout().map_err(|error| error.to_string())?,
     };
     let learned = learning::learn(&workspace, &request, &options, after)
         .map_err(|error| failure(error.into()))?;

@@ -2,7 +2,7 @@
 //! `cmd`, one file per command group) and the MCP server (`mcp`), with what both share:
 //! the global options and how paths and errors are shown (`context`), the answers about a
 //! rule's history (`history`), typed inputs that refuse an unknown field by name (`input`)
-//! and the languages `learn` answers in (`i18n`).
+//! the languages `learn` answers in (`i18n`) and the environment, read once (`settings`).
 
 pub(crate) mod cli;
 pub(crate) mod cmd;
@@ -11,3 +11,4 @@ pub(crate) mod history;
 pub(crate) mod i18n;
 pub(crate) mod input;
 pub(crate) mod mcp;
+pub(crate) mod settings;

@@ -217,9 +217,9 @@ fn create_rules_file(setup: &Setup<'_>) -> Vec<Step> {
     if setup.request.mode != Mode::Write {
         return vec![Step::new(step, Some(shown), Action::Created)];
     }
-    let written = Fence::rules_file_in(&setup.root)
-        .naming_below(&[&setup.root, &setup.request.root])
-        .lock(path, safe_write::timeout())
+    let fence = Fence::rules_file_in(&setup.root).naming_below(&[&setup.root, &setup.request.root]);
+    let written = safe_write::timeout()
+        .and_then(|timeout| fence.lock(path, timeout))
         .and_then(|locked| match locked.read()? {
             Some(_) => Ok(None),
             None => locked.write(&[b"[]\n"], None).map(Some),

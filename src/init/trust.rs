@@ -95,25 +95,32 @@ pub(crate) fn granted(agent: Agent, root: &Path, home: &Path) -> Option<bool> {
             .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default()
     };
+    let settings = crate::io::settings::get();
     match agent {
         Agent::Claude => {
             // `CLAUDE_CONFIG_DIR` moves Claude Code's `.claude.json` too.
-            let config = std::env::var_os("CLAUDE_CONFIG_DIR")
-                .map_or_else(|| home.to_path_buf(), PathBuf::from);
+            let config = settings
+                .claude_config_dir
+                .clone()
+                .unwrap_or_else(|| home.to_path_buf());
             let projects = json(config.join(".claude.json"))["projects"].clone();
             Some(root.ancestors().any(|dir| {
                 projects[dir.to_string_lossy().as_ref()]["hasTrustDialogAccepted"] == true
             }))
         }
         Agent::Codex => {
-            let codex_home =
-                std::env::var_os("CODEX_HOME").map_or_else(|| home.join(".codex"), PathBuf::from);
+            let codex_home = settings
+                .codex_home
+                .clone()
+                .unwrap_or_else(|| home.join(".codex"));
             let config = read(codex_home.join("config.toml")).unwrap_or_default();
             Some(root.ancestors().any(|dir| trusted_in_toml(&config, dir)))
         }
         Agent::Copilot => {
-            let copilot_home = std::env::var_os("COPILOT_HOME")
-                .map_or_else(|| home.join(".copilot"), PathBuf::from);
+            let copilot_home = settings
+                .copilot_home
+                .clone()
+                .unwrap_or_else(|| home.join(".copilot"));
             let config = read(copilot_home.join("config.json")).unwrap_or_default();
             // The file starts with `//` comments (it is "managed automatically").
             let body: String = config

@@ -6,7 +6,6 @@
 use std::fmt;
 use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// How many links a chain may have before it counts as a loop (Linux's own limit).
@@ -224,7 +223,8 @@ impl Target {
                 path: self.path.clone(),
             });
         }
-        if metadata.permissions().mode() & 0o222 == 0 {
+        // No write bit for anyone (`readonly` on unix; the read-only attribute elsewhere).
+        if metadata.permissions().readonly() {
             return Err(AtomicError::ReadOnly {
                 path: self.path.clone(),
             });
@@ -297,14 +297,14 @@ impl Target {
         let dir = self.dir();
         // The temp file is created with the final mode (the umask can only narrow it), so
         // it is never readable by more people than the file it replaces.
-        let mode = self
-            .metadata
-            .as_ref()
-            .map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
-        let mut temp = tempfile::Builder::new()
-            .prefix(&self.temp_prefix())
-            .suffix(TEMP_SUFFIX)
-            .permissions(Permissions::from_mode(mode))
+        let permissions = kept_permissions(self.metadata.as_ref());
+        let prefix = self.temp_prefix();
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(TEMP_SUFFIX);
+        if let Some(permissions) = &permissions {
+            builder.permissions(permissions.clone());
+        }
+        let mut temp = builder
             .tempfile_in(dir)
             .map_err(|source| AtomicError::CreateTemp {
                 dir: dir.to_path_buf(),
@@ -318,11 +318,11 @@ impl Target {
         for piece in pieces {
             temp.write_all(piece).map_err(write_error)?;
         }
-        if self.metadata.is_some() {
+        if let (Some(permissions), Some(_)) = (permissions, &self.metadata) {
             // fchmod is not subject to the umask, so the old mode comes back exactly
             // (never wider than it: the temp file was created with at most these bits).
             temp.as_file()
-                .set_permissions(Permissions::from_mode(mode))
+                .set_permissions(permissions)
                 .map_err(write_error)?;
         }
         // If the data cannot be flushed, do not rename: the temp file is dropped (removed)
@@ -414,6 +414,20 @@ pub(crate) fn forget_listings() {
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
+}
+
+/// The permissions the replacement gets: the old file's mode bits (0666 for a new file,
+/// which the umask narrows) on unix; elsewhere the old file's, or the system's default.
+#[cfg(unix)]
+fn kept_permissions(old: Option<&std::fs::Metadata>) -> Option<Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = old.map_or(0o666, |metadata| metadata.permissions().mode() & 0o7777);
+    Some(Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn kept_permissions(old: Option<&std::fs::Metadata>) -> Option<Permissions> {
+    old.map(std::fs::Metadata::permissions)
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::OnceLock;
 
 /// The environment variable that raises (or lowers) the cap on a file, in bytes.
 const MAX_FILE_ENV: &str = "AUTOFIX_MAX_FILE_BYTES";
@@ -32,39 +31,14 @@ impl fmt::Display for TooLarge {
 
 impl std::error::Error for TooLarge {}
 
-/// The settings of this module, resolved once per process (see [`settle`]).
-static MAX_FILE_BYTES: OnceLock<Result<u64, String>> = OnceLock::new();
-
-/// Reads `AUTOFIX_MAX_FILE_BYTES` from the environment, once: the front ends call this
-/// at start, and every read after uses the value it found. A value that is not a
-/// positive number of bytes is kept as its error, which each read returns: a command
-/// that reads no file is not failed by it, and one that does names the setting.
-pub(crate) fn settle() {
-    MAX_FILE_BYTES.get_or_init(|| from_env(std::env::var(MAX_FILE_ENV).ok()));
-}
-
-/// The cap that `value` (the variable's text, when set) asks for, else 64 MiB.
-fn from_env(value: Option<String>) -> Result<u64, String> {
-    match value {
-        Some(value) if !value.trim().is_empty() => match value.trim().parse::<u64>() {
-            Ok(cap) if cap > 0 => Ok(cap),
-            _ => Err(format!(
-                "{MAX_FILE_ENV} is `{value}`, not a positive number of bytes"
-            )),
-        },
-        _ => Ok(DEFAULT_MAX_FILE_BYTES),
-    }
-}
-
-/// The cap on one file: `AUTOFIX_MAX_FILE_BYTES` as [`settle`] found it, else 64 MiB. A
-/// value that is not a positive number of bytes is an error, not silently the default: a
-/// user who set it meant it.
+/// The cap on one file: `AUTOFIX_MAX_FILE_BYTES` as the front end read it, else 64 MiB.
+/// A value that is not a positive number of bytes is an error, not silently the default:
+/// a user who set it meant it.
 pub(crate) fn max_file_bytes() -> io::Result<u64> {
-    settle();
-    MAX_FILE_BYTES
-        .get()
-        .cloned()
-        .unwrap_or(Ok(DEFAULT_MAX_FILE_BYTES))
+    crate::io::settings::get()
+        .max_file_bytes
+        .clone()
+        .map(|cap| cap.unwrap_or(DEFAULT_MAX_FILE_BYTES))
         .map_err(|message| io::Error::new(io::ErrorKind::InvalidInput, message))
 }
 
@@ -102,15 +76,40 @@ pub(crate) fn read_prefix(path: &Path) -> io::Result<Vec<u8>> {
 /// `fstat` on what was opened, not on the path, which another program could swap between
 /// a check and the open.
 pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let file = std::fs::OpenOptions::new()
+    let file = open_without_waiting(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "not a regular file ({}), which autofix never reads",
+            what_it_is(kind)
+        ),
+    ))
+}
+
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
-    let kind = file.metadata()?.file_type();
-    let what = if kind.is_file() {
-        return Ok(file);
-    } else if kind.is_fifo() {
+        .open(path)
+}
+
+/// Elsewhere an open does not wait for a pipe's writer.
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// What a file that is not a regular one is, for the error.
+#[cfg(unix)]
+fn what_it_is(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
         "a FIFO"
     } else if kind.is_char_device() || kind.is_block_device() {
         "a device"
@@ -120,11 +119,16 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
         "a folder"
     } else {
         "not a file"
-    };
-    Err(io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("not a regular file ({what}), which autofix never reads"),
-    ))
+    }
+}
+
+#[cfg(not(unix))]
+fn what_it_is(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
 }
 
 /// Calls `each` with every line of `reader` up to `cap` bytes (longer ones are skipped),
@@ -213,16 +217,5 @@ mod tests {
         assert_eq!(error.kind(), io::ErrorKind::InvalidData);
         assert!(error.to_string().contains("larger than 4 bytes"), "{error}");
         assert!(read_capped(io::repeat(0), 1 << 20).is_err());
-    }
-
-    #[test]
-    fn the_setting_is_a_positive_number_or_unset() {
-        assert_eq!(from_env(None), Ok(DEFAULT_MAX_FILE_BYTES));
-        assert_eq!(from_env(Some(" ".into())), Ok(DEFAULT_MAX_FILE_BYTES));
-        assert_eq!(from_env(Some(" 40 ".into())), Ok(40));
-        for bad in ["0", "ten", "-1"] {
-            let error = from_env(Some(bad.into())).unwrap_err();
-            assert!(error.contains(&format!("is `{bad}`")), "{error}");
-        }
     }
 }

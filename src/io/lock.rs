@@ -43,6 +43,8 @@ pub(crate) enum LockError {
         path.display()
     )]
     Timeout { path: PathBuf, waited: Duration },
+    #[error("{0}")]
+    Setting(String),
 }
 
 impl LockError {
@@ -63,6 +65,7 @@ impl LockError {
                 path: b(path),
                 waited,
             },
+            LockError::Setting(message) => LockError::Setting(message),
         }
     }
 }
@@ -93,23 +96,15 @@ pub(crate) fn lock_path_for(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds when set, else 10 s. A value that is
-/// not a number of seconds is an error, not silently the default: a user who set it meant it.
-pub(crate) fn timeout_from_env() -> Result<Duration, String> {
-    match std::env::var(TIMEOUT_ENV) {
-        Ok(value) if !value.trim().is_empty() => parse_timeout(&value),
-        _ => Ok(DEFAULT_TIMEOUT),
-    }
-}
-
-/// Seconds as a duration; more than a `Duration` holds means "wait as long as it takes".
-fn parse_timeout(value: &str) -> Result<Duration, String> {
-    match value.trim().parse::<f64>() {
-        Ok(secs) if secs >= 0.0 => Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)),
-        _ => Err(format!(
-            "{TIMEOUT_ENV} is `{value}`, not a number of seconds (such as 10 or 0.5)"
-        )),
-    }
+/// The lock timeout: `AUTOFIX_LOCK_TIMEOUT` seconds as the front end read it, else 10 s.
+/// A value that is not a number of seconds is an error, not silently the default: a user
+/// who set it meant it.
+pub(crate) fn timeout() -> Result<Duration, LockError> {
+    crate::io::settings::get()
+        .lock_timeout
+        .clone()
+        .map(|wait| wait.unwrap_or(DEFAULT_TIMEOUT))
+        .map_err(LockError::Setting)
 }
 
 /// Takes the exclusive lock on `path`, creating the file if needed (never through a
@@ -168,7 +163,6 @@ const AGENTS_GITIGNORE: &str = "# Written by autofix: a lock or temp file that a
 /// written: those folders are the user's.
 fn ignore_leftovers(lock: &Path) {
     use std::io::Write as _;
-    use std::os::unix::fs::OpenOptionsExt;
     let Some(agents) = lock
         .ancestors()
         .skip(1)
@@ -181,44 +175,84 @@ fn ignore_leftovers(lock: &Path) {
     if ignore.symlink_metadata().is_ok() {
         return;
     }
-    let created = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o666)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(&ignore);
-    if let Ok(mut file) = created {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    if let Ok(mut file) = no_follow(&mut options, 0o666).open(&ignore) {
         let _ = file.write_all(AGENTS_GITIGNORE.as_bytes());
     }
 }
 
+/// `options` made to create a file with `mode` and never to follow a link at the last
+/// component (`O_NOFOLLOW`: the open fails with `ELOOP`), nor to leak into a child.
+#[cfg(unix)]
+fn no_follow(options: &mut OpenOptions, mode: u32) -> &mut OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options
+        .mode(mode)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+}
+
+/// Elsewhere no flag refuses a link at open: [`open`] checks the path first instead.
+#[cfg(not(unix))]
+fn no_follow(options: &mut OpenOptions, _mode: u32) -> &mut OpenOptions {
+    options
+}
+
+/// Whether opening failed because the path is a symbolic link.
+#[cfg(unix)]
+fn is_link_refusal(error: &io::Error, _path: &Path) -> bool {
+    error.raw_os_error() == Some(libc::ELOOP)
+}
+
+#[cfg(not(unix))]
+fn is_link_refusal(_error: &io::Error, path: &Path) -> bool {
+    path.is_symlink()
+}
+
 /// Opens (or creates, mode 0600: it holds nothing) the sidecar without following a link.
 fn open(path: &Path) -> Result<File, LockError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-        .map_err(|source| match source.raw_os_error() {
-            Some(libc::ELOOP) => LockError::Link {
-                path: path.to_path_buf(),
-            },
-            _ => LockError::Open {
+    let link = || LockError::Link {
+        path: path.to_path_buf(),
+    };
+    // Without `O_NOFOLLOW`, a link is refused before the open (a race a unix build has not).
+    #[cfg(not(unix))]
+    if path.is_symlink() {
+        return Err(link());
+    }
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    no_follow(&mut options, 0o600).open(path).map_err(|source| {
+        if is_link_refusal(&source, path) {
+            link()
+        } else {
+            LockError::Open {
                 path: path.to_path_buf(),
                 error: source,
-            },
-        })
+            }
+        }
+    })
 }
 
 /// Whether `path` still names the open `file` (same device and inode).
+#[cfg(unix)]
 fn names_this_file(path: &Path, file: &File) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (std::fs::symlink_metadata(path), file.metadata()) {
         (Ok(named), Ok(open)) => named.dev() == open.dev() && named.ino() == open.ino(),
+        _ => false,
+    }
+}
+
+/// Without a stable file identity on other systems: the path still names a file of the
+/// same size and creation time (the sidecar is empty, so the time tells a new one apart).
+#[cfg(not(unix))]
+fn names_this_file(path: &Path, file: &File) -> bool {
+    match (std::fs::symlink_metadata(path), file.metadata()) {
+        (Ok(named), Ok(open)) => {
+            named.is_file()
+                && named.len() == open.len()
+                && named.created().ok() == open.created().ok()
+        }
         _ => false,
     }
 }

@@ -273,7 +273,9 @@ fn attribute_step(
             // Through the safe-write path too: under the lock, and only if the file still
             // holds what was read.
             let expected = old.as_deref().unwrap_or_default().as_bytes();
-            fence.lock(&path, safe_write::timeout())?.remove(expected)?;
+            fence
+                .lock(&path, safe_write::timeout()?)?
+                .remove(expected)?;
             setup.attributes_step("removed .gitattributes (it held only the driver's line)".into());
         }
         Some(new) => {

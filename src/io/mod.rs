@@ -1,7 +1,7 @@
 //! Files and git: the one write path of every command (`safe_write`, over `atomic`
 //! replacement and the sidecar `lock`), discovery of the workspace and its rules file
-//! (`workspace`), the one place that runs git (`git`), and the size limit of every read
-//! (`limits`).
+//! (`workspace`), the one place that runs git (`git`), the size limit of every read
+//! (`limits`), and the settings the front end read from the environment (`settings`).
 
 pub(crate) mod atomic;
 pub(crate) mod git;
@@ -9,4 +9,5 @@ pub(crate) mod limits;
 pub(crate) mod lock;
 pub(crate) mod merge_setup;
 pub(crate) mod safe_write;
+pub(crate) mod settings;
 pub(crate) mod workspace;

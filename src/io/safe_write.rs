@@ -150,7 +150,7 @@ impl Fence {
         if !target.has_stale_temps() && lock_path.symlink_metadata().is_err() {
             return Ok(());
         }
-        let _lock = lock::acquire(&lock_path, timeout())
+        let _lock = lock::acquire(&lock_path, timeout()?)
             .map_err(|error| error.relative_to(&self.shown_below))?;
         target.remove_stale_temps();
         Ok(())
@@ -234,7 +234,7 @@ pub(crate) fn write(
     bytes: &[u8],
     expected: Option<&[u8]>,
 ) -> Result<Option<String>, AtomicError> {
-    fence.lock(path, timeout())?.write(&[bytes], expected)
+    fence.lock(path, timeout()?)?.write(&[bytes], expected)
 }
 
 /// Replaces whatever `path` holds with `bytes` through the fence, under the lock (the
@@ -246,7 +246,7 @@ pub(crate) fn replace(
     path: &Path,
     bytes: &[u8],
 ) -> Result<Option<String>, AtomicError> {
-    let locked = fence.lock(path, timeout())?;
+    let locked = fence.lock(path, timeout()?)?;
     let before = locked.read()?;
     if before.as_deref() == Some(bytes) {
         return Ok(None);
@@ -275,9 +275,9 @@ pub(crate) fn retrying<R>(
 }
 
 /// The lock timeout for writers that take no option for it: `AUTOFIX_LOCK_TIMEOUT`, or
-/// the default when it is unset or not a number (`learn` reports a bad value).
-pub(crate) fn timeout() -> Duration {
-    lock::timeout_from_env().unwrap_or(lock::DEFAULT_TIMEOUT)
+/// the default when it is unset; a bad value is the write's error.
+pub(crate) fn timeout() -> Result<Duration, AtomicError> {
+    Ok(lock::timeout()?)
 }
 
 #[cfg(test)]

@@ -99,14 +99,15 @@ pub(crate) struct Workspace {
 }
 
 impl Workspace {
-    /// Resolves the workspace from the options, the environment and `cwd`, the current
+    /// Resolves the workspace from the options, the settings (`AUTOFIX_FILE`,
+    /// `AUTOFIX_CEILING_DIRECTORIES`) and `cwd`, the current
     /// directory the front end resolved.
     pub(crate) fn discover(options: &Options, cwd: &Path) -> Result<Workspace, WorkspaceError> {
         let workspace = Self::discover_from(
             options,
             cwd,
-            env::var_os(FILE_ENV),
-            env::var_os(CEILING_ENV),
+            crate::io::settings::get().rules_file.clone(),
+            crate::io::settings::get().ceilings.clone(),
         );
         workspace.check_places(options)?;
         Ok(workspace)

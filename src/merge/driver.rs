@@ -79,14 +79,14 @@ pub(crate) struct Environment {
 }
 
 impl Environment {
-    /// Reads the environment, asking git (in `git`'s directory) only what the labels
+    /// Takes the settings the front end read from the environment, asking git (in `git`'s directory) only what the labels
     /// leave open.
     pub(crate) fn from_process(git: &Git, labels: &Labels) -> Environment {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let settings = crate::io::settings::get();
         let mut env = Environment {
-            upstream_override: var(UPSTREAM_ENV),
-            reflog_action: var("GIT_REFLOG_ACTION"),
-            disabled: var(DISABLE_ENV).as_deref() == Some("0"),
+            upstream_override: settings.merge_upstream.clone(),
+            reflog_action: settings.git_reflog_action.clone(),
+            disabled: settings.merge_driver.as_deref() == Some("0"),
             ..Environment::default()
         };
         if env.upstream_override.is_none() {

@@ -162,7 +162,7 @@ pub(crate) fn resolve(request: &Request) -> Result<Outcome, ResolveError> {
 
     // Every writer of the rules file holds its lock; the file is read under it, so a rule
     // learned since the conflict is seen (and never silently dropped).
-    let locked = Fence::rules_file().lock(path, safe_write::timeout())?;
+    let locked = Fence::rules_file().lock(path, safe_write::timeout()?)?;
     let working_bytes = locked.read()?;
     let working = String::from_utf8_lossy(working_bytes.as_deref().unwrap_or_default());
     let mut labels = labels_from_markers(&working, request.marker_size);

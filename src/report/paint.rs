@@ -81,11 +81,8 @@ impl Painter {
 /// The width to wrap text at: `COLUMNS` when set to a number, else the terminal's width
 /// when `stream` is one, else `None` (a pipe or a file: no wrapping).
 pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsFd)) -> Option<usize> {
-    if let Some(columns) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-    {
-        return Some(columns).filter(|&c: &usize| c > 0);
+    if let Some(columns) = crate::io::settings::get().columns {
+        return Some(columns);
     }
     if !stream.is_terminal() {
         return None;

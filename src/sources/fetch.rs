@@ -20,10 +20,6 @@ pub(crate) const MAX_TEXT_BYTES: usize = 4 * 1024;
 /// The most the fetched objects may weigh on disk (a server that ignores the filter sends
 /// the whole history).
 const MAX_FETCHED_BYTES: u64 = 256 * 1024 * 1024;
-/// Environment variable: the most bytes a fetch may bring (default 256 MiB).
-pub(crate) const MAX_FETCH_ENV: &str = "AUTOFIX_SOURCES_MAX_FETCH";
-/// Environment variable: seconds each git step may take (default 60).
-pub(crate) const TIMEOUT_ENV: &str = "AUTOFIX_SOURCES_TIMEOUT";
 
 /// What a fetch brought back.
 #[derive(Debug)]
@@ -33,11 +29,14 @@ pub(crate) struct Fetched {
     pub bytes: Vec<u8>,
 }
 
-fn timeout() -> Duration {
-    std::env::var(TIMEOUT_ENV)
-        .ok()
-        .and_then(|value| value.trim().parse::<u64>().ok())
-        .map_or(Duration::from_secs(60), Duration::from_secs)
+/// How long each git step may take: `AUTOFIX_SOURCES_TIMEOUT` as the front end read it,
+/// else 60 s; a bad value is the fetch's error, never silently the default.
+fn timeout() -> Result<Duration, SourceError> {
+    crate::io::settings::get()
+        .sources_timeout
+        .clone()
+        .map(|wait| wait.unwrap_or(Duration::from_secs(60)))
+        .map_err(SourceError::Io)
 }
 
 /// A scratch bare repository for one fetch; removed when dropped.
@@ -46,18 +45,19 @@ fn scratch() -> Result<(tempfile::TempDir, Remote), SourceError> {
         .prefix("autofix-source-")
         .tempdir()
         .map_err(|error| SourceError::Io(format!("cannot create a scratch directory: {error}")))?;
-    let remote = Remote::new(dir.path(), timeout());
+    let remote = Remote::new(dir.path(), timeout()?);
     remote.run(&["init", "--bare", "-q", "."], 4096)?;
     Ok((dir, remote))
 }
 
 /// The cap on what a fetch may bring: `AUTOFIX_SOURCES_MAX_FETCH` bytes when set (to
 /// refuse less on a small runner), else [`MAX_FETCHED_BYTES`].
-fn fetch_cap() -> u64 {
-    std::env::var(MAX_FETCH_ENV)
-        .ok()
-        .and_then(|value| value.trim().parse::<u64>().ok())
-        .unwrap_or(MAX_FETCHED_BYTES)
+fn fetch_cap() -> Result<u64, SourceError> {
+    crate::io::settings::get()
+        .sources_max_fetch
+        .clone()
+        .map(|cap| cap.unwrap_or(MAX_FETCHED_BYTES))
+        .map_err(SourceError::Io)
 }
 
 /// A scratch repository holding `source`'s ref, commits and trees only (`tree:0`: no
@@ -67,7 +67,7 @@ fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote, Resolved), Sou
     let (dir, remote) = scratch()?;
     let resolved = resolve_in(&remote, source)?;
     let progress = format!("fetching `{}` from {}", source.name, source.url);
-    let cap = fetch_cap();
+    let cap = fetch_cap()?;
     let run = remote.run_watched(
         &[
             "fetch",
@@ -183,11 +183,12 @@ pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, So
             matches!(key, "size" | "size-pack").then(|| value.trim().parse::<u64>().ok())?
         })
         .sum();
-    if kib.saturating_mul(1024) > fetch_cap() {
+    let cap = fetch_cap()?;
+    if kib.saturating_mul(1024) > cap {
         return Err(SourceError::TooLarge {
             name: source.name.clone(),
             what: format!("the fetched history ({kib} KiB)"),
-            cap: fetch_cap(),
+            cap,
         });
     }
     let commit = String::from_utf8_lossy(&remote.run(

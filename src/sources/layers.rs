@@ -206,21 +206,10 @@ pub(crate) struct Personal {
     pub rules: Vec<Imported>,
 }
 
-/// Environment variable naming the configuration folder (the personal layer lives in
-/// `$XDG_CONFIG_HOME/autofix/autofix.json`, else `$HOME/.config/autofix/autofix.json`).
-const CONFIG_ENV: &str = "XDG_CONFIG_HOME";
-
 /// Where the personal rules file is; `None` when neither `XDG_CONFIG_HOME` (absolute) nor
 /// `HOME` is set.
 pub(crate) fn personal_path() -> Option<std::path::PathBuf> {
-    let config = std::env::var_os(CONFIG_ENV)
-        .map(std::path::PathBuf::from)
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| std::path::PathBuf::from(home).join(".config"))
-        })?;
+    let config = crate::io::settings::get().config_home.clone()?; // `$XDG_CONFIG_HOME`, else `~/.config`
     Some(config.join("autofix").join("autofix.json"))
 }
 

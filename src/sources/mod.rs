@@ -237,7 +237,7 @@ impl Layout {
                 }
             }
             self.fence
-                .lock(&path, safe_write::timeout())?
+                .lock(&path, safe_write::timeout()?)?
                 .remove(&staged)?;
         }
         Ok(())
@@ -339,7 +339,7 @@ impl Layout {
         &self,
         change: impl FnOnce(&mut State) -> Result<Vec<(String, Option<Vec<u8>>)>, SourceError>,
     ) -> Result<(), SourceError> {
-        let held = self.fence.lock(&self.manifest, safe_write::timeout())?;
+        let held = self.fence.lock(&self.manifest, safe_write::timeout()?)?;
         self.finish_pending(&self.read()?.lock)?;
         let mut state = self.read()?;
         let copies = change(&mut state)?;
@@ -357,7 +357,7 @@ impl Layout {
                 None => {
                     if let Some(before) = before {
                         self.fence
-                            .lock(&path, safe_write::timeout())?
+                            .lock(&path, safe_write::timeout()?)?
                             .remove(&before)?;
                     }
                 }
@@ -372,7 +372,7 @@ impl Layout {
         for (path, before, bytes, pending) in staged {
             safe_write::write(&self.fence, &path, bytes, before.as_deref())?;
             self.fence
-                .lock(&pending, safe_write::timeout())?
+                .lock(&pending, safe_write::timeout()?)?
                 .remove(bytes)?;
         }
         let manifest_text = state.manifest.to_text();

@@ -13,14 +13,7 @@ use super::lock::Pin;
 
 /// The cache folder; `None` without `XDG_CACHE_HOME` (absolute) or `HOME`.
 fn folder() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|home| !home.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })?;
+    let base = crate::io::settings::get().cache_home.clone()?;
     Some(base.join("autofix").join("verified"))
 }
 

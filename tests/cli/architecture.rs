@@ -581,3 +581,113 @@ fn the_reader_sees_uses_in_every_form() {
     .collect();
     assert_eq!(found, expected);
 }
+
+/// What reads the process's environment (or asks it for its directory or arguments).
+const ENVIRONMENT_READS: [&str; 4] = ["env::var", "env::home_dir", "env::current_dir", "env::args"];
+
+/// The files that a `#[cfg(test)] mod name;` declares: compiled into the unit tests only.
+fn test_only_files(src: &Path, files: &[PathBuf]) -> BTreeSet<PathBuf> {
+    let mut test_only = BTreeSet::new();
+    for file in files {
+        let text = fs::read_to_string(src.join(file)).unwrap();
+        let folder = match file.file_name().and_then(|n| n.to_str()) {
+            Some("mod.rs" | "lib.rs" | "main.rs") => file.parent().unwrap().to_path_buf(),
+            _ => file.with_extension(""),
+        };
+        for (at, _) in text.match_indices("#[cfg(test)]") {
+            let after = text[at + "#[cfg(test)]".len()..].trim_start();
+            let Some(name) = after
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.split_once(';'))
+                .map(|(name, _)| name.trim())
+                .filter(|name| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            else {
+                continue;
+            };
+            test_only.insert(folder.join(format!("{name}.rs")));
+            test_only.insert(folder.join(name).join("mod.rs"));
+        }
+    }
+    test_only
+}
+
+/// Each file (test code left out) that reads the environment where it may not: below the
+/// front ends (outside `front/`, `main.rs` and `lib.rs`) nothing asks the process for its
+/// variables, directory or arguments; inside them only `front/settings.rs` reads the
+/// variables, once, into `Settings`.
+fn environment_reads(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    let test_only = test_only_files(src, &files);
+    let mut found = Vec::new();
+    for file in &files {
+        let front = file.starts_with("front")
+            || file == Path::new("main.rs")
+            || file == Path::new("lib.rs");
+        if file == Path::new("front/settings.rs") || test_only.contains(file) {
+            continue;
+        }
+        // The front ends ask the process for its directory and arguments themselves.
+        let reads = if front {
+            &ENVIRONMENT_READS[..2]
+        } else {
+            &ENVIRONMENT_READS[..]
+        };
+        let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+        // By file (the test modules dropped from the code shift its line numbers).
+        for read in reads.iter().filter(|read| code.contains(*read)) {
+            found.push(format!("src/{}: {read}", file.display()));
+        }
+    }
+    found
+}
+
+#[test]
+fn only_the_front_ends_settings_read_the_environment() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let reads = environment_reads(&src);
+    assert!(
+        reads.is_empty(),
+        "read the environment in front/settings.rs, take the value from io::settings::get():\n{}",
+        reads.join("\n")
+    );
+}
+
+#[test]
+fn the_environment_check_sees_each_read_outside_the_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(
+        "front/settings.rs",
+        "fn f() { std::env::var_os(\"HOME\"); }\n",
+    );
+    write("front/context.rs", "fn f() { std::env::current_dir(); }\n");
+    write(
+        "front/cmd/team.rs",
+        "fn f() { std::env::var_os(\"PATH\"); }\n",
+    );
+    write(
+        "io/lock.rs",
+        "fn f() {\n    let _ = std::env::var(\"X\");\n}\n",
+    );
+    write("io/mod.rs", "mod lock;\n#[cfg(test)]\nmod train;\n");
+    write("io/train.rs", "fn f() { std::env::var(\"TRAIN\"); }\n");
+    write(
+        "io/git.rs",
+        "// std::env::var in a comment\nfn f() { \"env::var\"; }\n\
+         #[cfg(test)]\nmod tests { fn t() { std::env::var(\"T\"); } }\n\
+         fn g() { use std::env; env::current_dir(); }\n",
+    );
+    assert_eq!(
+        environment_reads(dir.path()),
+        [
+            "src/front/cmd/team.rs: env::var",
+            "src/io/git.rs: env::current_dir",
+            "src/io/lock.rs: env::var"
+        ]
+    );
+}

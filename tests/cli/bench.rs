@@ -199,7 +199,7 @@ fn ms(d: Duration) -> String {
 }
 
 /// Runs `sides` alternately (each with its own untimed set-up) and reports the medians.
-fn compare(title: &str, target: &str, sides: &mut [Side<'_>]) -> Vec<Duration> {
+pub(crate) fn compare(title: &str, target: &str, sides: &mut [Side<'_>]) -> Vec<Duration> {
     for (_, make, setup) in sides.iter_mut() {
         setup();
         time(&mut make());
@@ -225,10 +225,10 @@ fn compare(title: &str, target: &str, sides: &mut [Side<'_>]) -> Vec<Duration> {
     medians
 }
 
-fn noop() {}
+pub(crate) fn noop() {}
 
 /// One side of a comparison: its name, how to make its command, its untimed set-up.
-type Side<'a> = (&'a str, &'a mut dyn FnMut() -> Command, &'a mut dyn FnMut());
+pub(crate) type Side<'a> = (&'a str, &'a mut dyn FnMut() -> Command, &'a mut dyn FnMut());
 
 /// What the comparisons share: the generated rules files and the working copy a command
 /// runs on (restored from a base before each run).

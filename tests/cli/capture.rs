@@ -3,7 +3,7 @@
 //! anything else; `init` installing the prompt hooks; `reflect` over hand-written
 //! transcripts of each agent.
 
-use crate::support::Sandbox;
+use crate::support::{Run, Sandbox};
 
 /// The hook's input as Claude Code and Codex send it.
 fn prompt_input(prompt: &str) -> String {
@@ -1060,13 +1060,10 @@ fn reflect_follows_no_link_out_of_the_agents_folders_nor_into_a_loop() {
         .status()
         .is_ok_and(|s| s.success());
 
-    let started = std::time::Instant::now();
-    let report = sandbox
-        .run(&["reflect", "--format", "json"])
+    // A reader that blocked on the pipe would never end: the bound kills it and fails.
+    let report = Run::within(&mut sandbox.command(&["reflect", "--format", "json"]), 60)
         .expect(0)
         .json();
-    let took = started.elapsed();
-    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
     assert!(made, "mkfifo failed");
     assert_eq!(
         texts(&report),
@@ -1151,42 +1148,4 @@ fn the_hook_over_the_frozen_held_out_sets_meets_the_targets() {
         0.90,
         0.10,
     );
-}
-
-/// The median wall time of `runs` runs of the binary with `input` on stdin.
-fn median_run(sandbox: &Sandbox, args: &[&str], input: &str, runs: usize) -> std::time::Duration {
-    let mut times: Vec<std::time::Duration> = (0..runs)
-        .map(|_| {
-            let started = std::time::Instant::now();
-            sandbox.run_with_stdin(args, input).expect(0);
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
-}
-
-#[test]
-fn the_hook_takes_less_than_three_times_the_process_start_up() {
-    let sandbox = Sandbox::new();
-    sandbox.write(".agents/autofix.json", THREE_RULES);
-    let start_up = median_run(&sandbox, &["--version"], "", 21);
-    let ordinary = prompt_input(
-        "Why is the build slow on CI? Check the logs of the last three runs, tell me what you \
-         find, then fix it and add a test for the cache key.",
-    );
-    let hook = &["hook", "user-prompt", "--agent", "claude"];
-    let quiet = median_run(&sandbox, hook, &ordinary, 21);
-    let repeat = median_run(
-        &sandbox,
-        hook,
-        &prompt_input("No, always use named exports"),
-        21,
-    );
-    for (what, took) in [("ordinary prompt", quiet), ("repeated rule", repeat)] {
-        assert!(
-            took < start_up * 3,
-            "{what}: {took:?} against a start-up of {start_up:?}"
-        );
-    }
 }

@@ -310,14 +310,16 @@ fn a_fifo_where_a_file_is_read_never_blocks() {
     ] {
         fifo(file);
     }
-    for args in [
-        &["sources", "list"][..],
-        &["rules"],
-        &["check"],
-        &["export"],
+    // `sources list` cannot read its manifest (2); `rules` lists the local rules; `check`
+    // reports the manifest as an error (1); `export` refuses the FIFO at AGENTS.md (1).
+    for (args, code) in [
+        (&["sources", "list"][..], 2),
+        (&["rules"], 0),
+        (&["check"], 1),
+        (&["export"], 1),
     ] {
         let run = bounded(args, None);
-        assert!(run.code == 2 || run.code == 1 || run.code == 0, "{args:?}");
+        assert_eq!(run.code, code, "{args:?}: {}{}", run.stdout, run.stderr);
     }
     let run = bounded(&["sources", "list"], None);
     assert!(
@@ -526,4 +528,56 @@ fn check_on_huge_rules_stays_within_a_few_times_the_file() {
     let ratio = (peak_kb * 1024) as f64 / text.len() as f64;
     assert!(ratio < 5.0, "{ratio:.1} x a {} byte file", text.len());
     assert!(run.stdout.contains("Checked 4 rules"), "{}", run.stdout);
+}
+
+/// A bad `AUTOFIX_LOCK_TIMEOUT` fails every command that takes a lock, as `learn`, naming
+/// it (it once fell back to 10 s outside `learn`); one that takes none, such as the prompt
+/// hook an agent runs on every prompt, is not failed by it.
+#[test]
+fn a_bad_lock_timeout_fails_every_writer_and_nothing_else() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["learn", "-c", "code", "-w", "w", "Always x"])
+        .expect(0);
+    let with_bad = |args: &[&str]| {
+        let mut command = sandbox.command(args);
+        command.env("AUTOFIX_LOCK_TIMEOUT", "soon");
+        Run::from_command(&mut command)
+    };
+    let error = "AUTOFIX_LOCK_TIMEOUT is `soon`, not a number of seconds (such as 10 or 0.5)";
+    // `export` reports it on the file it could not write; `retire` as its error.
+    let export = with_bad(&["export"]).expect(2);
+    assert!(
+        export
+            .stdout
+            .contains(&format!("AGENTS.md: unwritable: {error}")),
+        "{}",
+        export.stdout
+    );
+    let retire = with_bad(&["retire", "1", "--why", "gone"]).expect(2);
+    assert_eq!(retire.stderr, format!("error: {error}\n"));
+    assert!(!sandbox.join("AGENTS.md").exists());
+    for args in [&["rules"][..], &["check"], &["--version"]] {
+        with_bad(args).expect(0);
+    }
+    // The prompt hook, which takes no lock, answers as it does without the setting.
+    let prompt = sandbox.write(
+        "prompt.json",
+        r#"{"hook_event_name": "UserPromptSubmit", "prompt": "no, always x"}"#,
+    );
+    let hook = |bad: bool| {
+        let mut command = sandbox.command(&["hook", "user-prompt", "--agent", "claude"]);
+        command.stdin(std::fs::File::open(&prompt).unwrap());
+        if bad {
+            command.env("AUTOFIX_LOCK_TIMEOUT", "soon");
+        }
+        Run::from_command(&mut command).expect(0)
+    };
+    let (with, without) = (hook(true), hook(false));
+    assert!(
+        with.stdout.contains("rule #1 already says this"),
+        "{}",
+        with.stdout
+    );
+    assert_eq!((with.stdout, with.stderr), (without.stdout, without.stderr));
 }

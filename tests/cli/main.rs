@@ -5,6 +5,7 @@ mod support;
 
 mod architecture;
 mod bench;
+mod bench_hook;
 mod capture;
 mod clients;
 mod consistency;

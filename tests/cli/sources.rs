@@ -2999,3 +2999,52 @@ fn a_kill_at_any_step_of_an_add_is_finished_by_adding_again() {
         );
     }
 }
+
+/// The fetch's settings follow the one policy of every setting: a bad value is an error
+/// naming the variable (exit 2) before anything is fetched or written, never silently the
+/// default; a command that fetches nothing is not failed by it.
+#[test]
+fn a_bad_fetch_setting_is_an_error_naming_it_and_nothing_is_written() {
+    let (sandbox, origin) = setup();
+    let url = origin.url();
+    for (name, value, says) in [
+        (
+            "AUTOFIX_SOURCES_TIMEOUT",
+            "soon",
+            "not a number of seconds (such as 10 or 0.5)",
+        ),
+        (
+            "AUTOFIX_SOURCES_TIMEOUT",
+            "-1",
+            "not a number of seconds (such as 10 or 0.5)",
+        ),
+        (
+            "AUTOFIX_SOURCES_MAX_FETCH",
+            "0",
+            "not a positive number of bytes",
+        ),
+        (
+            "AUTOFIX_SOURCES_MAX_FETCH",
+            "1MB",
+            "not a positive number of bytes",
+        ),
+    ] {
+        let mut command = sandbox.command_in("app", &["sources", "add", "org", &url]);
+        command.env(name, value);
+        let run = Run::from_command(hermetic_git(&mut command)).expect(2);
+        assert_eq!(
+            run.stderr,
+            format!("error: {name} is `{value}`, {says}\n"),
+            "{name}={value}"
+        );
+        assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+        let mut command = sandbox.command_in("app", &["rules"]);
+        command.env(name, value);
+        Run::from_command(hermetic_git(&mut command)).expect(0);
+    }
+    let mut command = sandbox.command_in("app", &["sources", "add", "org", &url]);
+    command
+        .env("AUTOFIX_SOURCES_TIMEOUT", "30")
+        .env("AUTOFIX_SOURCES_MAX_FETCH", "100000000");
+    Run::from_command(hermetic_git(&mut command)).expect(0);
+}

@@ -182,6 +182,17 @@ impl Sandbox {
             .env_remove("NO_COLOR")
             .env_remove("AUTOFIX_FILE")
             .env_remove("AUTOFIX_LOCK_TIMEOUT")
+            // The other settings the front end reads (src/front/settings.rs), which a
+            // developer's shell may hold.
+            .env_remove("AUTOFIX_MAX_FILE_BYTES")
+            .env_remove("AUTOFIX_SOURCES_TIMEOUT")
+            .env_remove("AUTOFIX_SOURCES_MAX_FETCH")
+            .env_remove("AUTOFIX_MERGE_UPSTREAM")
+            .env_remove("AUTOFIX_MERGE_DRIVER")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("COPILOT_HOME")
+            .env_remove("COLUMNS")
             .env_remove("CLICOLOR_FORCE")
             // `learn` answers in the locale's language; tests choose it themselves.
             .env_remove("LC_ALL")

@@ -29,7 +29,7 @@ pub(crate) fn import(context: &Context, args: ImportArgs) -> anyhow::Result<Exit
         only,
         write: args.write && !args.dry_run,
         move_lines: args.move_lines,
-        lock_timeout: crate::io::lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+        lock_timeout: crate::io::lock::timeout()?,
     };
     let report = import::run(&workspace, &request)?;
     eprint(&crate::report::diagnostics::text_of(

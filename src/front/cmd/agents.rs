@@ -114,7 +114,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     let root = match &context.options.root {
         Some(root) => cwd.join(root),
         None => {
-            let ceilings: Vec<_> = env::var_os(workspace::CEILING_ENV)
+            let ceilings: Vec<_> = (crate::io::settings::get().ceilings.clone())
                 .map(|v| env::split_paths(&v).filter(|p| p.is_absolute()).collect())
                 .unwrap_or_default();
             crate::io::workspace::walk_to_top(&cwd, &ceilings).context(
@@ -130,8 +130,8 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     let workspace = Workspace::discover_from(
         &options,
         &cwd,
-        env::var_os(workspace::FILE_ENV),
-        env::var_os(workspace::CEILING_ENV),
+        crate::io::settings::get().rules_file.clone(),
+        crate::io::settings::get().ceilings.clone(),
     );
     workspace.check_places(&options)?;
     let request = init::Request {

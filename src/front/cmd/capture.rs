@@ -64,8 +64,8 @@ fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
     let found = crate::io::workspace::Workspace::discover_from(
         &crate::io::workspace::Options::default(),
         &from,
-        std::env::var_os(crate::io::workspace::FILE_ENV),
-        std::env::var_os(crate::io::workspace::CEILING_ENV),
+        crate::io::settings::get().rules_file.clone(),
+        crate::io::settings::get().ceilings.clone(),
     );
     // Shown (and so read) from this process's directory, not the prompt's.
     let workspace = crate::io::workspace::Workspace::new(
@@ -119,8 +119,7 @@ fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<V
 pub(crate) fn sessions(
     sessions: &SessionsArgs,
 ) -> anyhow::Result<(std::path::PathBuf, Vec<Agent>)> {
-    let home = std::env::var_os("HOME")
-        .filter(|home| !home.is_empty())
+    let home = (crate::io::settings::get().home.clone())
         .context("HOME is not set: it locates the agents' transcripts")?;
     let mut agents: Vec<Agent> = Vec::new();
     for named in sessions.agents.iter().copied().map(agent) {
@@ -131,7 +130,7 @@ pub(crate) fn sessions(
     if agents.is_empty() {
         agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
     }
-    Ok((home.into(), agents))
+    Ok((home, agents))
 }
 
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {

@@ -3,7 +3,6 @@
 //! an `Err` is exit 2).
 
 use std::collections::BTreeMap;
-use std::env;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -187,7 +186,7 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
         &root,
         home.as_deref(),
         &args.skills_dirs,
-        env::var_os("PATH"),
+        crate::io::settings::get().path.clone(),
     );
     let summaries = requirements::summarize(&preset, &environment);
     let text = match args.format {
@@ -231,8 +230,5 @@ fn only_preset(context: &Context) -> anyhow::Result<Preset> {
 }
 
 fn home_dir() -> Option<PathBuf> {
-    let name = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-    env::var_os(name)
-        .filter(|home| !home.is_empty())
-        .map(PathBuf::from)
+    crate::io::settings::get().home.clone()
 }

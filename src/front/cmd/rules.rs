@@ -37,7 +37,7 @@ fn learn_rule(
     };
     let options = learn::Options {
         dry_run,
-        lock_timeout: lock::timeout_from_env().map_err(anyhow::Error::msg)?,
+        lock_timeout: lock::timeout()?,
     };
     Ok(learning::learn(&workspace, request, &options, after)?)
 }

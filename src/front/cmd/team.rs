@@ -185,11 +185,9 @@ pub(crate) fn doctor(context: &Context, args: DoctorArgs) -> anyhow::Result<Exit
     let workspace = context.workspace()?;
     let report = doctor::doctor(&doctor::Request {
         workspace: &workspace,
-        path_var: std::env::var_os("PATH"),
-        home: std::env::var_os("HOME")
-            .filter(|home| !home.is_empty())
-            .map(std::path::PathBuf::from),
-        ci: std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()),
+        path_var: crate::io::settings::get().path.clone(),
+        home: crate::io::settings::get().home.clone(),
+        ci: crate::io::settings::get().ci,
     });
     print(&match args.format {
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),

@@ -1,0 +1,70 @@
+//! The prompt hook's cost beside the process start-up (ignored with the benchmark; figures,
+//! never assertions): the hook runs before every prompt an agent sends, so its target is
+//! under three times `autofix --version`, measured alternately in the same run.
+//!
+//! ```sh
+//! cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1
+//! ```
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+
+use crate::bench::{Side, compare, noop};
+use crate::support::Sandbox;
+
+const RULES: &str = r#"[
+  {"Rule_number": 1, "Category": "TOOL", "Instruction": "Always run cargo fmt before committing.", "Why": "CI checks it"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Always use named exports", "Why": "tree shaking"},
+  {"Rule_number": 3, "Category": "PROCESS", "Instruction": "Never push directly to main", "Why": "reviews"}
+]"#;
+
+/// A Claude Code `UserPromptSubmit` payload carrying `prompt`.
+fn payload(prompt: &str) -> String {
+    serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string()
+}
+
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
+fn bench_hook() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", RULES);
+    let ordinary = sandbox.write(
+        "ordinary.json",
+        payload(
+            "Why is the build slow on CI? Check the logs of the last three runs, tell me what \
+             you find, then fix it and add a test for the cache key.",
+        ),
+    );
+    let repeat = sandbox.write("repeat.json", payload("No, always use named exports"));
+    // Each run reads its payload from a fresh handle on the file, as a hook reads a pipe.
+    let hook = |input: &std::path::Path| {
+        let mut command = sandbox.command(&["hook", "user-prompt", "--agent", "claude"]);
+        command.stdin(Stdio::from(File::open(input).unwrap()));
+        command
+    };
+    let mut make_version = || -> Command { sandbox.command(&["--version"]) };
+    let mut make_quiet = || hook(&ordinary);
+    let mut make_repeat = || hook(&repeat);
+    let (mut n1, mut n2, mut n3) = (noop, noop, noop);
+    let sides: &mut [Side<'_>] = &mut [
+        ("autofix --version", &mut make_version, &mut n1),
+        (
+            "hook user-prompt, ordinary prompt",
+            &mut make_quiet,
+            &mut n2,
+        ),
+        ("hook user-prompt, repeated rule", &mut make_repeat, &mut n3),
+    ];
+    compare(
+        "prompt hook beside the start-up",
+        "each hook run < 3 x autofix --version (autofix / this > 0.33)",
+        sides,
+    );
+}
