@@ -172,18 +172,14 @@ fn rulesync_adopted_after_autofix() {
     world
         .autofix(&["learn", "-c", "code", "-w", "w", "Always use pnpm"])
         .expect(0);
-    assert!(
-        world
-            .read(".claude/rules/autofix.md")
-            .contains("Always use pnpm")
-    );
+    assert!(world.read(".claude/CLAUDE.md").contains("Always use pnpm"));
     // `rulesync init` as it comes: Codex, Claude Code and OpenCode, six features, hooks
     // among them (it rewrites the hooks in .claude/settings.json).
     world.peer(&["init"]).expect_noisy(0);
     world.peer(&["generate"]).expect_noisy(0);
-    // rulesync swept autofix's copies (no source produced them); autofix now writes the
-    // sources, leaves rulesync's paths alone, and exits 0.
-    assert!(!world.sandbox.join(".claude/rules/autofix.md").exists());
+    // rulesync leaves autofix's copy for Claude Code (a file it does not generate);
+    // autofix now writes the sources, leaves rulesync's paths alone, and exits 0.
+    assert!(world.read(".claude/CLAUDE.md").contains("Always use pnpm"));
     let run = world
         .autofix(&["init", "--hook", "claude", "--export"])
         .expect(0);
@@ -234,6 +230,8 @@ fn rulesync_adopted_after_autofix() {
             .read(".claude/rules/autofix.md")
             .contains("Never use npm")
     );
+    // rulesync delivers the rules to Claude Code now: autofix's own copy is gone.
+    assert!(!world.sandbox.join(".claude/CLAUDE.md").exists());
     world.rulesync_settled();
 }
 
