@@ -810,9 +810,20 @@ pub(crate) struct LearnArgs {
     #[arg(long = "path", value_name = "GLOB")]
     pub(crate) paths: Vec<String>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?, "Force"?} from
-    /// standard input.
-    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths"])]
+    /// Check the rule where it applies (`autofix enforce`, the pre-commit hook): no line of
+    /// a file in the rule's scope may match this regular expression (`regex` crate
+    /// syntax), e.g. `console\.log`.
+    #[arg(long = "check", value_name = "REGEX", conflicts_with = "require")]
+    pub(crate) check: Option<String>,
+
+    /// Check the rule where it applies: every file in the rule's scope must match this
+    /// regular expression somewhere.
+    #[arg(long = "require", value_name = "REGEX")]
+    pub(crate) require: Option<String>,
+
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?, "Check"?,
+    /// "Force"?} from standard input.
+    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths", "check", "require"])]
     pub(crate) json: bool,
 
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
@@ -841,6 +852,22 @@ pub(crate) struct LearnArgs {
     /// first of LC_ALL, LC_MESSAGES, LANG that is set says so, else English].
     #[arg(long, value_enum, value_name = "LANG")]
     pub(crate) lang: Option<LangArg>,
+}
+
+impl LearnArgs {
+    /// The check `--check` or `--require` asks for.
+    pub(crate) fn check_request(&self) -> Option<crate::rules::pattern::Check> {
+        use crate::rules::pattern::{Check, Kind};
+        let (kind, pattern) = match (&self.check, &self.require) {
+            (Some(pattern), _) => (Kind::Forbid, pattern),
+            (None, Some(pattern)) => (Kind::Require, pattern),
+            (None, None) => return None,
+        };
+        Some(Check {
+            kind,
+            pattern: pattern.clone(),
+        })
+    }
 }
 
 /// The languages `learn` speaks (`--lang`).

@@ -117,6 +117,10 @@ pub(crate) enum Message<'a> {
     },
     /// After the acknowledgement of a scoped rule: its globs, each in backquotes.
     AppliesTo { globs: Shown<'a> },
+    /// After the acknowledgement of a checked rule: what it forbids or requires.
+    Checks { require: bool, pattern: Shown<'a> },
+    /// A check the rule's shape suggests, as the option that would add it; never added.
+    ProposedCheck { option: Shown<'a> },
     /// A rule the learned one supersedes, and where that was said.
     SupersedesFrom { number: u64, from: &'a str },
     /// The active rule a refused (or forced) rule repeats.
@@ -186,6 +190,13 @@ impl Message<'_> {
                 "Not learned: \"{instruction}\" contradicts an active rule \u{2014} {path} unchanged."
             ),
             Message::AppliesTo { globs } => format!("  applies to {globs}"),
+            Message::Checks { require, pattern } => {
+                let verb = if require { "requires" } else { "forbids" };
+                format!("  checked: {verb} `{pattern}` in its scope (`autofix enforce`)")
+            }
+            Message::ProposedCheck { option } => {
+                format!("  a check could enforce it (not added): learn it with {option}")
+            }
             Message::SupersedesFrom { number, from } => {
                 format!("  supersedes rule {number} (from {from})")
             }
@@ -248,6 +259,14 @@ impl Message<'_> {
                 "Non apprise : \"{instruction}\" contredit une règle active \u{2014} {path} inchangé."
             ),
             Message::AppliesTo { globs } => format!("  s'applique à {globs}"),
+            Message::Checks { require, pattern } => {
+                let verb = if require { "exige" } else { "interdit" };
+                format!("  vérifiée : {verb} `{pattern}` dans sa portée (`autofix enforce`)")
+            }
+            Message::ProposedCheck { option } => format!(
+                "  une vérification pourrait l'appliquer (non ajoutée) : apprenez-la avec \
+                 {option}"
+            ),
             Message::SupersedesFrom { number, from } => {
                 format!("  remplace la règle n°{number} (d'après {from})")
             }
@@ -566,6 +585,7 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
             .text(lang),
         );
     }
+    lines.extend(check_lines(outcome, lang, front));
     for reference in &outcome.supersedes {
         let message = Message::SupersedesFrom {
             number: reference.rule,
@@ -602,6 +622,35 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
     let mut text = lines.join("\n");
     text.push('\n');
     text
+}
+
+/// The rule's check, or the check its shape suggests (`learn` shows it, never adds it).
+fn check_lines(outcome: &Outcome, lang: Lang, front: Front) -> Option<String> {
+    use crate::rules::pattern::{self, Kind};
+    if let Some(check) = &outcome.rule.check {
+        let message = Message::Checks {
+            require: check.kind == Kind::Require,
+            pattern: Shown(&check.pattern),
+        };
+        return Some(message.text(lang));
+    }
+    if outcome.status == Status::Refused || outcome.rule.retirement {
+        return None;
+    }
+    let proposal = pattern::propose(&outcome.rule.instruction)?;
+    let option = match front {
+        Front::Cli => format!("`--check '{}'`", proposal.pattern.replace('\'', "'\\''")),
+        Front::Mcp => format!(
+            "`check: {}`",
+            serde_json::to_string(&proposal.pattern).ok()?
+        ),
+    };
+    Some(
+        Message::ProposedCheck {
+            option: Shown(&option),
+        }
+        .text(lang),
+    )
 }
 
 /// After a refusal: `--supersedes N` if the new rule replaces them, `--force` to keep
