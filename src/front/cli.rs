@@ -51,7 +51,13 @@ Exit status:
   1  errors found
   2  the rules file could not be read";
 
-const WHERE_EXIT_STATUS: &str = "\
+const ENFORCE_EXIT_STATUS: &str = "\
+Exit status:
+  0  no rule broken (or no rule has a check)
+  1  a rule's check found a violation
+  2  it could not run (not a git work tree, an unknown --base, an invalid rules file)";
+
+const WHERE_EXIT_STATUS: &str = "\"
 Exit status:
   0  shown (whether or not the file exists)
   2  it could not run (a missing -C directory)";
@@ -210,6 +216,15 @@ pub(crate) enum Command {
     /// Lint the rules file.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
+    /// Run the rules' checks over what changed: each added line that breaks a rule is
+    /// reported with the rule's number and text.
+    ///
+    /// Looks at the work tree's changes against HEAD and the untracked files by default,
+    /// the staged changes with --staged (what a pre-commit hook sees), the commits since a
+    /// base with --base, or the files named. Only added lines are checked unless
+    /// --all-lines (files named are checked whole).
+    #[command(after_help = ENFORCE_EXIT_STATUS)]
+    Enforce(EnforceArgs),
     /// Write the active rules where every agent reads them (AGENTS.md, CLAUDE.md, rule
     /// folders), touching only autofix's own block or stamped files.
     #[command(after_help = EXPORT_EXIT_STATUS)]
@@ -281,6 +296,7 @@ impl Command {
             Command::Learn(args) => Some(args.workspace.clone()),
             Command::Rules(args) => Some(args.workspace.clone()),
             Command::Check(args) => Some(args.workspace.clone()),
+            Command::Enforce(args) => Some(args.workspace.clone()),
             Command::Retire(args) => Some(args.workspace.clone()),
             Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
@@ -671,6 +687,16 @@ pub(crate) struct InitArgs {
     pub(crate) commands: Vec<CommandAgentArg>,
 
     /// Also run `autofix export` with its default targets.
+    /// Also install `autofix enforce --staged` in git's pre-commit hook: a marked block
+    /// appended to an existing hook, never over it.
+    #[arg(long)]
+    pub(crate) pre_commit: bool,
+
+    /// Take autofix's block out of git's pre-commit hook (and the hook, if autofix
+    /// created it and nothing else was added), and do nothing else.
+    #[arg(long, conflicts_with = "pre_commit")]
+    pub(crate) uninstall_pre_commit: bool,
+
     #[arg(long)]
     pub(crate) export: bool,
 
@@ -990,6 +1016,32 @@ pub(crate) struct LedgerArgs {
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EnforceArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Check these files, whole, instead of the changes.
+    #[arg(value_name = "PATH", conflicts_with_all = ["staged", "base"])]
+    pub(crate) paths: Vec<String>,
+
+    /// Check the staged changes (what the next commit holds), as a pre-commit hook does.
+    #[arg(long, conflicts_with = "base")]
+    pub(crate) staged: bool,
+
+    /// Check the commits since the branch left REF (`git diff REF...HEAD`), as CI does.
+    #[arg(long, value_name = "REF")]
+    pub(crate) base: Option<String>,
+
+    /// Check every line of each changed file, not only the lines the change adds.
+    #[arg(long)]
+    pub(crate) all_lines: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
