@@ -361,7 +361,7 @@ impl Refusal<'_> {
                 "refusing to write {path}: the new text does not read back as the old rules plus the new one (this is a bug in autofix; the file is unchanged)"
             ),
             Refusal::StdinUnreadable => "cannot read the rule from standard input".to_string(),
-            Refusal::StdinNotARule => "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}".to_string(),
+            Refusal::StdinNotARule => "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Check\", \"Force\"]}".to_string(),
             Refusal::InvalidGlob { glob, problem } => {
                 let problem = glob_problem_en(problem);
                 format!("invalid glob `{glob}` for --path: it {problem}")
@@ -393,7 +393,7 @@ impl Refusal<'_> {
                 "écriture de {path} refusée : le nouveau texte ne se relit pas comme les anciennes règles plus la nouvelle (c'est un bogue d'autofix ; le fichier est inchangé)"
             ),
             Refusal::StdinUnreadable => "impossible de lire la règle sur l'entrée standard".to_string(),
-            Refusal::StdinNotARule => "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}".to_string(),
+            Refusal::StdinNotARule => "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Check\", \"Force\"]}".to_string(),
             Refusal::InvalidGlob { glob, problem } => {
                 let problem = glob_problem_fr(problem);
                 format!("motif invalide `{glob}` pour --path : il {problem}")
@@ -759,7 +759,7 @@ mod tests {
         assert!(
             Refusal::StdinNotARule
                 .text(Lang::En)
-                .ends_with("\"Paths\", \"Force\"]}")
+                .ends_with("\"Paths\", \"Check\", \"Force\"]}")
         );
     }
 

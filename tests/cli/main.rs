@@ -8,6 +8,7 @@ mod bench;
 mod capture;
 mod clients;
 mod consistency;
+mod enforce;
 mod export;
 mod findings;
 mod frontmatter;
