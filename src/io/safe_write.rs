@@ -1,7 +1,8 @@
 //! The one way autofix writes a file, for every command that writes one (`learn`, `init`,
 //! `export`, `resolve`, `merge-driver --install`, `man --dir`, the MCP server): follow the symlink chain
-//! and refuse a real location the [`Fence`] forbids (inside `.git/`, the rules file or its
-//! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
+//! and refuse a real location the [`Fence`] forbids (inside `.git/`, but for git's hooks
+//! folder when the fence is [`Fence::git_hooks`]; the rules file or its lock; outside the
+//! repository); take the file's sidecar lock; sweep the temp files a
 //! killed writer left; check, right before the rename, that the file still holds what the
 //! writer read; then replace it atomically ([`crate::io::atomic`]). Every refusal is a
 //! [`Refusal`], which `atomic` declares among the write's errors.
