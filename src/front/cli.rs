@@ -525,6 +525,26 @@ pub(crate) enum HookCommand {
     /// prints the agent's hook output asking it to record a rule with `autofix learn`;
     /// otherwise nothing. It always exits 0, so it never blocks the prompt.
     UserPrompt(UserPromptArgs),
+    /// Check the file an agent just wrote against the rules' checks (an after-edit hook).
+    ///
+    /// Reads the hook's JSON on stdin (Claude Code's PostToolUse on Write, Edit and
+    /// MultiEdit). When the new text breaks a checked rule, it prints the agent's hook
+    /// output naming the rule, which the agent feeds back to the model; otherwise nothing.
+    /// It always exits 0.
+    PostTool(PostToolArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PostToolArgs {
+    /// The agent whose hook runs this.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub(crate) agent: EditAgent,
+}
+
+/// The agents whose after-edit hook `hook post-tool` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EditAgent {
+    Claude,
 }
 
 #[derive(Debug, Args)]

@@ -58,7 +58,7 @@ pub(crate) struct Compiled {
     pub number: u64,
     pub instruction: String,
     globs: Vec<String>,
-    kind: Kind,
+    pub kind: Kind,
     regex: Regex,
 }
 
@@ -119,13 +119,7 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> anyhow::Result<Re
     report.files = targets.len();
     let staged = request.changes == Changes::Staged;
     for target in targets {
-        if is_own_file(workspace, &target.path) {
-            continue;
-        }
-        let applying: Vec<&Compiled> = checks
-            .iter()
-            .filter(|c| c.applies_to(&target.path))
-            .collect();
+        let applying = applying(workspace, &checks, &target.path);
         if applying.is_empty() {
             continue;
         }
@@ -136,19 +130,31 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> anyhow::Result<Re
         };
         for check in &applying {
             match check.kind {
-                Kind::Forbid => forbid(check, &target, &lines, &mut report.diagnostics),
+                Kind::Forbid => forbid(check, &target.shown, &lines, &mut report.diagnostics),
                 Kind::Require => {
                     let file = if target.added.is_some() {
                         whole()
                     } else {
                         lines.clone()
                     };
-                    require(check, &target, &file, &mut report.diagnostics);
+                    require(check, &target.shown, &file, &mut report.diagnostics);
                 }
             }
         }
     }
     Ok(report)
+}
+
+/// The checks that apply to `path` (from the workspace root): none for autofix's own files.
+pub(crate) fn applying<'c>(
+    workspace: &Workspace,
+    checks: &'c [Compiled],
+    path: &str,
+) -> Vec<&'c Compiled> {
+    if is_own_file(workspace, path) {
+        return Vec::new();
+    }
+    checks.iter().filter(|c| c.applies_to(path)).collect()
 }
 
 /// The rules file and the vendored sources hold the rules' own text: never checked.
@@ -161,7 +167,12 @@ fn is_own_file(workspace: &Workspace, path: &str) -> bool {
             .is_some_and(|folder| full.starts_with(folder.join("sources")))
 }
 
-fn forbid(check: &Compiled, target: &Target, lines: &[(usize, String)], out: &mut Vec<Diagnostic>) {
+pub(crate) fn forbid(
+    check: &Compiled,
+    shown: &Path,
+    lines: &[(usize, String)],
+    out: &mut Vec<Diagnostic>,
+) {
     for (number, line) in lines {
         let Some(found) = check.regex.find(line) else {
             continue;
@@ -178,11 +189,16 @@ fn forbid(check: &Compiled, target: &Target, lines: &[(usize, String)], out: &mu
             crate::report::text::shown(found.as_str()),
             check.regex.as_str()
         );
-        out.push(violation(message, target, *number, column));
+        out.push(violation(message, shown, *number, column));
     }
 }
 
-fn require(check: &Compiled, target: &Target, file: &[(usize, String)], out: &mut Vec<Diagnostic>) {
+pub(crate) fn require(
+    check: &Compiled,
+    shown: &Path,
+    file: &[(usize, String)],
+    out: &mut Vec<Diagnostic>,
+) {
     if file.iter().any(|(_, line)| check.regex.is_match(line)) {
         return;
     }
@@ -192,12 +208,12 @@ fn require(check: &Compiled, target: &Target, file: &[(usize, String)], out: &mu
         check.instruction,
         check.regex.as_str()
     );
-    out.push(violation(message, target, 1, 0));
+    out.push(violation(message, shown, 1, 0));
 }
 
-fn violation(message: String, target: &Target, line: usize, column: usize) -> Diagnostic {
+fn violation(message: String, shown: &Path, line: usize, column: usize) -> Diagnostic {
     Diagnostic::new(Code::RuleBroken, message)
-        .in_file(&target.shown)
+        .in_file(shown)
         .at("", Some(Position { line, column }))
         .with_help("Change the code so the rule holds, or supersede the rule if it no longer does.")
 }

@@ -495,3 +495,79 @@ fn the_pre_commit_hook_stops_a_commit_that_breaks_a_rule_and_comes_out_cleanly()
         again.stdout
     );
 }
+
+/// Runs `hook post-tool --agent claude` with Claude Code's `PostToolUse` payload for a
+/// tool call on `file` (`tool_input` given), from the repository.
+fn post_tool(repo: &Repo, tool: &str, tool_input: serde_json::Value) -> Run {
+    let payload = serde_json::json!({
+        "session_id": "s1",
+        "cwd": repo.sandbox.path(),
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_response": {"success": true},
+    });
+    repo.sandbox.run_with_stdin(
+        &["hook", "post-tool", "--agent", "claude"],
+        &payload.to_string(),
+    )
+}
+
+#[test]
+fn the_after_edit_hook_names_the_rule_an_edit_breaks_and_is_silent_otherwise() {
+    let repo = Repo::new();
+    let file = repo.sandbox.join("src/app.ts");
+    // An edit that adds a console.log: the answer Claude Code feeds back to the model.
+    repo.stage_a_new_log();
+    let run = post_tool(
+        &repo,
+        "Edit",
+        serde_json::json!({"file_path": file, "old_string": "x", "new_string": "  console.log(\"new\");"}),
+    )
+    .expect(0);
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(answer["decision"], "block");
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(reason.contains("src/app.ts:3 breaks rule 1: "), "{reason}");
+    assert!(reason.contains(RULE), "{reason}");
+    assert!(
+        !reason.contains("src/app.ts:2"),
+        "the old line is not the edit's: {reason}"
+    );
+
+    // An edit elsewhere in the same file breaks nothing: no output at all.
+    repo.sandbox.write(
+        "src/app.ts",
+        "const a = 1;\nconsole.log(\"old\");\nlet b = 2;\n",
+    );
+    let quiet = post_tool(
+        &repo,
+        "MultiEdit",
+        serde_json::json!({"file_path": file, "edits": [{"old_string": "x", "new_string": "let b = 2;"}]}),
+    )
+    .expect(0);
+    assert_eq!(quiet.stdout, "");
+
+    // A Write is the whole file; out of scope is silent; so is what is not an edit.
+    let written = post_tool(
+        &repo,
+        "Write",
+        serde_json::json!({"file_path": file, "content": "…"}),
+    )
+    .expect(0);
+    assert!(
+        written.stdout.contains("src/app.ts:2 breaks rule 1"),
+        "{}",
+        written.stdout
+    );
+    repo.sandbox.write("lib/x.ts", "console.log(1);\n");
+    let outside = post_tool(
+        &repo,
+        "Write",
+        serde_json::json!({"file_path": repo.sandbox.join("lib/x.ts"), "content": "console.log(1);\n"}),
+    )
+    .expect(0);
+    assert_eq!(outside.stdout, "");
+    let bash = post_tool(&repo, "Bash", serde_json::json!({"command": "ls"})).expect(0);
+    assert_eq!(bash.stdout, "");
+}
