@@ -159,10 +159,11 @@ pub(crate) fn applying<'c>(
 
 /// The rules file and the vendored sources hold the rules' own text: never checked.
 fn is_own_file(workspace: &Workspace, path: &str) -> bool {
-    let full = workspace.root.join(path);
-    full == workspace.rules_file
-        || workspace
-            .rules_file
+    use crate::io::workspace::real_location;
+    let full = real_location(&workspace.root.join(path));
+    let rules = real_location(&workspace.cwd.join(&workspace.rules_file));
+    full == rules
+        || rules
             .parent()
             .is_some_and(|folder| full.starts_with(folder.join("sources")))
 }
@@ -266,6 +267,10 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
     match changes {
         Changes::Staged => diff(&["--cached"]),
         Changes::Base(base) => {
+            // A ref is never an option: `--output=FILE...HEAD` would have git write a file.
+            if base.starts_with('-') || base.is_empty() {
+                anyhow::bail!("--base `{base}`: not a git ref (a ref cannot start with `-`)");
+            }
             let range = format!("{base}...HEAD");
             diff(&[range.as_str()])
         }
@@ -295,6 +300,9 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
             let inside = workspace
                 .paths_inside(given)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
+            if let Some(missing) = given.iter().find(|p| !workspace.cwd.join(p).is_file()) {
+                anyhow::bail!("{missing}: no such file (enforce checks files, not folders)");
+            }
             Ok(inside
                 .into_iter()
                 .map(|path| Target {

@@ -150,6 +150,18 @@ fn a_base_and_named_files_and_a_required_pattern() {
         .autofix(&["enforce", "--base", "no-such-ref"])
         .expect(2);
     assert!(unknown.stderr.contains("no-such-ref"), "{}", unknown.stderr);
+    // A ref is never taken for an option of git's (`--output` would write a file).
+    let option = repo
+        .autofix(&["enforce", "--base=--output=written"])
+        .expect(2);
+    assert!(option.stderr.contains("not a git ref"), "{}", option.stderr);
+    assert!(!repo.sandbox.join("written...HEAD").exists());
+    let missing = repo.autofix(&["enforce", "src/nope.ts"]).expect(2);
+    assert!(
+        missing.stderr.contains("src/nope.ts: no such file"),
+        "{}",
+        missing.stderr
+    );
 
     // Named files are checked whole.
     let named = repo.autofix(&["enforce", "src/app.ts"]).expect(1);
