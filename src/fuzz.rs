@@ -43,6 +43,7 @@ pub fn rules_file(text: &str) {
         instruction: "Always \"fuzz\" </x> \u{e9}".into(),
         why: "fuzzing".into(),
         paths: vec!["src/**".into()],
+        check: None,
         retirement: false,
     };
     let new_text = splice(&document, &rule).to_text();

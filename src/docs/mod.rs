@@ -5,6 +5,8 @@
 pub mod architecture {}
 #[doc = include_str!("rules.md")]
 pub mod rules {}
+#[doc = include_str!("checks.md")]
+pub mod checks {}
 #[doc = include_str!("consistency.md")]
 pub mod consistency {}
 #[doc = include_str!("scoping.md")]

@@ -51,7 +51,13 @@ Exit status:
   1  errors found
   2  the rules file could not be read";
 
-const WHERE_EXIT_STATUS: &str = "\
+const ENFORCE_EXIT_STATUS: &str = "\
+Exit status:
+  0  no rule broken (or no rule has a check)
+  1  a rule's check found a violation
+  2  it could not run (not a git work tree, an unknown --base, an invalid rules file)";
+
+const WHERE_EXIT_STATUS: &str = "\"
 Exit status:
   0  shown (whether or not the file exists)
   2  it could not run (a missing -C directory)";
@@ -210,6 +216,15 @@ pub(crate) enum Command {
     /// Lint the rules file.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
+    /// Run the rules' checks over what changed: each added line that breaks a rule is
+    /// reported with the rule's number and text.
+    ///
+    /// Looks at the work tree's changes against HEAD and the untracked files by default,
+    /// the staged changes with --staged (what a pre-commit hook sees), the commits since a
+    /// base with --base, or the files named. Only added lines are checked unless
+    /// --all-lines (files named are checked whole).
+    #[command(after_help = ENFORCE_EXIT_STATUS)]
+    Enforce(EnforceArgs),
     /// Write the active rules where every agent reads them (AGENTS.md, CLAUDE.md, rule
     /// folders), touching only autofix's own block or stamped files.
     #[command(after_help = EXPORT_EXIT_STATUS)]
@@ -281,6 +296,7 @@ impl Command {
             Command::Learn(args) => Some(args.workspace.clone()),
             Command::Rules(args) => Some(args.workspace.clone()),
             Command::Check(args) => Some(args.workspace.clone()),
+            Command::Enforce(args) => Some(args.workspace.clone()),
             Command::Retire(args) => Some(args.workspace.clone()),
             Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
@@ -509,6 +525,26 @@ pub(crate) enum HookCommand {
     /// prints the agent's hook output asking it to record a rule with `autofix learn`;
     /// otherwise nothing. It always exits 0, so it never blocks the prompt.
     UserPrompt(UserPromptArgs),
+    /// Check the file an agent just wrote against the rules' checks (an after-edit hook).
+    ///
+    /// Reads the hook's JSON on stdin (Claude Code's PostToolUse on Write, Edit and
+    /// MultiEdit). When the new text breaks a checked rule, it prints the agent's hook
+    /// output naming the rule, which the agent feeds back to the model; otherwise nothing.
+    /// It always exits 0.
+    PostTool(PostToolArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PostToolArgs {
+    /// The agent whose hook runs this.
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub(crate) agent: EditAgent,
+}
+
+/// The agents whose after-edit hook `hook post-tool` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EditAgent {
+    Claude,
 }
 
 #[derive(Debug, Args)]
@@ -671,6 +707,16 @@ pub(crate) struct InitArgs {
     pub(crate) commands: Vec<CommandAgentArg>,
 
     /// Also run `autofix export` with its default targets.
+    /// Also install `autofix enforce --staged` in git's pre-commit hook: a marked block
+    /// appended to an existing hook, never over it.
+    #[arg(long)]
+    pub(crate) pre_commit: bool,
+
+    /// Take autofix's block out of git's pre-commit hook (and the hook, if autofix
+    /// created it and nothing else was added), and do nothing else.
+    #[arg(long, conflicts_with = "pre_commit")]
+    pub(crate) uninstall_pre_commit: bool,
+
     #[arg(long)]
     pub(crate) export: bool,
 
@@ -810,9 +856,20 @@ pub(crate) struct LearnArgs {
     #[arg(long = "path", value_name = "GLOB")]
     pub(crate) paths: Vec<String>,
 
-    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?, "Force"?} from
-    /// standard input.
-    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths"])]
+    /// Check the rule where it applies (`autofix enforce`, the pre-commit hook): no line of
+    /// a file in the rule's scope may match this regular expression (`regex` crate
+    /// syntax), e.g. `console\.log`.
+    #[arg(long = "check", value_name = "REGEX", conflicts_with = "require")]
+    pub(crate) check: Option<String>,
+
+    /// Check the rule where it applies: every file in the rule's scope must match this
+    /// regular expression somewhere.
+    #[arg(long = "require", value_name = "REGEX")]
+    pub(crate) require: Option<String>,
+
+    /// Read {"Category", "Instruction", "Why", "Supersedes"?, "Paths"?, "Check"?,
+    /// "Force"?} from standard input.
+    #[arg(long, conflicts_with_all = ["instruction", "category", "why", "supersedes", "paths", "check", "require"])]
     pub(crate) json: bool,
 
     /// Do not refresh the exported copies (AGENTS.md, rule folders) after learning.
@@ -841,6 +898,22 @@ pub(crate) struct LearnArgs {
     /// first of LC_ALL, LC_MESSAGES, LANG that is set says so, else English].
     #[arg(long, value_enum, value_name = "LANG")]
     pub(crate) lang: Option<LangArg>,
+}
+
+impl LearnArgs {
+    /// The check `--check` or `--require` asks for.
+    pub(crate) fn check_request(&self) -> Option<crate::rules::pattern::Check> {
+        use crate::rules::pattern::{Check, Kind};
+        let (kind, pattern) = match (&self.check, &self.require) {
+            (Some(pattern), _) => (Kind::Forbid, pattern),
+            (None, Some(pattern)) => (Kind::Require, pattern),
+            (None, None) => return None,
+        };
+        Some(Check {
+            kind,
+            pattern: pattern.clone(),
+        })
+    }
 }
 
 /// The languages `learn` speaks (`--lang`).
@@ -963,6 +1036,32 @@ pub(crate) struct LedgerArgs {
 pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub(crate) workspace: WorkspaceArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
+    pub(crate) format: DiagnosticsFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EnforceArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Check these files, whole, instead of the changes.
+    #[arg(value_name = "PATH", conflicts_with_all = ["staged", "base"])]
+    pub(crate) paths: Vec<String>,
+
+    /// Check the staged changes (what the next commit holds), as a pre-commit hook does.
+    #[arg(long, conflicts_with = "base")]
+    pub(crate) staged: bool,
+
+    /// Check the commits since the branch left REF (`git diff REF...HEAD`), as CI does.
+    #[arg(long, value_name = "REF")]
+    pub(crate) base: Option<String>,
+
+    /// Check every line of each changed file, not only the lines the change adds.
+    #[arg(long)]
+    pub(crate) all_lines: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]

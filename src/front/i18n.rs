@@ -116,6 +116,10 @@ pub(crate) enum Message<'a> {
     },
     /// After the acknowledgement of a scoped rule: its globs, each in backquotes.
     AppliesTo { globs: Shown<'a> },
+    /// After the acknowledgement of a checked rule: what it forbids or requires.
+    Checks { require: bool, pattern: Shown<'a> },
+    /// A check the rule's shape suggests, as the option that would add it; never added.
+    ProposedCheck { option: Shown<'a> },
     /// A rule the learned one supersedes, and where that was said.
     SupersedesFrom { number: u64, from: &'a str },
     /// The active rule a refused (or forced) rule repeats.
@@ -185,6 +189,13 @@ impl Message<'_> {
                 "Not learned: \"{instruction}\" contradicts an active rule \u{2014} {path} unchanged."
             ),
             Message::AppliesTo { globs } => format!("  applies to {globs}"),
+            Message::Checks { require, pattern } => {
+                let verb = if require { "requires" } else { "forbids" };
+                format!("  checked: {verb} `{pattern}` in its scope (`autofix enforce`)")
+            }
+            Message::ProposedCheck { option } => {
+                format!("  a check could enforce it (not added): learn it with {option}")
+            }
             Message::SupersedesFrom { number, from } => {
                 format!("  supersedes rule {number} (from {from})")
             }
@@ -247,6 +258,14 @@ impl Message<'_> {
                 "Non apprise : \"{instruction}\" contredit une règle active \u{2014} {path} inchangé."
             ),
             Message::AppliesTo { globs } => format!("  s'applique à {globs}"),
+            Message::Checks { require, pattern } => {
+                let verb = if require { "exige" } else { "interdit" };
+                format!("  vérifiée : {verb} `{pattern}` dans sa portée (`autofix enforce`)")
+            }
+            Message::ProposedCheck { option } => format!(
+                "  une vérification pourrait l'appliquer (non ajoutée) : apprenez-la avec \
+                 {option}"
+            ),
             Message::SupersedesFrom { number, from } => {
                 format!("  remplace la règle n°{number} (d'après {from})")
             }
@@ -341,7 +360,7 @@ impl Refusal<'_> {
                 "refusing to write {path}: the new text does not read back as the old rules plus the new one (this is a bug in autofix; the file is unchanged)"
             ),
             Refusal::StdinUnreadable => "cannot read the rule from standard input".to_string(),
-            Refusal::StdinNotARule => "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}".to_string(),
+            Refusal::StdinNotARule => "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Check\", \"Force\"]}".to_string(),
             Refusal::InvalidGlob { glob, problem } => {
                 let problem = glob_problem_en(problem);
                 format!("invalid glob `{glob}` for --path: it {problem}")
@@ -373,7 +392,7 @@ impl Refusal<'_> {
                 "écriture de {path} refusée : le nouveau texte ne se relit pas comme les anciennes règles plus la nouvelle (c'est un bogue d'autofix ; le fichier est inchangé)"
             ),
             Refusal::StdinUnreadable => "impossible de lire la règle sur l'entrée standard".to_string(),
-            Refusal::StdinNotARule => "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Force\"]}".to_string(),
+            Refusal::StdinNotARule => "l'entrée standard n'est pas une règle : attendu {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Check\", \"Force\"]}".to_string(),
             Refusal::InvalidGlob { glob, problem } => {
                 let problem = glob_problem_fr(problem);
                 format!("motif invalide `{glob}` pour --path : il {problem}")
@@ -565,6 +584,7 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
             .text(lang),
         );
     }
+    lines.extend(check_lines(outcome, lang, front));
     for reference in &outcome.supersedes {
         let message = Message::SupersedesFrom {
             number: reference.rule,
@@ -601,6 +621,35 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
     let mut text = lines.join("\n");
     text.push('\n');
     text
+}
+
+/// The rule's check, or the check its shape suggests (`learn` shows it, never adds it).
+fn check_lines(outcome: &Outcome, lang: Lang, front: Front) -> Option<String> {
+    use crate::rules::pattern::{self, Kind};
+    if let Some(check) = &outcome.rule.check {
+        let message = Message::Checks {
+            require: check.kind == Kind::Require,
+            pattern: Shown(&check.pattern),
+        };
+        return Some(message.text(lang));
+    }
+    if outcome.status == Status::Refused || outcome.rule.retirement {
+        return None;
+    }
+    let proposal = pattern::propose(&outcome.rule.instruction)?;
+    let option = match front {
+        Front::Cli => format!("`--check '{}'`", proposal.pattern.replace('\'', "'\\''")),
+        Front::Mcp => format!(
+            "`check: {}`",
+            serde_json::to_string(&proposal.pattern).ok()?
+        ),
+    };
+    Some(
+        Message::ProposedCheck {
+            option: Shown(&option),
+        }
+        .text(lang),
+    )
 }
 
 /// After a refusal: `--supersedes N` if the new rule replaces them, `--force` to keep
@@ -709,7 +758,7 @@ mod tests {
         assert!(
             Refusal::StdinNotARule
                 .text(Lang::En)
-                .ends_with("\"Paths\", \"Force\"]}")
+                .ends_with("\"Paths\", \"Check\", \"Force\"]}")
         );
     }
 

@@ -735,6 +735,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         supersedes,
         force: arguments.force.unwrap_or(false),
         paths: arguments.paths.unwrap_or_default(),
+        check: None,
         retirement: false,
     };
     let after = if arguments.export.unwrap_or(true) {

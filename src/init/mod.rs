@@ -4,6 +4,7 @@
 //! bytes change, refused (and left byte-identical) when it is not ours.
 
 pub(crate) mod command;
+pub(crate) mod precommit;
 mod report;
 pub(crate) mod settings;
 pub(crate) mod skill;

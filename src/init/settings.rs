@@ -201,13 +201,20 @@ fn line_of(text: &str, slice: &str) -> usize {
 /// Code.
 const TIMEOUT_SECONDS: u64 = 10;
 
-/// The two hooks autofix installs: the rules at session start, and the correction
-/// reminder when a prompt is submitted.
+/// The hooks autofix installs: the rules at session start, the correction reminder when
+/// a prompt is submitted, and (Claude Code) the rules' checks after a file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     SessionStart,
     Prompt,
+    Edit,
 }
+
+/// Every kind, in the order the settings list them.
+const KINDS: [Kind; 3] = [Kind::SessionStart, Kind::Prompt, Kind::Edit];
+
+/// The command of the after-edit hook (`hook post-tool`).
+const EDIT_COMMAND: &str = "autofix hook post-tool --agent claude";
 
 impl Kind {
     /// The event's key in `agent`'s settings; `None` when the agent has no such hook.
@@ -216,13 +223,22 @@ impl Kind {
             (Kind::SessionStart, Agent::Cursor | Agent::Copilot) => Some("sessionStart"),
             (Kind::SessionStart, _) => Some("SessionStart"),
             (Kind::Prompt, agent) => prompt::event(agent),
+            // <https://code.claude.com/docs/en/hooks#posttooluse>
+            (Kind::Edit, Agent::Claude) => Some("PostToolUse"),
+            (Kind::Edit, _) => None,
         }
+    }
+
+    /// The tools a grouped hook fires for (Claude Code's `matcher`); `None`: every event.
+    fn matcher(self) -> Option<&'static str> {
+        (self == Kind::Edit).then_some("Write|Edit|MultiEdit")
     }
 
     fn command(self, agent: Agent) -> String {
         match self {
             Kind::SessionStart => agent.command(),
             Kind::Prompt => prompt::command(agent),
+            Kind::Edit => EDIT_COMMAND.to_string(),
         }
     }
 
@@ -259,17 +275,18 @@ impl Kind {
         match self {
             Kind::SessionStart => "autofix-rules",
             Kind::Prompt => "autofix-corrections",
+            Kind::Edit => "autofix-checks",
         }
     }
 }
 
 /// The events autofix hooks for `agent`, as the report names them.
 pub(crate) fn events(agent: Agent) -> String {
-    [Kind::SessionStart, Kind::Prompt]
-        .iter()
-        .filter_map(|kind| kind.event(agent))
-        .collect::<Vec<_>>()
-        .join(" and ")
+    let events: Vec<&str> = KINDS.iter().filter_map(|kind| kind.event(agent)).collect();
+    match events.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => events.join(""),
+    }
 }
 
 /// Our hook handler for `agent`, in that agent's format.
@@ -343,7 +360,7 @@ pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<Strin
     if !matches!(hooks, Json::Object(_)) {
         return Err(shape("`hooks`", hooks, "an object"));
     }
-    for kind in [Kind::SessionStart, Kind::Prompt] {
+    for kind in KINDS {
         let Some(event) = kind.event(agent) else {
             continue;
         };
@@ -443,7 +460,12 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
     // A group left empty by removing a second copy of ours goes too.
     entries.retain(|group| !matches!(group.get("hooks"), Some(Json::Array(h)) if h.is_empty()));
     if !placed {
-        entries.push(Json::object(vec![("hooks", Json::Array(vec![ours]))]));
+        let mut group = Vec::new();
+        if let Some(matcher) = kind.matcher() {
+            group.push(("matcher", Json::string(matcher)));
+        }
+        group.push(("hooks", Json::Array(vec![ours])));
+        entries.push(Json::object(group));
     }
 }
 
@@ -499,6 +521,18 @@ mod tests {
           }
         ]
       }
+    ],
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit|MultiEdit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook post-tool --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
     ]
   }
 }
@@ -526,6 +560,10 @@ mod tests {
             "autofix hook user-prompt --agent codex"
         );
         assert_eq!(events(Agent::Cursor), "sessionStart");
+        assert_eq!(
+            events(Agent::Claude),
+            "SessionStart, UserPromptSubmit and PostToolUse"
+        );
     }
 
     #[test]

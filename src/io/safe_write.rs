@@ -1,7 +1,8 @@
 //! The one way autofix writes a file, for every command that writes one (`learn`, `init`,
 //! `export`, `resolve`, `merge-driver --install`, `man --dir`, the MCP server): follow the symlink chain
-//! and refuse a real location the [`Fence`] forbids (inside `.git/`, the rules file or its
-//! lock, or outside the repository); take the file's sidecar lock; sweep the temp files a
+//! and refuse a real location the [`Fence`] forbids (inside `.git/`, but for git's hooks
+//! folder when the fence is [`Fence::git_hooks`]; the rules file or its lock; outside the
+//! repository); take the file's sidecar lock; sweep the temp files a
 //! killed writer left; check, right before the rename, that the file still holds what the
 //! writer read; then replace it atomically ([`crate::io::atomic`]). Every refusal is a
 //! [`Refusal`], which `atomic` declares among the write's errors.
@@ -24,6 +25,9 @@ pub(crate) struct Fence {
     /// The roots the errors and warnings name files below, relative (see
     /// [`Fence::naming_below`]); none: every file by the path it was reached by.
     shown_below: Vec<PathBuf>,
+    /// git's hooks folder, the one place inside `.git/` a write may land (`init
+    /// --pre-commit`): only files directly in it.
+    hooks: Option<PathBuf>,
 }
 
 impl Fence {
@@ -46,6 +50,16 @@ impl Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
             rules: None,
             shown_below: Vec::new(),
+            hooks: None,
+        }
+    }
+
+    /// A fence for a hook script in git's hooks folder `hooks` (as `git rev-parse
+    /// --git-path hooks` names it): a file directly in that folder, nowhere else.
+    pub(crate) fn git_hooks(hooks: &Path) -> Fence {
+        Fence {
+            hooks: Some(crate::io::workspace::real_location(hooks)),
+            ..Fence::default()
         }
     }
 
@@ -58,6 +72,7 @@ impl Fence {
                 &atomic::resolve(rules_file).map_or_else(|_| rules_file.to_path_buf(), |t| t.path),
             )),
             shown_below: Vec::new(),
+            hooks: None,
         }
     }
 
@@ -93,6 +108,13 @@ impl Fence {
     fn check(&self, path: &Path, real: &Path) -> Result<(), Refusal> {
         let location = crate::io::workspace::real_location(real);
         let refused = |make: fn(PathBuf) -> Refusal| Err(make(path.to_path_buf()));
+        if let Some(hooks) = &self.hooks {
+            return if location.parent() == Some(hooks.as_path()) {
+                Ok(())
+            } else {
+                refused(|path| Refusal::Outside { path })
+            };
+        }
         if location
             .components()
             .any(|part| part == Component::Normal(".git".as_ref()))

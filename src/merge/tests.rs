@@ -20,6 +20,7 @@ fn file(rules: &[R<'_>]) -> String {
                 instruction: instruction.into(),
                 why: why.into(),
                 paths: Vec::new(),
+                check: None,
                 retirement: false,
             },
         );

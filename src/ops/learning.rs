@@ -180,6 +180,13 @@ impl Learned {
                 .map(|found| -> DiagnosticJson<'_> { DiagnosticJson::owned(found) })
                 .chain(diagnostics::json_of(&self.warnings))
                 .collect(),
+            proposed_check: self
+                .outcome
+                .rule
+                .check
+                .is_none()
+                .then(|| crate::rules::pattern::propose(&self.outcome.rule.instruction))
+                .flatten(),
         }
     }
 
@@ -220,4 +227,7 @@ struct LearnedJson<'a> {
     warnings: Vec<&'a str>,
     /// The rules the new one repeats or contradicts, then the warnings, with their codes.
     diagnostics: Vec<DiagnosticJson<'a>>,
+    /// The check the rule's shape suggests when it has none (shown, never added).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proposed_check: Option<crate::rules::pattern::Check>,
 }

@@ -171,6 +171,16 @@ codes! {
         "Retire the rule if it no longer holds (`autofix retire N --why ...`), or learn a superseding rule that names the path as it is now.",
         "A rule about a folder that is gone is noise in every agent's context, and an agent may recreate the folder to obey it.",
         "rule 7 \"Always keep the handlers in `src/api/`\" after src/api/ was moved to src/routes/";
+    InvalidCheck = "invalid-check", Error,
+        "A rule's `Check` is not `{\"Forbid\": \"REGEX\"}` or `{\"Require\": \"REGEX\"}`, or its pattern is empty, longer than 1,024 bytes, not a valid regular expression (`regex` crate syntax) or compiles to more than 1 MiB.",
+        "Learn a superseding rule with a valid check (`autofix learn --supersedes N --check 'console\\.log' …`); test the pattern with `autofix enforce --all-lines`.",
+        "A check that cannot run enforces nothing: `enforce` and the pre-commit hook skip it, so the rule is back to being text the agent may not follow.",
+        "\"Check\": {\"Forbid\": \"console.log(\"}    <- the group `(` is never closed; write console\\.log\\(";
+    RuleBroken = "rule-broken", Error,
+        "`enforce`: a line added in a file of a rule's scope matches the rule's `Forbid` pattern, or a changed file in scope lacks its `Require` pattern.",
+        "Change the line so the rule holds (the message quotes the rule), or supersede the rule if it no longer holds.",
+        "The rule is a correction the user already made once; caught here, it is fixed before the user has to make it again.",
+        "rule 4 \"Never call `console.log` in src\" with {\"Forbid\": \"console\\\\.log\"}: src/app.ts:12 adds console.log(x)";
     InvalidField = "invalid-field", Error,
         "A field is missing or has the wrong type: in the rules file, a text that is not a string, a `Supersedes` that is not a list of numbers, a repeated key; in a preset, a command without `id`, a `skill` that is a list, a requirement without `type`/`name`, a `taskPresetId` that is not `^[a-z0-9][a-z0-9-]*$`.",
         "Give the field the type the format expects; bind one skill per command and declare several skills as separate requirements.",

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::file::Document;
 
 /// A rule as the writer stores it: the four fields, in this key order, then `Paths` for a
-/// scoped rule (an unscoped rule keeps exactly the four fields of the original format).
+/// scoped rule and `Check` for a checked one (a plain rule keeps exactly the four fields of
+/// the original format).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub(crate) struct StoredRule {
     #[serde(rename = "Rule_number")]
@@ -22,6 +23,10 @@ pub(crate) struct StoredRule {
     pub why: String,
     #[serde(rename = "Paths", skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// `"Check": {"Forbid": …}` or `{"Require": …}` on a rule that checks itself
+    /// ([`super::pattern`]), else absent.
+    #[serde(rename = "Check", skip_serializing_if = "Option::is_none")]
+    pub check: Option<super::pattern::Check>,
     /// `"Retirement": true` on a retirement record ([`super::retire`]), else absent.
     #[serde(rename = "Retirement", skip_serializing_if = "std::ops::Not::not")]
     pub retirement: bool,
@@ -172,6 +177,12 @@ fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
         let globs: Vec<String> = rule.paths.iter().map(|g| string(g)).collect();
         fields.push(("Paths", format!("[{}]", globs.join(", "))));
     }
+    if let Some(check) = &rule.check {
+        fields.push((
+            "Check",
+            format!("{{\"{}\": {}}}", check.kind.key(), string(&check.pattern)),
+        ));
+    }
     if rule.retirement {
         fields.push((super::file::FIELD, "true".to_string()));
     }
@@ -206,6 +217,7 @@ mod tests {
             instruction: "Always \"quote\" é".into(),
             why: "user preference".into(),
             paths: Vec::new(),
+            check: None,
             retirement: false,
         }
     }

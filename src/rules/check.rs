@@ -96,6 +96,7 @@ pub(crate) fn check_with(
                 .diagnostics
                 .extend(over_budget(path, &document, context));
             super::scope_check::lint(path, &document, context.tracked, &mut report.diagnostics);
+            super::pattern_check::lint(path, &document, &mut report.diagnostics);
             if let (Some(tracked), Some(root)) = (context.tracked, context.root) {
                 let repository = super::stale::Repository {
                     root,

@@ -89,6 +89,13 @@ pub(crate) enum RulesError {
         glob: String,
         problem: super::scope::GlobProblem,
     },
+    #[error("invalid check `{pattern}` for {flag}: {problem}")]
+    InvalidCheck {
+        pattern: String,
+        /// `--check` or `--require` (`Check` from JSON input).
+        flag: &'static str,
+        problem: String,
+    },
     #[error(
         "cannot supersede rule {number} (from {from}): {} has no rule with that number",
         path.display()

@@ -80,6 +80,7 @@ struct Record {
     why: StoredText,
     supersedes: Stored<Vec<u64>>,
     paths: Stored<Vec<String>>,
+    check: Stored<super::pattern::Check>,
     malformed: Option<String>,
 }
 
@@ -165,6 +166,15 @@ impl<'a> Rule<'a> {
             Stored::Missing => Paths::Missing,
             Stored::Read(globs) => Paths::Globs(globs),
             Stored::Invalid(span) => Paths::Invalid(span.get(self.source)),
+        }
+    }
+
+    /// The optional `Check` ([`super::pattern`]): what `enforce` looks for in scope.
+    pub(crate) fn check(&self) -> CheckField<'a> {
+        match &self.record.check {
+            Stored::Missing => CheckField::Missing,
+            Stored::Read(check) => CheckField::Check(check),
+            Stored::Invalid(span) => CheckField::Invalid(span.get(self.source)),
         }
     }
 
@@ -261,6 +271,17 @@ impl<'a> Paths<'a> {
     }
 }
 
+/// The optional `Check` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CheckField<'a> {
+    Missing,
+    /// `{"Forbid": …}` or `{"Require": …}` (whether the pattern compiles is `check`'s
+    /// business).
+    Check(&'a super::pattern::Check),
+    /// Present but not of that shape: the raw JSON.
+    Invalid(&'a str),
+}
+
 /// The raw values of the known fields of one rule object.
 #[derive(Default)]
 pub(crate) struct Fields<'a> {
@@ -270,6 +291,7 @@ pub(crate) struct Fields<'a> {
     pub(crate) why: Option<Field<'a>>,
     pub(crate) supersedes: Option<Field<'a>>,
     pub(crate) paths: Option<Field<'a>>,
+    pub(crate) check: Option<Field<'a>>,
 }
 
 /// A member's raw value (a slice of the object's text), and for a string whether it holds
@@ -310,6 +332,7 @@ pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
             "Why" => &mut fields.why,
             "Supersedes" => &mut fields.supersedes,
             "Paths" => &mut fields.paths,
+            "Check" => &mut fields.check,
             _ => &mut None,
         };
         if slot.replace(value).is_some() {
@@ -433,6 +456,7 @@ fn read_rule(source: &str, index: usize, raw: &str) -> Record {
         why: StoredText::Missing,
         supersedes: Stored::Missing,
         paths: Stored::Missing,
+        check: Stored::Missing,
         malformed: None,
     };
     match scan_fields(raw) {
@@ -452,6 +476,10 @@ fn read_rule(source: &str, index: usize, raw: &str) -> Record {
             rule.paths = fields
                 .paths
                 .map_or(Stored::Missing, |f| paths(source, f.raw));
+            rule.check = fields.check.map_or(Stored::Missing, |f| {
+                super::pattern::Check::from_json(f.raw)
+                    .map_or_else(|_| Stored::Invalid(Span::of(source, f.raw)), Stored::Read)
+            });
             rule.malformed = undecodable("Category", fields.category)
                 .or_else(|| undecodable("Instruction", fields.instruction))
                 .or_else(|| undecodable("Why", fields.why));

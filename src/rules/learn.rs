@@ -36,6 +36,9 @@ pub(crate) struct Request {
     /// The globs the rule is scoped to; empty: it applies everywhere.
     #[serde(rename = "Paths", alias = "paths", default)]
     pub paths: Vec<String>,
+    /// The rule's check ([`super::pattern`]): `{"Forbid": "REGEX"}` or `{"Require": …}`.
+    #[serde(rename = "Check", alias = "check", default)]
+    pub check: Option<super::pattern::Check>,
     /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
     #[serde(skip)]
     pub retirement: bool,
@@ -105,6 +108,8 @@ struct Validated {
     references: Vec<SupersedeReference>,
     /// The scope, each glob checked, repeats dropped, in the order given.
     paths: Vec<String>,
+    /// The check, its pattern compiled once to prove it can run.
+    check: Option<super::pattern::Check>,
     force: bool,
     retirement: bool,
 }
@@ -158,6 +163,18 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         }
     }
     let paths = validate_paths(&request.paths)?;
+    if let Some(check) = &request.check {
+        check
+            .compile()
+            .map_err(|problem| RulesError::InvalidCheck {
+                pattern: check.pattern.clone(),
+                flag: match check.kind {
+                    super::pattern::Kind::Forbid => "--check",
+                    super::pattern::Kind::Require => "--require",
+                },
+                problem,
+            })?;
+    }
     let mut supersedes = request.supersedes.clone();
     supersedes.sort_unstable();
     supersedes.dedup();
@@ -182,6 +199,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         references,
         force: request.force,
         paths,
+        check: request.check.clone(),
         retirement: request.retirement,
     })
 }
@@ -285,6 +303,10 @@ fn plan<'a>(
                     .iter()
                     .map(ToString::to_string)
                     .collect(),
+                check: match existing.check() {
+                    super::file::CheckField::Check(check) => Some(check.clone()),
+                    _ => None,
+                },
                 retirement: super::file::is_retirement(&existing),
             },
             matches: Vec::new(),
@@ -330,6 +352,7 @@ fn plan<'a>(
         instruction: rule.instruction.clone(),
         why: rule.why.clone(),
         paths: rule.paths.clone(),
+        check: rule.check.clone(),
         retirement: rule.retirement,
     };
     let mut warnings = Vec::new();
@@ -447,6 +470,15 @@ fn has_duplicate_numbers(numbers: &[u64]) -> bool {
 /// inserted text is one comma and one object holding the new rule: together with the old
 /// text being a valid array (it was parsed), that makes the new text the old array plus
 /// that object, without parsing the whole file a second time.
+/// Whether the check read back is the one stored (none for none).
+fn same_check(read: super::file::CheckField<'_>, stored: Option<&super::pattern::Check>) -> bool {
+    match (read, stored) {
+        (super::file::CheckField::Missing, None) => true,
+        (super::file::CheckField::Check(read), Some(stored)) => read == stored,
+        _ => false,
+    }
+}
+
 fn verify(
     path: &Path,
     old: &Document,
@@ -484,6 +516,7 @@ fn verify(
         && last.instruction().as_str() == Some(&rule.instruction)
         && last.why().as_str() == Some(&rule.why)
         && same_paths(&last.paths(), &rule.paths)
+        && same_check(last.check(), rule.check.as_ref())
         && super::file::is_retirement(last) == rule.retirement;
     if same_new { Ok(()) } else { Err(failed()) }
 }
@@ -538,6 +571,10 @@ mod tests {
                 } else {
                     Vec::new()
                 },
+                check: source.is_empty().then(|| crate::rules::pattern::Check {
+                    kind: crate::rules::pattern::Kind::Forbid,
+                    pattern: "console\\.log\"(".into(),
+                }),
                 retirement: false,
             };
             let text = splice(&document, &rule);
@@ -548,6 +585,15 @@ mod tests {
             };
             assert!(
                 verify(path, &document, &text, &other).is_err(),
+                "{source:?}"
+            );
+            let rechecked = StoredRule {
+                check: None,
+                ..rule.clone()
+            };
+            assert_eq!(
+                verify(path, &document, &text, &rechecked).is_err(),
+                rule.check.is_some(),
                 "{source:?}"
             );
             let rescoped = StoredRule {
@@ -598,6 +644,7 @@ mod tests {
             supersedes: vec![],
             force: false,
             paths: vec![],
+            check: None,
             retirement: false,
         };
         assert_eq!(

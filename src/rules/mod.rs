@@ -10,6 +10,8 @@ pub(crate) mod error;
 pub(crate) mod file;
 pub(crate) mod learn;
 pub(crate) mod listing;
+pub(crate) mod pattern;
+pub(crate) mod pattern_check;
 pub(crate) mod provenance;
 pub(crate) mod reference;
 pub(crate) mod retire;

@@ -60,6 +60,7 @@ pub(crate) fn request(
         // A retirement repeats nothing: it is no rule an agent follows.
         force: true,
         paths: Vec::new(),
+        check: None,
         retirement: true,
     })
 }

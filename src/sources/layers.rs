@@ -804,6 +804,7 @@ pub(crate) fn retirement(
         // A retirement repeats nothing: it is no rule an agent follows.
         force: true,
         paths: Vec::new(),
+        check: None,
         retirement: true,
     }))
 }

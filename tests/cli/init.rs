@@ -224,6 +224,18 @@ fn hook_claude_writes_the_documented_shape() {
           }
         ]
       }
+    ],
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit|MultiEdit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook post-tool --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
     ]
   }
 }

@@ -9,6 +9,7 @@ mod bench_hook;
 mod capture;
 mod clients;
 mod consistency;
+mod enforce;
 mod export;
 mod findings;
 mod frontmatter;

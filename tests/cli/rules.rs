@@ -1639,6 +1639,7 @@ fn learn_json_keys_are_the_advertised_ones() {
         "Why" => json!("w"),
         "Supersedes" => json!([]),
         "Paths" => json!(["src/**"]),
+        "Check" => json!({"Forbid": "console\\.log"}),
         "Force" => json!(true),
         other => panic!("a key the test does not know: {other}"),
     };

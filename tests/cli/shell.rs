@@ -164,7 +164,7 @@ fn man_writes_one_page_per_command() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["man", "--dir", "pages"]).expect(0);
     assert!(
-        run.stdout.starts_with("Wrote 34 man pages to pages"),
+        run.stdout.starts_with("Wrote 36 man pages to pages"),
         "{}",
         run.stdout
     );
@@ -216,7 +216,7 @@ fn man_dir_writes_through_safe_write() {
     .unwrap();
     let run = sandbox.run(&["man", "--dir", "pages/"]).expect(0);
     assert!(
-        run.stdout.starts_with("Wrote 34 man pages"),
+        run.stdout.starts_with("Wrote 36 man pages"),
         "{}",
         run.stdout
     );
@@ -235,7 +235,7 @@ fn man_dir_writes_through_safe_write() {
     // Again: the same pages, nothing left beside them.
     sandbox.run(&["man", "--dir", "pages"]).expect(0);
     let names = crate::support::files_below(&sandbox.join("pages"));
-    assert_eq!(names.len(), 34, "{names:?}");
+    assert_eq!(names.len(), 36, "{names:?}");
     assert!(names.iter().all(|name| name.ends_with(".1")), "{names:?}");
 }
 
@@ -258,6 +258,7 @@ fn help_groups_global_options_and_shows_them_where_they_apply() {
             "rules",
             "retire",
             "check",
+            "enforce",
             "export",
             "import",
             "where",
@@ -310,7 +311,7 @@ fn help_groups_global_options_and_shows_them_where_they_apply() {
 
 /// Validates a SARIF file with Microsoft's SARIF Multitool when `SARIF_MULTITOOL` names
 /// it (`.ci/run` installs it from the npm registry); returns whether it ran.
-fn multitool_validates(sarif: &Path) -> bool {
+pub(crate) fn multitool_validates(sarif: &Path) -> bool {
     let Some(tool) = std::env::var_os("SARIF_MULTITOOL").filter(|t| Path::new(t).exists()) else {
         crate::support::skip(
             "sarif-multitool",
@@ -346,7 +347,7 @@ fn multitool_validates(sarif: &Path) -> bool {
     true
 }
 
-fn assert_github_ready(log: &serde_json::Value, category: &str) {
+pub(crate) fn assert_github_ready(log: &serde_json::Value, category: &str) {
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];
     assert_eq!(run["automationDetails"]["id"], category);

@@ -134,6 +134,15 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
         crate::io::settings::get().ceilings.clone(),
     );
     workspace.check_places(&options)?;
+    if args.uninstall_pre_commit {
+        let (outcome, path) = init::precommit::uninstall(&workspace.root)?;
+        print(&format!(
+            "pre-commit hook: {} {}\n",
+            outcome.describe(),
+            workspace.show(&path)
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let request = init::Request {
         root: workspace.root.clone(),
         rules_file: workspace.shown_path().to_path_buf(),
@@ -162,6 +171,20 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     let quiet = args.quiet && args.format == TextOrJson::Text && report.exit_code() == 0;
     if !quiet {
         print(&text)?;
+    }
+    if args.pre_commit && !args.dry_run && !args.check {
+        let (outcome, path) = init::precommit::install(&workspace.root)?;
+        let line = format!(
+            "pre-commit hook: {} {} (runs `autofix enforce --staged`)\n",
+            outcome.describe(),
+            workspace.show(&path)
+        );
+        match args.format {
+            TextOrJson::Text if quiet => {}
+            TextOrJson::Text => print(&line)?,
+            // The JSON document stays alone on stdout.
+            TextOrJson::Json => crate::front::context::eprint(&line),
+        }
     }
     Ok(ExitCode::from(report.exit_code()))
 }

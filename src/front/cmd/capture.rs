@@ -47,6 +47,39 @@ pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        HookCommand::PostTool(args) => {
+            post_tool(context, args.agent);
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `hook post-tool`: the checks on the file just written; one line on stderr when it
+/// cannot run, never a failure (a hook must not stop the agent).
+fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
+    use crate::ops::edit_hook;
+    let crate::front::cli::EditAgent::Claude = agent;
+    let answer = (|| -> anyhow::Result<Option<String>> {
+        let cap = crate::io::limits::max_file_bytes()?;
+        let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)?;
+        let Some(written) = edit_hook::read_claude(&input) else {
+            return Ok(None);
+        };
+        let cwd = written.cwd.as_ref().and_then(|c| c.to_str());
+        let workspace = hook_workspace(context, cwd);
+        Ok(edit_hook::claude_answer(&edit_hook::violations(
+            &workspace, &written,
+        )?))
+    })();
+    match answer {
+        Ok(Some(text)) => {
+            let _ = print(&text);
+        }
+        Ok(None) => {}
+        Err(error) => eprint(&format!(
+            "autofix: the edit was not checked: {}\n",
+            crate::front::context::describe(&error)
+        )),
     }
 }
 
@@ -54,12 +87,18 @@ pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
 /// `cwd` (else the current directory) as every command finds its workspace; none when
 /// there is no readable rules file: the reminder is then the plain one.
 fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
+    active_rules(&hook_workspace(context, cwd)).unwrap_or_default()
+}
+
+/// The workspace of the project a hook ran in: found from the hook input's `cwd` (else
+/// the current directory) as every command finds its workspace.
+fn hook_workspace(context: &Context, cwd: Option<&str>) -> crate::io::workspace::Workspace {
     let from = match cwd.map(std::path::Path::new) {
         Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd.to_path_buf(),
-        _ => match context.cwd() {
-            Ok(dir) => dir.to_path_buf(),
-            Err(_) => return Vec::new(),
-        },
+        _ => context
+            .cwd()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default(),
     };
     let found = crate::io::workspace::Workspace::discover_from(
         &crate::io::workspace::Options::default(),
@@ -68,14 +107,13 @@ fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
         crate::io::settings::get().ceilings.clone(),
     );
     // Shown (and so read) from this process's directory, not the prompt's.
-    let workspace = crate::io::workspace::Workspace::new(
+    crate::io::workspace::Workspace::new(
         found.root,
         found.rules_file,
         found.source,
         found.candidates,
         context.cwd().unwrap_or(std::path::Path::new("")),
-    );
-    active_rules(&workspace).unwrap_or_default()
+    )
 }
 
 /// The active rules of the workspace: those imported from its sources (`org:12`), then

@@ -6,6 +6,7 @@
 pub(crate) mod adopt;
 pub(crate) mod agents;
 pub(crate) mod capture;
+pub(crate) mod enforce;
 pub(crate) mod ledger;
 pub(crate) mod preset;
 pub(crate) mod rules;
@@ -175,6 +176,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Learn(args) => rules::learn(&context, args),
         Command::Rules(args) => rules::rules(&context, args),
         Command::Check(args) => rules::check(&context, args),
+        Command::Enforce(args) => enforce::enforce(&context, args),
         Command::Retire(args) => ledger::retire(&context, args),
         Command::Ledger(args) => ledger::ledger(&context, args),
         Command::Where(args) => rules::where_(&context, args),

@@ -48,6 +48,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         Some(LangArg::Fr) => Lang::Fr,
         None => Lang::from_env(),
     };
+    let check = args.check_request();
     let request = if args.json {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
@@ -93,6 +94,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             supersedes,
             force: args.force,
             paths: args.paths,
+            check,
             retirement: false,
         }
     };
