@@ -10,6 +10,7 @@ use std::fs::File;
 use std::process::{Command, Stdio};
 
 use crate::bench::{Side, compare, noop};
+use crate::capture::prompt_input as payload;
 use crate::support::Sandbox;
 
 const RULES: &str = r#"[
@@ -17,18 +18,6 @@ const RULES: &str = r#"[
   {"Rule_number": 2, "Category": "CODE", "Instruction": "Always use named exports", "Why": "tree shaking"},
   {"Rule_number": 3, "Category": "PROCESS", "Instruction": "Never push directly to main", "Why": "reviews"}
 ]"#;
-
-/// A Claude Code `UserPromptSubmit` payload carrying `prompt`.
-fn payload(prompt: &str) -> String {
-    serde_json::json!({
-        "session_id": "s1",
-        "transcript_path": "/tmp/t.jsonl",
-        "cwd": "/tmp",
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": prompt,
-    })
-    .to_string()
-}
 
 #[test]
 #[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]

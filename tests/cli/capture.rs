@@ -6,7 +6,7 @@
 use crate::support::{Run, Sandbox};
 
 /// The hook's input as Claude Code and Codex send it.
-fn prompt_input(prompt: &str) -> String {
+pub(crate) fn prompt_input(prompt: &str) -> String {
     serde_json::json!({
         "session_id": "s1",
         "transcript_path": "/tmp/t.jsonl",
