@@ -138,24 +138,8 @@ fn by_learn(sandbox: &Sandbox, text: &str) -> Verdict {
 }
 
 fn by_mcp(sandbox: &Sandbox, text: &str) -> Verdict {
-    let input = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "learn",
-            "arguments": {"category": "CODE", "instruction": text, "why": "w", "dry_run": true}}}),
-    ]
-    .map(|v| v.to_string())
-    .join("\n")
-        + "\n";
-    let run = sandbox.run_with_stdin(&["mcp"], &input).expect(0);
-    let answer: Value = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|a| a["id"] == 1)
-        .unwrap();
+    let arguments = json!({"category": "CODE", "instruction": text, "why": "w", "dry_run": true});
+    let answer = crate::support::mcp_call(sandbox, "", "learn", arguments);
     match answer["result"]["structuredContent"]["matches"]
         .as_array()
         .unwrap()

@@ -2523,12 +2523,7 @@ fn imported_text_passes_the_same_gate_as_learn() {
 
 /// The MCP tool `name`'s reply to `arguments`, in `app/`.
 fn mcp_call(sandbox: &Sandbox, name: &str, arguments: serde_json::Value) -> serde_json::Value {
-    let request = serde_json::json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": name, "arguments": arguments}
-    });
-    let run = sandbox.run_with_stdin_in("app", &["mcp"], &format!("{request}\n"));
-    serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
+    crate::support::mcp_call(sandbox, "app", name, arguments)
 }
 
 #[test]

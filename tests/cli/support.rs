@@ -352,3 +352,19 @@ pub(crate) fn hermetic_git(command: &mut Command) -> &mut Command {
         .env_remove("AUTOFIX_MERGE_UPSTREAM")
         .env_remove("AUTOFIX_MERGE_DRIVER")
 }
+
+/// The reply of the MCP server, run in `relative_cwd`, to one call of tool `name` with
+/// `arguments` (the server answers a call without a handshake).
+pub(crate) fn mcp_call(
+    sandbox: &Sandbox,
+    relative_cwd: &str,
+    name: &str,
+    arguments: serde_json::Value,
+) -> serde_json::Value {
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}
+    });
+    let run = sandbox.run_with_stdin_in(relative_cwd, &["mcp"], &format!("{request}\n"));
+    serde_json::from_str(run.stdout.lines().next().unwrap()).unwrap()
+}

@@ -126,6 +126,37 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("hors de", "pas dans"),
 ];
 
+/// Where `phrase` next stands in `text` as whole words, from byte `from` on: each end is
+/// the text's edge, a character that is neither a letter, a digit nor an apostrophe
+/// ("t'as" is one word), or an end of the phrase that is no letter itself ("--force").
+pub(super) fn phrase_at(text: &str, phrase: &str, mut from: usize) -> Option<usize> {
+    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '\'');
+    while let Some(at) = text.get(from..)?.find(phrase).map(|at| at + from) {
+        let end = at + phrase.len();
+        let starts =
+            edge(text[..at].chars().next_back()) || !phrase.starts_with(char::is_alphanumeric);
+        let ends = edge(text[end..].chars().next()) || !phrase.ends_with(char::is_alphanumeric);
+        if starts && ends {
+            return Some(at);
+        }
+        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// `text` with each whole-word `phrase` ([`phrase_at`]) written as `with`.
+pub(super) fn replace_phrase(text: &str, phrase: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    while let Some(at) = phrase_at(text, phrase, done) {
+        out.push_str(&text[done..at]);
+        out.push_str(with);
+        done = at + phrase.len();
+    }
+    out.push_str(&text[done..]);
+    out
+}
+
 /// Each word's other spellings (after the phrases above), English and French.
 pub(super) const SYNONYMS: &[(&str, &[&str])] = &[
     (

@@ -398,27 +398,9 @@ fn fold(text: &str) -> String {
 fn lexicon_rewrite(folded: &str) -> String {
     let mut text = folded.to_string();
     for (phrase, word) in lexicon::PHRASES {
-        if !text.contains(phrase) {
-            continue;
+        if text.contains(phrase) {
+            text = lexicon::replace_phrase(&text, phrase, word);
         }
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find(phrase) {
-            let end = at + phrase.len();
-            let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-            let starts =
-                edge(rest[..at].chars().next_back()) || !phrase.starts_with(char::is_alphanumeric);
-            let ends = edge(rest[end..].chars().next()) || !phrase.ends_with(char::is_alphanumeric);
-            out.push_str(&rest[..at]);
-            if starts && ends {
-                out.push_str(word);
-            } else {
-                out.push_str(phrase);
-            }
-            rest = &rest[end..];
-        }
-        out.push_str(rest);
-        text = out;
     }
     text
 }
@@ -990,6 +972,21 @@ mod tests {
         ] {
             assert_eq!(kind(a, b), None, "{a} / {b}");
         }
+    }
+
+    #[test]
+    fn phrases_are_replaced_as_whole_words_only() {
+        assert_eq!(
+            lexicon::replace_phrase("use unknown now, now", "now", "X"),
+            "use unknown X, X"
+        );
+        assert_eq!(lexicon::replace_phrase("t'as now", "as", "X"), "t'as now");
+        assert_eq!(
+            lexicon_rewrite("run the end to end tests, not git push --force"),
+            "run the e2e tests, not git forcepush"
+        );
+        let (cues, plain) = paraphrase::Cues::read("from now on, never use unknown");
+        assert!(cues.change && plain.contains("unknown"), "{plain}");
     }
 
     #[test]

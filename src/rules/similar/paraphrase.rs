@@ -1,8 +1,8 @@
-//! The same rule in other words, beyond the strict statement match of the parent module:
-//! a text that covers the rule's meaningful words (tools and choices weighing double, the
-//! verb half) and adds little of its own repeats it; one that says the opposite, or moves
-//! what the rule asks for to another tool of its group ("Playwright" → "Cypress") with the
-//! rest of the rule kept, reverses it.
+//! What the model weighs of a text against a rule, beyond the strict statement match: its
+//! cues, how much of the rule's words it says (tools and choices weighing double, the verb
+//! and the scope half) and how much of its own, whether it names the rule's reason, reports
+//! the thing the rule forbids, or moves what the rule asks for to another tool of its group
+//! ("Playwright" → "Cypress").
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -61,30 +61,17 @@ impl Cues {
                 .iter()
                 .any(|n| contains_phrase(cue, n));
             if !negates && contains_phrase(&plain, cue) {
-                plain = plain.replace(cue, " ");
+                // Whole words only: "now" is no part of "unknown".
+                plain = lexicon::replace_phrase(&plain, cue, " ");
             }
         }
         (cues, plain)
     }
 }
 
-/// Whether `phrase` occurs in `text` starting and ending at a word's edge.
+/// Whether `phrase` occurs in `text` as whole words.
 fn contains_phrase(text: &str, phrase: &str) -> bool {
-    let mut from = 0;
-    while let Some(at) = text[from..].find(phrase).map(|at| at + from) {
-        let end = at + phrase.len();
-        let before = text[..at].chars().next_back();
-        let after = text[end..].chars().next();
-        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '\'');
-        if edge(before) && edge(after) {
-            return true;
-        }
-        from = at + phrase.len().max(1);
-        if from >= text.len() {
-            break;
-        }
-    }
-    false
+    lexicon::phrase_at(text, phrase, 0).is_some()
 }
 
 /// A conversational word with no part in a rule ("seriously", "encore").
