@@ -1,0 +1,344 @@
+//! The MCP tools: the list `tools/list` advertises (each tool's name, title, description
+//! and annotations, its input schema derived from its arguments), and the handlers: each reads its arguments (`arguments.rs`), calls the same
+//! operation and renderer as the CLI, and answers the CLI's text beside its JSON document.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::ops::learning::{self, AfterLearning};
+use crate::ops::service;
+use crate::preset::{render, report};
+use crate::rules::provenance::History;
+use crate::rules::reference::RuleRef;
+use crate::rules::{learn, listing};
+
+use super::arguments::{
+    CheckArguments, LearnArguments, PresetRenderArguments, PresetValidateArguments,
+    RetireArguments, RulesArguments,
+};
+use super::schema::input_schema;
+use super::{Fault, INVALID_PARAMS};
+use crate::front::context::Context;
+use crate::front::{context, history};
+
+/// Claude Code refuses tool output above 25,000 tokens; stay well below (4 bytes a token).
+const MAX_RULES_BYTES: usize = 20_000 * 4;
+
+/// A tool's answer: the CLI's text and JSON document (as a value), or a failure the model
+/// should see.
+enum Answer {
+    Done { text: String, json: Value },
+    Failed(String),
+}
+
+pub(super) fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Fault::new(INVALID_PARAMS, "`name` must be a string"))?;
+    let empty = Map::new();
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(arguments)) => arguments,
+        Some(_) => return Err(Fault::new(INVALID_PARAMS, "`arguments` must be an object")),
+    };
+    let answer = match name {
+        "rules" => rules(context, arguments),
+        "learn" => learn_tool(context, arguments),
+        "retire" => retire_tool(context, arguments),
+        "check" => read::<CheckArguments>(name, arguments).and_then(|_| check(context)),
+        "preset_validate" => preset_validate(context, arguments),
+        "preset_render" => preset_render(context, arguments),
+        other => {
+            return Err(Fault::new(
+                INVALID_PARAMS,
+                format!("unknown tool `{other}`"),
+            ));
+        }
+    };
+    Ok(match answer {
+        Ok(Answer::Done { text, json }) => json!({
+            "content": [{"type": "text", "text": text}],
+            "structuredContent": json,
+            "isError": false,
+        }),
+        Ok(Answer::Failed(message)) | Err(message) => json!({
+            "content": [{"type": "text", "text": message}],
+            "structuredContent": {"version": 1, "error": message},
+            "isError": true,
+        }),
+    })
+}
+
+/// A tool's arguments as its struct: an unknown, missing or mistyped one is the tool's
+/// input error (`isError`), named, not a protocol one; dropped, `path` for `paths` would
+/// record a rule unscoped and report success.
+fn read<T: DeserializeOwned>(tool: &str, arguments: &Map<String, Value>) -> Result<T, String> {
+    crate::front::input::read(arguments, "argument", &format!(" for `{tool}`"))
+}
+
+/// The message the CLI would print after `error:`.
+fn failure(error: anyhow::Error) -> String {
+    context::describe(&error)
+}
+
+fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    // The arguments are checked before the workspace is looked for.
+    let arguments: RulesArguments = read("rules", arguments)?;
+    if let Some(number) = &arguments.rule {
+        let filters = arguments.category.is_some()
+            || arguments.all.is_some()
+            || arguments.budget.is_some()
+            || arguments.for_paths.is_some()
+            || arguments.search.is_some();
+        if filters {
+            return Err("`rule` shows one rule whole; it takes none of the filters".to_string());
+        }
+        let workspace = context.workspace().map_err(failure)?;
+        let (text, json) = history::shown_rule(&workspace, number).map_err(failure)?;
+        let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+        return Ok(Answer::Done { text, json });
+    }
+    let all = arguments.all.unwrap_or(false);
+    let workspace = context.workspace().map_err(failure)?;
+    let paths = workspace.paths_inside(&arguments.for_paths.unwrap_or_default());
+    let query = listing::Query {
+        categories: arguments.category.unwrap_or_default(),
+        all,
+        budget: arguments.budget,
+        paths: paths.map_err(|error| format!("`for` {error}"))?,
+        search: arguments.search,
+        provenance: (arguments.provenance == Some(true))
+            .then(|| std::sync::Arc::new(History::read(&workspace.rules_file))),
+    };
+    let listing = service::list(&workspace, &query).map_err(|error| failure(error.into()))?;
+    let (text, json) = (listing.to_text(), serde_json::to_value(&listing));
+    let mut json = json.map_err(|error| error.to_string())?;
+    let mut text = text;
+    let categories: Vec<String> = query
+        .categories
+        .iter()
+        .map(|c| crate::rules::category::normalize(c))
+        .collect();
+    // Imported (`org:N`) and personal (`user:N`) rules, as `autofix rules` lists them.
+    let layers = crate::sources::layers::for_workspace(&workspace);
+    if !layers.is_empty() {
+        let filter = crate::sources::layers::Filter {
+            categories: &categories,
+            all,
+            paths: &query.paths,
+            search: query.search.as_deref(),
+        };
+        text.push_str(&crate::sources::layers::render_text(&layers, &filter));
+        json["imported"] = crate::sources::layers::to_json(&layers, &filter);
+    }
+    // As sent: the structured result on one line, beside the text.
+    let size = json.to_string().len() + text.len();
+    if size > MAX_RULES_BYTES {
+        return Ok(Answer::Failed(format!(
+            "the rules listing is about {} tokens, more than a tool result should carry; call `rules` again with a `category` filter",
+            size / 4
+        )));
+    }
+    Ok(Answer::Done { text, json })
+}
+
+fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let arguments: LearnArguments = read("learn", arguments)?;
+    let (mut supersedes, mut imported) = (Vec::new(), Vec::new());
+    for rule in arguments.supersedes.unwrap_or_default() {
+        match rule {
+            RuleRef::Local(number) => supersedes.push(number),
+            RuleRef::Imported { source, number } => imported.push((source, number)),
+        }
+    }
+    let mut why = arguments.why;
+    if !imported.is_empty() {
+        let workspace = context.workspace().map_err(failure)?;
+        let marked =
+            crate::sources::layers::mark_superseded(&workspace, &why, &imported, "`supersedes`")
+                .map_err(|error| error.to_string())?;
+        why = match marked {
+            Ok(why) => why,
+            Err(refusal) => return Ok(Answer::Failed(refusal)),
+        };
+    }
+    let request = learn::Request {
+        category: arguments.category,
+        instruction: arguments.instruction,
+        why,
+        supersedes,
+        force: arguments.force.unwrap_or(false),
+        paths: arguments.paths.unwrap_or_default(),
+        check: None,
+        retirement: false,
+    };
+    let after = if arguments.export.unwrap_or(true) {
+        AfterLearning::Export
+    } else {
+        AfterLearning::Skip
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    match crate::sources::layers::imported_refusal(&workspace, &request) {
+        Some(crate::sources::layers::NotLearned::Refused(why)) => return Ok(Answer::Failed(why)),
+        Some(crate::sources::layers::NotLearned::Repeat { id, message }) => {
+            return Ok(Answer::Done {
+                json: serde_json::json!({"version": 1, "status": "duplicate", "imported": id, "message": message}),
+                text: message,
+            });
+        }
+        None => {}
+    }
+    let options = learn::Options {
+        dry_run: arguments.dry_run.unwrap_or(false),
+        lock_timeout: crate::io::lock::timeout().map_err(|error| error.to_string())?,
+    };
+    let learned = learning::learn(&workspace, &request, &options, after)
+        .map_err(|error| failure(error.into()))?;
+    // English: the tool answers the agent, which speaks to the user in its own words.
+    let mut text = crate::front::i18n::learned(
+        &learned,
+        crate::front::i18n::Lang::En,
+        crate::front::i18n::Front::Mcp,
+    );
+    text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
+    Ok(Answer::Done {
+        text,
+        json: learned.to_value(),
+    })
+}
+
+fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let arguments: RetireArguments = read("retire", arguments)?;
+    let number = &arguments.rule;
+    let why = arguments.why;
+    let dry_run = arguments.dry_run.unwrap_or(false);
+    let after = if arguments.export.unwrap_or(true) {
+        AfterLearning::Export
+    } else {
+        AfterLearning::Skip
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    let learned =
+        history::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
+    let (mut text, json) = history::retired_output(&learned, number, &why);
+    text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
+    let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
+    Ok(Answer::Done { text, json })
+}
+
+fn check(context: &Context) -> Result<Answer, String> {
+    let workspace = context.workspace().map_err(failure)?;
+    let report = service::check(&workspace).map_err(|error| failure(error.into()))?;
+    Ok(Answer::Done {
+        text: report.to_text(crate::report::paint::Painter::new(false)),
+        json: report.to_value(),
+    })
+}
+
+fn preset_validate(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let arguments: PresetValidateArguments = read("preset_validate", arguments)?;
+    let paths: Vec<std::path::PathBuf> = arguments
+        .paths
+        .unwrap_or_default()
+        .into_iter()
+        .map(Into::into)
+        .collect();
+    let deny_warnings = arguments.deny_warnings.unwrap_or(false);
+    let workspace = context.workspace().map_err(failure)?;
+    let presets = service::load_presets(&workspace, &paths)
+        .map_err(|error| failure(error.into()))?
+        .presets;
+    Ok(Answer::Done {
+        text: report::validate_text(&presets, crate::report::paint::Painter::new(false)),
+        json: report::validate_value(&presets, deny_warnings),
+    })
+}
+
+fn preset_render(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let arguments: PresetRenderArguments = read("preset_render", arguments)?;
+    let path = arguments.preset;
+    let request = render::Request {
+        commands: arguments.commands.unwrap_or_default(),
+        values: arguments.set,
+        strict: arguments.strict.unwrap_or(false),
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    let preset =
+        service::load_one(&workspace, path.as_ref()).map_err(|error| failure(error.into()))?;
+    if !preset.enabled() {
+        let diagnostics = report::diagnostics_text(
+            &preset.diagnostics,
+            crate::report::paint::Painter::new(false),
+        );
+        return Ok(Answer::Failed(format!(
+            "{diagnostics}preset `{}` is disabled by the errors above; nothing rendered",
+            preset.id
+        )));
+    }
+    let rendered = render::render(&preset, &request).map_err(|e| e.to_string())?;
+    Ok(Answer::Done {
+        text: report::render_text(&rendered, false),
+        json: report::render_value(&preset, &rendered),
+    })
+}
+
+/// The tool list: names `[a-z_]`, object schemas of plain keywords, explicit annotations.
+pub(super) fn list() -> Value {
+    let read_only = json!({"readOnlyHint": true, "openWorldHint": false});
+    let writes = |idempotent: bool| json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": idempotent, "openWorldHint": false});
+    let tool = |name: &str, title: &str, description: &str, input: Value, annotations: &Value| {
+        json!({
+            "name": name,
+            "title": title,
+            "description": description,
+            "inputSchema": input,
+            "outputSchema": {"type": "object", "properties": {"version": {"type": "integer"}}, "required": ["version"]},
+            "annotations": annotations,
+        })
+    };
+    json!([
+        tool(
+            "rules",
+            "Active project rules",
+            "The project's active rules (hard constraints for this task). On conflict, the higher-numbered rule wins. Call at the start of every task.",
+            input_schema::<RulesArguments>(),
+            &read_only,
+        ),
+        tool(
+            "learn",
+            "Learn a rule",
+            "Record a correction or convention as a new numbered rule (locked, atomic). Learning an instruction an active rule already holds adds nothing. A rule that repeats or contradicts an active rule in other words is refused (status `refused`, with `matches`): pass `supersedes` if it replaces that rule, or `force` to keep both.",
+            input_schema::<LearnArguments>(),
+            &writes(true),
+        ),
+        tool(
+            "retire",
+            "Retire a rule",
+            "Retire an active rule that no longer holds, without a replacement: appends a record (locked, atomic) that supersedes it, with the reason; nothing is deleted. To replace a rule instead, call `learn` with `supersedes`.",
+            input_schema::<RetireArguments>(),
+            &writes(false),
+        ),
+        tool(
+            "check",
+            "Lint the rules file",
+            "Lint the rules file: JSON, numbering, fields, categories, supersede references, wording.",
+            input_schema::<CheckArguments>(),
+            &read_only,
+        ),
+        tool(
+            "preset_validate",
+            "Validate presets",
+            "Load presets and report diagnostics; a command bound to a skill its requirements do not declare disables the preset.",
+            input_schema::<PresetValidateArguments>(),
+            &read_only,
+        ),
+        tool(
+            "preset_render",
+            "Render preset command lines",
+            "The final command line of each command of a preset, with its /skill prelude.",
+            input_schema::<PresetRenderArguments>(),
+            &read_only,
+        ),
+    ])
+}
