@@ -5,7 +5,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::front::cli::{Color, GlobalArgs, WorkspaceArgs};
+use crate::export::hook;
+use crate::front::cli::{Color, GlobalArgs, HookAgent, PromptAgent, SessionsArgs, WorkspaceArgs};
 use crate::io::workspace::{self, Workspace};
 use crate::report::paint::{ColorChoice, Painter};
 
@@ -98,4 +99,49 @@ pub(crate) fn status(problems: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The agent `--agent` or `--hook` names.
+pub(crate) fn hook_agent(agent: HookAgent) -> hook::Agent {
+    match agent {
+        HookAgent::Claude => hook::Agent::Claude,
+        HookAgent::Codex => hook::Agent::Codex,
+        HookAgent::Cursor => hook::Agent::Cursor,
+        HookAgent::Gemini => hook::Agent::Gemini,
+        HookAgent::Copilot => hook::Agent::Copilot,
+        HookAgent::Qwen => hook::Agent::Qwen,
+    }
+}
+
+/// The agent a prompt hook or `--agent` of `reflect` names.
+pub(crate) fn prompt_agent(agent: PromptAgent) -> hook::Agent {
+    match agent {
+        PromptAgent::Claude => hook::Agent::Claude,
+        PromptAgent::Codex => hook::Agent::Codex,
+        PromptAgent::Gemini => hook::Agent::Gemini,
+        PromptAgent::Copilot => hook::Agent::Copilot,
+        PromptAgent::Qwen => hook::Agent::Qwen,
+    }
+}
+
+/// The sessions `reflect` and `ledger` read: where the agents keep their transcripts
+/// (`HOME`), and the agents named (all three when none is), each once.
+pub(crate) fn sessions(sessions: &SessionsArgs) -> anyhow::Result<crate::ops::reflect::Sessions> {
+    use anyhow::Context as _;
+    let home = (crate::io::settings::get().home.clone())
+        .context("HOME is not set: it locates the agents' transcripts")?;
+    let mut agents: Vec<hook::Agent> = Vec::new();
+    for named in sessions.agents.iter().copied().map(prompt_agent) {
+        if !agents.contains(&named) {
+            agents.push(named);
+        }
+    }
+    if agents.is_empty() {
+        agents = vec![hook::Agent::Claude, hook::Agent::Codex, hook::Agent::Gemini];
+    }
+    Ok(crate::ops::reflect::Sessions {
+        home,
+        agents,
+        since: sessions.since.clone(),
+    })
 }

@@ -10,14 +10,18 @@ use crate::front::i18n::{self, Front, Lang, Refusal};
 use crate::io::lock;
 use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Learned};
-use crate::ops::service;
-use crate::rules::{self, check, learn, listing};
+use crate::ops::list::ListError;
+use crate::ops::{self, service};
+use crate::rules::reference::RuleRef;
+use crate::rules::{self, check, learn};
 use anyhow::Context as _;
 
 use crate::front::cli::{
-    CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
+    CheckArgs, DiagnosticsFormat, HookAgent, LangArg, LearnArgs, RulesArgs, RulesFormat,
+    TextOrJson, WhereArgs,
 };
 use crate::front::context::{Context, eprint, print, status};
+use crate::front::history::shown_rule;
 
 /// Learns one rule into the workspace's rules file and refreshes the exports.
 fn learn_rule(
@@ -171,21 +175,12 @@ fn imported_refusal(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The paths of `rules --for`, relative to the workspace root and `/`-separated.
-fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<String>> {
-    if given.is_empty() {
-        return Ok(Vec::new());
-    }
-    let paths = workspace.paths_inside(given);
-    paths.map_err(|error| anyhow::anyhow!("--for {error}"))
-}
-
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     if let Some(rule) = &args.number {
-        return crate::front::cmd::ledger::show(context, rule, args.format);
+        return show(context, rule, args.format);
     }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
-        return Ok(crate::front::cmd::agents::rules_hook(context, args, agent));
+        return Ok(rules_hook(context, args, agent));
     }
     if args.agent.is_some() {
         anyhow::bail!("--agent goes with --format hook");
@@ -195,34 +190,33 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     }
     // Discovered once: the scope paths, the history, the layers and the listing share it.
     let workspace = context.workspace()?;
-    let query = listing::Query {
+    let request = ops::list::Request {
         categories: args.categories,
         all: args.all,
         budget: args.budget,
-        paths: for_paths(&workspace, &args.for_paths)?,
+        for_paths: args.for_paths,
         search: args.search,
-        provenance: if args.provenance {
-            Some(std::sync::Arc::new(rules::provenance::History::read(
-                &workspace.rules_file,
-            )))
-        } else {
-            None
-        },
+        provenance: args.provenance,
     };
+    let listed = ops::list::list(&workspace, request).map_err(|error| match error {
+        ListError::Paths(error) => anyhow::anyhow!("--for {error}"),
+        ListError::Rules(error) => error.into(),
+    })?;
+    if !listed.layers.is_empty() {
+        // With the imported rules: the local listing, then theirs (text), or the
+        // listing's JSON document with an `imported` member.
+        print(&match args.format {
+            RulesFormat::Markdown => listed.markdown(),
+            RulesFormat::Json => crate::report::text::json_document(&listed.json()),
+            _ => listed.text(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
-    let layers = crate::sources::layers::for_workspace(&workspace);
-    if !layers.is_empty() {
-        return crate::front::cmd::sources::rules_with_layers(
-            &workspace,
-            &query,
-            &layers,
-            args.format,
-        );
-    }
-    let listing = service::list(&workspace, &query)?;
+    let listing = listed.listing;
     // Streamed: a listing of 100k rules is never held twice in memory.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
@@ -244,6 +238,44 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `rules N`: the rule whole, in text or JSON.
+fn show(context: &Context, rule: &RuleRef, format: RulesFormat) -> anyhow::Result<ExitCode> {
+    if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
+        anyhow::bail!("`rules {rule}` prints text or json");
+    }
+    let (text, json) = shown_rule(&context.workspace()?, rule)?;
+    print(if format == RulesFormat::Json {
+        &json
+    } else {
+        &text
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rules --format hook`: one JSON object on stdout, whatever happens; exit 0.
+fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAgent) -> ExitCode {
+    let agent = crate::front::context::hook_agent(hook_agent);
+    let output = (|| -> anyhow::Result<String> {
+        let workspace = context.workspace()?;
+        Ok(ops::list::hook(
+            &workspace,
+            agent,
+            args.categories,
+            args.all,
+            args.budget,
+        )?)
+    })();
+    let text = output.unwrap_or_else(|error| {
+        eprint(&format!(
+            "autofix: no rules for the hook: {}\n",
+            crate::front::context::describe(&error)
+        ));
+        crate::export::hook::empty(agent).to_string()
+    });
+    let _ = print(&text);
+    ExitCode::SUCCESS
 }
 
 /// Lints the workspace's rules file (see [`crate::ops::service::check`]).

@@ -6,11 +6,11 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::ops::learning::{self, AfterLearning};
-use crate::ops::service;
+use crate::ops::list::ListError;
+use crate::ops::{self, service};
 use crate::preset::{render, report};
-use crate::rules::provenance::History;
+use crate::rules::learn;
 use crate::rules::reference::RuleRef;
-use crate::rules::{learn, listing};
 
 use super::arguments::{
     CheckArguments, LearnArguments, PresetRenderArguments, PresetValidateArguments,
@@ -99,39 +99,21 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
         let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
         return Ok(Answer::Done { text, json });
     }
-    let all = arguments.all.unwrap_or(false);
     let workspace = context.workspace().map_err(failure)?;
-    let paths = workspace.paths_inside(&arguments.for_paths.unwrap_or_default());
-    let query = listing::Query {
+    let request = ops::list::Request {
         categories: arguments.category.unwrap_or_default(),
-        all,
+        all: arguments.all.unwrap_or(false),
         budget: arguments.budget,
-        paths: paths.map_err(|error| format!("`for` {error}"))?,
+        for_paths: arguments.for_paths.unwrap_or_default(),
         search: arguments.search,
-        provenance: (arguments.provenance == Some(true))
-            .then(|| std::sync::Arc::new(History::read(&workspace.rules_file))),
+        provenance: arguments.provenance == Some(true),
     };
-    let listing = service::list(&workspace, &query).map_err(|error| failure(error.into()))?;
-    let (text, json) = (listing.to_text(), serde_json::to_value(&listing));
-    let mut json = json.map_err(|error| error.to_string())?;
-    let mut text = text;
-    let categories: Vec<String> = query
-        .categories
-        .iter()
-        .map(|c| crate::rules::category::normalize(c))
-        .collect();
     // Imported (`org:N`) and personal (`user:N`) rules, as `autofix rules` lists them.
-    let layers = crate::sources::layers::for_workspace(&workspace);
-    if !layers.is_empty() {
-        let filter = crate::sources::layers::Filter {
-            categories: &categories,
-            all,
-            paths: &query.paths,
-            search: query.search.as_deref(),
-        };
-        text.push_str(&crate::sources::layers::render_text(&layers, &filter));
-        json["imported"] = crate::sources::layers::to_json(&layers, &filter);
-    }
+    let listed = ops::list::list(&workspace, request).map_err(|error| match error {
+        ListError::Paths(error) => format!("`for` {error}"),
+        ListError::Rules(error) => failure(error.into()),
+    })?;
+    let (text, json) = (listed.text(), listed.json());
     // As sent: the structured result on one line, beside the text.
     let size = json.to_string().len() + text.len();
     if size > MAX_RULES_BYTES {
