@@ -41,6 +41,22 @@ impl Context {
         Ok(Workspace::discover(&self.options, self.cwd()?)?)
     }
 
+    /// The personal rules file as a workspace of its own, for `learn --user`: nothing is
+    /// exported from it.
+    pub(crate) fn personal_workspace(&self) -> anyhow::Result<Workspace> {
+        let Some(path) = crate::sources::layers::personal_path() else {
+            anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
+        };
+        let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(Workspace::new(
+            root,
+            path,
+            workspace::Source::FileFlag,
+            Vec::new(),
+            self.cwd()?,
+        ))
+    }
+
     /// The current directory, as the process started in it.
     pub(crate) fn cwd(&self) -> anyhow::Result<&Path> {
         self.cwd

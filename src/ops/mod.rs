@@ -1,6 +1,6 @@
 //! The operations both front ends offer, each end to end: the rules listed with their
 //! layers (`list`), checking the rules and loading presets (`service`), learning a rule and refreshing its exports
-//! (`learning`), the active rules the capture side reads and `reflect` (`reflect`),
+//! (`learning`), retiring one (`retire`), the active rules the capture side reads and `reflect` (`reflect`),
 //! adopting the rules written by hand (`import`), matching the agents' corrections to the rules (`ledger`), and running the rules' checks over
 //! what changed (`enforce`) or on the file an agent just wrote (`edit_hook`).
 
@@ -11,4 +11,5 @@ pub(crate) mod learning;
 pub(crate) mod ledger;
 pub(crate) mod list;
 pub(crate) mod reflect;
+pub(crate) mod retire;
 pub(crate) mod service;

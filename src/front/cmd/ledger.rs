@@ -4,13 +4,14 @@
 use std::process::ExitCode;
 
 use crate::capture::reflect;
+use crate::ops;
 use crate::ops::learning::AfterLearning;
 use crate::rules::provenance::History;
 use crate::rules::{self};
 
 use crate::front::cli::{LedgerArgs, RetireArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
-use crate::front::history::{retire_rule, retired_output};
+use crate::front::history::retired_output;
 
 pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -19,10 +20,16 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     } else {
         AfterLearning::Export
     };
-    let learned = retire_rule(&workspace, &args.number, &args.why, args.dry_run, after)?;
+    let request = ops::retire::Request {
+        rule: args.number,
+        why: args.why,
+        dry_run: args.dry_run,
+        after,
+    };
+    let learned = ops::retire::retire(&workspace, &request)?;
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
-    let (text, json) = retired_output(&learned, &args.number, &args.why);
+    let (text, json) = retired_output(&learned, &request.rule, &request.why);
     match args.format {
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,

@@ -7,9 +7,8 @@ use std::process::ExitCode;
 use std::io::IsTerminal as _;
 
 use crate::front::i18n::{self, Front, Lang, Refusal};
-use crate::io::lock;
 use crate::io::workspace::Workspace;
-use crate::ops::learning::{self, AfterLearning, Learned};
+use crate::ops::learning::{self, AfterLearning, Answer, Destination};
 use crate::ops::list::ListError;
 use crate::ops::{self, service};
 use crate::rules::reference::RuleRef;
@@ -23,104 +22,64 @@ use crate::front::cli::{
 use crate::front::context::{Context, eprint, print, status};
 use crate::front::history::shown_rule;
 
-/// Learns one rule into the workspace's rules file and refreshes the exports.
-fn learn_rule(
-    context: &Context,
-    request: &learn::Request,
-    dry_run: bool,
-    after: AfterLearning,
-    user: bool,
-) -> anyhow::Result<Learned> {
-    let (workspace, after) = if user {
-        (
-            crate::front::cmd::sources::personal_workspace(context)?,
-            AfterLearning::Skip,
-        )
-    } else {
-        (context.workspace()?, after)
-    };
-    let options = learn::Options {
-        dry_run,
-        lock_timeout: lock::timeout()?,
-    };
-    Ok(learning::learn(&workspace, request, &options, after)?)
-}
-
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
     let lang = match args.lang {
         Some(LangArg::En) => Lang::En,
         Some(LangArg::Fr) => Lang::Fr,
         None => Lang::from_env(),
     };
-    let check = args.check_request();
-    let request = if args.json {
+    let mut request = if args.json {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Refusal::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
         let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
-        let mut request: learn::Request =
-            crate::front::input::read(&object, "key", "").map_err(|refusal| {
+        let mut request: learning::Request = crate::front::input::read(&object, "key", "")
+            .map_err(|refusal| {
                 anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
             })?;
         request.force |= args.force;
         request
     } else {
-        if args.user
-            && args
-                .supersedes
-                .iter()
-                .any(|s| matches!(s, crate::rules::reference::RuleRef::Imported { .. }))
-        {
-            anyhow::bail!(
-                "--user: a personal rule supersedes only personal rules (--supersedes N)"
-            );
-        }
-        let (supersedes, why) = match crate::front::cmd::sources::split_supersedes(
-            context,
-            &args.supersedes,
-            args.why,
-        )? {
-            Ok(split) => split,
-            Err(refusal) => {
-                eprint(&format!(
-                    "{} {refusal}\n",
-                    context.stderr_painter().error("error:")
-                ));
-                return Ok(status(true));
-            }
-        };
-        learn::Request {
-            category: args.category.unwrap_or_default(),
-            instruction: args.instruction.unwrap_or_default(),
-            why,
-            supersedes,
+        learning::Request {
+            category: args.category.clone().unwrap_or_default(),
+            instruction: args.instruction.clone().unwrap_or_default(),
+            why: args.why.clone().unwrap_or_default(),
+            supersedes: args.supersedes.clone(),
             force: args.force,
-            paths: args.paths,
-            check,
-            retirement: false,
+            paths: args.paths.clone(),
+            check: args.check_request(),
+            ..learning::Request::default()
         }
     };
-    if !args.user
-        && let Some(refusal) =
-            crate::sources::layers::imported_refusal(&context.workspace()?, &request)
-    {
-        return imported_refusal(context, &refusal, args.format);
-    }
-    let after = if args.no_export {
+    request.dry_run = args.dry_run;
+    request.after = if args.no_export {
         AfterLearning::Skip
     } else {
         AfterLearning::Export
     };
-    let learned =
-        learn_rule(context, &request, args.dry_run, after, args.user).map_err(|error| {
-            // learn's own refusals in the user's language; the rest as the library says them.
-            let localized = error
-                .downcast_ref::<rules::RulesError>()
-                .and_then(|error| i18n::learn_error(lang, error));
-            localized.map_or(error, anyhow::Error::msg)
-        })?;
+    let workspace = if args.user {
+        context.personal_workspace()?
+    } else {
+        context.workspace()?
+    };
+    let into = if args.user {
+        Destination::Personal(&workspace)
+    } else {
+        Destination::Project(&workspace)
+    };
+    let answer = learning::learn_rule(into, request, "--supersedes").map_err(|error| {
+        // learn's own refusals in the user's language; the rest as the library says them.
+        let localized = error
+            .downcast_ref::<rules::RulesError>()
+            .and_then(|error| i18n::learn_error(lang, error));
+        localized.map_or(error, anyhow::Error::msg)
+    })?;
+    let learned = match answer {
+        Answer::Learned(learned) => *learned,
+        Answer::NotLearned(refusal) => return imported_refusal(context, &refusal, args.format),
+    };
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
     let refused = learned.outcome.status == learn::Status::Refused;

@@ -5,12 +5,11 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use crate::ops::learning::{self, AfterLearning};
+use crate::ops::learning::{self, AfterLearning, Destination};
 use crate::ops::list::ListError;
 use crate::ops::{self, service};
 use crate::preset::{render, report};
-use crate::rules::learn;
-use crate::rules::reference::RuleRef;
+use crate::sources::layers::NotLearned;
 
 use super::arguments::{
     CheckArguments, LearnArguments, PresetRenderArguments, PresetValidateArguments,
@@ -127,56 +126,34 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: LearnArguments = read("learn", arguments)?;
-    let (mut supersedes, mut imported) = (Vec::new(), Vec::new());
-    for rule in arguments.supersedes.unwrap_or_default() {
-        match rule {
-            RuleRef::Local(number) => supersedes.push(number),
-            RuleRef::Imported { source, number } => imported.push((source, number)),
-        }
-    }
-    let mut why = arguments.why;
-    if !imported.is_empty() {
-        let workspace = context.workspace().map_err(failure)?;
-        let marked =
-            crate::sources::layers::mark_superseded(&workspace, &why, &imported, "`supersedes`")
-                .map_err(|error| error.to_string())?;
-        why = match marked {
-            Ok(why) => why,
-            Err(refusal) => return Ok(Answer::Failed(refusal)),
-        };
-    }
-    let request = learn::Request {
+    let request = learning::Request {
         category: arguments.category,
         instruction: arguments.instruction,
-        why,
-        supersedes,
+        why: arguments.why,
+        supersedes: arguments.supersedes.unwrap_or_default(),
         force: arguments.force.unwrap_or(false),
         paths: arguments.paths.unwrap_or_default(),
         check: None,
-        retirement: false,
-    };
-    let after = if arguments.export.unwrap_or(true) {
-        AfterLearning::Export
-    } else {
-        AfterLearning::Skip
+        dry_run: arguments.dry_run.unwrap_or(false),
+        after: if arguments.export.unwrap_or(true) {
+            AfterLearning::Export
+        } else {
+            AfterLearning::Skip
+        },
     };
     let workspace = context.workspace().map_err(failure)?;
-    match crate::sources::layers::imported_refusal(&workspace, &request) {
-        Some(crate::sources::layers::NotLearned::Refused(why)) => return Ok(Answer::Failed(why)),
-        Some(crate::sources::layers::NotLearned::Repeat { id, message }) => {
+    let answer = learning::learn_rule(Destination::Project(&workspace), request, "`supersedes`")
+        .map_err(failure)?;
+    let learned = match answer {
+        learning::Answer::Learned(learned) => *learned,
+        learning::Answer::NotLearned(NotLearned::Refused(why)) => return Ok(Answer::Failed(why)),
+        learning::Answer::NotLearned(NotLearned::Repeat { id, message }) => {
             return Ok(Answer::Done {
-                json: serde_json::json!({"version": 1, "status": "duplicate", "imported": id, "message": message}),
+                json: json!({"version": 1, "status": "duplicate", "imported": id, "message": message}),
                 text: message,
             });
         }
-        None => {}
-    }
-    let options = learn::Options {
-        dry_run: arguments.dry_run.unwrap_or(false),
-        lock_timeout: crate::io::lock::timeout().map_err(|error| error.to_string())?,
     };
-    let learned = learning::learn(&workspace, &request, &options, after)
-        .map_err(|error| failure(error.into()))?;
     // English: the tool answers the agent, which speaks to the user in its own words.
     let mut text = crate::front::i18n::learned(
         &learned,
@@ -192,18 +169,19 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
 
 fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: RetireArguments = read("retire", arguments)?;
-    let number = &arguments.rule;
-    let why = arguments.why;
-    let dry_run = arguments.dry_run.unwrap_or(false);
-    let after = if arguments.export.unwrap_or(true) {
-        AfterLearning::Export
-    } else {
-        AfterLearning::Skip
+    let request = ops::retire::Request {
+        rule: arguments.rule,
+        why: arguments.why,
+        dry_run: arguments.dry_run.unwrap_or(false),
+        after: if arguments.export.unwrap_or(true) {
+            AfterLearning::Export
+        } else {
+            AfterLearning::Skip
+        },
     };
     let workspace = context.workspace().map_err(failure)?;
-    let learned =
-        history::retire_rule(&workspace, number, &why, dry_run, after).map_err(failure)?;
-    let (mut text, json) = history::retired_output(&learned, number, &why);
+    let learned = ops::retire::retire(&workspace, &request).map_err(failure)?;
+    let (mut text, json) = history::retired_output(&learned, &request.rule, &request.why);
     text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
     let json = serde_json::from_str(&json).map_err(|error| error.to_string())?;
     Ok(Answer::Done { text, json })
