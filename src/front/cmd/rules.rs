@@ -28,6 +28,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         Some(LangArg::Fr) => Lang::Fr,
         None => Lang::from_env(),
     };
+    let check = args.check_request();
     let mut request = if args.json {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
@@ -43,13 +44,13 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         request
     } else {
         learning::Request {
-            category: args.category.clone().unwrap_or_default(),
-            instruction: args.instruction.clone().unwrap_or_default(),
-            why: args.why.clone().unwrap_or_default(),
-            supersedes: args.supersedes.clone(),
+            category: args.category.unwrap_or_default(),
+            instruction: args.instruction.unwrap_or_default(),
+            why: args.why.unwrap_or_default(),
+            supersedes: args.supersedes,
             force: args.force,
-            paths: args.paths.clone(),
-            check: args.check_request(),
+            paths: args.paths,
+            check,
             ..learning::Request::default()
         }
     };
