@@ -753,8 +753,8 @@ fn supersedes_org_n_hides_it_and_a_locked_rule_needs_the_manifest_override() {
     .expect_noisy(2);
 }
 
-/// `learn --json` reads an imported rule in `Supersedes` as `--supersedes org:2` takes it:
-/// the same request, so the same rule and marker.
+/// `learn --json` reads an imported rule in `Supersedes` as `--supersedes org:2` and MCP's
+/// `supersedes` take it: the same request, so the same rule and marker.
 #[test]
 fn learn_json_supersedes_org_n_as_the_flag_does() {
     let (sandbox, origin) = setup();
@@ -787,6 +787,26 @@ fn learn_json_supersedes_org_n_as_the_flag_does() {
         "{}",
         refused.stderr
     );
+    let reply = mcp_call(
+        &sandbox,
+        "learn",
+        serde_json::json!({"category": "tool", "why": "w", "supersedes": ["org:2"],
+            "instruction": "Always use wget for HTTP calls.", "dry_run": true}),
+    );
+    let result = &reply["result"];
+    assert_eq!(result["isError"], false, "{reply}");
+    assert_eq!(
+        result["structuredContent"]["rule"]["Why"], "w (supersedes org:2)",
+        "{reply}"
+    );
+    let reply = mcp_call(
+        &sandbox,
+        "learn",
+        serde_json::json!({"category": "data", "why": "w", "supersedes": ["org:1"],
+            "instruction": "Always log request bodies."}),
+    );
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("org:1 is locked by its source"), "{reply}");
 }
 
 #[test]
