@@ -7,6 +7,9 @@
 
 use std::borrow::Cow;
 
+use crate::export::hook;
+use crate::rules::budget;
+
 /// Blocks an agent program wraps around context it injects, never typed by the user.
 const BLOCKS: [(&str, &str); 4] = [
     ("<hook_context>", "</hook_context>"),
@@ -15,12 +18,16 @@ const BLOCKS: [(&str, &str); 4] = [
     ("<system-reminder>", "</system-reminder>"),
 ];
 
-/// The start of the lines of our own hook texts (`rules --format hook`, the reminder).
+/// The start of the prompt hook's reminder (`capture::prompt` writes it).
+pub(crate) const REMINDER: &str = "autofix: ";
+
+/// The start of the lines of our own hook texts (`rules --format hook`, the reminder),
+/// as their producers define them.
 const OUR_LINES: [&str; 4] = [
-    "Project rules recorded in ",
-    "No project rules are recorded in ",
-    "autofix: ",
-    "`autofix rules` lists them all.)",
+    hook::RULES_HEADER,
+    hook::NO_RULES,
+    REMINDER,
+    budget::OMITTED_END,
 ];
 
 /// `prompt` without the blocks and lines autofix or the agent injected; borrowed when
@@ -52,10 +59,10 @@ fn is_our_line(line: &str) -> bool {
     if OUR_LINES.iter().any(|start| line.starts_with(start)) {
         return true;
     }
-    if line.starts_with('(') && line.contains(" omitted to fit ") {
+    if line.starts_with('(') && line.contains(budget::OMITTED) {
         return true;
     }
-    if line.contains(" only to files matching ") && line.contains("autofix rules --for") {
+    if line.contains(hook::SCOPED_NOTE) && line.contains(hook::FOR_PATH) {
         return true;
     }
     // `N [CATEGORY] instruction`: digits, a space, a bracketed upper-case category.
@@ -85,5 +92,41 @@ mod tests {
         assert_eq!(strip("<hook_context>never stop").trim(), "");
         assert!(matches!(strip("1 [x] is typed"), Cow::Borrowed(_)));
         assert_eq!(strip("12 [CODE] typed by nobody\nok"), "ok");
+    }
+
+    /// The session hook's text as `export::hook` writes it (the header, a rule, the
+    /// omitted-rules note, the scoped-rules note) is dropped whole: the markers are the
+    /// producers' own constants, so a change of wording there cannot leave it behind.
+    #[test]
+    fn drops_the_session_hooks_text_as_its_producer_writes_it() {
+        use crate::rules::file;
+        use crate::rules::listing::{Query, build};
+        let document = file::parse_str(
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always a", "Why": "w"},
+                {"Rule_number": 2, "Category": "CODE", "Instruction": "Always b", "Why": "w"},
+                {"Rule_number": 3, "Category": "CODE", "Instruction": "Always c", "Why": "w",
+                 "Paths": ["src/**"]}]"#,
+        )
+        .unwrap();
+        let listing = build("r.json".into(), Some(document.into()), &Query::default());
+        let layers = crate::sources::layers::ForHook::default();
+        let rendered = hook::render(hook::Agent::Claude, &listing, Some(12), &layers);
+        let value: serde_json::Value = serde_json::from_str(&rendered).unwrap();
+        let text = value["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(text.contains(budget::OMITTED), "{text}");
+        assert!(text.contains(hook::SCOPED_NOTE), "{text}");
+        assert_eq!(
+            strip(&format!("{text}\nwhy is the build red?")).trim(),
+            "why is the build red?"
+        );
+        let empty = build("r.json".into(), None, &Query::default());
+        let rendered = hook::render(hook::Agent::Claude, &empty, None, &layers);
+        let value: serde_json::Value = serde_json::from_str(&rendered).unwrap();
+        let text = value["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert_eq!(strip(&format!("{text}\nok")).trim(), "ok");
     }
 }

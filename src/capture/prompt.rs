@@ -14,6 +14,7 @@
 //!   <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>
 
 use super::classify;
+use super::injected::REMINDER;
 use super::repeats::{self, ActiveRule, Known};
 use crate::export::hook::Agent;
 use crate::rules::Category;
@@ -70,7 +71,7 @@ fn reminder(known: Option<&Known>) -> String {
                 ..
             },
         ) => format!(
-            "autofix: the user repeats a recorded rule: rule {} already says this \
+            "{REMINDER}the user repeats a recorded rule: rule {} already says this \
              (\"{}\"): follow it. Do not learn it again.",
             shown(known),
             directive(instruction)
@@ -82,7 +83,7 @@ fn reminder(known: Option<&Known>) -> String {
                 ..
             },
         ) => format!(
-            "autofix: this prompt looks like a correction that goes against rule {} \
+            "{REMINDER}this prompt looks like a correction that goes against rule {} \
              (\"{}\"). If it replaces that rule, record it before continuing: \
              {learn}) --supersedes {} \"...\". If it is not a lasting rule, ignore this note.",
             shown(known),
@@ -90,7 +91,7 @@ fn reminder(known: Option<&Known>) -> String {
             known.id()
         ),
         None => format!(
-            "autofix: this prompt looks like a correction or a project convention. Before \
+            "{REMINDER}this prompt looks like a correction or a project convention. Before \
              continuing, record it as one imperative rule: {learn}; add --supersedes N when \
              it replaces rule N). If it is not a lasting rule, ignore this note."
         ),

@@ -8,6 +8,16 @@ use crate::rules::budget;
 use crate::rules::listing::Listing;
 use crate::sources::layers::ForHook;
 
+/// The words the session hook's text starts with, before the rules file's path; the
+/// prompt hook knows the text by them (`capture::injected`) when an agent pastes it back.
+pub(crate) const RULES_HEADER: &str = "Project rules recorded in ";
+/// The start of the text when there are no rules.
+pub(crate) const NO_RULES: &str = "No project rules are recorded in ";
+/// The scoped rules' note: "N more rules apply only to files matching …".
+pub(crate) const SCOPED_NOTE: &str = " only to files matching";
+/// The command the scoped rules' note names.
+pub(crate) const FOR_PATH: &str = "autofix rules --for";
+
 /// The most characters the printed JSON may have: Claude Code keeps 10,000 of the context
 /// (<https://code.claude.com/docs/en/hooks>, "JSON output"), and the JSON around it and its
 /// escapes must fit too. `check` measures the rules the same way ([`full_size`]).
@@ -158,7 +168,7 @@ impl<'l> Output<'l> {
                 String::from_utf8(line).expect("renderers write UTF-8")
             });
         let mut header = format!(
-            "Project rules recorded in {} (newer rules supersede older ones; on conflict the \
+            "{RULES_HEADER}{} (newer rules supersede older ones; on conflict the \
              higher-numbered rule wins):\n",
             listing.path
         );
@@ -186,7 +196,7 @@ impl<'l> Output<'l> {
     /// The output with the `omitted` oldest rules left out.
     fn text(&self, omitted: usize) -> String {
         let mut text = if self.lines.is_empty() && self.scoped.is_empty() {
-            format!("No project rules are recorded in {} yet.\n", self.path)
+            format!("{NO_RULES}{} yet.\n", self.path)
         } else {
             self.header.clone()
         };
@@ -243,8 +253,8 @@ fn scoped_note(listing: &Listing, layered: &[Vec<String>]) -> String {
         named.push_str(&format!(" and {} more", globs.len() - shown));
     }
     format!(
-        "{count} more rule{s} only to files matching {named}; before working on such a \
-         file, run `autofix rules --for PATH` to see the rules for it.\n",
+        "{count} more rule{s}{SCOPED_NOTE} {named}; before working on such a \
+         file, run `{FOR_PATH} PATH` to see the rules for it.\n",
         s = if count == 1 { " applies" } else { "s apply" },
     )
 }

@@ -5,7 +5,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::front::cli::{Color, GlobalArgs, WorkspaceArgs};
+use crate::export::hook;
+use crate::front::cli::{Color, GlobalArgs, HookAgent, PromptAgent, SessionsArgs, WorkspaceArgs};
 use crate::io::workspace::{self, Workspace};
 use crate::report::paint::{ColorChoice, Painter};
 
@@ -38,6 +39,22 @@ impl Context {
 
     pub(crate) fn workspace(&self) -> anyhow::Result<Workspace> {
         Ok(Workspace::discover(&self.options, self.cwd()?)?)
+    }
+
+    /// The personal rules file as a workspace of its own, for `learn --user`: nothing is
+    /// exported from it.
+    pub(crate) fn personal_workspace(&self) -> anyhow::Result<Workspace> {
+        let Some(path) = crate::sources::layers::personal_path() else {
+            anyhow::bail!("--user: neither XDG_CONFIG_HOME nor HOME is set");
+        };
+        let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(Workspace::new(
+            root,
+            path,
+            workspace::Source::FileFlag,
+            Vec::new(),
+            self.cwd()?,
+        ))
     }
 
     /// The current directory, as the process started in it.
@@ -98,4 +115,49 @@ pub(crate) fn status(problems: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The agent `--agent` or `--hook` names.
+pub(crate) fn hook_agent(agent: HookAgent) -> hook::Agent {
+    match agent {
+        HookAgent::Claude => hook::Agent::Claude,
+        HookAgent::Codex => hook::Agent::Codex,
+        HookAgent::Cursor => hook::Agent::Cursor,
+        HookAgent::Gemini => hook::Agent::Gemini,
+        HookAgent::Copilot => hook::Agent::Copilot,
+        HookAgent::Qwen => hook::Agent::Qwen,
+    }
+}
+
+/// The agent a prompt hook or `--agent` of `reflect` names.
+pub(crate) fn prompt_agent(agent: PromptAgent) -> hook::Agent {
+    match agent {
+        PromptAgent::Claude => hook::Agent::Claude,
+        PromptAgent::Codex => hook::Agent::Codex,
+        PromptAgent::Gemini => hook::Agent::Gemini,
+        PromptAgent::Copilot => hook::Agent::Copilot,
+        PromptAgent::Qwen => hook::Agent::Qwen,
+    }
+}
+
+/// The sessions `reflect` and `ledger` read: where the agents keep their transcripts
+/// (`HOME`), and the agents named (all three when none is), each once.
+pub(crate) fn sessions(sessions: &SessionsArgs) -> anyhow::Result<crate::ops::reflect::Sessions> {
+    use anyhow::Context as _;
+    let home = (crate::io::settings::get().home.clone())
+        .context("HOME is not set: it locates the agents' transcripts")?;
+    let mut agents: Vec<hook::Agent> = Vec::new();
+    for named in sessions.agents.iter().copied().map(prompt_agent) {
+        if !agents.contains(&named) {
+            agents.push(named);
+        }
+    }
+    if agents.is_empty() {
+        agents = vec![hook::Agent::Claude, hook::Agent::Codex, hook::Agent::Gemini];
+    }
+    Ok(crate::ops::reflect::Sessions {
+        home,
+        agents,
+        since: sessions.since.clone(),
+    })
 }

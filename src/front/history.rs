@@ -1,15 +1,15 @@
 //! What both front ends answer alike about the rules' history: one rule whole (`rules N`)
-//! and a retirement (`retire`), each in text and JSON.
+//! and a retirement (`retire`, which `ops::retire` makes), each in text and JSON.
 
 use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::io::workspace::Workspace;
-use crate::ops::learning::{self, AfterLearning, Learned};
+use crate::ops::learning::{self, Learned};
 use crate::rules::append::StoredRule;
 use crate::rules::provenance::History;
 use crate::rules::reference::RuleRef;
-use crate::rules::{self, learn, retire, show};
+use crate::rules::{self, learn, show};
 
 /// Rule `rule` whole, its text and JSON forms: a local rule from the rules file and its
 /// history, an imported one (`org:4`) from its source's verified copy.
@@ -32,35 +32,6 @@ pub(crate) fn shown_rule(
     let report = show::report(workspace, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
     Ok((report.to_text(), report.to_json()))
-}
-
-/// Retires `rule` for `why`: the record appended through `learn`'s locked splice, then the
-/// exported copies refreshed. A local rule's record supersedes it; an imported one's
-/// (`org:5`) carries `(supersedes org:5)`, refused for a locked rule as `learn` refuses it.
-pub(crate) fn retire_rule(
-    workspace: &Workspace,
-    rule: &RuleRef,
-    why: &str,
-    dry_run: bool,
-    after: AfterLearning,
-) -> anyhow::Result<Learned> {
-    let request = match rule {
-        RuleRef::Local(number) => {
-            let path = &workspace.shown;
-            let document = rules::load(workspace.shown_path())?
-                .with_context(|| format!("no rules file yet ({path}), so no rule {number}"))?;
-            retire::request(workspace, &document, *number, why)?
-        }
-        RuleRef::Imported { source, number } => {
-            crate::sources::layers::retirement(workspace, source, *number, why)?
-                .map_err(anyhow::Error::msg)?
-        }
-    };
-    let options = learn::Options {
-        dry_run,
-        lock_timeout: crate::io::lock::timeout()?,
-    };
-    Ok(learning::learn(workspace, &request, &options, after)?)
 }
 
 /// The retirement's text and JSON, as the CLI and the MCP tool print them.

@@ -2,7 +2,7 @@
 //! then bring every copy exported before up to date, so no agent reads a stale list and
 //! `export --check` stays green after every correction.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::export::{self, Mode, Status, Targets};
 use crate::io::workspace::Workspace;
@@ -10,12 +10,15 @@ use crate::report::diagnostics::{self, Code, Diagnostic, DiagnosticJson};
 use crate::rules::RulesError;
 use crate::rules::append::StoredRule;
 use crate::rules::learn::{self, SupersedeReference};
+use crate::rules::reference::RuleRef;
 use crate::rules::similar::Match;
+use crate::sources::layers::{self, NotLearned};
 
 /// Whether to refresh the exported copies after learning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum AfterLearning {
     /// Refresh every target exported before (the default).
+    #[default]
     Export,
     /// `--no-export`: leave the copies as they are.
     Skip,
@@ -42,6 +45,110 @@ pub(crate) struct Refreshed {
     pub path: String,
     /// `created`, `updated` or `removed`.
     pub status: &'static str,
+}
+
+/// What to learn, as a front end hands it over: the CLI's flags, the MCP tool's
+/// arguments and `learn --json`'s object each build this one request (`--json` reads it:
+/// a key it does not name is refused, not dropped; dropped, `path` for `Paths` would save
+/// the rule unscoped). A rule it supersedes is a number or an imported rule, `org:12`,
+/// in every form.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Request {
+    #[serde(rename = "Category", alias = "category")]
+    pub category: String,
+    #[serde(rename = "Instruction", alias = "instruction")]
+    pub instruction: String,
+    #[serde(rename = "Why", alias = "why")]
+    pub why: String,
+    #[serde(rename = "Supersedes", alias = "supersedes", default)]
+    pub supersedes: Vec<RuleRef>,
+    /// Learn it even when it repeats or contradicts an active rule (keep both).
+    #[serde(rename = "Force", alias = "force", default)]
+    pub force: bool,
+    /// The globs the rule is scoped to; empty: it applies everywhere.
+    #[serde(rename = "Paths", alias = "paths", default)]
+    pub paths: Vec<String>,
+    /// The rule's check: `{"Forbid": "REGEX"}` or `{"Require": …}`.
+    #[serde(rename = "Check", alias = "check", default)]
+    pub check: Option<crate::rules::pattern::Check>,
+    /// Show the rule that would be learned; write nothing.
+    #[serde(skip)]
+    pub dry_run: bool,
+    #[serde(skip)]
+    pub after: AfterLearning,
+}
+
+/// Which rules file learns it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Destination<'a> {
+    /// The workspace's, over its imported rules.
+    Project(&'a Workspace),
+    /// The personal rules file (`learn --user`), a workspace of its own: nothing is
+    /// exported from it, and it supersedes only personal rules.
+    Personal(&'a Workspace),
+}
+
+/// A rule learned (or refused, or known) by the learn code, or not learned over the
+/// imported rules.
+#[derive(Debug)]
+pub(crate) enum Answer {
+    Learned(Box<Learned>),
+    NotLearned(NotLearned),
+}
+
+/// `learn`: `request` into the rules file `into`. Its imported rules superseded get their
+/// `(supersedes org:12)` marker in the reason (`option` names the field in an error), and
+/// a rule an imported one already holds, or one it reverses, is not learned. A local
+/// rule's own refusals are the learn code's (`Answer::Learned`, status `refused`).
+pub(crate) fn learn_rule(
+    into: Destination<'_>,
+    request: Request,
+    option: &str,
+) -> anyhow::Result<Answer> {
+    let (mut local, mut imported) = (Vec::new(), Vec::new());
+    for rule in request.supersedes {
+        match rule {
+            RuleRef::Local(number) => local.push(number),
+            RuleRef::Imported { source, number } => imported.push((source, number)),
+        }
+    }
+    let (workspace, after) = match into {
+        Destination::Personal(_) if !imported.is_empty() => {
+            anyhow::bail!("--user: a personal rule supersedes only personal rules (--supersedes N)")
+        }
+        Destination::Personal(workspace) => (workspace, AfterLearning::Skip),
+        Destination::Project(workspace) => (workspace, request.after),
+    };
+    let mut why = request.why;
+    if !imported.is_empty() {
+        match layers::mark_superseded(workspace, &why, &imported, option)? {
+            Ok(marked) => why = marked,
+            Err(refusal) => return Ok(Answer::NotLearned(NotLearned::Refused(refusal))),
+        }
+    }
+    let rule = learn::Request {
+        category: request.category,
+        instruction: request.instruction,
+        why,
+        supersedes: local,
+        force: request.force,
+        paths: request.paths,
+        check: request.check,
+        retirement: false,
+    };
+    if let Destination::Project(workspace) = into
+        && let Some(refusal) = layers::imported_refusal(workspace, &rule)
+    {
+        return Ok(Answer::NotLearned(refusal));
+    }
+    let options = learn::Options {
+        dry_run: request.dry_run,
+        lock_timeout: crate::io::lock::timeout()?,
+    };
+    Ok(Answer::Learned(Box::new(learn(
+        workspace, &rule, &options, after,
+    )?)))
 }
 
 /// Learns `request` into the workspace's rules file, then (unless told not to) refreshes

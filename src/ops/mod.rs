@@ -1,11 +1,18 @@
-//! The operations both front ends offer, each end to end: listing and checking the rules
-//! and loading presets (`service`), learning a rule and refreshing its exports
-//! (`learning`), adopting the rules written by hand (`import`), matching the agents' corrections to the rules (`ledger`), and running the rules' checks over
-//! what changed (`enforce`) or on the file an agent just wrote (`edit_hook`).
+//! The application layer: the operations both front ends offer, each end to end, each
+//! taking one typed request the CLI and the MCP server build alike. The rules listed with
+//! their layers (`list`); checking the rules and loading presets (`service`); learning a
+//! rule and refreshing its exports (`learning`); retiring one (`retire`); the active
+//! rules the capture side reads, and `reflect` (`reflect`); adopting the rules written by
+//! hand (`import`); matching the agents' corrections to the rules (`ledger`); running the
+//! rules' checks over what changed (`enforce`) or on the file an agent just wrote
+//! (`edit_hook`).
 
 pub(crate) mod edit_hook;
 pub(crate) mod enforce;
 pub(crate) mod import;
 pub(crate) mod learning;
 pub(crate) mod ledger;
+pub(crate) mod list;
+pub(crate) mod reflect;
+pub(crate) mod retire;
 pub(crate) mod service;

@@ -63,10 +63,16 @@ pub(crate) fn tokens(chars: usize) -> usize {
     chars.div_ceil(4)
 }
 
+/// The middle of the line that says what a cut listing leaves out; the prompt hook knows
+/// the line by it and its end (`capture::injected`) when an agent pastes it back.
+pub(crate) const OMITTED: &str = " omitted to fit ";
+/// The end of that line.
+pub(crate) const OMITTED_END: &str = "`autofix rules` lists them all.)";
+
 /// The line that says what a cut listing leaves out and how to see it.
 pub(crate) fn omitted_note(omitted: usize, to_fit: &str) -> String {
     format!(
-        "({omitted} older rule{} omitted to fit {to_fit}; `autofix rules` lists them all.)",
+        "({omitted} older rule{}{OMITTED}{to_fit}; {OMITTED_END}",
         if omitted == 1 { "" } else { "s" }
     )
 }

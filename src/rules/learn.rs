@@ -6,8 +6,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde::Deserialize;
-
 use super::append::{Splice, StoredRule, splice};
 use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
@@ -17,30 +15,21 @@ use crate::io::atomic::AtomicError;
 use crate::io::safe_write::Fence;
 use crate::report::diagnostics::{Code, Diagnostic};
 
-/// What to learn, as the user or agent gave it (`learn --json` reads it: a key it does not
-/// name is refused, not dropped; dropped, `path` for `Paths` would save the rule unscoped).
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// What to learn, its imported supersessions already marked in the reason (the front
+/// ends' request is `ops::learning::Request`, which `learn --json` reads).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Request {
-    #[serde(rename = "Category", alias = "category")]
     pub category: String,
-    #[serde(rename = "Instruction", alias = "instruction")]
     pub instruction: String,
-    #[serde(rename = "Why", alias = "why")]
     pub why: String,
-    #[serde(rename = "Supersedes", alias = "supersedes", default)]
     pub supersedes: Vec<u64>,
     /// Learn it even when it repeats or contradicts an active rule (keep both).
-    #[serde(rename = "Force", alias = "force", default)]
     pub force: bool,
     /// The globs the rule is scoped to; empty: it applies everywhere.
-    #[serde(rename = "Paths", alias = "paths", default)]
     pub paths: Vec<String>,
-    /// The rule's check ([`super::pattern`]): `{"Forbid": "REGEX"}` or `{"Require": …}`.
-    #[serde(rename = "Check", alias = "check", default)]
+    /// The rule's check ([`super::pattern`]).
     pub check: Option<super::pattern::Check>,
     /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
-    #[serde(skip)]
     pub retirement: bool,
 }
 

@@ -56,6 +56,46 @@ impl fmt::Display for RuleRef {
     }
 }
 
+/// A rule as JSON gives it (MCP's arguments, `learn --json`): a number (`4`) or a string
+/// (`"4"`, `"org:4"`), read by the one parser.
+impl<'de> serde::Deserialize<'de> for RuleRef {
+    fn deserialize<D: serde::Deserializer<'de>>(input: D) -> Result<RuleRef, D::Error> {
+        input.deserialize_any(Visitor)
+    }
+}
+
+struct Visitor;
+
+impl serde::de::Visitor<'_> for Visitor {
+    type Value = RuleRef;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a rule number or an imported rule (\"org:12\")")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, number: u64) -> Result<RuleRef, E> {
+        match number {
+            0 => Err(E::invalid_value(serde::de::Unexpected::Unsigned(0), &self)),
+            number => Ok(RuleRef::Local(number)),
+        }
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, number: i64) -> Result<RuleRef, E> {
+        match u64::try_from(number) {
+            Ok(number) => self.visit_u64(number),
+            Err(_) => Err(E::invalid_value(
+                serde::de::Unexpected::Signed(number),
+                &self,
+            )),
+        }
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RuleRef, E> {
+        text.parse()
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(text), &self))
+    }
+}
+
 impl RuleRef {
     /// The parser clap calls.
     pub(crate) fn parse(text: &str) -> Result<RuleRef, String> {

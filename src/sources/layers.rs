@@ -20,13 +20,7 @@ pub(crate) struct SourceRef {
     pub number: u64,
 }
 
-const VERBS: [&str; 5] = [
-    "supersedes",
-    "supersede",
-    "replaces",
-    "overrides",
-    "remplace",
-];
+use crate::rules::supersede::VERBS;
 
 /// The `name:N` references that supersede markers in `text` make: a verb, an optional
 /// `rule`/`rules`, then `name:N` items separated by `,`, `&`, `and` or `et`.

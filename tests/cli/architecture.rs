@@ -582,6 +582,74 @@ fn the_reader_sees_uses_in_every_form() {
     assert_eq!(found, expected);
 }
 
+/// Each arrow from one command's handler (`front/cmd/X.rs`) to another's: what two
+/// commands share lives in `ops/` or `front/context.rs`, so a handler converts, calls
+/// below and prints. (The dispatcher, `front/cmd/mod.rs`, calls each; an arrow to it is
+/// to a parent, which the tree does not count.)
+fn handler_calls(src: &Path) -> Vec<String> {
+    let cmd = ["front".to_owned(), "cmd".to_owned()];
+    let tree = read_tree(src);
+    let mut found = Vec::new();
+    for (module, targets) in &tree.arrows {
+        if module.len() <= cmd.len() || !module.starts_with(&cmd) {
+            continue;
+        }
+        for target in targets.iter().filter(|t| t.starts_with(&cmd)) {
+            if target.get(2) != module.get(2) {
+                found.push(format!("{} uses {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_command_handler_calls_another() {
+    let calls = handler_calls(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        calls.is_empty(),
+        "move what two commands share into ops/ or front/context.rs:\n{}",
+        calls.join("\n")
+    );
+}
+
+#[test]
+fn the_handler_check_sees_a_call_between_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("lib.rs", "mod front; mod ops;"),
+        ("ops/mod.rs", "pub(crate) fn list() {}"),
+        (
+            "front/mod.rs",
+            "pub(crate) mod cmd; pub(crate) mod context;",
+        ),
+        ("front/context.rs", "pub(crate) fn print() {}"),
+        (
+            "front/cmd/mod.rs",
+            "pub(crate) mod rules; pub(crate) mod sources;\nfn run() { rules::run(); crate::front::cmd::sources::run(); }",
+        ),
+        // Down to ops/ and across to the shared context: allowed.
+        (
+            "front/cmd/sources.rs",
+            "pub(crate) fn run() { crate::ops::list(); crate::front::context::print(); }",
+        ),
+        // To another handler: not.
+        (
+            "front/cmd/rules.rs",
+            "use super::sources;\npub(crate) fn run() { sources::run(); }",
+        ),
+    ];
+    for (file, text) in files {
+        let path = dir.path().join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    assert_eq!(
+        handler_calls(dir.path()),
+        ["front::cmd::rules uses front::cmd::sources"]
+    );
+}
+
 /// What reads the process's environment (or asks it for its directory or arguments).
 const ENVIRONMENT_READS: [&str; 4] = ["env::var", "env::home_dir", "env::current_dir", "env::args"];
 

@@ -753,6 +753,62 @@ fn supersedes_org_n_hides_it_and_a_locked_rule_needs_the_manifest_override() {
     .expect_noisy(2);
 }
 
+/// `learn --json` reads an imported rule in `Supersedes` as `--supersedes org:2` and MCP's
+/// `supersedes` take it: the same request, so the same rule and marker.
+#[test]
+fn learn_json_supersedes_org_n_as_the_flag_does() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let json = r#"{"Category": "tool", "Why": "team choice", "Supersedes": ["org:2"],
+        "Instruction": "Always use curl for HTTP calls."}"#;
+    let learned = sandbox
+        .run_with_stdin_in("app", &["learn", "--json"], json)
+        .expect(0);
+    assert!(
+        learned.stdout.starts_with("Learned rule #1"),
+        "{}",
+        learned.stdout
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(
+        rules.contains(
+            "1 [TOOL] Always use curl for HTTP calls. — team choice (supersedes org:2)\n"
+        ),
+        "{rules}"
+    );
+    // A locked one is refused as the flag refuses it.
+    let json = r#"{"Category": "data", "Why": "debugging", "Supersedes": [1, "org:1"],
+        "Instruction": "Always log request bodies."}"#;
+    let refused = sandbox
+        .run_with_stdin_in("app", &["learn", "--json"], json)
+        .expect_noisy(1);
+    assert!(
+        refused.stderr.contains("org:1 is locked by its source"),
+        "{}",
+        refused.stderr
+    );
+    let reply = mcp_call(
+        &sandbox,
+        "learn",
+        serde_json::json!({"category": "tool", "why": "w", "supersedes": ["org:2"],
+            "instruction": "Always use wget for HTTP calls.", "dry_run": true}),
+    );
+    let result = &reply["result"];
+    assert_eq!(result["isError"], false, "{reply}");
+    assert_eq!(
+        result["structuredContent"]["rule"]["Why"], "w (supersedes org:2)",
+        "{reply}"
+    );
+    let reply = mcp_call(
+        &sandbox,
+        "learn",
+        serde_json::json!({"category": "data", "why": "w", "supersedes": ["org:1"],
+            "instruction": "Always log request bodies."}),
+    );
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("org:1 is locked by its source"), "{reply}");
+}
+
 #[test]
 fn a_locked_rule_stays_until_the_manifest_overrides_it_and_check_says_so_every_time() {
     let (sandbox, origin) = setup();

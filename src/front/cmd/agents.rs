@@ -1,20 +1,15 @@
-//! `autofix export`, `autofix init` and `autofix rules --format hook`: the commands that
-//! get the rules to every agent. Each converts its arguments, calls the library, prints.
+//! `autofix export` and `autofix init`: the commands that get the rules to every agent. Each converts its arguments, calls the library, prints.
 
 use std::env;
 use std::process::ExitCode;
 
 use crate::export::{self, Mode};
+use crate::init;
 use crate::io::workspace::{self, Workspace};
-use crate::rules::{self, Document, listing};
-use crate::{export::hook, init};
 use anyhow::Context as _;
-use std::sync::Arc;
 
-use crate::front::cli::{
-    CommandAgentArg, ExportArgs, ExportFormat, HookAgent, InitArgs, RulesArgs, TextOrJson,
-};
-use crate::front::context::{Context, eprint, print};
+use crate::front::cli::{CommandAgentArg, ExportArgs, ExportFormat, InitArgs, TextOrJson};
+use crate::front::context::{Context, eprint, hook_agent, print};
 
 fn mode(check: bool, dry_run: bool) -> Mode {
     if check {
@@ -23,17 +18,6 @@ fn mode(check: bool, dry_run: bool) -> Mode {
         Mode::DryRun
     } else {
         Mode::Write
-    }
-}
-
-fn agent(agent: HookAgent) -> hook::Agent {
-    match agent {
-        HookAgent::Claude => hook::Agent::Claude,
-        HookAgent::Codex => hook::Agent::Codex,
-        HookAgent::Cursor => hook::Agent::Cursor,
-        HookAgent::Gemini => hook::Agent::Gemini,
-        HookAgent::Copilot => hook::Agent::Copilot,
-        HookAgent::Qwen => hook::Agent::Qwen,
     }
 }
 
@@ -146,7 +130,7 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
     let request = init::Request {
         root: workspace.root.clone(),
         rules_file: workspace.shown_path().to_path_buf(),
-        hooks: args.hooks.into_iter().map(agent).collect(),
+        hooks: args.hooks.into_iter().map(hook_agent).collect(),
         local: args.local,
         commands: args.commands.into_iter().map(command_agent).collect(),
         export: args.export,
@@ -187,48 +171,4 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
         }
     }
     Ok(ExitCode::from(report.exit_code()))
-}
-
-/// `rules --format hook`: one JSON object on stdout, whatever happens; exit 0.
-pub(crate) fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAgent) -> ExitCode {
-    let agent = agent(hook_agent);
-    let output = (|| -> anyhow::Result<String> {
-        let workspace = context.workspace()?;
-        // An instructions file the agent loads carries the rules already: hook output would
-        // be a second copy (and Gemini CLI shows it to the model as data, not instructions).
-        let path = &workspace.rules_file;
-        let delivered = crate::export::delivers(&workspace.root, path, agent.reader());
-        // The personal rules, which no exported file carries, and the imported ones where
-        // none is delivered.
-        let layers = crate::sources::layers::for_workspace(&workspace)
-            .for_hook(&args.categories, !delivered);
-        let document = if delivered {
-            None
-        } else {
-            rules::load(workspace.shown_path())?
-        };
-        let Some(document) = document.or_else(|| (!layers.is_empty()).then(Document::default))
-        else {
-            return Ok(hook::empty(agent).to_string());
-        };
-        let query = listing::Query {
-            categories: args.categories,
-            all: args.all,
-            budget: None,
-            paths: Vec::new(),
-            ..listing::Query::default()
-        };
-        let shown = workspace::display_path(path, &workspace.root);
-        let listing = listing::build(shown, Some(Arc::new(document)), &query);
-        Ok(hook::render(agent, &listing, args.budget, &layers))
-    })();
-    let text = output.unwrap_or_else(|error| {
-        eprint(&format!(
-            "autofix: no rules for the hook: {}\n",
-            crate::front::context::describe(&error)
-        ));
-        hook::empty(agent).to_string()
-    });
-    let _ = print(&text);
-    ExitCode::SUCCESS
 }

@@ -3,25 +3,12 @@
 
 use std::process::ExitCode;
 
+use crate::capture::prompt;
 use crate::capture::repeats::ActiveRule;
-use crate::capture::{prompt, reflect};
-use crate::export::hook::Agent;
-use crate::rules::{self, listing};
-use anyhow::Context as _;
-use std::sync::Arc;
+use crate::ops;
 
-use crate::front::cli::{HookCommand, PromptAgent, ReflectArgs, SessionsArgs, TextOrJson};
-use crate::front::context::{Context, eprint, print};
-
-fn agent(agent: PromptAgent) -> Agent {
-    match agent {
-        PromptAgent::Claude => Agent::Claude,
-        PromptAgent::Codex => Agent::Codex,
-        PromptAgent::Gemini => Agent::Gemini,
-        PromptAgent::Copilot => Agent::Copilot,
-        PromptAgent::Qwen => Agent::Qwen,
-    }
-}
+use crate::front::cli::{HookCommand, ReflectArgs, TextOrJson};
+use crate::front::context::{Context, eprint, print, prompt_agent, sessions};
 
 /// The most bytes of hook input read: a prompt longer than this is pasted data, not a
 /// correction, and classifying it must end well within the 10 s `init` gives the hook.
@@ -34,9 +21,9 @@ pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
-                    if let Some(output) =
-                        prompt::respond(agent(args.agent), &input, |cwd| hook_rules(context, cwd))
-                    {
+                    if let Some(output) = prompt::respond(prompt_agent(args.agent), &input, |cwd| {
+                        hook_rules(context, cwd)
+                    }) {
                         let _ = print(&output);
                     }
                 }
@@ -87,7 +74,7 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
 /// `cwd` (else the current directory) as every command finds its workspace; none when
 /// there is no readable rules file: the reminder is then the plain one.
 fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
-    active_rules(&hook_workspace(context, cwd)).unwrap_or_default()
+    ops::reflect::active_rules(&hook_workspace(context, cwd)).unwrap_or_default()
 }
 
 /// The workspace of the project a hook ran in: found from the hook input's `cwd` (else
@@ -116,82 +103,9 @@ fn hook_workspace(context: &Context, cwd: Option<&str>) -> crate::io::workspace:
     )
 }
 
-/// The active rules of the workspace: those imported from its sources (`org:12`), then
-/// its own, which win a tie (none when there is no rules file and no source). The
-/// personal layer is not among them: a correction of it is the user's own business.
-fn active_rules(workspace: &crate::io::workspace::Workspace) -> anyhow::Result<Vec<ActiveRule>> {
-    let path = workspace.shown_path();
-    let mut active: Vec<ActiveRule> = crate::sources::layers::for_export(&workspace.root, path)
-        .into_iter()
-        .map(|(source, rule)| ActiveRule {
-            number: rule.number,
-            instruction: rule.instruction,
-            source: Some(source),
-            learned: None,
-        })
-        .collect();
-    let Some(document) = rules::load(path)? else {
-        return Ok(active);
-    };
-    let query = listing::Query::default();
-    let listing = listing::build(String::new(), Some(Arc::new(document)), &query);
-    active.extend(
-        listing
-            .rules
-            .iter()
-            .filter(|rule| rule.active)
-            .filter_map(|rule| {
-                Some(ActiveRule {
-                    number: rule.number?,
-                    instruction: rule.instruction.to_string(),
-                    source: None,
-                    learned: None,
-                })
-            }),
-    );
-    Ok(active)
-}
-
-/// Where the agents keep their transcripts (`HOME`), and the agents `sessions` names (all
-/// three when it names none), each once: what `reflect` and `ledger` read.
-pub(crate) fn sessions(
-    sessions: &SessionsArgs,
-) -> anyhow::Result<(std::path::PathBuf, Vec<Agent>)> {
-    let home = (crate::io::settings::get().home.clone())
-        .context("HOME is not set: it locates the agents' transcripts")?;
-    let mut agents: Vec<Agent> = Vec::new();
-    for named in sessions.agents.iter().copied().map(agent) {
-        if !agents.contains(&named) {
-            agents.push(named);
-        }
-    }
-    if agents.is_empty() {
-        agents = vec![Agent::Claude, Agent::Codex, Agent::Gemini];
-    }
-    Ok((home, agents))
-}
-
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
-    let (home, agents) = sessions(&args.sessions)?;
-    let workspace = context.workspace()?;
-    let mut rules = active_rules(&workspace)?;
-    // When each local rule was committed: a correction typed before it is its origin.
-    let history = crate::rules::provenance::History::read(&workspace.rules_file);
-    for rule in rules.iter_mut().filter(|r| r.source.is_none()) {
-        if let crate::rules::provenance::Origin::Commit(commit) =
-            history.origin(Some(rule.number), &rule.instruction)
-        {
-            rule.learned = Some(commit.date.clone());
-        }
-    }
-    let request = reflect::Request {
-        home,
-        root: workspace.root,
-        agents,
-        since: args.sessions.since,
-        rules,
-    };
-    let report = reflect::run(&request);
+    let sessions = sessions(&args.sessions)?;
+    let report = ops::reflect::reflect(&context.workspace()?, sessions)?;
     print(&match args.format {
         TextOrJson::Text => report.to_text(),
         TextOrJson::Json => report.to_json(),

@@ -1,34 +1,17 @@
-//! `autofix rules N` (one rule whole), `autofix retire` and `autofix ledger`: the rules'
+//! `autofix retire` and `autofix ledger`: the rules'
 //! history — who learned each, what replaced or retired it, and whether it held.
 
 use std::process::ExitCode;
 
 use crate::capture::reflect;
+use crate::ops;
 use crate::ops::learning::AfterLearning;
 use crate::rules::provenance::History;
 use crate::rules::{self};
 
-use crate::front::cli::{LedgerArgs, RetireArgs, RulesFormat, TextOrJson};
+use crate::front::cli::{LedgerArgs, RetireArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
-use crate::front::history::{retire_rule, retired_output, shown_rule};
-
-/// `rules N`: the rule whole, in text or JSON.
-pub(crate) fn show(
-    context: &Context,
-    rule: &crate::rules::reference::RuleRef,
-    format: RulesFormat,
-) -> anyhow::Result<ExitCode> {
-    if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
-        anyhow::bail!("`rules {rule}` prints text or json");
-    }
-    let (text, json) = shown_rule(&context.workspace()?, rule)?;
-    print(if format == RulesFormat::Json {
-        &json
-    } else {
-        &text
-    })?;
-    Ok(ExitCode::SUCCESS)
-}
+use crate::front::history::retired_output;
 
 pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -37,10 +20,16 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     } else {
         AfterLearning::Export
     };
-    let learned = retire_rule(&workspace, &args.number, &args.why, args.dry_run, after)?;
+    let request = ops::retire::Request {
+        rule: args.number,
+        why: args.why,
+        dry_run: args.dry_run,
+        after,
+    };
+    let learned = ops::retire::retire(&workspace, &request)?;
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
-    let (text, json) = retired_output(&learned, &args.number, &args.why);
+    let (text, json) = retired_output(&learned, &request.rule, &request.why);
     match args.format {
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,
@@ -50,16 +39,16 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
 }
 
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
-    let (home, agents) = crate::front::cmd::capture::sessions(&args.sessions)?;
+    let sessions = crate::front::context::sessions(&args.sessions)?;
     let workspace = context.workspace()?;
     let document = rules::load(workspace.shown_path())?;
     let history = History::read(&workspace.rules_file);
     // Every correction: none is dropped for being a rule already, that is the point.
     let reflected = reflect::run(&reflect::Request {
-        home,
+        home: sessions.home,
         root: workspace.root.clone(),
-        agents,
-        since: args.sessions.since.clone(),
+        agents: sessions.agents,
+        since: sessions.since.clone(),
         rules: Vec::new(),
     });
     // The imported rules, each dated by the history of its source's vendored copy here.
@@ -76,7 +65,7 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
     });
     let report = crate::ops::ledger::build(
         &workspace,
-        args.sessions.since,
+        sessions.since,
         document.as_ref(),
         &history,
         imported,

@@ -7,40 +7,20 @@ use std::process::ExitCode;
 use std::io::IsTerminal as _;
 
 use crate::front::i18n::{self, Front, Lang, Refusal};
-use crate::io::lock;
 use crate::io::workspace::Workspace;
-use crate::ops::learning::{self, AfterLearning, Learned};
-use crate::ops::service;
-use crate::rules::{self, check, learn, listing};
+use crate::ops::learning::{self, AfterLearning, Answer, Destination};
+use crate::ops::list::ListError;
+use crate::ops::{self, service};
+use crate::rules::reference::RuleRef;
+use crate::rules::{self, check, learn};
 use anyhow::Context as _;
 
 use crate::front::cli::{
-    CheckArgs, DiagnosticsFormat, LangArg, LearnArgs, RulesArgs, RulesFormat, TextOrJson, WhereArgs,
+    CheckArgs, DiagnosticsFormat, HookAgent, LangArg, LearnArgs, RulesArgs, RulesFormat,
+    TextOrJson, WhereArgs,
 };
 use crate::front::context::{Context, eprint, print, status};
-
-/// Learns one rule into the workspace's rules file and refreshes the exports.
-fn learn_rule(
-    context: &Context,
-    request: &learn::Request,
-    dry_run: bool,
-    after: AfterLearning,
-    user: bool,
-) -> anyhow::Result<Learned> {
-    let (workspace, after) = if user {
-        (
-            crate::front::cmd::sources::personal_workspace(context)?,
-            AfterLearning::Skip,
-        )
-    } else {
-        (context.workspace()?, after)
-    };
-    let options = learn::Options {
-        dry_run,
-        lock_timeout: lock::timeout()?,
-    };
-    Ok(learning::learn(&workspace, request, &options, after)?)
-}
+use crate::front::history::shown_rule;
 
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
     let lang = match args.lang {
@@ -49,74 +29,58 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         None => Lang::from_env(),
     };
     let check = args.check_request();
-    let request = if args.json {
+    let mut request = if args.json {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
             .context(Refusal::StdinUnreadable.text(lang))?;
         let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
         let object: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
-        let mut request: learn::Request =
-            crate::front::input::read(&object, "key", "").map_err(|refusal| {
+        let mut request: learning::Request = crate::front::input::read(&object, "key", "")
+            .map_err(|refusal| {
                 anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
             })?;
         request.force |= args.force;
         request
     } else {
-        if args.user
-            && args
-                .supersedes
-                .iter()
-                .any(|s| matches!(s, crate::rules::reference::RuleRef::Imported { .. }))
-        {
-            anyhow::bail!(
-                "--user: a personal rule supersedes only personal rules (--supersedes N)"
-            );
-        }
-        let (supersedes, why) = match crate::front::cmd::sources::split_supersedes(
-            context,
-            &args.supersedes,
-            args.why,
-        )? {
-            Ok(split) => split,
-            Err(refusal) => {
-                eprint(&format!(
-                    "{} {refusal}\n",
-                    context.stderr_painter().error("error:")
-                ));
-                return Ok(status(true));
-            }
-        };
-        learn::Request {
+        learning::Request {
             category: args.category.unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
-            why,
-            supersedes,
+            why: args.why.unwrap_or_default(),
+            supersedes: args.supersedes,
             force: args.force,
             paths: args.paths,
             check,
-            retirement: false,
+            ..learning::Request::default()
         }
     };
-    if !args.user
-        && let Some(refusal) =
-            crate::sources::layers::imported_refusal(&context.workspace()?, &request)
-    {
-        return imported_refusal(context, &refusal, args.format);
-    }
-    let after = if args.no_export {
+    request.dry_run = args.dry_run;
+    request.after = if args.no_export {
         AfterLearning::Skip
     } else {
         AfterLearning::Export
     };
-    let learned =
-        learn_rule(context, &request, args.dry_run, after, args.user).map_err(|error| {
-            // learn's own refusals in the user's language; the rest as the library says them.
-            let localized = error
-                .downcast_ref::<rules::RulesError>()
-                .and_then(|error| i18n::learn_error(lang, error));
-            localized.map_or(error, anyhow::Error::msg)
-        })?;
+    let workspace = if args.user {
+        context.personal_workspace()?
+    } else {
+        context.workspace()?
+    };
+    let into = if args.user {
+        Destination::Personal(&workspace)
+    } else {
+        Destination::Project(&workspace)
+    };
+    let answer = learning::learn_rule(into, request, "--supersedes").map_err(|error| {
+        // learn's own refusals in the user's language; the rest as the library says them.
+        let localized = error
+            .downcast_ref::<rules::RulesError>()
+            .and_then(|error| i18n::learn_error(lang, error));
+        localized.map_or(error, anyhow::Error::msg)
+    })?;
+    let learned = match answer {
+        Answer::Learned(learned) => *learned,
+        Answer::NotLearned(refusal) => return imported_refusal(context, &refusal, args.format),
+    };
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
     let refused = learned.outcome.status == learn::Status::Refused;
@@ -171,21 +135,12 @@ fn imported_refusal(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The paths of `rules --for`, relative to the workspace root and `/`-separated.
-fn for_paths(workspace: &Workspace, given: &[String]) -> anyhow::Result<Vec<String>> {
-    if given.is_empty() {
-        return Ok(Vec::new());
-    }
-    let paths = workspace.paths_inside(given);
-    paths.map_err(|error| anyhow::anyhow!("--for {error}"))
-}
-
 pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCode> {
     if let Some(rule) = &args.number {
-        return crate::front::cmd::ledger::show(context, rule, args.format);
+        return show(context, rule, args.format);
     }
     if let (RulesFormat::Hook, Some(agent)) = (args.format, args.agent) {
-        return Ok(crate::front::cmd::agents::rules_hook(context, args, agent));
+        return Ok(rules_hook(context, args, agent));
     }
     if args.agent.is_some() {
         anyhow::bail!("--agent goes with --format hook");
@@ -195,34 +150,33 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
     }
     // Discovered once: the scope paths, the history, the layers and the listing share it.
     let workspace = context.workspace()?;
-    let query = listing::Query {
+    let request = ops::list::Request {
         categories: args.categories,
         all: args.all,
         budget: args.budget,
-        paths: for_paths(&workspace, &args.for_paths)?,
+        for_paths: args.for_paths,
         search: args.search,
-        provenance: if args.provenance {
-            Some(std::sync::Arc::new(rules::provenance::History::read(
-                &workspace.rules_file,
-            )))
-        } else {
-            None
-        },
+        provenance: args.provenance,
     };
+    let listed = ops::list::list(&workspace, request).map_err(|error| match error {
+        ListError::Paths(error) => anyhow::anyhow!("--for {error}"),
+        ListError::Rules(error) => error.into(),
+    })?;
+    if !listed.layers.is_empty() {
+        // With the imported rules: the local listing, then theirs (text), or the
+        // listing's JSON document with an `imported` member.
+        print(&match args.format {
+            RulesFormat::Markdown => listed.markdown(),
+            RulesFormat::Json => crate::report::text::json_document(&listed.json()),
+            _ => listed.text(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // A person reads a terminal (or asked for color); agents and pipes get the compact
     // form, one rule a line, unchanged.
     let painter = context.stdout_painter();
     let terminal = std::io::stdout().is_terminal() || painter.is_enabled();
-    let layers = crate::sources::layers::for_workspace(&workspace);
-    if !layers.is_empty() {
-        return crate::front::cmd::sources::rules_with_layers(
-            &workspace,
-            &query,
-            &layers,
-            args.format,
-        );
-    }
-    let listing = service::list(&workspace, &query)?;
+    let listing = listed.listing;
     // Streamed: a listing of 100k rules is never held twice in memory.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
@@ -244,6 +198,44 @@ pub(crate) fn rules(context: &Context, args: RulesArgs) -> anyhow::Result<ExitCo
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `rules N`: the rule whole, in text or JSON.
+fn show(context: &Context, rule: &RuleRef, format: RulesFormat) -> anyhow::Result<ExitCode> {
+    if matches!(format, RulesFormat::Markdown | RulesFormat::Hook) {
+        anyhow::bail!("`rules {rule}` prints text or json");
+    }
+    let (text, json) = shown_rule(&context.workspace()?, rule)?;
+    print(if format == RulesFormat::Json {
+        &json
+    } else {
+        &text
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `rules --format hook`: one JSON object on stdout, whatever happens; exit 0.
+fn rules_hook(context: &Context, args: RulesArgs, hook_agent: HookAgent) -> ExitCode {
+    let agent = crate::front::context::hook_agent(hook_agent);
+    let output = (|| -> anyhow::Result<String> {
+        let workspace = context.workspace()?;
+        Ok(ops::list::hook(
+            &workspace,
+            agent,
+            args.categories,
+            args.all,
+            args.budget,
+        )?)
+    })();
+    let text = output.unwrap_or_else(|error| {
+        eprint(&format!(
+            "autofix: no rules for the hook: {}\n",
+            crate::front::context::describe(&error)
+        ));
+        crate::export::hook::empty(agent).to_string()
+    });
+    let _ = print(&text);
+    ExitCode::SUCCESS
 }
 
 /// Lints the workspace's rules file (see [`crate::ops::service::check`]).
