@@ -42,6 +42,18 @@ fn learn_rule(
     Ok(learning::learn(&workspace, request, &options, after)?)
 }
 
+/// The rule `learn --json` reads from standard input, refused by field.
+fn json_request(lang: Lang) -> anyhow::Result<learn::Request> {
+    let cap = crate::io::limits::max_file_bytes()?;
+    let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
+        .context(Refusal::StdinUnreadable.text(lang))?;
+    let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
+    crate::front::input::read(&object, "key", "")
+        .map_err(|refusal| anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang)))
+}
+
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
     let lang = match args.lang {
         Some(LangArg::En) => Lang::En,
@@ -50,16 +62,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     };
     let check = args.check_request();
     let request = if args.json {
-        let cap = crate::io::limits::max_file_bytes()?;
-        let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
-            .context(Refusal::StdinUnreadable.text(lang))?;
-        let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
-        let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
-        let mut request: learn::Request =
-            crate::front::input::read(&object, "key", "").map_err(|refusal| {
-                anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
-            })?;
+        let mut request = json_request(lang)?;
         request.force |= args.force;
         request
     } else {
