@@ -14,7 +14,9 @@ use std::process::ExitCode;
 
 use crate::ops::learning::{self, AfterLearning};
 use crate::ops::service;
-use crate::preset::{render, report};
+use crate::preset::render;
+use crate::render::Render as _;
+use crate::render::preset as report;
 use crate::rules::provenance::History;
 use crate::rules::reference::RuleRef;
 use crate::rules::{learn, listing};
@@ -683,7 +685,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
             .then(|| std::sync::Arc::new(History::read(&workspace.rules_file))),
     };
     let listing = service::list(&workspace, &query).map_err(|error| failure(error.into()))?;
-    let (text, json) = (listing.to_text(), serde_json::to_value(&listing));
+    let (text, json) = (listing.plain_text(), serde_json::to_value(&listing));
     let mut json = json.map_err(|error| error.to_string())?;
     let mut text = text;
     let categories: Vec<String> = query
@@ -701,7 +703,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
             search: query.search.as_deref(),
         };
         text.push_str(&crate::sources::layers::render_text(&layers, &filter));
-        json["imported"] = crate::sources::layers::to_json(&layers, &filter);
+        json["imported"] = crate::sources::layers::imported_json(&layers, &filter);
     }
     // As sent: the structured result on one line, beside the text.
     let size = json.to_string().len() + text.len();
@@ -797,7 +799,7 @@ fn check(context: &Context) -> Result<Answer, String> {
     let report = service::check(&workspace).map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(crate::report::paint::Painter::new(false)),
-        json: report.to_value(),
+        json: crate::render::check::value(&report),
     })
 }
 

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use crate::export::{self, Mode};
 use crate::io::workspace::{self, Workspace};
+use crate::render::{Annotate as _, Render as _};
 use crate::rules::{self, Document, listing};
 use crate::{export::hook, init};
 use anyhow::Context as _;

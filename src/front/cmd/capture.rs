@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::capture::repeats::ActiveRule;
 use crate::capture::{prompt, reflect};
 use crate::export::hook::Agent;
+use crate::render::Render as _;
 use crate::rules::{self, listing};
 use anyhow::Context as _;
 use std::sync::Arc;
@@ -193,7 +194,7 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
     };
     let report = reflect::run(&request);
     print(&match args.format {
-        TextOrJson::Text => report.to_text(),
+        TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
     })?;
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use crate::ops::service;
 use crate::preset::requirements::{self, Environment, Status};
-use crate::preset::{Preset, collection, render, report};
+use crate::preset::{Preset, collection, render};
+use crate::render::preset as report;
 use crate::report::diagnostics::{self, Code, Diagnostic};
 
 use crate::front::cli::{

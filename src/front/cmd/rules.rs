@@ -11,6 +11,7 @@ use crate::io::lock;
 use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Learned};
 use crate::ops::service;
+use crate::render::{Annotate as _, Render as _};
 use crate::rules::{self, check, learn, listing};
 use anyhow::Context as _;
 

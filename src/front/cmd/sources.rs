@@ -442,7 +442,7 @@ pub(crate) fn rules_with_layers(
     }?;
     if format == RulesFormat::Json {
         let mut document: serde_json::Value = serde_json::from_slice(&local)?;
-        document["imported"] = layers::to_json(layers, &filter);
+        document["imported"] = layers::imported_json(layers, &filter);
         print(&crate::report::text::json_document(&document))?;
     } else {
         let mut text = String::from_utf8_lossy(&local).into_owned();

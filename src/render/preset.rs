@@ -9,9 +9,9 @@ use serde::Serialize;
 use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 
-use super::Preset;
-use super::render::Rendered;
-use super::requirements::{Status, Summary};
+use crate::preset::Preset;
+use crate::preset::render::Rendered;
+use crate::preset::requirements::{Status, Summary};
 use crate::report::text::{counted, shown};
 
 /// The `version` field of every JSON document.
