@@ -800,3 +800,82 @@ fn the_length_check_counts_each_function_from_fn_to_its_brace() {
         ]
     );
 }
+
+/// The domains and the application layer: they return data, and `render/` (or, for the one
+/// finding type, `report/`) turns it into text, JSON, GitHub commands, SARIF or Markdown.
+const DOMAINS: [&str; 8] = [
+    "rules", "preset", "sources", "capture", "export", "merge", "init", "ops",
+];
+
+/// The names a renderer of a report goes by.
+const RENDERERS: [&str; 6] = [
+    "to_text",
+    "to_json",
+    "to_markdown",
+    "to_sarif",
+    "to_github",
+    "to_html",
+];
+
+/// Each renderer defined in a domain module (test code left out), as `src/file: fn name`.
+fn renderers_in_domains(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| DOMAINS.iter().any(|d| f.starts_with(d)))
+    {
+        let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+        let words: Vec<&str> = code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for pair in words.windows(2) {
+            if pair[0] == "fn" && RENDERERS.contains(&pair[1]) {
+                found.push(format!("src/{}: fn {}", file.display(), pair[1]));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_domain_module_defines_a_renderer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = renderers_in_domains(&src);
+    assert!(
+        found.is_empty(),
+        "render reports in src/render/ (the domains return data):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_renderer_check_sees_each_renderer_in_a_domain() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(
+        "render/check.rs",
+        "fn to_text(&self) -> String { todo() }\n",
+    );
+    write("report/sarif.rs", "fn to_sarif() {}\n");
+    write(
+        "rules/check.rs",
+        "// fn to_json in a comment\nimpl R {\n    pub(crate) fn to_text(&self) {}\n}\n\
+         #[cfg(test)]\nmod tests { fn to_github() {} }\n",
+    );
+    write("ops/ledger.rs", "fn to_html () {}\nfn to_json_value() {}\n");
+    assert_eq!(
+        renderers_in_domains(dir.path()),
+        [
+            "src/ops/ledger.rs: fn to_html",
+            "src/rules/check.rs: fn to_text"
+        ]
+    );
+}
