@@ -108,15 +108,23 @@ pub fn preset_dir(dir: &Path) {
     let mut presets = vec![loaded];
     preset::validate::check_collection(&mut presets);
     let loaded = &presets[0];
-    let _ = report::validate_json(&presets, false);
-    let _ = report::list_json(&presets);
+    let validated = report::Validated {
+        presets: &presets,
+        deny_warnings: false,
+    };
+    let _ = (validated.to_json(), report::Listed(&presets).to_json());
     let request = render::Request {
         commands: Vec::new(),
         values: BTreeMap::from([("query".to_string(), "{query} /x".to_string())]),
         strict: false,
     };
     if let Ok(lines) = render::render(loaded, &request) {
-        let _ = report::render_json(loaded, &lines);
+        let commands = report::Commands {
+            preset: loaded,
+            rendered: &lines,
+            nul: false,
+        };
+        let _ = commands.to_json();
         for line in lines.iter().filter_map(|l| l.line.as_deref()) {
             for command in &loaded.commands {
                 if let Some(skill) = command.skill.as_deref() {
@@ -129,7 +137,11 @@ pub fn preset_dir(dir: &Path) {
     }
     let environment = requirements::Environment::new(dir, None, &[], None);
     let summaries = requirements::summarize(loaded, &environment);
-    let _ = report::requirements_json(loaded, &summaries);
+    let requirements = report::Requirements {
+        preset: loaded,
+        summaries: &summaries,
+    };
+    let _ = requirements.to_json();
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::export::{self, Mode, Status, Targets};
 use crate::io::workspace::Workspace;
-use crate::report::diagnostics::{self, Code, Diagnostic};
+use crate::report::diagnostics::{Code, Diagnostic};
 use crate::rules::RulesError;
 use crate::rules::learn::{self};
 
@@ -145,11 +145,6 @@ impl Learned {
     /// The warnings' messages alone, as the JSON documents' `warnings` list them.
     pub(crate) fn warning_messages(&self) -> Vec<&str> {
         self.warnings.iter().map(|w| w.message.as_str()).collect()
-    }
-
-    /// The warnings in the shared text form (`warning[code]: ...`), for stderr or MCP.
-    pub(crate) fn warnings_text(&self, painter: crate::report::paint::Painter) -> String {
-        diagnostics::text_of(&self.warnings, painter)
     }
 
     /// The active rules the new one repeats (`similar-rules`) or contradicts

@@ -1,5 +1,6 @@
-//! `learn`'s JSON document (also the MCP tool's structured result). Its text is written per
-//! language by the front end (`front/i18n.rs`), so `Learned` renders only JSON here.
+//! `learn`'s JSON document (also the MCP tool's structured result) and its warnings as
+//! text. The acknowledgement itself is written per language by the front end
+//! (`front/i18n.rs`), so `Learned` is not a `Render`.
 
 use crate::ops::learning::{Learned, Refreshed};
 use crate::report::diagnostics::{self, DiagnosticJson};
@@ -9,6 +10,11 @@ use crate::rules::similar::Match;
 use serde::Serialize;
 
 impl Learned {
+    /// The warnings in the shared text form (`warning[code]: ...`), for stderr or MCP.
+    pub(crate) fn warnings_text(&self, painter: crate::report::paint::Painter) -> String {
+        diagnostics::text_of(&self.warnings, painter)
+    }
+
     /// The `learn --format json` document.
     pub(crate) fn to_json(&self) -> String {
         crate::report::text::json_document(&self.json())
