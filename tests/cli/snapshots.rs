@@ -1,7 +1,8 @@
 //! Snapshots of every format people and CI read, driven through the real binary: `check`
 //! (text, JSON, GitHub workflow commands, SARIF), the listing (text, Markdown, JSON), the
-//! Markdown files `export` writes and its `--check` report, `preset validate`, `explain` and
-//! `--help`. Each output is made deterministic (no color: not a terminal; the sandbox's
+//! Markdown files `export` writes and its `--check` report (text, JSON, GitHub, SARIF),
+//! `learn`'s answer, a rule's history (`rules N`), `preset list|render|validate`, `explain`
+//! and `--help`. Each output is made deterministic (no color: not a terminal; the sandbox's
 //! path replaced by `[sandbox]`; no dates in these outputs) and compared with its snapshot
 //! in `tests/cli/snapshots/`. A missing snapshot fails: insta writes a `.snap.new` beside
 //! it and, under CI (`CI` set, and `.ci/run` exports `INSTA_UPDATE=no`), writes nothing
@@ -63,13 +64,54 @@ fn export_writes_markdown_and_reports_in_every_format() {
     let sandbox = with_findings();
     let check = sandbox.run(&["export", "--check"]);
     insta::assert_snapshot!("export_check_text", shown(&sandbox, &check));
-    for format in ["json", "github"] {
+    for format in ["json", "github", "sarif"] {
         let run = sandbox.run(&["export", "--check", "--format", format]);
         insta::assert_snapshot!(format!("export_check_{format}"), shown(&sandbox, &run));
     }
     let written = sandbox.run(&["export"]);
     insta::assert_snapshot!("export_text", shown(&sandbox, &written));
     insta::assert_snapshot!("export_agents_md", sandbox.read("AGENTS.md"));
+}
+
+#[test]
+fn learn_and_a_rules_history_in_every_format() {
+    let sandbox = with_findings();
+    let learn = [
+        "learn",
+        "--dry-run",
+        "-c",
+        "TOOL",
+        "-w",
+        "the lockfile is pnpm's",
+    ];
+    let text = sandbox.run(&[&learn[..], &["Always use pnpm, never npm", "--lang", "en"]].concat());
+    insta::assert_snapshot!("learn_text", shown(&sandbox, &text));
+    let json = sandbox.run(
+        &[
+            &learn[..],
+            &["Run the linter before pushing", "--format", "json"],
+        ]
+        .concat(),
+    );
+    insta::assert_snapshot!("learn_json", shown(&sandbox, &json));
+    for format in ["text", "json"] {
+        let run = sandbox.run(&["rules", "2", "--format", format]);
+        insta::assert_snapshot!(format!("rules_2_{format}"), shown(&sandbox, &run));
+    }
+}
+
+#[test]
+fn presets_listed_and_rendered() {
+    let sandbox = example_workspace();
+    for format in ["text", "json"] {
+        let listed = sandbox.run(&["preset", "list", "presets", "--format", format]);
+        insta::assert_snapshot!(format!("preset_list_{format}"), shown(&sandbox, &listed));
+        let rendered = sandbox.run(&["preset", "render", "presets/last30days", "--format", format]);
+        insta::assert_snapshot!(
+            format!("preset_render_{format}"),
+            shown(&sandbox, &rendered)
+        );
+    }
 }
 
 #[test]
