@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::preset::{self, render, report, requirements};
+use crate::preset::{self, render, requirements};
+use crate::render::Render as _;
+use crate::render::preset as report;
 use crate::rules::append::{StoredRule, splice};
 use crate::rules::{check, file, listing, provenance, retire, show, stale, supersede};
 
@@ -26,7 +28,7 @@ pub fn rules_file(text: &str) {
     let shown = listing::build("autofix.json".into(), Some(document.clone()), &query);
     let mut out = Vec::new();
     let _ = (
-        shown.to_text(),
+        shown.plain_text(),
         shown.write_json(&mut out),
         shown.write_markdown(&mut out),
     );
@@ -46,7 +48,7 @@ pub fn rules_file(text: &str) {
         check: None,
         retirement: false,
     };
-    let new_text = splice(&document, &rule).to_text();
+    let new_text = splice(&document, &rule).joined();
     let reread = file::parse(new_text).expect("the appended text parses");
     assert_eq!(reread.len(), document.len() + 1);
     for (old, new) in document.rules().zip(reread.rules()) {
@@ -79,7 +81,10 @@ fn history_of(text: &str, document: &Arc<file::Document>) {
             .origin(Some(number), rule.instruction().display())
             .describe();
         if let Some(report) = show::report(&workspace, document, &history, number) {
-            let _ = (report.to_text(), report.to_json());
+            let _ = (
+                report.to_text(crate::report::paint::Painter::new(false)),
+                report.to_json(),
+            );
         }
         let _ = retire::request(&workspace, document, number, "fuzzing");
     }
@@ -91,7 +96,7 @@ fn history_of(text: &str, document: &Arc<file::Document>) {
     };
     let shown = listing::build("autofix.json".into(), Some(document.clone()), &query);
     let mut out = Vec::new();
-    let _ = (shown.to_text(), shown.write_json(&mut out));
+    let _ = (shown.plain_text(), shown.write_json(&mut out));
 }
 
 /// The preset loader on a directory of either form: load, validate, render every command
@@ -103,15 +108,23 @@ pub fn preset_dir(dir: &Path) {
     let mut presets = vec![loaded];
     preset::validate::check_collection(&mut presets);
     let loaded = &presets[0];
-    let _ = report::validate_json(&presets, false);
-    let _ = report::list_json(&presets);
+    let validated = report::Validated {
+        presets: &presets,
+        deny_warnings: false,
+    };
+    let _ = (validated.to_json(), report::Listed(&presets).to_json());
     let request = render::Request {
         commands: Vec::new(),
         values: BTreeMap::from([("query".to_string(), "{query} /x".to_string())]),
         strict: false,
     };
     if let Ok(lines) = render::render(loaded, &request) {
-        let _ = report::render_json(loaded, &lines);
+        let commands = report::Commands {
+            preset: loaded,
+            rendered: &lines,
+            nul: false,
+        };
+        let _ = commands.to_json();
         for line in lines.iter().filter_map(|l| l.line.as_deref()) {
             for command in &loaded.commands {
                 if let Some(skill) = command.skill.as_deref() {
@@ -124,7 +137,11 @@ pub fn preset_dir(dir: &Path) {
     }
     let environment = requirements::Environment::new(dir, None, &[], None);
     let summaries = requirements::summarize(loaded, &environment);
-    let _ = report::requirements_json(loaded, &summaries);
+    let requirements = report::Requirements {
+        preset: loaded,
+        summaries: &summaries,
+    };
+    let _ = requirements.to_json();
 }
 
 #[cfg(test)]

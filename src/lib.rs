@@ -10,6 +10,7 @@
 //! may call whom; a test holds the imports to it):
 //! - `front`: the command line (`cli`, `cmd`), the MCP server (`mcp`) and the languages
 //!   `learn` answers in (`i18n`);
+//! - `render`: every report as text, JSON and GitHub commands, behind one trait;
 //! - `ops`: the operations both front ends offer (`service`, `learning`, `ledger`);
 //! - the domains: `merge`, `init`, `capture`, `export`, `sources` over `rules`, and
 //!   `preset` beside them;
@@ -31,6 +32,7 @@ mod io;
 mod merge;
 mod ops;
 mod preset;
+mod render;
 mod report;
 mod rules;
 mod sources;

@@ -14,4 +14,4 @@ pub(crate) mod reflect;
 pub(crate) mod repeats;
 #[cfg(test)]
 mod train;
-mod transcripts;
+pub(crate) mod transcripts;

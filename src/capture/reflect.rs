@@ -4,7 +4,6 @@
 //! duplicates with). It never writes; the user (or the agent) decides what to `autofix
 //! learn`.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -13,7 +12,6 @@ use super::classify;
 use super::repeats::{self, ActiveRule};
 use super::transcripts::{self, Searched, UserMessage};
 use crate::export::hook::Agent;
-use crate::report::text;
 use crate::rules::similar::Kind;
 
 /// One `reflect` run.
@@ -150,91 +148,6 @@ fn shown(place: &Searched, home: &Path) -> Place {
         path,
         exists: place.exists,
         sessions: place.sessions,
-    }
-}
-
-impl Report {
-    pub(crate) fn to_text(&self) -> String {
-        let mut out = String::from("Searched:\n");
-        for place in &self.searched {
-            let found = if !place.exists {
-                "not found".to_string()
-            } else {
-                let plural = if place.sessions == 1 { "" } else { "s" };
-                format!("{} session{plural} of this repository", place.sessions)
-            };
-            let _ = writeln!(
-                out,
-                "  {:<7} {} ({found})",
-                place.agent.as_str(),
-                place.path
-            );
-        }
-        if self.candidates.is_empty() {
-            out.push_str("No corrections to learn: none found, or each is already a rule.\n");
-            self.write_repeats(&mut out);
-            return out;
-        }
-        let count = self.candidates.len();
-        let plural = if count == 1 { "" } else { "s" };
-        let _ = writeln!(
-            out,
-            "\n{count} correction{plural} not yet learned, newest first:"
-        );
-        for candidate in &self.candidates {
-            let _ = writeln!(
-                out,
-                "\n{}  {}  session {}",
-                text::shown(&candidate.time),
-                candidate.agent.as_str(),
-                text::shown(&candidate.session)
-            );
-            // A transcript is untrusted text: each line shown safely, after a prefix.
-            for line in candidate.text.lines() {
-                let _ = writeln!(out, "  > {}", text::shown(line));
-            }
-            if let Some(context) = &candidate.context {
-                let _ = writeln!(out, "  after the agent {}", text::shown(context));
-            }
-        }
-        out.push_str("\nRecord the lasting ones with `autofix learn`.\n");
-        self.write_repeats(&mut out);
-        out
-    }
-
-    /// The corrections that repeat a rule: the rule is there, the agent did not follow it.
-    fn write_repeats(&self, out: &mut String) {
-        if self.repeats.is_empty() {
-            return;
-        }
-        let count = self.repeats.len();
-        let plural = if count == 1 { "" } else { "s" };
-        let _ = writeln!(
-            out,
-            "\n{count} correction{plural} repeating a rule already recorded (not to learn \
-             again; the agent did not follow the rule):"
-        );
-        for repeat in &self.repeats {
-            let _ = writeln!(
-                out,
-                "\n{}  {}  session {}  repeats rule {}: {}",
-                text::shown(&repeat.time),
-                repeat.agent.as_str(),
-                text::shown(&repeat.session),
-                match &repeat.source {
-                    Some(source) => format!("{source}:{}", repeat.rule),
-                    None => format!("#{}", repeat.rule),
-                },
-                text::shown(&repeat.instruction)
-            );
-            for line in repeat.text.lines() {
-                let _ = writeln!(out, "  > {}", text::shown(line));
-            }
-        }
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        crate::report::text::json_document(self)
     }
 }
 

@@ -13,7 +13,6 @@ pub(crate) mod hook;
 pub(crate) mod markdown;
 pub(crate) mod owned;
 pub(crate) mod peers;
-pub(crate) mod report;
 mod scoped;
 pub(crate) mod targets;
 

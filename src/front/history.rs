@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, Learned};
+use crate::render::Render as _;
 use crate::rules::append::StoredRule;
 use crate::rules::provenance::History;
 use crate::rules::reference::RuleRef;
@@ -31,7 +32,10 @@ pub(crate) fn shown_rule(
     let history = History::read(&workspace.rules_file);
     let report = show::report(workspace, &document, &history, number)
         .with_context(|| format!("no rule {number} in {path}"))?;
-    Ok((report.to_text(), report.to_json()))
+    Ok((
+        report.to_text(crate::report::paint::Painter::new(false)),
+        report.to_json(),
+    ))
 }
 
 /// The retirement's text and JSON, as the CLI and the MCP tool print them.

@@ -23,30 +23,28 @@ pub(crate) fn read<T: DeserializeOwned>(
         .filter(|(_, value)| !value.is_null())
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect();
-    let object = &object;
     // `deny_unknown_fields` holds too: the check above only words the refusal.
-    serde_json::from_value(Value::Object(object.clone())).map_err(|error| {
-        let message = error.to_string();
+    // serde_path_to_error tracks where the failure was (`for[1]`), so the field is never
+    // guessed from the message.
+    serde_path_to_error::deserialize(Value::Object(object)).map_err(|error| {
+        let path = error.path().to_string();
+        let message = error.inner().to_string();
+        // A missing field fails at the struct that lacks it: its path, then the field.
         if let Some(field) = missing(&message) {
-            return format!("`{field}` is required");
+            return match path.as_str() {
+                "." => format!("`{field}` is required"),
+                _ => format!("`{path}.{field}` is required"),
+            };
         }
-        // serde does not say which field had the wrong type: the first one that fails on
-        // its own (any other error than a missing field) is it.
-        let culprit = object.iter().find_map(|(key, value)| {
-            let alone = Map::from_iter([(key.clone(), value.clone())]);
-            let error = serde_json::from_value::<T>(Value::Object(alone)).err()?;
-            missing(&error.to_string())
-                .is_none()
-                .then(|| (key, error.to_string()))
-        });
-        match culprit {
-            Some((key, message)) => format!("`{key}` must be {}", expected(&message)),
-            None => message,
+        match path.as_str() {
+            "." => message,
+            _ => format!("`{path}` must be {}", expected(&message)),
         }
     })
 }
 
-/// The field a serde "missing field" message names.
+/// The field a serde "missing field" message names (`serde::de::Error::missing_field`'s
+/// wording, which carries the field only in its text).
 fn missing(message: &str) -> Option<&str> {
     message.strip_prefix("missing field `")?.split('`').next()
 }
@@ -173,6 +171,10 @@ mod tests {
         assert_eq!(
             read_sample(json!({"for": 1, "name": "x"})).unwrap_err(),
             "`for` must be a list"
+        );
+        assert_eq!(
+            read_sample(json!({"name": "x", "for": ["a", 3]})).unwrap_err(),
+            "`for[1]` must be a string"
         );
     }
 }

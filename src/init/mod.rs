@@ -5,7 +5,6 @@
 
 pub(crate) mod command;
 pub(crate) mod precommit;
-mod report;
 pub(crate) mod settings;
 pub(crate) mod skill;
 pub(crate) mod trust;

@@ -432,9 +432,12 @@ fn kept_permissions(old: Option<&std::fs::Metadata>) -> Option<Permissions> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use super::*;
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
+    #[cfg(unix)]
     #[test]
     fn follows_relative_chains() {
         let tmp = tempfile::tempdir().unwrap();
@@ -448,6 +451,7 @@ mod tests {
         assert!(target.metadata.is_some());
     }
 
+    #[cfg(unix)]
     #[test]
     fn dangling_and_looping_links_are_refused() {
         let tmp = tempfile::tempdir().unwrap();

@@ -697,6 +697,7 @@ pub(crate) fn relative_to_top(top: &Path, path: &Path) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use super::*;
 
     #[cfg(unix)]
@@ -714,6 +715,7 @@ mod tests {
         assert_eq!(find_program("tool", None), None);
     }
 
+    #[cfg(unix)]
     #[test]
     fn programs_are_found_on_the_path_or_by_name() {
         let dir = tempfile::tempdir().unwrap();

@@ -287,6 +287,7 @@ mod tests {
         drop(again);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_link_is_never_followed() {
         let dir = tempfile::tempdir().unwrap();

@@ -304,9 +304,12 @@ pub(crate) fn timeout() -> Result<Duration, AtomicError> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use super::*;
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
+    #[cfg(unix)]
     #[test]
     fn the_fence_refuses_git_the_rules_file_its_lock_and_the_outside() {
         let tmp = tempfile::tempdir().unwrap();

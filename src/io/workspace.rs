@@ -397,6 +397,7 @@ mod tests {
         Workspace::discover_from(options, cwd, None, Some(dir.as_os_str().to_owned()))
     }
 
+    #[cfg(unix)]
     #[test]
     fn real_locations_take_dots_where_the_file_system_does() {
         let tmp = tempfile::tempdir().unwrap();

@@ -6,12 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::export::{self, Mode, Status, Targets};
 use crate::io::workspace::Workspace;
-use crate::report::diagnostics::{self, Code, Diagnostic, DiagnosticJson};
+use crate::report::diagnostics::{Code, Diagnostic};
 use crate::rules::RulesError;
-use crate::rules::append::StoredRule;
-use crate::rules::learn::{self, SupersedeReference};
+use crate::rules::learn;
 use crate::rules::reference::RuleRef;
-use crate::rules::similar::Match;
 use crate::sources::layers::{self, NotLearned};
 
 /// Whether to refresh the exported copies after learning.
@@ -256,50 +254,9 @@ impl Learned {
         self.warnings.iter().map(|w| w.message.as_str()).collect()
     }
 
-    /// The warnings in the shared text form (`warning[code]: ...`), for stderr or MCP.
-    pub(crate) fn warnings_text(&self, painter: crate::report::paint::Painter) -> String {
-        diagnostics::text_of(&self.warnings, painter)
-    }
-
-    /// The `learn --format json` document.
-    pub(crate) fn to_json(&self) -> String {
-        crate::report::text::json_document(&self.json())
-    }
-
-    /// The same document as a value (the MCP tool's structured result).
-    pub(crate) fn to_value(&self) -> serde_json::Value {
-        serde_json::to_value(self.json()).expect("an outcome always serialises")
-    }
-
-    fn json(&self) -> LearnedJson<'_> {
-        LearnedJson {
-            version: 1,
-            status: self.outcome.status.as_str(),
-            path: &self.path,
-            rule: &self.outcome.rule,
-            supersedes: &self.outcome.supersedes,
-            matches: &self.outcome.matches,
-            exports: &self.exports,
-            warnings: self.warning_messages(),
-            diagnostics: self
-                .match_diagnostics()
-                .into_iter()
-                .map(|found| -> DiagnosticJson<'_> { DiagnosticJson::owned(found) })
-                .chain(diagnostics::json_of(&self.warnings))
-                .collect(),
-            proposed_check: self
-                .outcome
-                .rule
-                .check
-                .is_none()
-                .then(|| crate::rules::pattern::propose(&self.outcome.rule.instruction))
-                .flatten(),
-        }
-    }
-
     /// The active rules the new one repeats (`similar-rules`) or contradicts
     /// (`conflicting-rules`): why `learn` refused it, or what `--force` kept beside it.
-    fn match_diagnostics(&self) -> Vec<Diagnostic> {
+    pub(crate) fn match_diagnostics(&self) -> Vec<Diagnostic> {
         self.outcome
             .matches
             .iter()
@@ -318,23 +275,4 @@ impl Learned {
             })
             .collect()
     }
-}
-
-/// The `learn --format json` document.
-#[derive(Serialize)]
-struct LearnedJson<'a> {
-    version: u32,
-    status: &'static str,
-    path: &'a str,
-    rule: &'a StoredRule,
-    supersedes: &'a [SupersedeReference],
-    matches: &'a [Match],
-    exports: &'a [Refreshed],
-    /// The warnings' messages (kept from before `diagnostics`).
-    warnings: Vec<&'a str>,
-    /// The rules the new one repeats or contradicts, then the warnings, with their codes.
-    diagnostics: Vec<DiagnosticJson<'a>>,
-    /// The check the rule's shape suggests when it has none (shown, never added).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    proposed_check: Option<crate::rules::pattern::Check>,
 }

@@ -82,7 +82,7 @@ impl Listed {
 
     /// The text listing: the local rules, then each layer's.
     pub(crate) fn text(&self) -> String {
-        let mut text = self.listing.to_text();
+        let mut text = self.listing.plain_text();
         if !self.layers.is_empty() {
             text.push_str(&layers::render_text(&self.layers, &self.filter()));
         }
@@ -93,7 +93,7 @@ impl Listed {
     pub(crate) fn json(&self) -> serde_json::Value {
         let mut json = serde_json::to_value(&self.listing).expect("a listing always serialises");
         if !self.layers.is_empty() {
-            json["imported"] = layers::to_json(&self.layers, &self.filter());
+            json["imported"] = layers::imported_json(&self.layers, &self.filter());
         }
         json
     }

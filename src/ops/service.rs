@@ -41,7 +41,7 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
         rules: listing.counts.active + imported.len(),
         size: match budget {
             Budget::HookChars(..) => crate::export::hook::full_size(listing, &hook),
-            _ => budget.measure(&(listing.to_text() + &imported_text)).0,
+            _ => budget.measure(&(listing.plain_text() + &imported_text)).0,
         },
         tokens: listing.tokens + rules::budget::tokens(imported_text.chars().count()),
     };

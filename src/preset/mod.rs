@@ -25,7 +25,6 @@ pub(crate) mod load;
 mod package;
 mod parts;
 pub(crate) mod render;
-pub(crate) mod report;
 pub(crate) mod requirements;
 pub(crate) mod source;
 mod task_preset;

@@ -79,8 +79,9 @@ impl Painter {
 }
 
 /// The width to wrap text at: `COLUMNS` when set to a number, else the terminal's width
-/// when `stream` is one, else `None` (a pipe or a file: no wrapping).
-pub(crate) fn terminal_width(stream: &(impl IsTerminal + std::os::fd::AsFd)) -> Option<usize> {
+/// when `stream` is one, else `None` (a pipe or a file: no wrapping). It takes standard
+/// output itself, which `terminal_size` reads by its fd on unix and its handle on Windows.
+pub(crate) fn terminal_width(stream: &std::io::Stdout) -> Option<usize> {
     if let Some(columns) = crate::io::settings::get().columns {
         return Some(columns);
     }

@@ -68,7 +68,8 @@ impl Splice<'_> {
         [self.head, &self.inserted, self.tail, self.end]
     }
 
-    pub(crate) fn to_text(&self) -> String {
+    /// The new text of the file, its pieces joined.
+    pub(crate) fn joined(&self) -> String {
         self.pieces().concat()
     }
 }
@@ -76,10 +77,10 @@ impl Splice<'_> {
 /// The new text of the file: `document.source` with `rule` added as the last element.
 #[cfg(test)]
 pub(crate) fn append(document: &Document, rule: &StoredRule) -> String {
-    splice(document, rule).to_text()
+    splice(document, rule).joined()
 }
 
-/// The file with `rule` added as the last element, in pieces (the text is `to_text`).
+/// The file with `rule` added as the last element, in pieces (the text is `joined`).
 pub(crate) fn splice<'a>(document: &'a Document, rule: &StoredRule) -> Splice<'a> {
     let Layout { unit, newline } = layout(document);
     splice_objects(document, &[render_object(rule, unit, newline)])
@@ -93,7 +94,7 @@ pub(crate) fn append_objects(document: &Document, objects: &[String]) -> String 
     if objects.is_empty() {
         return document.source.clone();
     }
-    splice_objects(document, objects).to_text()
+    splice_objects(document, objects).joined()
 }
 
 /// [`append_objects`], in pieces (`objects` must not be empty).

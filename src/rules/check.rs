@@ -6,18 +6,15 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use super::budget::{self, Budget, Delivered};
 use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text, rule_name};
 use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
 use super::{Category, RulesError};
-use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
+use crate::report::diagnostics::{self, Code, Counts, Diagnostic};
 use crate::report::jsonpos;
-use crate::report::paint::Painter;
-use crate::report::text::{self, JsonKind, counted};
+use crate::report::text::{self, JsonKind};
 
 /// The outcome of `check`.
 #[derive(Clone, Debug)]
@@ -428,7 +425,7 @@ fn over_budget(path: &Path, document: &Arc<Document>, context: &Context<'_>) -> 
         Some(measure) => measure(*smallest, &listing),
         None => Delivered {
             rules: listing.counts.active,
-            size: smallest.measure(&listing.to_text()).0,
+            size: smallest.measure(&listing.plain_text()).0,
             tokens: listing.tokens,
         },
     };
@@ -558,76 +555,6 @@ impl Report {
     pub(crate) fn has_errors(&self) -> bool {
         self.counts().errors > 0
     }
-
-    fn summary(&self) -> String {
-        if !self.exists {
-            return format!("No rules file at {}; nothing to check.", self.path);
-        }
-        let counts = self.counts();
-        let notes = match counts.notes {
-            0 => String::new(),
-            n => format!(" ({} on superseded rules)", counted(n, "note")),
-        };
-        format!(
-            "Checked {} in {}: {}, {}{notes}.",
-            counted(self.rules, "rule"),
-            self.path,
-            counted(counts.errors, "error"),
-            counted(counts.warnings, "warning"),
-        )
-    }
-
-    pub(crate) fn to_text(&self, painter: Painter) -> String {
-        let mut out = diagnostics::text_of(&self.diagnostics, painter);
-        if !self.diagnostics.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&self.summary());
-        out.push('\n');
-        out
-    }
-
-    /// One workflow command per diagnostic, then the summary as a plain log line (as
-    /// `preset validate --format github` ends).
-    pub(crate) fn to_github(&self) -> String {
-        let mut out = diagnostics::github_of(&self.diagnostics);
-        out.push_str(&crate::report::text::shown(&self.summary()));
-        out.push('\n');
-        out
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        crate::report::text::json_document(&self.json())
-    }
-
-    /// The `check --format json` document as a value (the MCP tool's structured result).
-    pub(crate) fn to_value(&self) -> serde_json::Value {
-        serde_json::to_value(self.json()).expect("a report always serialises")
-    }
-
-    fn json(&self) -> ReportJson<'_> {
-        ReportJson {
-            version: 1,
-            path: &self.path,
-            exists: self.exists,
-            rules: self.rules,
-            ok: !self.has_errors(),
-            summary: self.counts(),
-            diagnostics: diagnostics::json_of(&self.diagnostics),
-        }
-    }
-}
-
-/// The `check --format json` document.
-#[derive(Serialize)]
-struct ReportJson<'a> {
-    version: u32,
-    path: &'a str,
-    exists: bool,
-    rules: usize,
-    ok: bool,
-    summary: Counts,
-    diagnostics: Vec<DiagnosticJson<'a>>,
 }
 
 #[cfg(test)]

@@ -276,58 +276,11 @@ fn plan<'a>(
     rule: &Validated,
     status: Status,
 ) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
-    let holder = holder(document, rule);
-    if let Some(existing) = holder {
-        let outcome = Outcome {
-            status: Status::Duplicate,
-            supersedes: Vec::new(),
-            rule: StoredRule {
-                number: existing.number().value().unwrap_or_default(),
-                category: existing.category().display().to_string(),
-                instruction: existing.instruction().display().to_string(),
-                why: existing.why().display().to_string(),
-                paths: existing
-                    .paths()
-                    .globs()
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect(),
-                check: match existing.check() {
-                    super::file::CheckField::Check(check) => Some(check.clone()),
-                    _ => None,
-                },
-                retirement: super::file::is_retirement(&existing),
-            },
-            matches: Vec::new(),
-            warnings: Vec::new(),
-        };
-        return Ok((outcome, None));
+    if let Some(existing) = holder(document, rule) {
+        return Ok((duplicate(&existing), None));
     }
     let numbers = sorted_numbers(document);
-    for reference in &rule.references {
-        if numbers.binary_search(&reference.rule).is_err() {
-            return Err(RulesError::UnknownSupersedes {
-                path: path.to_path_buf(),
-                number: reference.rule,
-                from: reference.from,
-            });
-        }
-    }
-    if rule.retirement {
-        // Checked again under the lock: another writer may have retired it meanwhile.
-        let resolution = supersede::resolve(document);
-        for reference in &rule.references {
-            let active = document.rules().any(|r| {
-                r.number().value() == Some(reference.rule) && resolution.is_active(r.index)
-            });
-            if !active {
-                return Err(RulesError::NotRetirable {
-                    path: path.to_path_buf(),
-                    number: reference.rule,
-                });
-            }
-        }
-    }
+    check_references(path, document, rule, &numbers)?;
     let number = document
         .max_number()
         .checked_add(1)
@@ -372,6 +325,68 @@ fn plan<'a>(
         warnings,
     };
     Ok((outcome, Some(text)))
+}
+
+/// The outcome of learning a rule `existing` already holds: that rule, nothing written.
+fn duplicate(existing: &file::Rule<'_>) -> Outcome {
+    Outcome {
+        status: Status::Duplicate,
+        supersedes: Vec::new(),
+        rule: StoredRule {
+            number: existing.number().value().unwrap_or_default(),
+            category: existing.category().display().to_string(),
+            instruction: existing.instruction().display().to_string(),
+            why: existing.why().display().to_string(),
+            paths: existing
+                .paths()
+                .globs()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            check: match existing.check() {
+                super::file::CheckField::Check(check) => Some(check.clone()),
+                _ => None,
+            },
+            retirement: super::file::is_retirement(existing),
+        },
+        matches: Vec::new(),
+        warnings: Vec::new(),
+    }
+}
+
+/// Every rule `rule` supersedes exists (`numbers` sorted), and when it retires them, each
+/// is active.
+fn check_references(
+    path: &Path,
+    document: &Document,
+    rule: &Validated,
+    numbers: &[u64],
+) -> Result<(), RulesError> {
+    for reference in &rule.references {
+        if numbers.binary_search(&reference.rule).is_err() {
+            return Err(RulesError::UnknownSupersedes {
+                path: path.to_path_buf(),
+                number: reference.rule,
+                from: reference.from,
+            });
+        }
+    }
+    if rule.retirement {
+        // Checked again under the lock: another writer may have retired it meanwhile.
+        let resolution = supersede::resolve(document);
+        for reference in &rule.references {
+            let active = document.rules().any(|r| {
+                r.number().value() == Some(reference.rule) && resolution.is_active(r.index)
+            });
+            if !active {
+                return Err(RulesError::NotRetirable {
+                    path: path.to_path_buf(),
+                    number: reference.rule,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The active rule that already holds `rule`'s instruction, unless `rule` supersedes it.

@@ -726,7 +726,8 @@ impl Listing {
         out.write_all(b"\n")
     }
 
-    pub(crate) fn to_text(&self) -> String {
+    /// The listing as plain text: what the prompt hook delivers and the budgets measure.
+    pub(crate) fn plain_text(&self) -> String {
         to_string(|out| self.write_text(out))
     }
 }

@@ -1,8 +1,6 @@
 //! `rules N`: one rule whole — its text, scope and state, the commit that added it, the
 //! rules it superseded and those that supersede (or retire) it, each with its origin.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 
 use super::file::{Document, Rule};
@@ -91,7 +89,7 @@ pub(crate) fn report<'a>(
 }
 
 /// `12 [CODE] Instruction`.
-fn line(rule: &Shown<'_>) -> String {
+pub(crate) fn line(rule: &Shown<'_>) -> String {
     let number = rule.number.map_or("?".to_string(), |n| n.to_string());
     format!(
         "{number} [{}] {}",
@@ -100,63 +98,4 @@ fn line(rule: &Shown<'_>) -> String {
     )
 }
 
-impl Report<'_> {
-    pub(crate) fn to_text(&self) -> String {
-        let rule = &self.rule;
-        let state = if rule.retirement {
-            "a retirement record".to_string()
-        } else if rule.active {
-            "active".to_string()
-        } else if self.superseded_by.iter().all(|by| by.retirement) {
-            "retired".to_string()
-        } else {
-            "superseded".to_string()
-        };
-        let mut out = format!("Rule {} from {}: {state}\n", line(rule), self.path);
-        let _ = writeln!(out, "  why:     {}", shown(rule.why));
-        let scope = if rule.paths.is_empty() {
-            "everywhere".to_string()
-        } else {
-            rule.paths
-                .iter()
-                .map(|g| shown(g))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let _ = writeln!(out, "  scope:   {scope}");
-        let _ = writeln!(out, "  added:   {}", rule.provenance.describe());
-        if let Origin::Commit(commit) = rule.provenance {
-            let _ = writeln!(
-                out,
-                "  commit:  {} {}",
-                commit.commit,
-                shown(&commit.subject)
-            );
-        }
-        let verb = if rule.retirement {
-            "retires"
-        } else {
-            "supersedes"
-        };
-        for older in &self.supersedes {
-            let _ = writeln!(out, "  {verb}: {}", line(older));
-        }
-        for newer in &self.superseded_by {
-            let (verb, text) = if newer.retirement {
-                (
-                    "retired by",
-                    format!("{} — {}", line(newer), shown(newer.why)),
-                )
-            } else {
-                ("superseded by", line(newer))
-            };
-            let _ = writeln!(out, "  {verb}: {text}");
-            let _ = writeln!(out, "    added: {}", newer.provenance.describe());
-        }
-        out
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        crate::report::text::json_document(self)
-    }
-}
+impl Report<'_> {}

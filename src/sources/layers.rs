@@ -880,7 +880,7 @@ pub(crate) fn render_text(layers: &Layers, filter: &Filter<'_>) -> String {
 
 /// The `imported` array `rules --format json` adds when there are sources: one object a
 /// source, each rule with its `id`, its status and what superseded it.
-pub(crate) fn to_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value {
+pub(crate) fn imported_json(layers: &Layers, filter: &Filter<'_>) -> serde_json::Value {
     use serde_json::json;
     let all = filter.all;
     let sources: Vec<serde_json::Value> = layers

@@ -62,7 +62,8 @@ impl Lock {
         Ok(lock)
     }
 
-    pub(crate) fn to_text(&self) -> String {
+    /// The text written: pretty JSON, 2-space indented, with a final newline.
+    pub(crate) fn file_text(&self) -> String {
         crate::report::text::json_document(self)
     }
 }

@@ -167,7 +167,7 @@ impl Manifest {
     }
 
     /// The text written: pretty JSON, 2-space indented, with a final newline.
-    pub(crate) fn to_text(&self) -> String {
+    pub(crate) fn file_text(&self) -> String {
         crate::report::text::json_document(self)
     }
 }

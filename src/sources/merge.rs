@@ -190,7 +190,7 @@ fn merge_lock(o: &[u8], a: &[u8], b: &[u8]) -> Result<(Vec<u8>, String), String>
     } else {
         notes.join("; ")
     };
-    Ok((merged.to_text().into_bytes(), note))
+    Ok((merged.file_text().into_bytes(), note))
 }
 
 fn parse_manifest(bytes: &[u8]) -> Result<super::manifest::Manifest, String> {
@@ -283,7 +283,7 @@ fn merge_manifest(o: &[u8], a: &[u8], b: &[u8]) -> Result<(Vec<u8>, String), Str
         })
         .cloned()
         .collect();
-    let text = merged.to_text();
+    let text = merged.file_text();
     // What git would have to say about it, parsed again: a merge never writes what the
     // readers refuse (a name used twice cannot happen by name, but stay strict).
     super::manifest::Manifest::parse(&text)?;
@@ -487,7 +487,7 @@ mod tests {
         for (name, commit) in pins {
             lock.sources.insert((*name).to_string(), pin(*commit));
         }
-        lock.to_text().into_bytes()
+        lock.file_text().into_bytes()
     }
 
     #[test]
@@ -522,7 +522,7 @@ mod tests {
             overrides: Default::default(),
             locked: locked.iter().map(ToString::to_string).collect(),
         }
-        .to_text()
+        .file_text()
         .into_bytes()
     }
 

@@ -364,7 +364,7 @@ impl Layout {
                 Some(_) => {}
             }
         }
-        let lock_text = state.lock.to_text();
+        let lock_text = state.lock.file_text();
         if state.lock_text.as_deref() != Some(lock_text.as_str()) {
             let expected = state.lock_text.as_deref().map(str::as_bytes);
             safe_write::write(&self.fence, &self.lock, lock_text.as_bytes(), expected)?;
@@ -375,7 +375,7 @@ impl Layout {
                 .lock(&pending, safe_write::timeout()?)?
                 .remove(bytes)?;
         }
-        let manifest_text = state.manifest.to_text();
+        let manifest_text = state.manifest.file_text();
         if state.manifest_text.as_deref() != Some(manifest_text.as_str()) {
             let expected = state.manifest_text.as_deref().map(str::as_bytes);
             // The lock on the manifest is held by this run: write it in place.

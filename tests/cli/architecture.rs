@@ -55,6 +55,12 @@ fn module_of(file: &Path) -> Vec<String> {
 /// blocks dropped, so that only code is read (a doc link is not an import, nor is a test's
 /// helper).
 fn code_only(text: &str) -> String {
+    drop_test_modules(&blank_literals(text))
+}
+
+/// The text with comments, string and char literals blanked; the lines they spanned are
+/// kept, so a line of the result is the same line of the file.
+fn blank_literals(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut code = String::with_capacity(text.len());
     let mut i = 0;
@@ -73,11 +79,13 @@ fn code_only(text: &str) -> String {
                 }
             }
             ('/', '*') => {
+                let start = i;
                 i += 2;
                 while i < chars.len() && !(chars[i] == '*' && at(i, 1) == '/') {
                     i += 1;
                 }
                 i += 2;
+                keep_lines(&mut code, &chars[start..i.min(chars.len())]);
             }
             // A byte string or byte char (`b"…"`, `br"…"`, `b'x'`) is read as its plain form.
             ('b', '"' | '\'') if starts_word(i) => i += 1,
@@ -90,6 +98,7 @@ fn code_only(text: &str) -> String {
                     i += 1;
                     continue;
                 }
+                let start = i;
                 i += 2 + hashes;
                 while i < chars.len() && !(chars[i] == '"' && (1..=hashes).all(|n| at(i, n) == '#'))
                 {
@@ -97,14 +106,17 @@ fn code_only(text: &str) -> String {
                 }
                 i += 1 + hashes;
                 code.push_str("\"\"");
+                keep_lines(&mut code, &chars[start..i.min(chars.len())]);
             }
             ('"', _) => {
+                let start = i;
                 i += 1;
                 while i < chars.len() && chars[i] != '"' {
                     i += if chars[i] == '\\' { 2 } else { 1 };
                 }
                 i += 1;
                 code.push_str("\"\"");
+                keep_lines(&mut code, &chars[start..i.min(chars.len())]);
             }
             // A char literal ('x', '\n', '\'', '{'), not a lifetime ('a): past the
             // backslash and the character it escapes, then to the closing quote.
@@ -122,7 +134,12 @@ fn code_only(text: &str) -> String {
             }
         }
     }
-    drop_test_modules(&code)
+    code
+}
+
+/// As many line breaks in `code` as `skipped` held.
+fn keep_lines(code: &mut String, skipped: &[char]) {
+    code.extend(skipped.iter().filter(|c| **c == '\n'));
 }
 
 /// `code` without its `#[cfg(test)] mod name { … }` blocks (braces balance: no literals).
@@ -756,6 +773,177 @@ fn the_environment_check_sees_each_read_outside_the_settings() {
             "src/front/cmd/team.rs: env::var",
             "src/io/git.rs: env::current_dir",
             "src/io/lock.rs: env::var"
+        ]
+    );
+}
+
+/// The longest a function may be, in lines from its `fn` to its closing brace.
+const MAX_FUNCTION_LINES: usize = 100;
+
+/// Each function in `src/` (test code too) longer than `limit` lines, from the line of its
+/// `fn` to the line of its closing brace, as `src/file:line: name (N lines)`. Clippy's
+/// `too_many_lines` counts only lines of code; this counts what a reader scrolls through.
+fn long_functions(src: &Path, limit: usize) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in &files {
+        let code = blank_literals(&fs::read_to_string(src.join(file)).unwrap());
+        let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+        for (at, _) in code.match_indices("fn") {
+            let before = code[..at].chars().next_back();
+            let rest = &code[at + 2..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || !rest.starts_with(char::is_whitespace)
+            {
+                continue;
+            }
+            let name: String = (rest.trim_start().chars())
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // A declaration without a body (`fn f();` in a trait) has no length.
+            let Some(open) = rest
+                .find(['{', ';'])
+                .filter(|&o| rest.as_bytes()[o] == b'{')
+            else {
+                continue;
+            };
+            let mut depth = 0usize;
+            let close = rest[open..].char_indices().find_map(|(offset, c)| {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                (depth == 0).then_some(open + offset)
+            });
+            let Some(close) = close else { continue };
+            let lines = line_of(at + 2 + close) - line_of(at) + 1;
+            if !name.is_empty() && lines > limit {
+                found.push(format!(
+                    "src/{}:{}: {name} ({lines} lines)",
+                    file.display(),
+                    line_of(at)
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_is_over_a_hundred_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let long = long_functions(&src, MAX_FUNCTION_LINES);
+    assert!(
+        long.is_empty(),
+        "split these into functions of at most {MAX_FUNCTION_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_counts_each_function_from_fn_to_its_brace() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = |n: usize| "    let _ = 1;\n".repeat(n);
+    let text = format!(
+        "/// fn in a comment {{\nfn short() {{\n{}}}\n\npub(crate) fn long<T: Fn(u8)>(f: T) -> u8 {{\n    \
+         let s = \"}}\n\n\";\n    fn inner() {{}}\n{}    f(1)\n}}\n\ntrait T {{\n    fn declared(&self);\n}}\n",
+        body(3),
+        body(2)
+    );
+    fs::write(dir.path().join("lib.rs"), text).unwrap();
+    // `long` spans lines 8 to 16: its string's two line breaks count, its braces do not.
+    assert_eq!(long_functions(dir.path(), 9), Vec::<String>::new());
+    assert_eq!(
+        long_functions(dir.path(), 8),
+        ["src/lib.rs:8: long (9 lines)"]
+    );
+    assert_eq!(
+        long_functions(dir.path(), 2),
+        [
+            "src/lib.rs:2: short (5 lines)",
+            "src/lib.rs:8: long (9 lines)"
+        ]
+    );
+}
+
+/// The domains and the application layer: they return data, and `render/` (or, for the one
+/// finding type, `report/`) turns it into text, JSON, GitHub commands, SARIF or Markdown.
+const DOMAINS: [&str; 8] = [
+    "rules", "preset", "sources", "capture", "export", "merge", "init", "ops",
+];
+
+/// The names a renderer of a report goes by.
+const RENDERERS: [&str; 6] = [
+    "to_text",
+    "to_json",
+    "to_markdown",
+    "to_sarif",
+    "to_github",
+    "to_html",
+];
+
+/// Each renderer defined in a domain module (test code left out), as `src/file: fn name`.
+fn renderers_in_domains(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| DOMAINS.iter().any(|d| f.starts_with(d)))
+    {
+        let code = code_only(&fs::read_to_string(src.join(file)).unwrap());
+        let words: Vec<&str> = code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for pair in words.windows(2) {
+            if pair[0] == "fn" && RENDERERS.contains(&pair[1]) {
+                found.push(format!("src/{}: fn {}", file.display(), pair[1]));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_domain_module_defines_a_renderer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = renderers_in_domains(&src);
+    assert!(
+        found.is_empty(),
+        "render reports in src/render/ (the domains return data):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_renderer_check_sees_each_renderer_in_a_domain() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(
+        "render/check.rs",
+        "fn to_text(&self) -> String { todo() }\n",
+    );
+    write("report/sarif.rs", "fn to_sarif() {}\n");
+    write(
+        "rules/check.rs",
+        "// fn to_json in a comment\nimpl R {\n    pub(crate) fn to_text(&self) {}\n}\n\
+         #[cfg(test)]\nmod tests { fn to_github() {} }\n",
+    );
+    write("ops/ledger.rs", "fn to_html () {}\nfn to_json_value() {}\n");
+    assert_eq!(
+        renderers_in_domains(dir.path()),
+        [
+            "src/ops/ledger.rs: fn to_html",
+            "src/rules/check.rs: fn to_text"
         ]
     );
 }

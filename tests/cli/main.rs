@@ -29,5 +29,6 @@ mod reliability;
 mod rules;
 mod scoping;
 mod shell;
+mod snapshots;
 mod sources;
 mod write_safety;

@@ -200,7 +200,7 @@ fn man_dir_writes_through_safe_write() {
     fs::create_dir_all(sandbox.join("pages")).unwrap();
     std::os::unix::fs::symlink("../.git/config", sandbox.join("pages/autofix.1")).unwrap();
     let refused = sandbox.run(&["man", "--dir", "pages"]);
-    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
     assert!(
         refused.stderr.contains("git's own directory"),
         "{}",

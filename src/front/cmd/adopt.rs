@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::front::cli::{ImportArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
 use crate::ops::import;
+use crate::render::Render as _;
 
 pub(crate) fn import(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -37,7 +38,8 @@ pub(crate) fn import(context: &Context, args: ImportArgs) -> anyhow::Result<Exit
         context.stderr_painter(),
     ));
     print(&match args.format {
-        TextOrJson::Text => report.to_text(args.verbose),
+        TextOrJson::Text if args.verbose => report.to_verbose_text(),
+        TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
     })?;
     Ok(ExitCode::from(report.exit_code()))

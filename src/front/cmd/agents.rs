@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::export::{self, Mode};
 use crate::init;
 use crate::io::workspace::{self, Workspace};
+use crate::render::{Annotate as _, Render as _};
 use anyhow::Context as _;
 
 use crate::front::cli::{CommandAgentArg, ExportArgs, ExportFormat, InitArgs, TextOrJson};

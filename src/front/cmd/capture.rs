@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::capture::prompt;
 use crate::capture::repeats::ActiveRule;
 use crate::ops;
+use crate::render::Render as _;
 
 use crate::front::cli::{HookCommand, ReflectArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print, prompt_agent, sessions};
@@ -107,7 +108,7 @@ pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<Ex
     let sessions = sessions(&args.sessions)?;
     let report = ops::reflect::reflect(&context.workspace()?, sessions)?;
     print(&match args.format {
-        TextOrJson::Text => report.to_text(),
+        TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
     })?;
     Ok(ExitCode::SUCCESS)

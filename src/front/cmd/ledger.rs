@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::capture::reflect;
 use crate::ops;
 use crate::ops::learning::AfterLearning;
+use crate::render::Render as _;
 use crate::rules::provenance::History;
 use crate::rules::{self};
 
@@ -72,7 +73,7 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         reflected,
     );
     print(&match args.format {
-        TextOrJson::Text => report.to_text(),
+        TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
     })?;
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use crate::ops::service;
 use crate::preset::requirements::{self, Environment, Status};
-use crate::preset::{Preset, collection, render, report};
+use crate::preset::{Preset, collection, render};
+use crate::render::preset as report;
+use crate::render::{Annotate as _, Render as _};
 use crate::report::diagnostics::{self, Code, Diagnostic};
 
 use crate::front::cli::{
@@ -52,8 +54,8 @@ pub(crate) fn load_one(context: &Context, path: &Path) -> anyhow::Result<Preset>
 fn list(context: &Context, args: PresetListArgs) -> anyhow::Result<ExitCode> {
     let presets = load_presets(context, &args.paths)?;
     let text = match args.format {
-        TextOrJson::Text => report::list_text(&presets, context.stdout_painter()),
-        TextOrJson::Json => report::list_json(&presets),
+        TextOrJson::Text => report::Listed(&presets).to_text(context.stdout_painter()),
+        TextOrJson::Json => report::Listed(&presets).to_json(),
     };
     print(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -61,10 +63,14 @@ fn list(context: &Context, args: PresetListArgs) -> anyhow::Result<ExitCode> {
 
 fn validate(context: &Context, args: PresetValidateArgs) -> anyhow::Result<ExitCode> {
     let presets = load_presets(context, &args.paths)?;
+    let validated = report::Validated {
+        presets: &presets,
+        deny_warnings: args.deny_warnings,
+    };
     let text = match args.format {
-        DiagnosticsFormat::Text => report::validate_text(&presets, context.stdout_painter()),
-        DiagnosticsFormat::Json => report::validate_json(&presets, args.deny_warnings),
-        DiagnosticsFormat::Github => report::validate_github(&presets),
+        DiagnosticsFormat::Text => validated.to_text(context.stdout_painter()),
+        DiagnosticsFormat::Json => validated.to_json(),
+        DiagnosticsFormat::Github => validated.to_github(),
         DiagnosticsFormat::Sarif => {
             let diagnostics: Vec<_> = presets
                 .iter()
@@ -123,13 +129,18 @@ fn render(context: &Context, args: PresetRenderArgs) -> anyhow::Result<ExitCode>
         .collect();
     eprint(&diagnostics::text_of(&unused, context.stderr_painter()));
     let missing = render::missing_values(&rendered);
+    let commands = report::Commands {
+        preset: &preset,
+        rendered: &rendered,
+        nul: args.null,
+    };
     let text = match args.format {
         TextOrJson::Text => {
             let notes = render_notes(&rendered, &missing);
             eprint(&diagnostics::text_of(&notes, context.stderr_painter()));
-            report::render_text(&rendered, args.null)
+            commands.to_text(context.stdout_painter())
         }
-        TextOrJson::Json => report::render_json(&preset, &rendered),
+        TextOrJson::Json => commands.to_json(),
     };
     print(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -189,11 +200,13 @@ fn requirements(context: &Context, args: PresetRequirementsArgs) -> anyhow::Resu
         crate::io::settings::get().path.clone(),
     );
     let summaries = requirements::summarize(&preset, &environment);
+    let requirements = report::Requirements {
+        preset: &preset,
+        summaries: &summaries,
+    };
     let text = match args.format {
-        TextOrJson::Text => {
-            report::requirements_text(&preset, &summaries, context.stdout_painter())
-        }
-        TextOrJson::Json => report::requirements_json(&preset, &summaries),
+        TextOrJson::Text => requirements.to_text(context.stdout_painter()),
+        TextOrJson::Json => requirements.to_json(),
     };
     print(&text)?;
     report_diagnostics(context, &preset, "fix them before running it");

@@ -11,6 +11,7 @@ use crate::io::workspace::Workspace;
 use crate::ops::learning::{self, AfterLearning, Answer, Destination};
 use crate::ops::list::ListError;
 use crate::ops::{self, service};
+use crate::render::{Annotate as _, Render as _};
 use crate::rules::reference::RuleRef;
 use crate::rules::{self, check, learn};
 use anyhow::Context as _;
@@ -22,6 +23,18 @@ use crate::front::cli::{
 use crate::front::context::{Context, eprint, print, status};
 use crate::front::history::shown_rule;
 
+/// The rule `learn --json` reads from standard input, refused by field.
+fn json_request(lang: Lang) -> anyhow::Result<learning::Request> {
+    let cap = crate::io::limits::max_file_bytes()?;
+    let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
+        .context(Refusal::StdinUnreadable.text(lang))?;
+    let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
+    crate::front::input::read(&object, "key", "")
+        .map_err(|refusal| anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang)))
+}
+
 pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCode> {
     let lang = match args.lang {
         Some(LangArg::En) => Lang::En,
@@ -30,16 +43,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     };
     let check = args.check_request();
     let mut request = if args.json {
-        let cap = crate::io::limits::max_file_bytes()?;
-        let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)
-            .context(Refusal::StdinUnreadable.text(lang))?;
-        let input = String::from_utf8(input).context(Refusal::StdinUnreadable.text(lang))?;
-        let object: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&input).context(Refusal::StdinNotARule.text(lang))?;
-        let mut request: learning::Request = crate::front::input::read(&object, "key", "")
-            .map_err(|refusal| {
-                anyhow::anyhow!("{}: {refusal}", Refusal::StdinNotARule.text(lang))
-            })?;
+        let mut request = json_request(lang)?;
         request.force |= args.force;
         request
     } else {

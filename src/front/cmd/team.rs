@@ -10,6 +10,7 @@ use crate::merge::doctor;
 use crate::merge::driver::{self, Environment, Request};
 use crate::merge::exported;
 use crate::merge::resolve;
+use crate::render::Render as _;
 use anyhow::Context as _;
 
 use crate::front::cli::{DiagnosticsFormat, DoctorArgs, MergeDriverArgs, ResolveArgs, TextOrJson};
@@ -175,7 +176,7 @@ pub(crate) fn resolve(context: &Context, args: ResolveArgs) -> anyhow::Result<Ex
     };
     let outcome = resolve::resolve(&request)?;
     print(&match args.format {
-        TextOrJson::Text => outcome.to_text(),
+        TextOrJson::Text => outcome.to_text(context.stdout_painter()),
         TextOrJson::Json => outcome.to_json(),
     })?;
     Ok(status(!outcome.merged.is_clean()))

@@ -8,7 +8,9 @@ use serde_json::{Map, Value, json};
 use crate::ops::learning::{self, AfterLearning, Destination};
 use crate::ops::list::ListError;
 use crate::ops::{self, service};
-use crate::preset::{render, report};
+use crate::preset::render;
+use crate::render::Render as _;
+use crate::render::preset as report;
 use crate::sources::layers::NotLearned;
 
 use super::arguments::{
@@ -192,7 +194,7 @@ fn check(context: &Context) -> Result<Answer, String> {
     let report = service::check(&workspace).map_err(|error| failure(error.into()))?;
     Ok(Answer::Done {
         text: report.to_text(crate::report::paint::Painter::new(false)),
-        json: report.to_value(),
+        json: crate::render::check::value(&report),
     })
 }
 

@@ -814,15 +814,7 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
                 .then(|| (i, pieces.iter().map(|p| Shape::of(p, &mut stems)).collect()))
         })
         .collect();
-    // The rules holding each meaningful stem, by the stem's number: stems are numbered from
-    // 0 without gaps, so a vector is the map. A rule's index fits in a `u32` (half a `usize`).
-    let mut index: Vec<Vec<u32>> = vec![Vec::new(); stems.texts.len()];
-    for (i, shape) in shapes.iter().enumerate() {
-        let i = u32::try_from(i).expect("fewer than 2^32 rules");
-        for word in shape.meaningful() {
-            index[word.stem as usize].push(i);
-        }
-    }
+    let index = postings(&shapes, stems.texts.len());
     // A candidate holds every word of a key set, so the two rarest of them: the postings of
     // the rarest, kept to the rules that also hold the second (the rarest itself when it is
     // the only one), keep the number of pairs to relate near the number of true matches
@@ -888,6 +880,24 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
             }
         }
     }
+    ordered_pairs(found)
+}
+
+/// The rules holding each meaningful stem, by the stem's number: stems are numbered from
+/// 0 without gaps, so a vector is the map. A rule's index fits in a `u32` (half a `usize`).
+fn postings(shapes: &[Shape], stems: usize) -> Vec<Vec<u32>> {
+    let mut index: Vec<Vec<u32>> = vec![Vec::new(); stems];
+    for (i, shape) in shapes.iter().enumerate() {
+        let i = u32::try_from(i).expect("fewer than 2^32 rules");
+        for word in shape.meaningful() {
+            index[word.stem as usize].push(i);
+        }
+    }
+    index
+}
+
+/// The pairs found, their scores rounded, ordered by the later rule.
+fn ordered_pairs(found: HashMap<(usize, usize), (Kind, f64)>) -> Vec<Pair> {
     let mut pairs: Vec<Pair> = found
         .into_iter()
         .map(|((earlier, later), (kind, score))| Pair {

@@ -6,12 +6,13 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::{Annotate, Render};
 use crate::report::diagnostics::{self, Code, Counts, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 
-use super::Preset;
-use super::render::Rendered;
-use super::requirements::{Status, Summary};
+use crate::preset::Preset;
+use crate::preset::render::Rendered;
+use crate::preset::requirements::{Status, Summary};
 use crate::report::text::{counted, shown};
 
 /// The `version` field of every JSON document.
@@ -30,7 +31,7 @@ fn status_word(preset: &Preset) -> &'static str {
 }
 
 /// `list`: one line per preset — id, status, commands, bound skills.
-pub(crate) fn list_text(presets: &[Preset], painter: Painter) -> String {
+fn list_text(presets: &[Preset], painter: Painter) -> String {
     let width = presets
         .iter()
         .map(|p| shown(&p.id).chars().count())
@@ -82,7 +83,7 @@ struct ListedJson<'a> {
 }
 
 /// `list --format json`.
-pub(crate) fn list_json(presets: &[Preset]) -> String {
+fn list_json(presets: &[Preset]) -> String {
     to_json(&ListJson {
         version: JSON_VERSION,
         presets: presets
@@ -168,7 +169,7 @@ pub(crate) fn validate_text(presets: &[Preset], painter: Painter) -> String {
 }
 
 /// `validate --format github`: one workflow command per diagnostic, then the summary.
-pub(crate) fn validate_github(presets: &[Preset]) -> String {
+fn validate_github(presets: &[Preset]) -> String {
     let mut out = String::new();
     for diagnostic in presets.iter().flat_map(|p| &p.diagnostics) {
         diagnostics::render_github(&mut out, diagnostic);
@@ -205,7 +206,7 @@ struct SummaryJson {
 }
 
 /// `validate --format json`; `ok` is false exactly when `validate` exits 1.
-pub(crate) fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
+fn validate_json(presets: &[Preset], deny_warnings: bool) -> String {
     to_json(&validate_document(presets, deny_warnings))
 }
 
@@ -278,7 +279,7 @@ struct RenderJson<'a> {
 }
 
 /// `render --format json`: every selected command, `line: null` when it has none.
-pub(crate) fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
+fn render_json(preset: &Preset, rendered: &[Rendered]) -> String {
     to_json(&render_document(preset, rendered))
 }
 
@@ -309,11 +310,7 @@ fn skill_counts(summaries: &[Summary<'_>]) -> (usize, usize) {
 }
 
 /// `requirements`: each requirement once, its status, the commands bound to it.
-pub(crate) fn requirements_text(
-    preset: &Preset,
-    summaries: &[Summary<'_>],
-    painter: Painter,
-) -> String {
+fn requirements_text(preset: &Preset, summaries: &[Summary<'_>], painter: Painter) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -423,7 +420,7 @@ struct RequirementsSummaryJson {
 }
 
 /// `requirements --format json`.
-pub(crate) fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> String {
+fn requirements_json(preset: &Preset, summaries: &[Summary<'_>]) -> String {
     let (skills, missing) = skill_counts(summaries);
     to_json(&RequirementsJson {
         version: JSON_VERSION,
@@ -500,4 +497,73 @@ fn requirement_diagnostics(preset: &Preset, summaries: &[Summary<'_>]) -> Vec<Di
             Some(diagnostic.in_file(&preset.dir))
         })
         .collect()
+}
+
+/// `preset list`: the presets found.
+pub(crate) struct Listed<'a>(pub &'a [Preset]);
+
+impl Render for Listed<'_> {
+    fn to_text(&self, painter: Painter) -> String {
+        list_text(self.0, painter)
+    }
+
+    fn to_json(&self) -> String {
+        list_json(self.0)
+    }
+}
+
+/// `preset validate`: each preset's findings and the totals; with `deny_warnings` a
+/// warning fails the run too (the JSON document's `ok`).
+pub(crate) struct Validated<'a> {
+    pub presets: &'a [Preset],
+    pub deny_warnings: bool,
+}
+
+impl Render for Validated<'_> {
+    fn to_text(&self, painter: Painter) -> String {
+        validate_text(self.presets, painter)
+    }
+
+    fn to_json(&self) -> String {
+        validate_json(self.presets, self.deny_warnings)
+    }
+}
+
+impl Annotate for Validated<'_> {
+    fn to_github(&self) -> String {
+        validate_github(self.presets)
+    }
+}
+
+/// `preset render`: a preset's commands, one a line (`nul`: each ended by a NUL byte).
+pub(crate) struct Commands<'a> {
+    pub preset: &'a Preset,
+    pub rendered: &'a [Rendered],
+    pub nul: bool,
+}
+
+impl Render for Commands<'_> {
+    fn to_text(&self, _painter: Painter) -> String {
+        render_text(self.rendered, self.nul)
+    }
+
+    fn to_json(&self) -> String {
+        render_json(self.preset, self.rendered)
+    }
+}
+
+/// `preset requirements`: each requirement once, its status, the commands bound to it.
+pub(crate) struct Requirements<'a> {
+    pub preset: &'a Preset,
+    pub summaries: &'a [Summary<'a>],
+}
+
+impl Render for Requirements<'_> {
+    fn to_text(&self, painter: Painter) -> String {
+        requirements_text(self.preset, self.summaries, painter)
+    }
+
+    fn to_json(&self) -> String {
+        requirements_json(self.preset, self.summaries)
+    }
 }

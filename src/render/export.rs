@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Mode, Outcome, Problem, Report, Status};
+use super::{Annotate, Render};
+use crate::export::{Mode, Outcome, Problem, Report, Status};
 use crate::report::diagnostics::{self, Code, Diagnostic, DiagnosticJson, Position};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
@@ -140,63 +141,9 @@ impl Report {
         }
     }
 
-    /// One line per target, warnings on stderr (returned apart), a summary.
-    pub(crate) fn to_text(&self, painter: Painter) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "{}", self.headline());
-        let width = self
-            .outcomes
-            .iter()
-            .map(|o| self.status_word(o.status, false).len())
-            .max()
-            .unwrap_or(0);
-        for outcome in &self.outcomes {
-            let word = self.status_word(outcome.status, false);
-            let padded = format!("{word:width$}");
-            let word = if self.is_problem(outcome) {
-                painter.error(&padded)
-            } else if outcome.status.is_change() {
-                painter.good(&padded)
-            } else {
-                painter.dim(&padded)
-            };
-            let mut location = outcome.path.clone();
-            if let Some(line) = outcome.line {
-                let _ = write!(location, ":{line}");
-            }
-            let mut detail = String::new();
-            if outcome.status == Status::Refused || outcome.status == Status::Failed {
-                if let Some(problem) = outcome.problem {
-                    let _ = write!(detail, ": {}", problem_words(problem));
-                }
-                if let Some(message) = &outcome.message {
-                    let _ = write!(detail, ": {message}; left unchanged");
-                }
-                if let Some(problem) = outcome.problem {
-                    detail.push_str(&painter.dim(&format!(" [{}]", problem.code().as_str())));
-                }
-            } else if let Some(message) = &outcome.message {
-                let _ = write!(detail, " ({message})");
-            }
-            let _ = writeln!(out, "  {word}  {location}{detail}");
-            if let Some(diff) = &outcome.diff {
-                out.push_str(diff);
-            }
-        }
-        for note in &self.notes {
-            let _ = writeln!(out, "  {note}");
-        }
-        let _ = writeln!(out, "{}", self.summary());
-        out
-    }
-
     /// The warnings, `warning[code]: ...` each, for stderr.
     pub(crate) fn warnings_text(&self, painter: Painter) -> String {
         diagnostics::text_of(&self.warnings, painter)
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        crate::report::text::json_document(&self.json())
     }
 
     /// The `export --format json` document as a value (`init --format json` embeds it).
@@ -237,11 +184,6 @@ impl Report {
                 })
                 .collect(),
         }
-    }
-
-    /// A GitHub Actions annotation for every finding.
-    pub(crate) fn to_github(&self) -> String {
-        diagnostics::github_of(&self.diagnostics())
     }
 
     /// Every finding of the run as a diagnostic (see [`Report::findings`]).
@@ -314,5 +256,68 @@ fn capitalize(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+impl Render for Report {
+    /// One line per target, warnings on stderr (returned apart), a summary.
+    fn to_text(&self, painter: Painter) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.headline());
+        let width = self
+            .outcomes
+            .iter()
+            .map(|o| self.status_word(o.status, false).len())
+            .max()
+            .unwrap_or(0);
+        for outcome in &self.outcomes {
+            let word = self.status_word(outcome.status, false);
+            let padded = format!("{word:width$}");
+            let word = if self.is_problem(outcome) {
+                painter.error(&padded)
+            } else if outcome.status.is_change() {
+                painter.good(&padded)
+            } else {
+                painter.dim(&padded)
+            };
+            let mut location = outcome.path.clone();
+            if let Some(line) = outcome.line {
+                let _ = write!(location, ":{line}");
+            }
+            let mut detail = String::new();
+            if outcome.status == Status::Refused || outcome.status == Status::Failed {
+                if let Some(problem) = outcome.problem {
+                    let _ = write!(detail, ": {}", problem_words(problem));
+                }
+                if let Some(message) = &outcome.message {
+                    let _ = write!(detail, ": {message}; left unchanged");
+                }
+                if let Some(problem) = outcome.problem {
+                    detail.push_str(&painter.dim(&format!(" [{}]", problem.code().as_str())));
+                }
+            } else if let Some(message) = &outcome.message {
+                let _ = write!(detail, " ({message})");
+            }
+            let _ = writeln!(out, "  {word}  {location}{detail}");
+            if let Some(diff) = &outcome.diff {
+                out.push_str(diff);
+            }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "  {note}");
+        }
+        let _ = writeln!(out, "{}", self.summary());
+        out
+    }
+
+    fn to_json(&self) -> String {
+        crate::report::text::json_document(&self.json())
+    }
+}
+
+impl Annotate for Report {
+    /// A GitHub Actions annotation for every finding.
+    fn to_github(&self) -> String {
+        diagnostics::github_of(&self.diagnostics())
     }
 }

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Action, Report, Step};
+use super::{Render, export};
 use crate::export::Mode;
+use crate::init::{Action, Report, Step};
 use crate::report::diagnostics::{Code, Diagnostic, DiagnosticJson, Position};
 use crate::report::paint::Painter;
 
@@ -24,86 +25,6 @@ impl Report {
             (_, Action::Note) => "note",
             (_, Action::Failed) => "failed",
         }
-    }
-
-    pub(crate) fn to_text(&self, painter: Painter) -> String {
-        let mut out = String::new();
-        let width = self
-            .steps
-            .iter()
-            .map(|s| self.word(s.action).len())
-            .max()
-            .unwrap_or(0);
-        for step in &self.steps {
-            let padded = format!("{:width$}", self.word(step.action));
-            let word = match step.action {
-                Action::Refused | Action::Failed => painter.error(&padded),
-                Action::Created | Action::Updated => painter.good(&padded),
-                Action::Note => painter.warning(&padded),
-                _ => painter.dim(&padded),
-            };
-            let code = step
-                .code()
-                .map(|code| painter.dim(&format!(" [{}]", code.as_str())))
-                .unwrap_or_default();
-            let _ = writeln!(out, "  {word}  {}{code}", describe(step));
-        }
-        if let Some(export) = &self.export {
-            out.push_str(&export.to_text(painter));
-            out.push_str(&export.warnings_text(painter));
-        }
-        let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
-            "Not set up: `autofix init` would change the files above."
-        } else if self.mode == Mode::Write && self.exit_code() == 2 {
-            "Not done: a write failed above; fix it and run `autofix init` again."
-        } else if self.mode == Mode::Write && self.exit_code() == 1 {
-            "Done, except what was refused above (left unchanged); fix it and run `autofix init` again."
-        } else if self.is_noop() {
-            "Nothing to change: the repository is already set up."
-        } else if self.mode == Mode::Write {
-            "Done."
-        } else {
-            "Nothing was written (dry run)."
-        };
-        let _ = writeln!(out, "{summary}");
-        if !self.next_steps.is_empty() && self.mode != Mode::Check {
-            out.push_str("Next steps:\n");
-            for step in &self.next_steps {
-                let _ = writeln!(out, "  - {step}");
-            }
-        }
-        out
-    }
-
-    pub(crate) fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Json<'a> {
-            version: u32,
-            mode: Mode,
-            ok: bool,
-            changed: bool,
-            steps: &'a [Step],
-            export: Option<crate::export::report::ReportJson<'a>>,
-            next_steps: &'a [String],
-            /// The steps refused or failed, with their codes (the export's are in `export`).
-            diagnostics: Vec<DiagnosticJson<'static>>,
-        }
-        let export = self.export.as_ref().map(|e| e.json());
-        let json = Json {
-            version: 1,
-            mode: self.mode,
-            ok: self.exit_code() == 0,
-            changed: !self.is_noop(),
-            steps: &self.steps,
-            export,
-            next_steps: &self.next_steps,
-            diagnostics: self
-                .diagnostics()
-                .into_iter()
-                .map(DiagnosticJson::owned)
-                .collect(),
-        };
-        crate::report::text::json_document(&json)
     }
 }
 
@@ -155,4 +76,86 @@ fn describe(step: &Step) -> String {
         }
     }
     text
+}
+
+impl Render for Report {
+    fn to_text(&self, painter: Painter) -> String {
+        let mut out = String::new();
+        let width = self
+            .steps
+            .iter()
+            .map(|s| self.word(s.action).len())
+            .max()
+            .unwrap_or(0);
+        for step in &self.steps {
+            let padded = format!("{:width$}", self.word(step.action));
+            let word = match step.action {
+                Action::Refused | Action::Failed => painter.error(&padded),
+                Action::Created | Action::Updated => painter.good(&padded),
+                Action::Note => painter.warning(&padded),
+                _ => painter.dim(&padded),
+            };
+            let code = step
+                .code()
+                .map(|code| painter.dim(&format!(" [{}]", code.as_str())))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {word}  {}{code}", describe(step));
+        }
+        if let Some(export) = &self.export {
+            out.push_str(&export.to_text(painter));
+            out.push_str(&export.warnings_text(painter));
+        }
+        let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
+            "Not set up: `autofix init` would change the files above."
+        } else if self.mode == Mode::Write && self.exit_code() == 2 {
+            "Not done: a write failed above; fix it and run `autofix init` again."
+        } else if self.mode == Mode::Write && self.exit_code() == 1 {
+            "Done, except what was refused above (left unchanged); fix it and run `autofix init` again."
+        } else if self.is_noop() {
+            "Nothing to change: the repository is already set up."
+        } else if self.mode == Mode::Write {
+            "Done."
+        } else {
+            "Nothing was written (dry run)."
+        };
+        let _ = writeln!(out, "{summary}");
+        if !self.next_steps.is_empty() && self.mode != Mode::Check {
+            out.push_str("Next steps:\n");
+            for step in &self.next_steps {
+                let _ = writeln!(out, "  - {step}");
+            }
+        }
+        out
+    }
+
+    fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            version: u32,
+            mode: Mode,
+            ok: bool,
+            changed: bool,
+            steps: &'a [Step],
+            export: Option<export::ReportJson<'a>>,
+            next_steps: &'a [String],
+            /// The steps refused or failed, with their codes (the export's are in `export`).
+            diagnostics: Vec<DiagnosticJson<'static>>,
+        }
+        let export = self.export.as_ref().map(|e| e.json());
+        let json = Json {
+            version: 1,
+            mode: self.mode,
+            ok: self.exit_code() == 0,
+            changed: !self.is_noop(),
+            steps: &self.steps,
+            export,
+            next_steps: &self.next_steps,
+            diagnostics: self
+                .diagnostics()
+                .into_iter()
+                .map(DiagnosticJson::owned)
+                .collect(),
+        };
+        crate::report::text::json_document(&json)
+    }
 }

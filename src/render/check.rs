@@ -1,0 +1,85 @@
+//! `check`'s report: the findings, then the summary line; as text, GitHub workflow
+//! commands, and the `check --format json` document (also the MCP tool's structured
+//! result).
+
+use serde::Serialize;
+
+use super::{Annotate, Render};
+use crate::report::diagnostics::{self, Counts, DiagnosticJson};
+use crate::report::paint::Painter;
+use crate::report::text::counted;
+use crate::rules::check::Report;
+
+fn summary(report: &Report) -> String {
+    if !report.exists {
+        return format!("No rules file at {}; nothing to check.", report.path);
+    }
+    let counts = report.counts();
+    let notes = match counts.notes {
+        0 => String::new(),
+        n => format!(" ({} on superseded rules)", counted(n, "note")),
+    };
+    format!(
+        "Checked {} in {}: {}, {}{notes}.",
+        counted(report.rules, "rule"),
+        report.path,
+        counted(counts.errors, "error"),
+        counted(counts.warnings, "warning"),
+    )
+}
+
+impl Render for Report {
+    fn to_text(&self, painter: Painter) -> String {
+        let mut out = diagnostics::text_of(&self.diagnostics, painter);
+        if !self.diagnostics.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&summary(self));
+        out.push('\n');
+        out
+    }
+
+    fn to_json(&self) -> String {
+        crate::report::text::json_document(&document(self))
+    }
+}
+
+impl Annotate for Report {
+    /// One workflow command per diagnostic, then the summary as a plain log line (as
+    /// `preset validate --format github` ends).
+    fn to_github(&self) -> String {
+        let mut out = diagnostics::github_of(&self.diagnostics);
+        out.push_str(&crate::report::text::shown(&summary(self)));
+        out.push('\n');
+        out
+    }
+}
+
+/// The `check --format json` document as a value (the MCP tool's structured result).
+pub(crate) fn value(report: &Report) -> serde_json::Value {
+    serde_json::to_value(document(report)).expect("a report always serialises")
+}
+
+fn document(report: &Report) -> ReportJson<'_> {
+    ReportJson {
+        version: 1,
+        path: &report.path,
+        exists: report.exists,
+        rules: report.rules,
+        ok: !report.has_errors(),
+        summary: report.counts(),
+        diagnostics: diagnostics::json_of(&report.diagnostics),
+    }
+}
+
+/// The `check --format json` document.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    version: u32,
+    path: &'a str,
+    exists: bool,
+    rules: usize,
+    ok: bool,
+    summary: Counts,
+    diagnostics: Vec<DiagnosticJson<'a>>,
+}

@@ -1,0 +1,36 @@
+//! The renderings of every report a command prints, one module per report kind, behind one
+//! trait: the domains and `ops/` return data (a report, an outcome), and this floor, above
+//! them and below the front ends, turns it into text for people, the `--format json`
+//! document, and GitHub workflow commands where a report has them. The renderers of the
+//! one finding type (`report::diagnostics`, `report::sarif`) sit below the domains, which
+//! build findings; the rules listing (`rules::listing`) is what the exports deliver and the
+//! budgets measure, so it is the domain's own content.
+
+pub(crate) mod check;
+pub(crate) mod doctor;
+pub(crate) mod export;
+pub(crate) mod import;
+pub(crate) mod init;
+pub(crate) mod learn;
+pub(crate) mod ledger;
+pub(crate) mod preset;
+pub(crate) mod reflect;
+pub(crate) mod resolve;
+pub(crate) mod show;
+
+use crate::report::paint::Painter;
+
+/// A report in the formats every command offers.
+pub(crate) trait Render {
+    /// The text for people; `painter` colors it where the report uses color (a report
+    /// without color ignores it).
+    fn to_text(&self, painter: Painter) -> String;
+
+    /// The `--format json` document: pretty JSON with its `version`, then a newline.
+    fn to_json(&self) -> String;
+}
+
+/// A report with a GitHub Actions form: one workflow command per finding.
+pub(crate) trait Annotate: Render {
+    fn to_github(&self) -> String;
+}
