@@ -1,11 +1,13 @@
 //! The operations both front ends offer, each end to end: listing and checking the rules
 //! and loading presets (`service`), learning a rule and refreshing its exports
 //! (`learning`), adopting the rules written by hand (`import`), matching the agents' corrections to the rules (`ledger`), and running the rules' checks over
-//! what changed (`enforce`) or on the file an agent just wrote (`edit_hook`).
+//! what changed (`enforce`) or on the file an agent just wrote (`edit_hook`), each break
+//! they catch kept on this machine for the ledger (`receipts`).
 
 pub(crate) mod edit_hook;
 pub(crate) mod enforce;
 pub(crate) mod import;
 pub(crate) mod learning;
 pub(crate) mod ledger;
+pub(crate) mod receipts;
 pub(crate) mod service;
