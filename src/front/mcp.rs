@@ -383,6 +383,8 @@ fn tools() -> Value {
                 "supersedes": {"type": "array", "items": {"type": ["integer", "string"]}, "description": "Numbers of older rules this one replaces, or imported rules as \"org:12\"."},
                 "paths": {"type": "array", "items": {"type": "string"}, "description": "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere."},
                 "force": {"type": "boolean", "description": "Learn it even when it repeats or contradicts an active rule in other words (keep both)."},
+                "check": {"type": "string", "description": "Check the rule where it applies (`autofix enforce`, the pre-commit and after-edit hooks): no line of a file in the rule's scope may match this regular expression (Rust `regex` syntax), e.g. \"console\\\\.log\". As the CLI's `--check`."},
+                "require": {"type": "string", "description": "Check the rule where it applies: every file in the rule's scope must match this regular expression somewhere. As the CLI's `--require`; not with `check`."},
                 "dry_run": {"type": "boolean"},
                 "export": {"type": "boolean", "description": "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true."}
             }, "required": ["category", "instruction", "why"]},
@@ -518,8 +520,26 @@ struct LearnArguments {
     force: Option<bool>,
     #[serde(default, deserialize_with = "strings")]
     paths: Option<Vec<String>>,
+    /// As the CLI's `--check` and `--require`.
+    check: Option<String>,
+    require: Option<String>,
     dry_run: Option<bool>,
     export: Option<bool>,
+}
+
+/// `learn`'s `check` (Forbid) or `require` (Require), as the CLI's `--check`/`--require`.
+fn asked_check(arguments: &LearnArguments) -> Result<Option<crate::rules::pattern::Check>, String> {
+    use crate::rules::pattern::{Check, Kind};
+    let (kind, pattern) = match (&arguments.check, &arguments.require) {
+        (Some(_), Some(_)) => return Err("`check` and `require`: give one".to_string()),
+        (Some(pattern), None) => (Kind::Forbid, pattern),
+        (None, Some(pattern)) => (Kind::Require, pattern),
+        (None, None) => return Ok(None),
+    };
+    Ok(Some(Check {
+        kind,
+        pattern: pattern.clone(),
+    }))
 }
 
 /// `retire`'s arguments.
@@ -716,6 +736,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: LearnArguments = read("learn", arguments)?;
+    let check = asked_check(&arguments)?;
     let (supersedes, imported) = arguments.supersedes;
     let mut why = arguments.why;
     if !imported.is_empty() {
@@ -735,7 +756,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         supersedes,
         force: arguments.force.unwrap_or(false),
         paths: arguments.paths.unwrap_or_default(),
-        check: None,
+        check,
         retirement: false,
     };
     let after = if arguments.export.unwrap_or(true) {
