@@ -1046,6 +1046,11 @@ pub(crate) struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
     pub(crate) format: DiagnosticsFormat,
+
+    /// Also run each active rule's `Forbid` check over the files git tracks in the rule's
+    /// scope, and warn of a check that already matches old code (`check-matches-existing`).
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Debug, Args)]

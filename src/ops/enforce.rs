@@ -21,7 +21,7 @@ use crate::rules::{scope, supersede};
 const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /// The longest line a check reads (longer ones, minified code, are passed over).
-const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// What to check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,11 +57,13 @@ pub(crate) struct Report {
 
 /// An active rule's check, compiled.
 pub(crate) struct Compiled {
+    /// The rule's place in the rules file (its index among the objects).
+    pub index: usize,
     pub number: u64,
     pub instruction: String,
     globs: Vec<String>,
     pub kind: Kind,
-    regex: Regex,
+    pub regex: Regex,
 }
 
 impl Compiled {
@@ -88,6 +90,7 @@ pub(crate) fn compiled(workspace: &Workspace) -> anyhow::Result<Vec<Compiled>> {
             continue;
         }
         checks.push(Compiled {
+            index: rule.index,
             number,
             instruction: rule.instruction().display().to_string(),
             globs: rule.paths().globs().to_vec(),

@@ -2,8 +2,10 @@
 //! and loading presets (`service`), learning a rule and refreshing its exports
 //! (`learning`), adopting the rules written by hand (`import`), matching the agents' corrections to the rules (`ledger`), and running the rules' checks over
 //! what changed (`enforce`) or on the file an agent just wrote (`edit_hook`), each break
-//! they catch kept on this machine for the ledger (`receipts`).
+//! they catch kept on this machine for the ledger (`receipts`); and `check --dry-run`'s
+//! run of each check over the files it applies to (`dry_run`).
 
+pub(crate) mod dry_run;
 pub(crate) mod edit_hook;
 pub(crate) mod enforce;
 pub(crate) mod import;
