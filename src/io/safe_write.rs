@@ -354,4 +354,27 @@ mod tests {
         ));
         assert!(fence.resolve(&root.join("AGENTS.md")).is_ok());
     }
+
+    #[test]
+    fn a_git_folder_fence_admits_its_own_files_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = tmp.path().join(".git");
+        fs::create_dir_all(&git).unwrap();
+        let fence = Fence::git_folder(&git.join("autofix"));
+        // The folder need not exist yet: the first receipt creates it.
+        assert!(fence.resolve(&git.join("autofix/receipts.jsonl")).is_ok());
+        for refused in [
+            "config",
+            "autofix/deeper/receipts.jsonl",
+            "hooks/pre-commit",
+        ] {
+            assert!(
+                matches!(
+                    fence.resolve(&git.join(refused)),
+                    Err(AtomicError::Refused(Refusal::Outside { .. }))
+                ),
+                "{refused}"
+            );
+        }
+    }
 }

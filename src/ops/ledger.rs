@@ -707,6 +707,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_timeline_is_daily_up_to_62_days_then_weekly_with_every_period() {
+        let events = Events {
+            corrections: vec![
+                "2026-11-01T09:00:00.000Z".into(),
+                "2026-11-03T09:00:00Z".into(),
+            ],
+            repeats: vec!["2026-11-03T09:00:00Z".into()],
+            catches: vec!["2026-11-03T10:00:00Z".into(), "not a time".into()],
+        };
+        let daily = events.timeline();
+        assert_eq!(daily.unit, "day");
+        let counts: Vec<(&str, usize, usize, usize)> = daily
+            .periods
+            .iter()
+            .map(|p| (p.start.as_str(), p.corrections, p.repeats, p.catches))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                ("2026-11-01", 1, 0, 0),
+                ("2026-11-02", 0, 0, 0),
+                ("2026-11-03", 1, 1, 1)
+            ]
+        );
+        let weekly = Events {
+            corrections: vec!["2026-09-01T00:00:00Z".into()],
+            repeats: Vec::new(),
+            catches: vec!["2026-12-01T00:00:00Z".into(), "2026-11-30T00:00:00Z".into()],
+        }
+        .timeline();
+        assert_eq!(weekly.unit, "week");
+        // From the Monday before Sep 1 (Aug 31) to the week of Nov 30: 14 weeks.
+        assert_eq!(weekly.periods.len(), 14);
+        assert_eq!(weekly.periods[0].start, "2026-08-31");
+        assert_eq!(weekly.periods[13].start, "2026-11-30");
+        assert_eq!(weekly.periods[13].catches, 2);
+        assert!(Events::default().timeline().periods.is_empty());
+    }
+
+    #[test]
     fn times_compare_to_the_second() {
         assert_eq!(instant("2026-11-12T09:00:00.000Z"), "2026-11-12T09:00:00");
         assert_eq!(instant("2026-11-12T09:00:00Z"), "2026-11-12T09:00:00");

@@ -144,7 +144,11 @@ fn cards(out: &mut String, ledger: &Ledger<'_>) {
         ),
         (
             "repeat-rate",
-            percent(ledger.repeat_rate),
+            if ledger.corrections == 0 {
+                "–".to_string()
+            } else {
+                percent(ledger.repeat_rate)
+            },
             format!(
                 "repeat rate: {} of them a rule already said",
                 ledger.repeats

@@ -609,7 +609,11 @@ fn check_dry_run_shows_a_check_that_already_matches_old_code() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("--> .agents/autofix.json:"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("--> .agents/autofix.json:"),
+        "{}",
+        run.stdout
+    );
     let json = repo
         .autofix(&["check", "--dry-run", "--format", "json"])
         .expect(0)
@@ -622,6 +626,12 @@ fn check_dry_run_shows_a_check_that_already_matches_old_code() {
         .collect();
     assert_eq!(codes, ["check-matches-existing"], "{json}");
     assert_eq!(json["diagnostics"][0]["pointer"], "/0/Check");
-    let explained = repo.autofix(&["explain", "check-matches-existing"]).expect(0);
-    assert!(explained.stdout.contains("--dry-run"), "{}", explained.stdout);
+    let explained = repo
+        .autofix(&["explain", "check-matches-existing"])
+        .expect(0);
+    assert!(
+        explained.stdout.contains("--dry-run"),
+        "{}",
+        explained.stdout
+    );
 }
