@@ -262,26 +262,31 @@ fn rate_chart(out: &mut String, ledger: &Ledger<'_>) {
         gridline(out, scale(share), &percent(share));
     }
     let band = (WIDTH - LEFT - RIGHT) / ledger.periods.len() as f64;
-    let points: Vec<(f64, f64, &Period<'_>)> = ledger
+    let points: Vec<(usize, f64, f64, &Period<'_>)> = ledger
         .periods
         .iter()
         .enumerate()
         .filter(|(_, p)| p.corrections > 0)
         .map(|(k, p)| {
             let share = p.repeats as f64 / p.corrections as f64;
-            (LEFT + band * (k as f64 + 0.5), scale(share), p)
+            (k, LEFT + band * (k as f64 + 0.5), scale(share), p)
         })
         .collect();
-    let line: Vec<String> = points
-        .iter()
-        .map(|(x, y, _)| format!("{x:.1},{y:.1}"))
-        .collect();
-    let _ = writeln!(
-        out,
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"{RATE}\" stroke-width=\"2\" stroke-linejoin=\"round\"/>",
-        line.join(" ")
-    );
-    for (x, y, period) in points {
+    // Solid between neighbouring periods; dashed across periods without a correction,
+    // which have no rate.
+    for pair in points.windows(2) {
+        let ((k, x1, y1, _), (next, x2, y2, _)) = (pair[0], pair[1]);
+        let dash = if next == k + 1 {
+            ""
+        } else {
+            " stroke-dasharray=\"3 4\" stroke-opacity=\"0.5\""
+        };
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"{RATE}\" stroke-width=\"2\"{dash}/>"
+        );
+    }
+    for (_, x, y, period) in points {
         let _ = writeln!(
             out,
             "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\" fill=\"{RATE}\"><title>{}: {} of {} corrections repeated a rule</title></circle>",
