@@ -635,3 +635,37 @@ fn check_dry_run_shows_a_check_that_already_matches_old_code() {
         explained.stdout
     );
 }
+
+#[test]
+fn only_the_runs_over_added_lines_keep_receipts() {
+    let repo = Repo::new();
+    let receipts =
+        || fs::read_to_string(repo.sandbox.join(".git/autofix/receipts.jsonl")).unwrap_or_default();
+    // Old code, whole files: seen on every such run, no receipt.
+    repo.autofix(&["enforce", "src/app.ts"]).expect(1);
+    repo.autofix(&["enforce", "--all-lines", "--base", "HEAD"])
+        .expect(0);
+    repo.sandbox.write(
+        "src/app.ts",
+        "const a = 1;\nconsole.log(\"old\");\n  console.log(\"new\");\n",
+    );
+    repo.autofix(&["enforce", "--all-lines"]).expect(1);
+    assert_eq!(receipts(), "");
+    // The work tree's added line, by hand: one receipt; the same run again adds none.
+    for _ in 0..2 {
+        repo.autofix(&["enforce"]).expect(1);
+    }
+    let kept = receipts();
+    assert_eq!(kept.lines().count(), 1, "{kept}");
+    let receipt: serde_json::Value = serde_json::from_str(kept.trim()).unwrap();
+    assert_eq!(receipt["via"], "work-tree");
+    assert_eq!(receipt["rule"], 1);
+    assert_eq!(receipt["instruction"], RULE);
+    assert_eq!(
+        (&receipt["file"], &receipt["line"]),
+        (&"src/app.ts".into(), &3.into())
+    );
+    // Inside `.git/`: nothing git would commit.
+    let status = repo.git(&["status", "--porcelain"]).expect(0).stdout;
+    assert_eq!(status, " M src/app.ts\n");
+}
