@@ -1012,8 +1012,9 @@ pub(crate) struct RetireArgs {
 }
 
 const LEDGER_EXIT_STATUS: &str = "\
-Reads ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (HOME), and the rules file's
-git history. Nothing leaves the machine.
+Reads ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (HOME), the rules file's
+git history, and the receipts of the breaks the checks caught (.git/autofix/receipts.jsonl).
+Nothing leaves the machine.
 
 Exit status:
   0  done (whatever the figures)
@@ -1030,6 +1031,11 @@ pub(crate) struct LedgerArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
     pub(crate) format: TextOrJson,
+
+    /// Also write the ledger as one self-contained HTML page (charts over time, the rules
+    /// ranked) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -1040,6 +1046,11 @@ pub(crate) struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
     pub(crate) format: DiagnosticsFormat,
+
+    /// Also run each active rule's `Forbid` check over the files git tracks in the rule's
+    /// scope, and warn of a check that already matches old code (`check-matches-existing`).
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Debug, Args)]

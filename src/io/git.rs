@@ -238,6 +238,16 @@ impl Git {
         })
     }
 
+    /// git's common directory (`.git` of the main work tree, shared by its worktrees).
+    pub(crate) fn common_dir(&self) -> Result<PathBuf, GitError> {
+        let path = PathBuf::from(self.text(&["rev-parse", "--git-common-dir"])?);
+        Ok(if path.is_absolute() {
+            path
+        } else {
+            self.dir.join(path)
+        })
+    }
+
     /// A config value; `None` when unset. `scope` `None` reads the merged config.
     pub(crate) fn config_get(
         &self,

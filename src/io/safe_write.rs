@@ -1,9 +1,9 @@
 //! The one way autofix writes a file, for every command that writes one (`learn`, `init`,
 //! `export`, `resolve`, `merge-driver --install`, `man --dir`, the MCP server): follow the symlink chain
 //! and refuse a real location the [`Fence`] forbids (inside `.git/`, but for git's hooks
-//! folder when the fence is [`Fence::git_hooks`]; the rules file or its lock; outside the
-//! repository); take the file's sidecar lock; sweep the temp files a
-//! killed writer left; check, right before the rename, that the file still holds what the
+//! folder when the fence is [`Fence::git_hooks`] and autofix's own folder there when it is
+//! [`Fence::git_folder`]; the rules file or its lock; outside the repository); take the
+//! file's sidecar lock; sweep the temp files a killed writer left; check, right before the rename, that the file still holds what the
 //! writer read; then replace it atomically ([`crate::io::atomic`]). Every refusal is a
 //! [`Refusal`], which `atomic` declares among the write's errors.
 
@@ -25,9 +25,9 @@ pub(crate) struct Fence {
     /// The roots the errors and warnings name files below, relative (see
     /// [`Fence::naming_below`]); none: every file by the path it was reached by.
     shown_below: Vec<PathBuf>,
-    /// git's hooks folder, the one place inside `.git/` a write may land (`init
-    /// --pre-commit`): only files directly in it.
-    hooks: Option<PathBuf>,
+    /// The one folder inside `.git/` a write may land in (git's hooks folder for `init
+    /// --pre-commit`, `.git/autofix/` for the receipts): only files directly in it.
+    git_folder: Option<PathBuf>,
 }
 
 impl Fence {
@@ -50,15 +50,21 @@ impl Fence {
             root: Some(fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())),
             rules: None,
             shown_below: Vec::new(),
-            hooks: None,
+            git_folder: None,
         }
     }
 
     /// A fence for a hook script in git's hooks folder `hooks` (as `git rev-parse
     /// --git-path hooks` names it): a file directly in that folder, nowhere else.
     pub(crate) fn git_hooks(hooks: &Path) -> Fence {
+        Fence::git_folder(hooks)
+    }
+
+    /// A fence for autofix's local records in git's directory (`.git/autofix/`, never
+    /// committed): a file directly in `folder`, nowhere else.
+    pub(crate) fn git_folder(folder: &Path) -> Fence {
         Fence {
-            hooks: Some(crate::io::workspace::real_location(hooks)),
+            git_folder: Some(crate::io::workspace::real_location(folder)),
             ..Fence::default()
         }
     }
@@ -72,7 +78,7 @@ impl Fence {
                 &atomic::resolve(rules_file).map_or_else(|_| rules_file.to_path_buf(), |t| t.path),
             )),
             shown_below: Vec::new(),
-            hooks: None,
+            git_folder: None,
         }
     }
 
@@ -108,8 +114,8 @@ impl Fence {
     fn check(&self, path: &Path, real: &Path) -> Result<(), Refusal> {
         let location = crate::io::workspace::real_location(real);
         let refused = |make: fn(PathBuf) -> Refusal| Err(make(path.to_path_buf()));
-        if let Some(hooks) = &self.hooks {
-            return if location.parent() == Some(hooks.as_path()) {
+        if let Some(folder) = &self.git_folder {
+            return if location.parent() == Some(folder.as_path()) {
                 Ok(())
             } else {
                 refused(|path| Refusal::Outside { path })
@@ -350,5 +356,28 @@ mod tests {
             Refusal::Outside { .. }
         ));
         assert!(fence.resolve(&root.join("AGENTS.md")).is_ok());
+    }
+
+    #[test]
+    fn a_git_folder_fence_admits_its_own_files_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = tmp.path().join(".git");
+        fs::create_dir_all(&git).unwrap();
+        let fence = Fence::git_folder(&git.join("autofix"));
+        // The folder need not exist yet: the first receipt creates it.
+        assert!(fence.resolve(&git.join("autofix/receipts.jsonl")).is_ok());
+        for refused in [
+            "config",
+            "autofix/deeper/receipts.jsonl",
+            "hooks/pre-commit",
+        ] {
+            assert!(
+                matches!(
+                    fence.resolve(&git.join(refused)),
+                    Err(AtomicError::Refused(Refusal::Outside { .. }))
+                ),
+                "{refused}"
+            );
+        }
     }
 }

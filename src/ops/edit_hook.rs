@@ -112,6 +112,8 @@ pub(crate) fn violations(
     for check in applying {
         check_one(check, &shown, &lines, &whole, &mut out);
     }
+    // Kept for the ledger; a receipt that cannot be written never stops the hook.
+    let _ = enforce::keep_receipts(workspace, super::receipts::Via::Edit, &out);
     Ok(out)
 }
 

@@ -21,7 +21,7 @@ use crate::rules::{scope, supersede};
 const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /// The longest line a check reads (longer ones, minified code, are passed over).
-const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// What to check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,15 +51,19 @@ pub(crate) struct Report {
     pub checks: usize,
     /// Files looked at (in at least one rule's scope or not).
     pub files: usize,
+    /// Why the violations caught could not be recorded as receipts, if they could not.
+    pub unrecorded: Option<String>,
 }
 
 /// An active rule's check, compiled.
 pub(crate) struct Compiled {
+    /// The rule's place in the rules file (its index among the objects).
+    pub index: usize,
     pub number: u64,
     pub instruction: String,
     globs: Vec<String>,
     pub kind: Kind,
-    regex: Regex,
+    pub regex: Regex,
 }
 
 impl Compiled {
@@ -86,6 +90,7 @@ pub(crate) fn compiled(workspace: &Workspace) -> anyhow::Result<Vec<Compiled>> {
             continue;
         }
         checks.push(Compiled {
+            index: rule.index,
             number,
             instruction: rule.instruction().display().to_string(),
             globs: rule.paths().globs().to_vec(),
@@ -142,7 +147,26 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> anyhow::Result<Re
             }
         }
     }
+    if let Some(via) = request.receipt() {
+        let recorded = keep_receipts(workspace, via, &report.diagnostics);
+        report.unrecorded = recorded.err().map(|error| format!("{error:#}"));
+    }
     Ok(report)
+}
+
+impl Request {
+    /// The runs whose violations are breaks caught before the user saw them: those over
+    /// the lines a change adds, in the index (the pre-commit hook) or the work tree. Not
+    /// `--base` (commits already made, seen again on every push), nor whole files
+    /// (`--all-lines`, named files: old code).
+    fn receipt(&self) -> Option<super::receipts::Via> {
+        use super::receipts::Via;
+        match (&self.changes, self.all_lines) {
+            (Changes::Staged, false) => Some(Via::Staged),
+            (Changes::WorkTree, false) => Some(Via::WorkTree),
+            _ => None,
+        }
+    }
 }
 
 /// The checks that apply to `path` (from the workspace root): none for autofix's own files.
@@ -210,6 +234,44 @@ pub(crate) fn require(
         check.regex.as_str()
     );
     out.push(violation(message, shown, 1, 0));
+}
+
+/// Keeps a receipt of each `rule-broken` finding of `violations` for the ledger
+/// ([`super::receipts`]): the one call of the after-edit hook and of `enforce`.
+pub(crate) fn keep_receipts(
+    workspace: &Workspace,
+    via: super::receipts::Via,
+    violations: &[Diagnostic],
+) -> anyhow::Result<()> {
+    let numbers: Vec<(u64, &Diagnostic)> = violations
+        .iter()
+        .filter(|d| d.code == Code::RuleBroken)
+        .filter_map(|d| Some((broken_rule(d)?, d)))
+        .collect();
+    if numbers.is_empty() {
+        return Ok(());
+    }
+    let checks = compiled(workspace)?;
+    let breaks: Vec<super::receipts::Break<'_>> = numbers
+        .into_iter()
+        .map(|(rule, diagnostic)| super::receipts::Break {
+            rule,
+            instruction: checks
+                .iter()
+                .find(|c| c.number == rule)
+                .map_or("", |c| c.instruction.as_str()),
+            file: diagnostic.file.as_deref().unwrap_or(Path::new("")),
+            line: diagnostic.position.map_or(1, |p| p.line),
+        })
+        .collect();
+    super::receipts::record(workspace, via, &breaks)
+}
+
+/// The number of the rule a `rule-broken` finding names (its message starts `breaks rule
+/// N: `, as [`forbid`] and [`require`] write it).
+fn broken_rule(diagnostic: &Diagnostic) -> Option<u64> {
+    let rest = diagnostic.message.strip_prefix("breaks rule ")?;
+    rest.split_once(':')?.0.parse().ok()
 }
 
 fn violation(message: String, shown: &Path, line: usize, column: usize) -> Diagnostic {

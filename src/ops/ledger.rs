@@ -6,7 +6,10 @@
 //! rule did not hold. Reported per rule, and as the repository's repeat rate. The rules
 //! imported from git sources (`org:12`) count as the local ones, in force from the commit
 //! of this repository that brought them into the vendored copy. Local only: the personal
-//! layer is no rule of the ledger.
+//! layer is no rule of the ledger. Beside the repeats, the breaks the rules' checks caught
+//! before the user saw them ([`super::receipts`]), per rule, and the share of the rule
+//! breaks caught first: catches / (catches + repeats). Over time, per day or per week
+//! ([`Timeline`]), for the page `--html` writes (the renderer's `ledger_page`).
 
 use std::collections::HashMap;
 
@@ -15,6 +18,7 @@ use serde::Serialize;
 use crate::capture::reflect;
 use crate::capture::repeats::{self, ActiveRule};
 use crate::io::workspace::Workspace;
+use crate::ops::receipts::Receipt;
 use crate::rules::file::Document;
 use crate::rules::provenance::{History, Origin};
 use crate::rules::similar::Kind;
@@ -46,6 +50,17 @@ pub(crate) struct RuleRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<&'a str>,
     pub repeats: Vec<Repeat>,
+    /// The breaks of it a check caught before the user saw them.
+    pub catches: Vec<Catch>,
+}
+
+/// One break of a rule a check caught (a receipt).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Catch {
+    pub time: String,
+    pub via: &'static str,
+    pub file: String,
+    pub line: usize,
 }
 
 /// The repository's figure over the period read.
@@ -62,7 +77,33 @@ pub(crate) struct Figure {
     pub committed_rules: usize,
     /// Rules with at least one repeat.
     pub rules_repeated: usize,
+    /// Breaks a check caught before the user saw them (receipts of a rule of the ledger).
+    pub catches: usize,
+    /// Rules with at least one catch.
+    pub rules_caught: usize,
+    /// catches / (catches + repeats); `None` when neither happened.
+    pub caught_first: Option<f64>,
 }
+
+/// The corrections, repeats and catches per day (or per week, over more than
+/// [`DAILY_UP_TO`] days), every period from the first event to the last.
+#[derive(Clone, Debug, Default, Serialize)]
+pub(crate) struct Timeline {
+    pub unit: &'static str,
+    pub periods: Vec<Period>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Period {
+    /// The period's first day, `YYYY-MM-DD` (a Monday for a week).
+    pub start: String,
+    pub corrections: usize,
+    pub repeats: usize,
+    pub catches: usize,
+}
+
+/// The longest span shown per day; a longer one is shown per week.
+const DAILY_UP_TO: i64 = 62;
 
 /// The `ledger --format json` document.
 #[derive(Clone, Debug, Serialize)]
@@ -75,7 +116,9 @@ pub(crate) struct Report<'a> {
     /// repeats).
     pub history: bool,
     pub figure: Figure,
-    /// Every committed rule, those repeated most first.
+    pub timeline: Timeline,
+    /// Every committed rule (and any other with a catch), those repeated most first, then
+    /// those caught most.
     pub rules: Vec<RuleRecord<'a>>,
 }
 
@@ -94,8 +137,8 @@ pub(crate) struct Imported<'a> {
 }
 
 /// Builds the ledger of `document` and the `imported` rules from the corrections of
-/// `reflected` (read with no learned rules, so every correction is there) and the file's
-/// `history`.
+/// `reflected` (read with no learned rules, so every correction is there), the file's
+/// `history` and the `receipts` of the breaks caught.
 pub(crate) fn build<'a>(
     workspace: &Workspace,
     since: Option<String>,
@@ -103,49 +146,44 @@ pub(crate) fn build<'a>(
     history: &'a History,
     imported: Option<Imported<'a>>,
     reflected: reflect::Report,
+    receipts: Vec<Receipt>,
 ) -> Report<'a> {
     // The imported rules first: a correction both state as closely counts for the later
     // record, the local rule, which wins over them.
     let mut records = imported.map_or_else(Vec::new, |imported| {
         imported_records(document, history, imported)
     });
-    records.extend(local_records(document, history));
+    records.extend(local_records(document, history, true, |_, _| true));
     let mut figure = Figure {
         committed_rules: records.len(),
         ..Figure::default()
     };
-    let mut in_force = InForce::new(&records);
-    for correction in reflected.candidates {
-        figure.corrections += 1;
-        let time = correction.time.as_str();
-        if figure.from.as_deref().is_none_or(|from| time < from) {
-            figure.from = Some(correction.time.clone());
-        }
-        if figure.to.as_deref().is_none_or(|to| time > to) {
-            figure.to = Some(correction.time.clone());
-        }
-        if let Some(at) = in_force.held(&records, &correction.text, time) {
-            figure.repeats += 1;
-            records[at].repeats.push(Repeat {
-                time: correction.time,
-                agent: correction.agent,
-                session: correction.session,
-                text: correction.text,
-            });
-        }
-    }
+    let mut events = Events::default();
+    count_repeats(&mut records, &mut figure, &mut events, reflected.candidates);
+    let receipts: Vec<Receipt> = receipts
+        .into_iter()
+        .filter(|r| {
+            since
+                .as_deref()
+                .is_none_or(|since| r.time.as_str() >= since)
+        })
+        .collect();
+    count_catches(document, history, &mut records, &mut events, receipts);
     if figure.corrections > 0 {
-        let rate = figure.repeats as f64 / figure.corrections as f64;
-        figure.repeat_rate = (rate * 1000.0).round() / 1000.0;
+        figure.repeat_rate = rounded(figure.repeats as f64 / figure.corrections as f64);
     }
     figure.rules_repeated = records.iter().filter(|r| !r.repeats.is_empty()).count();
+    figure.catches = events.catches.len();
+    figure.rules_caught = records.iter().filter(|r| !r.catches.is_empty()).count();
+    let breaks = figure.catches + figure.repeats;
+    figure.caught_first = (breaks > 0).then(|| rounded(figure.catches as f64 / breaks as f64));
     for record in &mut records {
         record.repeats.sort_by(|a, b| a.time.cmp(&b.time));
+        record.catches.sort_by(|a, b| a.time.cmp(&b.time));
     }
     records.sort_by(|a, b| {
-        b.repeats
-            .len()
-            .cmp(&a.repeats.len())
+        (b.repeats.len(), b.catches.len())
+            .cmp(&(a.repeats.len(), a.catches.len()))
             .then(a.source.cmp(&b.source))
             .then(a.number.cmp(&b.number))
     });
@@ -156,7 +194,161 @@ pub(crate) fn build<'a>(
         searched: reflected.searched,
         history: history.available,
         figure,
+        timeline: events.timeline(),
         rules: records,
+    }
+}
+
+/// To three decimals.
+fn rounded(share: f64) -> f64 {
+    (share * 1000.0).round() / 1000.0
+}
+
+/// The times of what the ledger counts, for its timeline.
+#[derive(Default)]
+struct Events {
+    corrections: Vec<String>,
+    repeats: Vec<String>,
+    catches: Vec<String>,
+}
+
+impl Events {
+    /// Every period from the first event to the last, per day, or per week over a longer
+    /// span than [`DAILY_UP_TO`] days.
+    fn timeline(&self) -> Timeline {
+        use crate::report::calendar::{date, day, monday_of};
+        let all = || {
+            [&self.corrections, &self.repeats, &self.catches]
+                .into_iter()
+                .flatten()
+                .filter_map(|time| day(time))
+        };
+        let (Some(first), Some(last)) = (all().min(), all().max()) else {
+            return Timeline {
+                unit: "day",
+                periods: Vec::new(),
+            };
+        };
+        let weekly = last - first > DAILY_UP_TO;
+        let start_of = |d: i64| if weekly { monday_of(d) } else { d };
+        let step = if weekly { 7 } else { 1 };
+        let (first, last) = (start_of(first), start_of(last));
+        let count = usize::try_from((last - first) / step + 1).unwrap_or_default();
+        let mut periods: Vec<Period> = (0..count)
+            .map(|k| Period {
+                start: date(first + k as i64 * step),
+                corrections: 0,
+                repeats: 0,
+                catches: 0,
+            })
+            .collect();
+        let slot = |time: &String| {
+            let at = (start_of(day(time)?) - first) / step;
+            usize::try_from(at).ok()
+        };
+        for (times, field) in [
+            (&self.corrections, 0),
+            (&self.repeats, 1),
+            (&self.catches, 2),
+        ] {
+            for at in times.iter().filter_map(slot) {
+                if let Some(period) = periods.get_mut(at) {
+                    *[
+                        &mut period.corrections,
+                        &mut period.repeats,
+                        &mut period.catches,
+                    ][field] += 1;
+                }
+            }
+        }
+        Timeline {
+            unit: if weekly { "week" } else { "day" },
+            periods,
+        }
+    }
+}
+
+/// Counts each correction, and the repeat of the rule in force that stated it.
+fn count_repeats(
+    records: &mut [RuleRecord<'_>],
+    figure: &mut Figure,
+    events: &mut Events,
+    candidates: Vec<reflect::Candidate>,
+) {
+    let mut in_force = InForce::new(records);
+    for correction in candidates {
+        figure.corrections += 1;
+        let time = correction.time.as_str();
+        if figure.from.as_deref().is_none_or(|from| time < from) {
+            figure.from = Some(correction.time.clone());
+        }
+        if figure.to.as_deref().is_none_or(|to| time > to) {
+            figure.to = Some(correction.time.clone());
+        }
+        events.corrections.push(correction.time.clone());
+        if let Some(at) = in_force.held(records, &correction.text, time) {
+            figure.repeats += 1;
+            events.repeats.push(correction.time.clone());
+            records[at].repeats.push(Repeat {
+                time: correction.time,
+                agent: correction.agent,
+                session: correction.session,
+                text: correction.text,
+            });
+        }
+    }
+}
+
+/// Counts each receipt for its local rule: the one with its number and instruction, else
+/// its instruction (a merge renumbered it). A rule not committed yet gets a record for its
+/// catches; a receipt of a rule the file does not have (another branch's) is left out.
+fn count_catches<'a>(
+    document: Option<&'a Document>,
+    history: &'a History,
+    records: &mut Vec<RuleRecord<'a>>,
+    events: &mut Events,
+    receipts: Vec<Receipt>,
+) {
+    let find = |records: &[RuleRecord<'_>], receipt: &Receipt| {
+        let local = || {
+            records
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.source.is_none())
+        };
+        local()
+            .find(|(_, r)| r.number == receipt.rule && r.instruction == receipt.instruction)
+            .or_else(|| local().find(|(_, r)| r.instruction == receipt.instruction))
+            .map(|(at, _)| at)
+    };
+    let unmatched: Vec<&Receipt> = receipts
+        .iter()
+        .filter(|receipt| find(records, receipt).is_none())
+        .collect();
+    if !unmatched.is_empty() {
+        let more = local_records(document, history, false, |number, instruction| {
+            unmatched
+                .iter()
+                .any(|r| r.rule == number || r.instruction == instruction)
+        });
+        let known: Vec<u64> = records
+            .iter()
+            .filter(|r| r.source.is_none())
+            .map(|r| r.number)
+            .collect();
+        records.extend(more.into_iter().filter(|r| !known.contains(&r.number)));
+    }
+    for receipt in receipts {
+        let Some(at) = find(records, &receipt) else {
+            continue;
+        };
+        events.catches.push(receipt.time.clone());
+        records[at].catches.push(Catch {
+            time: receipt.time,
+            via: receipt.via.as_str(),
+            file: receipt.file,
+            line: receipt.line,
+        });
     }
 }
 
@@ -168,8 +360,14 @@ fn committed<'h>(history: &'h History, number: u64, instruction: &str) -> Option
     }
 }
 
-/// The records of the committed local rules (retirement records are none).
-fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Vec<RuleRecord<'a>> {
+/// The records of the local rules `wanted` keeps (by number and instruction), among the
+/// committed ones (`of_committed`) or the others (retirement records are none).
+fn local_records<'a>(
+    document: Option<&'a Document>,
+    history: &'a History,
+    of_committed: bool,
+    wanted: impl Fn(u64, &str) -> bool,
+) -> Vec<RuleRecord<'a>> {
     let rules_of = || document.into_iter().flat_map(Document::rules);
     let resolution = document.map(supersede::resolve).unwrap_or_default();
     let by_number: HashMap<u64, crate::rules::file::Rule<'a>> = rules_of()
@@ -186,7 +384,9 @@ fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Ve
             continue;
         }
         let provenance = history.origin(Some(number), instruction.trim());
-        if !matches!(provenance, Origin::Commit(_)) {
+        if matches!(provenance, Origin::Commit(_)) != of_committed
+            || !wanted(number, instruction.trim())
+        {
             continue;
         }
         // In force until the oldest commit that superseded it.
@@ -206,6 +406,7 @@ fn local_records<'a>(document: Option<&'a Document>, history: &'a History) -> Ve
             provenance,
             until,
             repeats: Vec::new(),
+            catches: Vec::new(),
         });
     }
     records
@@ -253,6 +454,7 @@ fn imported_records<'a>(
                 provenance,
                 until,
                 repeats: Vec::new(),
+                catches: Vec::new(),
             });
         }
     }
@@ -330,11 +532,49 @@ impl InForce {
     }
 }
 
-impl Report<'_> {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_timeline_is_daily_up_to_62_days_then_weekly_with_every_period() {
+        let events = Events {
+            corrections: vec![
+                "2026-11-01T09:00:00.000Z".into(),
+                "2026-11-03T09:00:00Z".into(),
+            ],
+            repeats: vec!["2026-11-03T09:00:00Z".into()],
+            catches: vec!["2026-11-03T10:00:00Z".into(), "not a time".into()],
+        };
+        let daily = events.timeline();
+        assert_eq!(daily.unit, "day");
+        let counts: Vec<(&str, usize, usize, usize)> = daily
+            .periods
+            .iter()
+            .map(|p| (p.start.as_str(), p.corrections, p.repeats, p.catches))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                ("2026-11-01", 1, 0, 0),
+                ("2026-11-02", 0, 0, 0),
+                ("2026-11-03", 1, 1, 1)
+            ]
+        );
+        let weekly = Events {
+            corrections: vec!["2026-09-01T00:00:00Z".into()],
+            repeats: Vec::new(),
+            catches: vec!["2026-12-01T00:00:00Z".into(), "2026-11-30T00:00:00Z".into()],
+        }
+        .timeline();
+        assert_eq!(weekly.unit, "week");
+        // From the Monday before Sep 1 (Aug 31) to the week of Nov 30: 14 weeks.
+        assert_eq!(weekly.periods.len(), 14);
+        assert_eq!(weekly.periods[0].start, "2026-08-31");
+        assert_eq!(weekly.periods[13].start, "2026-11-30");
+        assert_eq!(weekly.periods[13].catches, 2);
+        assert!(Events::default().timeline().periods.is_empty());
+    }
 
     #[test]
     fn times_compare_to_the_second() {

@@ -13,6 +13,7 @@ pub(crate) mod import;
 pub(crate) mod init;
 pub(crate) mod learn;
 pub(crate) mod ledger;
+pub(crate) mod ledger_page;
 pub(crate) mod preset;
 pub(crate) mod reflect;
 pub(crate) mod resolve;

@@ -176,6 +176,11 @@ codes! {
         "Learn a superseding rule with a valid check (`autofix learn --supersedes N --check 'console\\.log' …`); test the pattern with `autofix enforce --all-lines`.",
         "A check that cannot run enforces nothing: `enforce` and the pre-commit hook skip it, so the rule is back to being text the agent may not follow.",
         "\"Check\": {\"Forbid\": \"console.log(\"}    <- the group `(` is never closed; write console\\.log\\(";
+    CheckMatchesExisting = "check-matches-existing", Warning,
+        "`check --dry-run`: an active rule's `Forbid` check already matches lines of files the repository tracks in the rule's scope (the message names the first few).",
+        "Fix those lines, or narrow the pattern or the rule's `Paths` (learn a superseding rule) if they are not breaks of it.",
+        "`enforce` looks only at the lines a change adds, so old matches fail no commit; but `enforce --all-lines`, and an agent that rewrites the whole file, report them as breaks of the rule.",
+        "rule 4 with {\"Forbid\": \"console\\\\.log\"}: src/app.ts:2 already has console.log(\"old\")";
     RuleBroken = "rule-broken", Error,
         "`enforce`: a line added in a file of a rule's scope matches the rule's `Forbid` pattern, or a changed file in scope lacks its `Require` pattern.",
         "Change the line so the rule holds (the message quotes the rule), or supersede the rule if it no longer holds.",

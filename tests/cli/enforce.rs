@@ -583,3 +583,89 @@ fn the_after_edit_hook_names_the_rule_an_edit_breaks_and_is_silent_otherwise() {
     let bash = post_tool(&repo, "Bash", serde_json::json!({"command": "ls"})).expect(0);
     assert_eq!(bash.stdout, "");
 }
+
+#[test]
+fn check_dry_run_shows_a_check_that_already_matches_old_code() {
+    let repo = Repo::new();
+    // Without --dry-run nothing is read but the rules file: the old line is not named.
+    let plain = repo.autofix(&["check"]).expect(0);
+    assert!(
+        !plain.stdout.contains("check-matches-existing"),
+        "{}",
+        plain.stdout
+    );
+    // Four more old lines in two files in scope, one out of scope, one untracked.
+    repo.sandbox.write(
+        "src/b.ts",
+        "console.log(1);\nconsole.log(2);\nconsole.log(3);\n",
+    );
+    repo.sandbox.write("lib/c.ts", "console.log(4);\n");
+    repo.git(&["add", "src/b.ts", "lib/c.ts"]).expect(0);
+    repo.git(&["commit", "-q", "-m", "more"]).expect(0);
+    repo.sandbox.write("src/untracked.ts", "console.log(5);\n");
+    let run = repo.autofix(&["check", "--dry-run"]).expect(0);
+    assert!(
+        run.stdout.contains("warning[check-matches-existing]: rule 1: its check `console\\.log` already matches 4 lines in 2 files it applies to: src/app.ts:2, src/b.ts:1, src/b.ts:2 and 1 more"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("--> .agents/autofix.json:"),
+        "{}",
+        run.stdout
+    );
+    let json = repo
+        .autofix(&["check", "--dry-run", "--format", "json"])
+        .expect(0)
+        .json();
+    let codes: Vec<&str> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["check-matches-existing"], "{json}");
+    assert_eq!(json["diagnostics"][0]["pointer"], "/0/Check");
+    let explained = repo
+        .autofix(&["explain", "check-matches-existing"])
+        .expect(0);
+    assert!(
+        explained.stdout.contains("--dry-run"),
+        "{}",
+        explained.stdout
+    );
+}
+
+#[test]
+fn only_the_runs_over_added_lines_keep_receipts() {
+    let repo = Repo::new();
+    let receipts =
+        || fs::read_to_string(repo.sandbox.join(".git/autofix/receipts.jsonl")).unwrap_or_default();
+    // Old code, whole files: seen on every such run, no receipt.
+    repo.autofix(&["enforce", "src/app.ts"]).expect(1);
+    repo.autofix(&["enforce", "--all-lines", "--base", "HEAD"])
+        .expect(0);
+    repo.sandbox.write(
+        "src/app.ts",
+        "const a = 1;\nconsole.log(\"old\");\n  console.log(\"new\");\n",
+    );
+    repo.autofix(&["enforce", "--all-lines"]).expect(1);
+    assert_eq!(receipts(), "");
+    // The work tree's added line, by hand: one receipt; the same run again adds none.
+    for _ in 0..2 {
+        repo.autofix(&["enforce"]).expect(1);
+    }
+    let kept = receipts();
+    assert_eq!(kept.lines().count(), 1, "{kept}");
+    let receipt: serde_json::Value = serde_json::from_str(kept.trim()).unwrap();
+    assert_eq!(receipt["via"], "work-tree");
+    assert_eq!(receipt["rule"], 1);
+    assert_eq!(receipt["instruction"], RULE);
+    assert_eq!(
+        (&receipt["file"], &receipt["line"]),
+        (&"src/app.ts".into(), &3.into())
+    );
+    // Inside `.git/`: nothing git would commit.
+    let status = repo.git(&["status", "--porcelain"]).expect(0).stdout;
+    assert_eq!(status, " M src/app.ts\n");
+}

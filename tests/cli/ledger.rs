@@ -764,3 +764,276 @@ fn check_warns_of_a_rule_whose_path_is_gone() {
         "{explained}"
     );
 }
+
+const LOGS: &str = "Never call `console.log` in src - because logs leak user data.";
+const DEBUGGER: &str = "Never leave a `debugger` statement in src - because it halts the app.";
+
+/// `ledger_repo` with rule 4, forbidding `console.log` in `src/**`, committed on Nov 4;
+/// rule 5, forbidding `debugger`, learned and not committed; two receipts of rule 4 from
+/// Nov 8 and 9 (as the after-edit hook writes them) and a line that is none; then breaks
+/// caught for real: by the after-edit hook (twice the same, counted once) and by
+/// `enforce --staged` (the pre-commit hook's run), not by `enforce --base` once committed.
+fn caught_repo() -> Repo {
+    let repo = ledger_repo();
+    let learn_check = |regex: &str, instruction: &str| {
+        repo.autofix(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "bug lesson",
+            "--path",
+            "src/**",
+            "--check",
+            regex,
+            instruction,
+        ])
+        .expect(0);
+    };
+    learn_check("console\\.log", LOGS);
+    repo.sandbox.write("src/app.ts", "const a = 1;\n");
+    repo.commit("Cy", "2026-11-04T10:00:00Z", "learn logs");
+    learn_check("debugger", DEBUGGER);
+    let earlier = |time: &str, key: &str| {
+        format!(
+            "{{\"time\":\"{time}\",\"via\":\"edit\",\"rule\":4,\"instruction\":{},\"file\":\"src/app.ts\",\"line\":2,\"key\":\"{key}\"}}\n",
+            serde_json::to_string(LOGS).unwrap()
+        )
+    };
+    repo.sandbox.write(
+        ".git/autofix/receipts.jsonl",
+        format!(
+            "{}not a receipt\n{}",
+            earlier("2026-11-08T10:00:00Z", "a1"),
+            earlier("2026-11-09T09:30:00Z", "a2")
+        ),
+    );
+    let content = "const a = 1;\nconsole.log(a);\ndebugger;\n";
+    repo.sandbox.write("src/app.ts", content);
+    let payload = serde_json::json!({
+        "session_id": "s1",
+        "cwd": repo.sandbox.path(),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": repo.sandbox.join("src/app.ts"), "content": content},
+    })
+    .to_string();
+    for _ in 0..2 {
+        let run = repo
+            .sandbox
+            .run_with_stdin(&["hook", "post-tool", "--agent", "claude"], &payload)
+            .expect(0);
+        assert!(run.stdout.contains("breaks rule 5"), "{}", run.stdout);
+    }
+    repo.sandbox
+        .write("src/app.ts", format!("{content}console.log(\"b\");\n"));
+    repo.git(&["add", "src/app.ts"], None).expect(0);
+    repo.autofix(&["enforce", "--staged"]).expect(1);
+    // Committed, the same breaks are seen again by `--base` (CI's run): no receipt.
+    repo.git(
+        &["commit", "-q", "-m", "app"],
+        Some(("Cy", "2026-11-20T10:00:00Z")),
+    )
+    .expect(0);
+    let base = repo.autofix(&["enforce", "--base", "HEAD~1"]).expect(1);
+    assert!(base.stdout.contains("3 violations"), "{}", base.stdout);
+    repo
+}
+
+#[test]
+fn the_ledger_counts_the_breaks_caught_before_the_user_saw_them() {
+    let repo = caught_repo();
+    let receipts = repo.sandbox.read(".git/autofix/receipts.jsonl");
+    // Two earlier, the hook's two (once, though it ran twice), the staged run's new line.
+    assert_eq!(receipts.lines().count(), 3 + 3, "{receipts}");
+    assert!(
+        receipts
+            .lines()
+            .last()
+            .unwrap()
+            .contains("\"via\":\"staged\""),
+        "{receipts}"
+    );
+    let ledger = repo.json(&["ledger", "--format", "json"]);
+    let figure = &ledger["figure"];
+    assert_eq!(figure["repeats"], 2, "{ledger}");
+    assert_eq!(figure["catches"], 5, "{ledger}");
+    assert_eq!(figure["rules_caught"], 2, "{ledger}");
+    assert_eq!(figure["caught_first"], 0.714, "{ledger}");
+    let rules = ledger["rules"].as_array().unwrap();
+    let rule = |n: u64| rules.iter().find(|r| r["number"] == n).unwrap();
+    let vias: Vec<&str> = rule(4)["catches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["via"].as_str().unwrap())
+        .collect();
+    assert_eq!(vias, ["edit", "edit", "edit", "staged"], "{ledger}");
+    assert_eq!(rule(4)["catches"][3]["line"], 4);
+    assert_eq!(rule(4)["catches"][0]["time"], "2026-11-08T10:00:00Z");
+    // Rule 5 is not committed: no repeat can count for it, but its catch does.
+    assert_eq!(rule(5)["provenance"]["status"], "uncommitted");
+    assert_eq!(rule(5)["catches"][0]["file"], "src/app.ts");
+    assert_eq!(rule(5)["catches"][0]["line"], 3);
+    // The timeline: one period a day from the first correction to today's catches.
+    assert_eq!(ledger["timeline"]["unit"], "day");
+    let periods = ledger["timeline"]["periods"].as_array().unwrap();
+    assert_eq!(periods[0]["start"], "2026-11-01");
+    let on = |day: &str| periods.iter().find(|p| p["start"] == day).unwrap().clone();
+    assert_eq!(on("2026-11-05")["repeats"], 1);
+    assert_eq!(on("2026-11-08")["catches"], 1);
+    assert_eq!(periods.last().unwrap()["catches"], 3);
+    let text = repo.autofix(&["ledger"]).expect(0).stdout;
+    assert!(
+        text.contains("Breaks caught by a check before the user saw them: 5\nRule breaks caught first: 5 of 7 (71.4%)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  caught 4 times before the user saw it:\n    2026-11-08T10:00:00Z  edit       src/app.ts:2\n"),
+        "{text}"
+    );
+    // Since Nov 9: the earlier receipt of Nov 8 is out of the period.
+    let since = repo.json(&["ledger", "--since", "2026-11-09", "--format", "json"]);
+    assert_eq!(since["figure"]["catches"], 4, "{since}");
+}
+
+/// Chromium, as `.ci/run` installs it from Debian's packages (`AUTOFIX_CHROMIUM`, else
+/// `/usr/bin/chromium`), if it starts.
+fn chromium() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("AUTOFIX_CHROMIUM")
+        .map_or_else(|| "/usr/bin/chromium".into(), std::path::PathBuf::from);
+    let works = std::process::Command::new(&path)
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    works.then_some(path)
+}
+
+/// Runs headless Chromium on `page` with `what` (`--dump-dom`, `--screenshot=…`): no
+/// sandbox (tests may run as root), no network, a fresh profile.
+fn headless(
+    chromium: &std::path::Path,
+    profile: &std::path::Path,
+    what: &[&str],
+    page: &std::path::Path,
+) -> String {
+    let out = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(what)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_ledger_page_renders_its_charts_and_ranked_rules_in_a_browser() {
+    let Some(chromium) = chromium() else {
+        return crate::support::skip(
+            "chromium",
+            "the ledger page is checked in a headless browser",
+        );
+    };
+    let repo = caught_repo();
+    let run = repo
+        .autofix(&["ledger", "--html", "ledger.html", "--format", "json"])
+        .expect_noisy(0);
+    assert!(
+        run.stderr.contains("Ledger page written to ledger.html"),
+        "{}",
+        run.stderr
+    );
+    let ledger: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(ledger["figure"]["catches"], 5);
+    let page = repo.sandbox.join("ledger.html");
+    let html = repo.sandbox.read("ledger.html");
+    // Self-contained: nothing is fetched, nothing runs.
+    for outside in ["<script", "src=\"http", "href=\"http", "@import", "url("] {
+        assert!(!html.contains(outside), "{outside} in the page");
+    }
+    let profile = repo.sandbox.join("chromium-profile");
+    let dom = headless(&chromium, &profile, &["--dump-dom"], &page);
+    // The figures of that ledger run, as the browser has them.
+    assert!(
+        dom.contains("<div class=\"card\" id=\"caught-first\"><div class=\"value\">71%</div>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<div class=\"card\" id=\"repeat-rate\"><div class=\"value\">40%</div>"),
+        "{dom}"
+    );
+    // The chart: a bar pair per day, Nov 1 to today, with that day's catches and repeats.
+    let chart = &dom[dom
+        .find("<svg class=\"chart\" id=\"breaks-chart\"")
+        .expect("the chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    let periods = ledger["timeline"]["periods"].as_array().unwrap();
+    assert_eq!(chart.matches("<g class=\"period\"").count(), periods.len());
+    assert_eq!(chart.matches("<rect ").count(), 2 * periods.len());
+    assert!(
+        chart.contains("data-start=\"2026-11-08\" data-catches=\"1\" data-repeats=\"0\""),
+        "{chart}"
+    );
+    assert!(
+        chart.contains("data-start=\"2026-11-05\" data-catches=\"0\" data-repeats=\"1\""),
+        "{chart}"
+    );
+    assert!(
+        dom.contains("<svg class=\"chart\" id=\"rate-chart\""),
+        "{dom}"
+    );
+    // The rules ranked: by catches rule 4 (four) then rule 5 (one); by repeats rules 1, 2.
+    let ranked = |id: &str| -> Vec<(String, String)> {
+        let section = &dom[dom.find(&format!("<section id=\"{id}\">")).unwrap()..];
+        let section = &section[..section.find("</section>").unwrap()];
+        section
+            .split("<tr class=\"rule\" data-rule=\"")
+            .skip(1)
+            .map(|row| {
+                let id = row[..row.find('"').unwrap()].to_string();
+                let count = row.rsplit("<td class=\"n\">").next().unwrap();
+                (id, count[..count.find('<').unwrap()].to_string())
+            })
+            .collect()
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(ranked("by-catches"), pairs(&[("4", "4"), ("5", "1")]));
+    assert_eq!(ranked("by-repeats"), pairs(&[("1", "1"), ("2", "1")]));
+    assert!(
+        dom.contains("Never call `console.log` in src - because logs leak user data."),
+        "{dom}"
+    );
+    // And it paints: a screenshot, kept beside the test binary's files for a person to see.
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ledger-page.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &chromium,
+        &profile,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1100,1500",
+        ],
+        &page,
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}

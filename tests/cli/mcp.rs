@@ -867,3 +867,50 @@ fn every_input_schema_is_its_arguments_struct() {
     }
     assert_eq!(server.finish(), 0);
 }
+
+#[test]
+fn learn_takes_a_check_or_a_required_pattern_as_the_cli_does() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    let mut server = Server::start(&sandbox);
+    let learned = server.call(
+        1,
+        "learn",
+        json!({"category": "CODE", "instruction": "Never call `console.log` in src - because logs leak.", "why": "w", "paths": ["src/**"], "check": "console\\.log"}),
+    );
+    assert_eq!(learned["isError"], false, "{learned}");
+    let required = server.call(
+        2,
+        "learn",
+        json!({"category": "CODE", "instruction": "Always start each source file with a licence header.", "why": "w", "require": "SPDX-License-Identifier"}),
+    );
+    assert_eq!(required["isError"], false, "{required}");
+    for (id, arguments) in [
+        (3, json!({"check": "console.log("})),
+        (4, json!({"check": "a", "require": "b"})),
+    ] {
+        let mut call = json!({"category": "CODE", "instruction": "Never use eval - because it runs any code.", "why": "w"});
+        call.as_object_mut()
+            .unwrap()
+            .extend(arguments.as_object().unwrap().clone());
+        let refused = server.call(id, "learn", call);
+        assert_eq!(refused["isError"], true, "{refused}");
+    }
+    server.finish();
+    let rules: Value = serde_json::from_str(&sandbox.read(".agents/autofix.json")).unwrap();
+    assert_eq!(rules[0]["Check"], json!({"Forbid": "console\\.log"}));
+    assert_eq!(
+        rules[1]["Check"],
+        json!({"Require": "SPDX-License-Identifier"})
+    );
+    assert_eq!(
+        rules.as_array().unwrap().len(),
+        2,
+        "nothing learned when refused"
+    );
+    // The check works: enforce catches a file that breaks the first rule.
+    sandbox.write("src/a.ts", "console.log(1);\n");
+    let run = sandbox.run(&["enforce", "src/a.ts"]).expect(1);
+    assert!(run.stdout.contains("breaks rule 1"), "{}", run.stdout);
+}

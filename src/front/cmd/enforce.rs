@@ -23,6 +23,11 @@ pub(crate) fn enforce(context: &Context, args: EnforceArgs) -> anyhow::Result<Ex
         all_lines: args.all_lines,
     };
     let mut report = enforce::run(&workspace, &request)?;
+    if let Some(error) = &report.unrecorded {
+        crate::front::context::eprint(&format!(
+            "autofix: the breaks caught were not recorded: {error}\n"
+        ));
+    }
     diagnostics::sort(&mut report.diagnostics);
     print(&match args.format {
         DiagnosticsFormat::Text => {

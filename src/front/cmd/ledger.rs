@@ -71,10 +71,32 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
         &history,
         imported,
         reflected,
+        crate::ops::receipts::read(&workspace),
     );
     print(&match args.format {
         TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
     })?;
+    if let Some(path) = &args.html {
+        write_page(context, path, &crate::render::ledger::to_html(&report))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the `--html` page through the one write path, and says where on stderr.
+fn write_page(context: &Context, path: &std::path::Path, page: &str) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let fence = crate::io::safe_write::Fence::user_directory();
+    let fence = match context.cwd() {
+        Ok(cwd) => fence.naming_below(&[cwd]),
+        Err(_) => fence,
+    };
+    let shown = context.shown(path);
+    if let Some(warning) = crate::io::safe_write::replace(&fence, path, page.as_bytes())
+        .with_context(|| format!("cannot write {shown}"))?
+    {
+        eprint(&format!("warning: {warning}\n"));
+    }
+    eprint(&format!("Ledger page written to {shown}\n"));
+    Ok(())
 }

@@ -250,7 +250,11 @@ fn check_report(context: &Context) -> anyhow::Result<(check::Report, Workspace)>
 }
 
 pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let (report, workspace) = check_report(context)?;
+    let (mut report, workspace) = check_report(context)?;
+    if args.dry_run {
+        let existing = crate::ops::dry_run::existing_matches(&workspace)?;
+        report.diagnostics.extend(existing);
+    }
     print(&match args.format {
         DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
         DiagnosticsFormat::Json => report.to_json(),

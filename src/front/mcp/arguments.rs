@@ -62,6 +62,8 @@ arguments! {
         force: Option<bool> => "Learn it even when it repeats or contradicts an active rule in other words (keep both).",
         #[serde(default, deserialize_with = "strings")]
         paths: Option<Vec<String>> => "Scope the rule to these gitignore-style globs, relative to the workspace root (\"src/api/**\", \"*.sql\", \"!src/gen/**\"); omit for a rule that applies everywhere.",
+        check: Option<String> => "Check the rule where it applies (`autofix enforce`, the pre-commit and after-edit hooks): no line of a file in the rule's scope may match this regular expression (Rust `regex` syntax), e.g. \"console\\\\.log\". As the CLI's `--check`.",
+        require: Option<String> => "Check the rule where it applies: every file in the rule's scope must match this regular expression somewhere. As the CLI's `--require`; not with `check`.",
         dry_run: Option<bool>,
         export: Option<bool> => "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true.",
     }

@@ -128,6 +128,7 @@ fn rules(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, St
 
 fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
     let arguments: LearnArguments = read("learn", arguments)?;
+    let check = asked_check(&arguments)?;
     let request = learning::Request {
         category: arguments.category,
         instruction: arguments.instruction,
@@ -135,7 +136,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         supersedes: arguments.supersedes.unwrap_or_default(),
         force: arguments.force.unwrap_or(false),
         paths: arguments.paths.unwrap_or_default(),
-        check: None,
+        check,
         dry_run: arguments.dry_run.unwrap_or(false),
         after: if arguments.export.unwrap_or(true) {
             AfterLearning::Export
@@ -167,6 +168,21 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         text,
         json: learned.to_value(),
     })
+}
+
+/// `learn`'s `check` (Forbid) or `require` (Require), as the CLI's `--check`/`--require`.
+fn asked_check(arguments: &LearnArguments) -> Result<Option<crate::rules::pattern::Check>, String> {
+    use crate::rules::pattern::{Check, Kind};
+    let (kind, pattern) = match (&arguments.check, &arguments.require) {
+        (Some(_), Some(_)) => return Err("`check` and `require`: give one".to_string()),
+        (Some(pattern), None) => (Kind::Forbid, pattern),
+        (None, Some(pattern)) => (Kind::Require, pattern),
+        (None, None) => return Ok(None),
+    };
+    Ok(Some(Check {
+        kind,
+        pattern: pattern.clone(),
+    }))
 }
 
 fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {

@@ -1,0 +1,215 @@
+//! Receipts: each rule break a check caught before the user saw it, kept on this machine
+//! for `ledger`. The after-edit hook and `enforce` over the lines a change adds (the
+//! pre-commit hook's `--staged`, or the work tree by hand) record one receipt per
+//! violation in `autofix/receipts.jsonl` under git's common directory (never committed,
+//! never sent anywhere), one JSON object a line, through the one write path under its
+//! lock. The same break seen again the same day (the hook, then the pre-commit hook, on
+//! one line) is one receipt. The file keeps its newest [`MAX_BYTES`].
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::io::git::Git;
+use crate::io::safe_write::{self, Fence};
+use crate::io::workspace::Workspace;
+
+/// The most bytes the receipts file keeps (some 5,000 receipts); the oldest go first.
+const MAX_BYTES: usize = 1024 * 1024;
+
+/// Which run caught the break.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Via {
+    /// The after-edit hook (`hook post-tool`), on the text the agent just wrote.
+    Edit,
+    /// `enforce --staged`: the pre-commit hook, on what the commit would add.
+    Staged,
+    /// `enforce` over the work tree's changes, run by hand.
+    WorkTree,
+}
+
+impl Via {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Via::Edit => "edit",
+            Via::Staged => "staged",
+            Via::WorkTree => "work-tree",
+        }
+    }
+}
+
+/// One break caught.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Receipt {
+    /// When, UTC (`2026-12-01T21:47:32Z`).
+    pub time: String,
+    pub via: Via,
+    /// The rule's number and instruction when it was caught (the instruction finds the rule
+    /// again after a merge renumbered it).
+    pub rule: u64,
+    pub instruction: String,
+    /// The file from the workspace root, and the line.
+    pub file: String,
+    pub line: usize,
+    /// A digest of the rule, the file and the line's text: the same break seen again.
+    pub key: String,
+}
+
+/// The receipts file of the repository the workspace lies in; `None` outside git.
+fn location(workspace: &Workspace) -> Option<PathBuf> {
+    let common = Git::new(&workspace.root).common_dir().ok()?;
+    Some(common.join("autofix").join("receipts.jsonl"))
+}
+
+/// One break a check caught: the rule (number and instruction), and where.
+pub(crate) struct Break<'a> {
+    pub rule: u64,
+    pub instruction: &'a str,
+    /// The file as the finding shows it (from the current directory, or from the root).
+    pub file: &'a Path,
+    pub line: usize,
+}
+
+/// Records `breaks` as caught by `via`. Outside a git repository nothing is recorded. The
+/// caller decides whether an error matters (a hook goes on without its receipt).
+pub(crate) fn record(workspace: &Workspace, via: Via, breaks: &[Break<'_>]) -> anyhow::Result<()> {
+    if breaks.is_empty() {
+        return Ok(());
+    }
+    let Some(path) = location(workspace) else {
+        return Ok(());
+    };
+    let time = crate::report::calendar::now();
+    let fresh: Vec<Receipt> = breaks
+        .iter()
+        .map(|caught| {
+            let file = from_root(workspace, caught.file);
+            let text = line_text(&workspace.root.join(&file), caught.line);
+            let key = crate::report::digest::hex_of_parts([
+                caught.rule.to_string().as_bytes(),
+                b"\0",
+                file.as_bytes(),
+                b"\0",
+                text.as_bytes(),
+            ])[..16]
+                .to_string();
+            Receipt {
+                time: time.clone(),
+                via,
+                rule: caught.rule,
+                instruction: caught.instruction.to_string(),
+                file,
+                line: caught.line,
+                key,
+            }
+        })
+        .collect();
+    append(&path, &fresh)
+}
+
+/// Appends the receipts not already recorded today, under the file's lock, and drops the
+/// oldest lines past [`MAX_BYTES`].
+fn append(path: &Path, fresh: &[Receipt]) -> anyhow::Result<()> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let fence = Fence::git_folder(folder);
+    let locked = fence.lock(path, safe_write::timeout()?)?;
+    let before = locked.read()?;
+    let old = String::from_utf8_lossy(before.as_deref().unwrap_or_default()).into_owned();
+    let seen: std::collections::HashSet<(String, String)> = parse(&old)
+        .map(|r| (day_of(&r.time).to_string(), r.key))
+        .collect();
+    let mut added = String::new();
+    let mut keys = seen;
+    for receipt in fresh {
+        if keys.insert((day_of(&receipt.time).to_string(), receipt.key.clone())) {
+            added.push_str(&serde_json::to_string(receipt)?);
+            added.push('\n');
+        }
+    }
+    if added.is_empty() {
+        return Ok(());
+    }
+    let mut text = old;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&added);
+    locked.write(&[kept(&text).as_bytes()], before.as_deref())?;
+    Ok(())
+}
+
+/// The newest whole lines of `text` that fit in [`MAX_BYTES`].
+fn kept(text: &str) -> &str {
+    if text.len() <= MAX_BYTES {
+        return text;
+    }
+    let cut = text.len() - MAX_BYTES;
+    match text[cut..].find('\n') {
+        Some(at) => &text[cut + at + 1..],
+        None => "",
+    }
+}
+
+fn day_of(time: &str) -> &str {
+    time.get(..10).unwrap_or(time)
+}
+
+fn parse(text: &str) -> impl Iterator<Item = Receipt> + '_ {
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<Receipt>(line).ok())
+}
+
+/// The receipts recorded in the workspace's repository (a line that does not read as one
+/// is passed over); none outside git or before the first.
+pub(crate) fn read(workspace: &Workspace) -> Vec<Receipt> {
+    let Some(path) = location(workspace) else {
+        return Vec::new();
+    };
+    let Ok(bytes) = crate::io::limits::read_file(&path) else {
+        return Vec::new();
+    };
+    parse(&String::from_utf8_lossy(&bytes)).collect()
+}
+
+/// A diagnostic's file (shown from the current directory, or from the root by the hook)
+/// as a path from the workspace root, `/`-separated.
+fn from_root(workspace: &Workspace, shown: &Path) -> String {
+    let root = std::fs::canonicalize(&workspace.root).unwrap_or_else(|_| workspace.root.clone());
+    let found = [workspace.cwd.join(shown), workspace.root.join(shown)]
+        .into_iter()
+        .find_map(|candidate| std::fs::canonicalize(candidate).ok());
+    let relative = found
+        .as_deref()
+        .and_then(|full| full.strip_prefix(&root).ok())
+        .unwrap_or(shown);
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// The text of line `line` of the file (empty when it cannot be read).
+fn line_text(file: &Path, line: usize) -> String {
+    crate::io::limits::read_to_string(file)
+        .ok()
+        .and_then(|text| text.lines().nth(line.saturating_sub(1)).map(str::to_string))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_keeps_its_newest_whole_lines() {
+        let line = format!("{}\n", "x".repeat(99));
+        let text = line.repeat(MAX_BYTES / 100 + 5);
+        let kept = kept(&text);
+        assert!(kept.len() <= MAX_BYTES);
+        assert!(kept.len() > MAX_BYTES - 100);
+        assert!(kept.starts_with('x') && kept.ends_with('\n'));
+        assert_eq!(super::kept("a\n"), "a\n");
+    }
+}
