@@ -163,8 +163,11 @@ def responses(handler, body, calls=()):
             item = {"type": "custom_tool_call", "id": f"ctc_stub{index + 1}", "status": "completed",
                     "call_id": call_id, "name": chosen["name"], "input": chosen["input"]}
         else:
+            # A text input for a function tool is its one `input` argument (Codex's
+            # apply_patch as a JSON tool).
+            arguments = chosen["input"] if isinstance(chosen["input"], dict) else {"input": chosen["input"]}
             item = {"type": "function_call", "id": f"fc_stub{index + 1}", "status": "completed",
-                    "call_id": call_id, "name": chosen["name"], "arguments": json.dumps(chosen["input"])}
+                    "call_id": call_id, "name": chosen["name"], "arguments": json.dumps(arguments)}
     response = {
         "id": "resp_stub",
         "object": "response",

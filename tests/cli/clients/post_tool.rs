@@ -4,11 +4,9 @@
 //! command that is not installed) brings one reminder to record the lesson, and the same
 //! failure again in the session none.
 //!
-//! Codex's edits are not proven here: the pinned Codex (0.169.0) offers a model it does
-//! not know no `apply_patch` tool (not even with `[features] apply_patch_freeform`), so
-//! the model patches through the shell (`apply_patch <<'EOF'` in `exec_command`), and
-//! that runs no `PostToolUse` hook. The hook reads an `apply_patch` payload all the same
-//! (`ops/tool_call.rs`'s tests).
+//! Codex runs under the name of a model it knows (`gpt-5.5`): to a model it does not know
+//! the pinned Codex (0.169.0) offers no `apply_patch` tool, and the model's patch through
+//! the shell (`apply_patch <<'EOF'`) runs no `PostToolUse` hook.
 
 use serde_json::json;
 
@@ -38,6 +36,18 @@ fn checked_repo(client: Client) -> Option<Repo> {
         CHECKED,
     ])
     .expect(0);
+    if client == Client::Codex {
+        // A model Codex knows, so that it offers its `apply_patch` tool (to one it does not
+        // know it offers none, and the model patches through the shell, which runs no
+        // hook); the stub answers whatever the name.
+        let config = repo.home().join(".codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            text.replace("model = \"gpt-stub\"", "model = \"gpt-5.5\""),
+        )
+        .unwrap();
+    }
     Some(repo)
 }
 
@@ -48,6 +58,11 @@ fn write_call(repo: &Repo, client: Client, file: &str, text: &str) -> serde_json
         Client::Claude => json!({"name": "Write", "input": {"file_path": path, "content": text}}),
         Client::Gemini => {
             json!({"name": "write_file", "input": {"file_path": path, "content": text}})
+        }
+        Client::Codex => {
+            let lines: String = text.lines().map(|line| format!("+{line}\n")).collect();
+            let patch = format!("*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n");
+            json!({"name": "apply_patch", "input": patch})
         }
         _ => unreachable!("the after-tool hook answers Claude Code, Codex and Gemini CLI"),
     }
@@ -145,6 +160,11 @@ fn gemini_cli_is_told_at_once_of_an_edit_that_breaks_a_checked_rule() {
 #[test]
 fn gemini_cli_is_reminded_once_of_a_wrong_assumption() {
     a_wrong_assumption_is_named_once_a_session(Client::Gemini);
+}
+
+#[test]
+fn codex_is_told_at_once_of_an_edit_that_breaks_a_checked_rule() {
+    an_edit_that_breaks_a_checked_rule_is_named_at_once(Client::Codex);
 }
 
 #[test]
