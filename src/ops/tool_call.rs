@@ -66,6 +66,9 @@ struct Payload {
     tool_response: Value,
     /// Claude Code's `PostToolUseFailure`.
     error: Option<String>,
+    /// Claude Code: the user stopped the tool; nothing was assumed.
+    #[serde(default)]
+    is_interrupt: bool,
 }
 
 /// Reads an agent's after-tool payload; `None` when it is not JSON.
@@ -81,7 +84,7 @@ pub(crate) fn read(agent: ToolAgent, input: &[u8]) -> Option<ToolCall> {
                 path: text("file_path"),
                 output: payload.error.clone().unwrap_or_default(),
             };
-            (Vec::new(), Some(failed))
+            (Vec::new(), (!payload.is_interrupt).then_some(failed))
         }
         ToolAgent::Claude => (claude_written(input).into_iter().collect(), None),
         // A patch through the shell (`apply_patch <<'EOF'`) is an edit too.
@@ -273,6 +276,8 @@ mod tests {
         );
         let failed = read(br#"{"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_input": {"command": "rg x"}, "error": "bash: rg: command not found"}"#);
         assert_eq!(failed.failed.unwrap().command, "rg x");
+        let stopped = read(br#"{"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_input": {"command": "rg x"}, "error": "Interrupted", "is_interrupt": true}"#);
+        assert!(stopped.failed.is_none());
         assert!(super::read(ToolAgent::Claude, b"not json").is_none());
     }
 
