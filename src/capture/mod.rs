@@ -2,11 +2,13 @@
 //! weights in `model`, trained by `train`), the prompt-submit hook that reminds the agent
 //! to record a correction or to follow the rule it repeats ([`prompt`]), and `reflect`,
 //! which finds corrections in the agents' local transcripts ([`reflect`], reading them
-//! with `transcripts`). Autofix's own injected text is dropped first (`injected`).
+//! with `transcripts`). Autofix's own injected text is dropped first (`injected`). The
+//! after-tool hook reads why a tool call failed from [`failure`].
 //! Everything is read locally; nothing is sent anywhere. The user's guide, with the
 //! measured figures, is `src/docs/capture.md`.
 
 pub(crate) mod classify;
+pub(crate) mod failure;
 mod injected;
 mod model;
 pub(crate) mod prompt;

@@ -525,12 +525,14 @@ pub(crate) enum HookCommand {
     /// prints the agent's hook output asking it to record a rule with `autofix learn`;
     /// otherwise nothing. It always exits 0, so it never blocks the prompt.
     UserPrompt(UserPromptArgs),
-    /// Check the file an agent just wrote against the rules' checks (an after-edit hook).
+    /// Check the file an agent just wrote against the rules' checks (an after-tool hook).
     ///
     /// Reads the hook's JSON on stdin (Claude Code's PostToolUse on Write, Edit and
-    /// MultiEdit). When the new text breaks a checked rule, it prints the agent's hook
-    /// output naming the rule, which the agent feeds back to the model; otherwise nothing.
-    /// It always exits 0.
+    /// MultiEdit and PostToolUseFailure, Codex's PostToolUse, Gemini CLI's AfterTool). When
+    /// the new text breaks a checked rule, it prints the agent's hook output naming the
+    /// rule, which the agent feeds back to the model; when a tool call failed on a wrong
+    /// assumption (a missing command, path or module, the wrong package manager), a
+    /// reminder to record the lesson, once a session; otherwise nothing. It always exits 0.
     PostTool(PostToolArgs),
 }
 
@@ -541,10 +543,12 @@ pub(crate) struct PostToolArgs {
     pub(crate) agent: EditAgent,
 }
 
-/// The agents whose after-edit hook `hook post-tool` answers.
+/// The agents whose after-tool hook `hook post-tool` answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum EditAgent {
     Claude,
+    Codex,
+    Gemini,
 }
 
 #[derive(Debug, Args)]

@@ -202,19 +202,19 @@ fn line_of(text: &str, slice: &str) -> usize {
 const TIMEOUT_SECONDS: u64 = 10;
 
 /// The hooks autofix installs: the rules at session start, the correction reminder when
-/// a prompt is submitted, and (Claude Code) the rules' checks after a file is written.
+/// a prompt is submitted, and (Claude Code, Codex, Gemini CLI) the rules' checks after a
+/// tool wrote a file, with the reminder when a tool call failed on a wrong assumption
+/// (Claude Code reports failures on an event of their own: `Failure`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     SessionStart,
     Prompt,
     Edit,
+    Failure,
 }
 
 /// Every kind, in the order the settings list them.
-const KINDS: [Kind; 3] = [Kind::SessionStart, Kind::Prompt, Kind::Edit];
-
-/// The command of the after-edit hook (`hook post-tool`).
-const EDIT_COMMAND: &str = "autofix hook post-tool --agent claude";
+const KINDS: [Kind; 4] = [Kind::SessionStart, Kind::Prompt, Kind::Edit, Kind::Failure];
 
 impl Kind {
     /// The event's key in `agent`'s settings; `None` when the agent has no such hook.
@@ -223,22 +223,39 @@ impl Kind {
             (Kind::SessionStart, Agent::Cursor | Agent::Copilot) => Some("sessionStart"),
             (Kind::SessionStart, _) => Some("SessionStart"),
             (Kind::Prompt, agent) => prompt::event(agent),
-            // <https://code.claude.com/docs/en/hooks#posttooluse>
-            (Kind::Edit, Agent::Claude) => Some("PostToolUse"),
-            (Kind::Edit, _) => None,
+            // <https://code.claude.com/docs/en/hooks#posttooluse>,
+            // <https://developers.openai.com/codex/hooks>
+            (Kind::Edit, Agent::Claude | Agent::Codex) => Some("PostToolUse"),
+            // <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md#aftertool>
+            (Kind::Edit, Agent::Gemini) => Some("AfterTool"),
+            // <https://code.claude.com/docs/en/hooks#posttoolusefailure>
+            (Kind::Failure, Agent::Claude) => Some("PostToolUseFailure"),
+            (Kind::Edit | Kind::Failure, _) => None,
         }
     }
 
-    /// The tools a grouped hook fires for (Claude Code's `matcher`); `None`: every event.
-    fn matcher(self) -> Option<&'static str> {
-        (self == Kind::Edit).then_some("Write|Edit|MultiEdit")
+    /// The tools a grouped hook fires for (the `matcher`, a regular expression over the
+    /// tool's name); `None`: every tool, or every event.
+    fn matcher(self, agent: Agent) -> Option<&'static str> {
+        match (self, agent) {
+            (Kind::Edit, Agent::Claude) => Some("Write|Edit|MultiEdit"),
+            // Codex's file edits are `apply_patch`, its shell calls `Bash`
+            // (<https://developers.openai.com/codex/hooks>), but Codex 0.169.0 ran no hook of
+            // the matcher `apply_patch|Bash` for a `Bash` call: every tool, then.
+            (Kind::Edit, Agent::Codex) => None,
+            // Gemini CLI's tools: <https://github.com/google-gemini/gemini-cli/blob/main/docs/reference/tools.md>.
+            (Kind::Edit, Agent::Gemini) => Some("write_file|replace|run_shell_command|read_file"),
+            _ => None,
+        }
     }
 
     fn command(self, agent: Agent) -> String {
         match self {
             Kind::SessionStart => agent.command(),
             Kind::Prompt => prompt::command(agent),
-            Kind::Edit => EDIT_COMMAND.to_string(),
+            Kind::Edit | Kind::Failure => {
+                format!("autofix hook post-tool --agent {}", agent.as_str())
+            }
         }
     }
 
@@ -275,7 +292,7 @@ impl Kind {
         match self {
             Kind::SessionStart => "autofix-rules",
             Kind::Prompt => "autofix-corrections",
-            Kind::Edit => "autofix-checks",
+            Kind::Edit | Kind::Failure => "autofix-checks",
         }
     }
 }
@@ -371,7 +388,7 @@ pub(crate) fn merge(agent: Agent, existing: Option<&str>) -> Result<Option<Strin
         if matches!(agent, Agent::Cursor | Agent::Copilot) {
             merge_flat(entries, handler(agent, kind), kind);
         } else {
-            merge_grouped(entries, handler(agent, kind), kind);
+            merge_grouped(entries, handler(agent, kind), kind, kind.matcher(agent));
         }
     }
     if original.as_ref() == Some(&settings) {
@@ -433,7 +450,7 @@ fn merge_flat(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
 
 /// Claude Code, Codex, Gemini CLI: `SessionStart` is a list of groups
 /// (`{"matcher"?, "hooks": [handler, ...]}`).
-fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
+fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind, matcher: Option<&str>) {
     let mut placed = false;
     for group in entries.iter_mut() {
         let Json::Object(members) = group else {
@@ -461,7 +478,7 @@ fn merge_grouped(entries: &mut Vec<Json>, ours: Json, kind: Kind) {
     entries.retain(|group| !matches!(group.get("hooks"), Some(Json::Array(h)) if h.is_empty()));
     if !placed {
         let mut group = Vec::new();
-        if let Some(matcher) = kind.matcher() {
+        if let Some(matcher) = matcher {
             group.push(("matcher", Json::string(matcher)));
         }
         group.push(("hooks", Json::Array(vec![ours])));
@@ -533,6 +550,17 @@ mod tests {
           }
         ]
       }
+    ],
+    "PostToolUseFailure": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook post-tool --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
     ]
   }
 }
@@ -553,16 +581,29 @@ mod tests {
             gemini["hooks"]["BeforeAgent"][0]["hooks"][0]["command"],
             "autofix hook user-prompt --agent gemini"
         );
+        assert_eq!(
+            gemini["hooks"]["AfterTool"][0]["matcher"],
+            "write_file|replace|run_shell_command|read_file"
+        );
+        assert_eq!(
+            gemini["hooks"]["AfterTool"][0]["hooks"][0]["command"],
+            "autofix hook post-tool --agent gemini"
+        );
         let codex: serde_json::Value =
             serde_json::from_str(&merge(Agent::Codex, None).unwrap().unwrap()).unwrap();
         assert_eq!(
             codex["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
             "autofix hook user-prompt --agent codex"
         );
+        assert!(codex["hooks"]["PostToolUse"][0].get("matcher").is_none());
+        assert_eq!(
+            codex["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+            "autofix hook post-tool --agent codex"
+        );
         assert_eq!(events(Agent::Cursor), "sessionStart");
         assert_eq!(
             events(Agent::Claude),
-            "SessionStart, UserPromptSubmit and PostToolUse"
+            "SessionStart, UserPromptSubmit, PostToolUse and PostToolUseFailure"
         );
     }
 

@@ -1,18 +1,32 @@
-//! `hook post-tool --agent claude`: the rules' checks on the file an agent just wrote, at
-//! the moment of the edit. Claude Code runs it as a `PostToolUse` hook on `Write`, `Edit`
-//! and `MultiEdit` (<https://code.claude.com/docs/en/hooks#posttooluse>): its stdin is
-//! `{"cwd", "tool_name", "tool_input": {"file_path", "content" | "new_string" | "edits"},
-//! …}`. When the new text breaks a checked rule, the answer is `{"decision": "block",
-//! "reason": NOTICE}`, which Claude Code feeds back to the model (the tool has run; the
-//! "block" only prompts Claude with the reason: <https://code.claude.com/docs/en/hooks#posttooluse-decision-control>);
-//! when it breaks nothing, no output at all. Only the text the tool wrote is checked (the
-//! whole file for `Write`), so old code in the file does not nag the agent on every edit.
+//! `hook post-tool --agent claude|codex|gemini`: the rules' checks on the file an agent
+//! just wrote, at the moment of the edit, and a reminder to record the lesson when a tool
+//! call failed on a wrong assumption (`capture::failure`). Each agent's payload is read by
+//! `tool_call`; every agent's edit goes through the one [`violations`].
+//!
+//! The answers, in the form each agent feeds back to its model:
+//! - Claude Code, an edit that breaks a rule: `{"decision": "block", "reason": NOTICE}` (the
+//!   tool has run; the "block" only prompts Claude with the reason:
+//!   <https://code.claude.com/docs/en/hooks#posttooluse-decision-control>); a failure:
+//!   `{"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext"}}`
+//!   (<https://code.claude.com/docs/en/hooks#posttoolusefailure>).
+//! - Codex: `{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext"}}`,
+//!   added to the next model request
+//!   (<https://github.com/openai/codex/blob/main/codex-rs/hooks/schema/generated/post-tool-use.command.output.schema.json>).
+//! - Gemini CLI: `{"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext"}}`,
+//!   appended to the tool's result
+//!   (<https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md#aftertool>).
+//!
+//! When nothing is broken and no cause is found, no output at all. Only the text the tool
+//! wrote is checked (the whole file for a whole-file write), so old code in the file does
+//! not nag the agent on every edit. A failure's reminder comes once per session and cause:
+//! the causes already named are kept in the per-user cache
+//! (`$XDG_CACHE_HOME/autofix/sessions/`, one small file a session), never in the repository.
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
 use super::enforce::{self, Compiled};
+use super::tool_call::{self, Failed, ToolAgent, Written};
+use crate::capture::failure::{self, Found};
 use crate::io::workspace::Workspace;
 use crate::report::diagnostics::Diagnostic;
 use crate::rules::pattern::Kind;
@@ -20,101 +34,84 @@ use crate::rules::pattern::Kind;
 /// The most violations one notice names (the rest are counted).
 const MAX_NAMED: usize = 10;
 
-#[derive(Deserialize)]
-struct Payload {
-    cwd: Option<String>,
-    tool_input: Option<ToolInput>,
-}
-
-#[derive(Deserialize)]
-struct ToolInput {
-    file_path: Option<String>,
-    /// `Write`: the whole file.
-    content: Option<String>,
-    /// `Edit`: the replacement.
-    new_string: Option<String>,
-    /// `MultiEdit`: each replacement.
-    edits: Option<Vec<Edit>>,
-}
-
-#[derive(Deserialize)]
-struct Edit {
-    new_string: Option<String>,
-}
-
-/// The edit an agent made: the file (absolute, or from the hook's `cwd`) and the texts it
-/// wrote into it (`None`: the whole file).
-pub(crate) struct Written {
-    pub cwd: Option<PathBuf>,
-    pub file: PathBuf,
-    pub pieces: Option<Vec<String>>,
-}
-
-/// Reads Claude Code's `PostToolUse` payload; `None` for a tool call that wrote no file.
-pub(crate) fn read_claude(input: &[u8]) -> Option<Written> {
-    let payload: Payload = serde_json::from_slice(input).ok()?;
-    let tool = payload.tool_input?;
-    let file = PathBuf::from(tool.file_path?);
-    let pieces = if tool.content.is_some() {
-        None
-    } else if let Some(new) = tool.new_string {
-        Some(vec![new])
-    } else {
-        Some(
-            tool.edits?
-                .into_iter()
-                .filter_map(|e| e.new_string)
-                .collect(),
-        )
+/// The hook's answer to `input`, the agent's payload (`None`: print nothing). `workspace`
+/// finds the project from the payload's `cwd`.
+pub(crate) fn respond(
+    agent: ToolAgent,
+    input: &[u8],
+    workspace: impl FnOnce(Option<&str>) -> Workspace,
+) -> anyhow::Result<Option<String>> {
+    let Some(call) = tool_call::read(agent, input) else {
+        return Ok(None);
     };
-    Some(Written {
-        cwd: payload.cwd.map(PathBuf::from),
-        file,
-        pieces,
-    })
+    let workspace = workspace(call.cwd.as_ref().and_then(|c| c.to_str()));
+    let broken = violations(&workspace, call.cwd.as_deref(), &call.written)?;
+    let reminder = call.failed.as_ref().and_then(|failed| {
+        let found = cause_of(&workspace, call.cwd.as_deref(), failed)?;
+        first_in_session(agent, call.session.as_deref(), &found).then(|| reminder(&found))
+    });
+    Ok(answer(agent, &broken, reminder.as_deref()))
 }
 
-/// The rules the edit breaks, as `rule-broken` diagnostics; none when the file is outside
-/// the workspace, unreadable, or in no checked rule's scope.
+/// The rules the written files break, as `rule-broken` diagnostics: the one check of an
+/// agent's edit, whichever agent made it. None for a file outside the workspace,
+/// unreadable, or in no checked rule's scope.
 pub(crate) fn violations(
     workspace: &Workspace,
-    written: &Written,
+    cwd: Option<&Path>,
+    written: &[Written],
 ) -> anyhow::Result<Vec<Diagnostic>> {
+    if written.is_empty() {
+        return Ok(Vec::new());
+    }
     let checks = enforce::compiled(workspace)?;
+    let mut out = Vec::new();
     if checks.is_empty() {
-        return Ok(Vec::new());
+        return Ok(out);
     }
-    let file = match &written.cwd {
-        Some(cwd) => cwd.join(&written.file),
-        None => written.file.clone(),
+    for one in written {
+        let file = match cwd {
+            Some(cwd) => cwd.join(&one.file),
+            None => one.file.clone(),
+        };
+        check_file(workspace, &checks, &file, one.pieces.as_deref(), &mut out);
+    }
+    // Kept for the ledger; a receipt that cannot be written never stops the hook.
+    let _ = enforce::keep_receipts(workspace, super::receipts::Via::Edit, &out);
+    Ok(out)
+}
+
+/// The checks whose scope holds `file`, on the lines `pieces` wrote (all of them: `None`).
+fn check_file(
+    workspace: &Workspace,
+    checks: &[Compiled],
+    file: &Path,
+    pieces: Option<&[String]>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(path) = inside(&workspace.root, file) else {
+        return;
     };
-    let Some(path) = inside(&workspace.root, &file) else {
-        return Ok(Vec::new());
-    };
-    let applying = enforce::applying(workspace, &checks, &path);
+    let applying = enforce::applying(workspace, checks, &path);
     if applying.is_empty() {
-        return Ok(Vec::new());
+        return;
     }
-    let Ok(text) = crate::io::limits::read_to_string(&file) else {
-        return Ok(Vec::new());
+    let Ok(text) = crate::io::limits::read_to_string(file) else {
+        return;
     };
     let whole: Vec<(usize, String)> = text
         .lines()
         .enumerate()
         .map(|(k, line)| (k + 1, line.to_string()))
         .collect();
-    let lines = match &written.pieces {
+    let lines = match pieces {
         None => whole.clone(),
         Some(pieces) => written_lines(&text, pieces),
     };
     let shown = PathBuf::from(path);
-    let mut out = Vec::new();
     for check in applying {
-        check_one(check, &shown, &lines, &whole, &mut out);
+        check_one(check, &shown, &lines, &whole, out);
     }
-    // Kept for the ledger; a receipt that cannot be written never stops the hook.
-    let _ = enforce::keep_receipts(workspace, super::receipts::Via::Edit, &out);
-    Ok(out)
 }
 
 fn check_one(
@@ -165,13 +162,12 @@ fn inside(root: &Path, file: &Path) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-/// Claude Code's answer for these violations: `{"decision": "block", "reason": …}` naming
-/// each rule, or `None` (print nothing) when there are none.
-pub(crate) fn claude_answer(violations: &[Diagnostic]) -> Option<String> {
+/// The notice naming each broken rule (its number and instruction), or `None`.
+fn notice(violations: &[Diagnostic]) -> Option<String> {
     if violations.is_empty() {
         return None;
     }
-    let mut reason = String::from(
+    let mut notice = String::from(
         "autofix: this edit breaks a rule of this repository. Fix it now, before going on:\n",
     );
     for diagnostic in violations.iter().take(MAX_NAMED) {
@@ -181,13 +177,108 @@ pub(crate) fn claude_answer(violations: &[Diagnostic]) -> Option<String> {
             .map(|f| f.display().to_string())
             .unwrap_or_default();
         let line = diagnostic.position.map_or(1, |p| p.line);
-        reason.push_str(&format!("- {file}:{line} {}\n", diagnostic.message));
+        notice.push_str(&format!("- {file}:{line} {}\n", diagnostic.message));
     }
     if violations.len() > MAX_NAMED {
-        reason.push_str(&format!("- and {} more\n", violations.len() - MAX_NAMED));
+        notice.push_str(&format!("- and {} more\n", violations.len() - MAX_NAMED));
     }
-    let answer = serde_json::json!({"decision": "block", "reason": reason.trim_end()});
-    Some(format!("{answer}\n"))
+    Some(notice.trim_end().to_string())
+}
+
+/// The agent's answer: the notice of the broken rules and the failure's reminder.
+fn answer(agent: ToolAgent, broken: &[Diagnostic], reminder: Option<&str>) -> Option<String> {
+    let notice = notice(broken);
+    match agent {
+        ToolAgent::Claude => match (notice, reminder) {
+            (Some(reason), _) => {
+                let answer = serde_json::json!({"decision": "block", "reason": reason});
+                Some(format!("{answer}\n"))
+            }
+            (None, Some(reminder)) => Some(crate::export::hook::additional_context(
+                "PostToolUseFailure",
+                reminder,
+            )),
+            (None, None) => None,
+        },
+        ToolAgent::Codex | ToolAgent::Gemini => {
+            let text: Vec<String> = notice
+                .into_iter()
+                .chain(reminder.map(String::from))
+                .collect();
+            let event = if agent == ToolAgent::Codex {
+                "PostToolUse"
+            } else {
+                "AfterTool"
+            };
+            (!text.is_empty())
+                .then(|| crate::export::hook::additional_context(event, &text.join("\n\n")))
+        }
+    }
+}
+
+/// The wrong assumption behind a failed call, the lockfiles looked for at the workspace
+/// root and in the call's folder.
+fn cause_of(workspace: &Workspace, cwd: Option<&Path>, failed: &Failed) -> Option<Found> {
+    let has_file = |name: &str| {
+        workspace.root.join(name).is_file() || cwd.is_some_and(|cwd| cwd.join(name).is_file())
+    };
+    let mut found = failure::cause(&failed.command, &failed.output, &has_file)?;
+    // A file tool names the path itself; its message often does not.
+    if let (failure::Cause::MissingPath, Some(path)) = (found.cause, &failed.path)
+        && !found.subject.contains(path.as_str())
+    {
+        found.subject.clone_from(path);
+    }
+    Some(found)
+}
+
+/// The reminder to record the lesson of a failure.
+fn reminder(found: &Found) -> String {
+    let categories = crate::rules::Category::ALL
+        .map(crate::rules::Category::as_str)
+        .join(", ");
+    format!(
+        "autofix: this tool call failed on a wrong assumption ({}: `{}`). Once it is put \
+         right, if it taught something about this repository, record it as a rule so that \
+         no session assumes it again: autofix learn -c CATEGORY -w \"WHY\" \"Always/Never \
+         ...\" (CATEGORY: {categories}).",
+        found.cause.describe(),
+        found.subject
+    )
+}
+
+/// Whether `found` is named for the first time in this session, remembering it. Without
+/// a session id, or a cache to keep it in, every time.
+fn first_in_session(agent: ToolAgent, session: Option<&str>, found: &Found) -> bool {
+    use std::io::Write as _;
+    let (Some(session), Some(base)) = (session, crate::io::settings::get().cache_home.clone())
+    else {
+        return true;
+    };
+    let agent = match agent {
+        ToolAgent::Claude => "claude",
+        ToolAgent::Codex => "codex",
+        ToolAgent::Gemini => "gemini",
+    };
+    let key = crate::report::digest::hex_of_parts([agent.as_bytes(), b"\0", session.as_bytes()]);
+    let dir = base.join("autofix").join("sessions");
+    let file = dir.join(&key[..32]);
+    let line = format!(
+        "{} {}\n",
+        found.cause.as_str(),
+        found.subject.replace('\n', " ")
+    );
+    let held = std::fs::read_to_string(&file).unwrap_or_default();
+    if held.lines().any(|seen| format!("{seen}\n") == line) {
+        return false;
+    }
+    if std::fs::create_dir_all(&dir).is_ok()
+        && let Ok(mut temp) = tempfile::NamedTempFile::new_in(&dir)
+        && temp.write_all(format!("{held}{line}").as_bytes()).is_ok()
+    {
+        let _ = temp.persist(&file);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -195,18 +286,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_the_three_tools_and_finds_what_they_wrote() {
-        let write = read_claude(br#"{"cwd": "/r", "tool_name": "Write", "tool_input": {"file_path": "src/a.ts", "content": "x"}}"#).unwrap();
-        assert!(write.pieces.is_none());
-        let edit = read_claude(
-            br#"{"tool_input": {"file_path": "/r/a", "old_string": "a", "new_string": "b\nc"}}"#,
-        )
-        .unwrap();
-        assert_eq!(edit.pieces.unwrap(), ["b\nc"]);
-        let multi = read_claude(br#"{"tool_input": {"file_path": "/r/a", "edits": [{"old_string": "a", "new_string": "y"}]}}"#).unwrap();
-        assert_eq!(multi.pieces.unwrap(), ["y"]);
-        assert!(read_claude(br#"{"tool_input": {"command": "ls"}}"#).is_none());
-        assert!(read_claude(b"not json").is_none());
+    fn finds_the_lines_each_piece_wrote() {
         let text = "one\ntwo\nthree\nfour\n";
         assert_eq!(
             written_lines(text, &["two\nthr".to_string()]),

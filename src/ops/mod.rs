@@ -6,7 +6,8 @@
 //! rules the capture side reads, and `reflect` (`reflect`); adopting the rules written by
 //! hand (`import`); matching the agents' corrections to the rules (`ledger`); running the
 //! rules' checks over what changed (`enforce`) or on the file an agent just wrote
-//! (`edit_hook`), each break they catch kept on this machine for the ledger (`receipts`).
+//! (`edit_hook`, reading each agent's payload with `tool_call`), each break they catch
+//! kept on this machine for the ledger (`receipts`).
 
 pub(crate) mod dry_run;
 pub(crate) mod edit_hook;
@@ -19,3 +20,4 @@ pub(crate) mod receipts;
 pub(crate) mod reflect;
 pub(crate) mod retire;
 pub(crate) mod service;
+pub(crate) mod tool_call;

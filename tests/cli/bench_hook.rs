@@ -57,3 +57,51 @@ fn bench_hook() {
         sides,
     );
 }
+
+/// The after-tool hook runs after every edit an agent makes: a `Write` of a 1,000-line
+/// file against 100 rules with a check each (their scopes all hold it), beside the
+/// start-up. Target: under three times `autofix --version`.
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
+fn bench_post_tool_hook() {
+    let sandbox = Sandbox::new();
+    let rules: Vec<serde_json::Value> = (1..=100)
+        .map(|n| {
+            serde_json::json!({"Rule_number": n, "Category": "CODE",
+                "Instruction": format!("Never call forbidden_{n} in src"), "Why": "w",
+                "Paths": ["src/**"], "Check": {"Forbid": format!(r"forbidden_{n}\(")}})
+        })
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let text: String = (1..=1000)
+        .map(|n| format!("export const value_{n} = compute({n}, \"some text on line {n}\");\n"))
+        .collect();
+    let file = sandbox.write("src/big.ts", &text);
+    let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
+        "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": text}, "tool_response": {}});
+    let input = sandbox.write("post-tool.json", payload.to_string());
+    let mut make_version = || -> Command { sandbox.command(&["--version"]) };
+    let mut make_hook = || {
+        let mut command = sandbox.command(&["hook", "post-tool", "--agent", "claude"]);
+        command.stdin(Stdio::from(File::open(&input).unwrap()));
+        command
+    };
+    let (mut n1, mut n2) = (noop, noop);
+    let sides: &mut [Side<'_>] = &mut [
+        ("autofix --version", &mut make_version, &mut n1),
+        (
+            "hook post-tool, 1,000 lines, 100 checks",
+            &mut make_hook,
+            &mut n2,
+        ),
+    ];
+    compare(
+        "after-tool hook beside the start-up",
+        "the hook run < 3 x autofix --version (autofix / this > 0.33)",
+        sides,
+    );
+}

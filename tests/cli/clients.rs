@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use crate::support::{BIN, Run, Sandbox, skip};
 
 mod chat;
+mod post_tool;
 
 const STUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/stub_model.py");
 
@@ -277,6 +278,19 @@ impl Repo {
         read: Option<&str>,
         dir: &std::path::Path,
     ) -> (Vec<Request>, String) {
+        self.run_scripted(client, args, read, dir, &[])
+    }
+
+    /// [`Repo::run_from`], the stub answering with `calls` (`{"name", "input"}`), one a
+    /// request, before its plain answer.
+    fn run_scripted(
+        &self,
+        client: Client,
+        args: &[&str],
+        read: Option<&str>,
+        dir: &std::path::Path,
+        calls: &[serde_json::Value],
+    ) -> (Vec<Request>, String) {
         let log = self.sandbox.join("requests.jsonl");
         let _ = fs::remove_file(&log);
         let program = self.program.display().to_string();
@@ -290,6 +304,10 @@ impl Repo {
         if let Some(file) = read {
             stub.push("--read".into());
             stub.push(self.dir().join(file).display().to_string());
+        }
+        for call in calls {
+            stub.push("--call".into());
+            stub.push(call.to_string());
         }
         let mut command_line: Vec<String> = match client {
             Client::Claude => {

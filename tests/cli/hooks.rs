@@ -412,3 +412,139 @@ fn copilot_and_qwen_hooks_in_their_own_formats() {
         "{rules}"
     );
 }
+
+/// A sandbox whose one rule forbids `console.log` in `src/`.
+fn with_a_checked_rule() -> Sandbox {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Never call console.log in src", "Why": "w", "Paths": ["src/**"], "Check": {"Forbid": "console\\.log"}}]"#,
+    );
+    sandbox
+}
+
+fn post_tool(sandbox: &Sandbox, agent: &str, payload: &serde_json::Value) -> Run {
+    sandbox
+        .run_with_stdin(
+            &["hook", "post-tool", "--agent", agent],
+            &payload.to_string(),
+        )
+        .expect(0)
+}
+
+/// The context a hook answer adds for the model, with the event it names.
+fn context_of(run: &Run) -> (String, String) {
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let specific = &answer["hookSpecificOutput"];
+    (
+        specific["hookEventName"].as_str().unwrap().to_string(),
+        specific["additionalContext"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn codex_and_gemini_edits_are_checked_and_answered_in_their_forms() {
+    let sandbox = with_a_checked_rule();
+    let file = sandbox.write("src/a.ts", "const a = 1;\nconsole.log(a);\n");
+    let cwd = sandbox.path().display().to_string();
+    // Codex's `apply_patch`: the `+` lines of each file the patch touches.
+    let patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n const a = 1;\n+console.log(a);\n*** End Patch\n";
+    let codex = post_tool(
+        &sandbox,
+        "codex",
+        &serde_json::json!({"session_id": "c1", "cwd": cwd, "hook_event_name": "PostToolUse",
+            "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_response": "Success"}),
+    );
+    let (event, context) = context_of(&codex);
+    assert_eq!(event, "PostToolUse");
+    assert!(
+        context.contains("src/a.ts:2 breaks rule 1: Never call console.log in src"),
+        "{context}"
+    );
+    // Gemini CLI's `replace`.
+    let gemini = post_tool(
+        &sandbox,
+        "gemini",
+        &serde_json::json!({"session_id": "g1", "cwd": cwd, "hook_event_name": "AfterTool",
+            "tool_name": "replace", "tool_input": {"file_path": file, "old_string": "x", "new_string": "console.log(a);"},
+            "tool_response": {"llmContent": "ok"}}),
+    );
+    let (event, context) = context_of(&gemini);
+    assert_eq!(event, "AfterTool");
+    assert!(context.contains("breaks rule 1"), "{context}");
+    // An edit that breaks nothing: no output.
+    let clean = post_tool(
+        &sandbox,
+        "gemini",
+        &serde_json::json!({"cwd": cwd, "tool_name": "write_file",
+            "tool_input": {"file_path": sandbox.write("src/b.ts", "export const b = 1;\n"), "content": "export const b = 1;\n"},
+            "tool_response": {"llmContent": "ok"}}),
+    );
+    assert_eq!(clean.stdout, "");
+}
+
+/// Claude Code's `PostToolUseFailure` payload for a failed `Bash` call.
+fn failed_bash(sandbox: &Sandbox, session: &str, command: &str, error: &str) -> serde_json::Value {
+    serde_json::json!({"session_id": session, "cwd": sandbox.path(), "hook_event_name": "PostToolUseFailure",
+        "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1",
+        "error": error, "is_interrupt": false})
+}
+
+#[test]
+fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_all() {
+    let sandbox = with_a_checked_rule();
+    sandbox.write("pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    let npm = failed_bash(
+        &sandbox,
+        "s1",
+        "npm install",
+        "npm error code EUNSUPPORTEDPROTOCOL",
+    );
+    let first = post_tool(&sandbox, "claude", &npm);
+    let (event, context) = context_of(&first);
+    assert_eq!(event, "PostToolUseFailure");
+    assert!(
+        context.contains("a package manager the lockfile contradicts: `npm with pnpm-lock.yaml`"),
+        "{context}"
+    );
+    assert!(context.contains("autofix learn -c CATEGORY"), "{context}");
+    // The same cause again in the session: nothing; in another session: again.
+    assert_eq!(post_tool(&sandbox, "claude", &npm).stdout, "");
+    let other = failed_bash(
+        &sandbox,
+        "s2",
+        "npm install",
+        "npm error code EUNSUPPORTEDPROTOCOL",
+    );
+    assert!(
+        post_tool(&sandbox, "claude", &other)
+            .stdout
+            .contains("wrong assumption")
+    );
+    // Another cause in the first session is named.
+    let missing = failed_bash(
+        &sandbox,
+        "s1",
+        "rg x",
+        "Exit code 127\nbash: rg: command not found",
+    );
+    assert!(
+        post_tool(&sandbox, "claude", &missing)
+            .stdout
+            .contains("`rg`")
+    );
+    // A failing test is no wrong assumption: nothing.
+    let test = failed_bash(
+        &sandbox,
+        "s1",
+        "cargo test",
+        "test result: FAILED. 1 passed; 1 failed",
+    );
+    assert_eq!(post_tool(&sandbox, "claude", &test).stdout, "");
+    // The session's memory is kept outside the repository.
+    assert!(sandbox.join("home/.cache/autofix/sessions").is_dir());
+    assert_eq!(
+        crate::support::files_below(&sandbox.join(".agents")),
+        ["autofix.json"]
+    );
+}

@@ -236,6 +236,17 @@ fn hook_claude_writes_the_documented_shape() {
           }
         ]
       }
+    ],
+    "PostToolUseFailure": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "autofix hook post-tool --agent claude",
+            "timeout": 10
+          }
+        ]
+      }
     ]
   }
 }

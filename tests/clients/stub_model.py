@@ -11,7 +11,11 @@ its arguments and in the variables named by --env-with-port, waits for it (kille
 --timeout seconds), and exits with its status. With --read FILE the first answer to an
 Anthropic request is a `Read` tool call for FILE (for Chat Completions: a call of the
 client's own file-reading tool, as --read-tool gives it); the next one (which carries the tool
-result) and every other answer is plain text. Only loopback is ever bound.
+result) and every other answer is plain text. With --call JSON (repeatable:
+`{"name": TOOL, "input": ARGUMENTS}`), the answer to a request that holds N tool results
+is the (N+1)th call, when the request offers that tool (Anthropic Messages, Gemini
+generateContent, OpenAI Responses; a Responses tool of type `custom` takes `input` as its
+text), then plain text. Only loopback is ever bound.
 """
 
 import argparse
@@ -61,9 +65,39 @@ def has_tool_result(body):
     return False
 
 
-def anthropic(handler, body, read_file):
+def tool_results(body):
+    """How many tool results a request holds (Anthropic, Gemini, Responses)."""
+    count = 0
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            count += sum(1 for b in content if isinstance(b, dict) and b.get("type") == "tool_result")
+    for content in body.get("contents", []):
+        count += sum(1 for part in content.get("parts", []) if isinstance(part, dict) and "functionResponse" in part)
+    if isinstance(body.get("input"), list):
+        count += sum(
+            1 for item in body["input"]
+            if isinstance(item, dict) and item.get("type") in ("function_call_output", "custom_tool_call_output")
+        )
+    return count
+
+
+def scripted(body, calls, offered):
+    """The scripted call due for this request, when the request offers its tool."""
+    if not calls:
+        return None
+    done = tool_results(body)
+    if done >= len(calls) or calls[done]["name"] not in offered:
+        return None
+    return done, calls[done]
+
+
+def anthropic(handler, body, read_file, calls=()):
     """Messages API: https://docs.anthropic.com/en/api/messages-streaming"""
     tools = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
+    due = scripted(body, calls, tools)
+    if due:
+        read_file = None
     call = read_file and "Read" in tools and not has_tool_result(body)
     usage = {"input_tokens": 10, "output_tokens": 1}
     message = {
@@ -76,7 +110,13 @@ def anthropic(handler, body, read_file):
         "stop_sequence": None,
         "usage": usage,
     }
-    if call:
+    if due:
+        index, chosen = due
+        block = {"type": "tool_use", "id": f"toolu_stub{index + 1}", "name": chosen["name"], "input": {}}
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(chosen["input"])}
+        stop = "tool_use"
+        final = dict(block, input=chosen["input"])
+    elif call:
         block = {"type": "tool_use", "id": "toolu_stub1", "name": "Read", "input": {}}
         delta = {"type": "input_json_delta", "partial_json": json.dumps({"file_path": read_file})}
         stop = "tool_use"
@@ -105,8 +145,10 @@ def anthropic(handler, body, read_file):
     )
 
 
-def responses(handler, body):
+def responses(handler, body, calls=()):
     """Responses API streaming events: https://platform.openai.com/docs/api-reference/responses-streaming"""
+    kinds = {tool.get("name"): tool.get("type") for tool in body.get("tools", []) if isinstance(tool, dict)}
+    due = scripted(body, calls, set(kinds))
     item = {
         "type": "message",
         "id": "msg_stub",
@@ -114,6 +156,18 @@ def responses(handler, body):
         "role": "assistant",
         "content": [{"type": "output_text", "text": ANSWER, "annotations": []}],
     }
+    if due:
+        index, chosen = due
+        call_id = f"call_stub{index + 1}"
+        if kinds[chosen["name"]] == "custom":
+            item = {"type": "custom_tool_call", "id": f"ctc_stub{index + 1}", "status": "completed",
+                    "call_id": call_id, "name": chosen["name"], "input": chosen["input"]}
+        else:
+            # A text input for a function tool is its one `input` argument (Codex's
+            # apply_patch as a JSON tool).
+            arguments = chosen["input"] if isinstance(chosen["input"], dict) else {"input": chosen["input"]}
+            item = {"type": "function_call", "id": f"fc_stub{index + 1}", "status": "completed",
+                    "call_id": call_id, "name": chosen["name"], "arguments": json.dumps(arguments)}
     response = {
         "id": "resp_stub",
         "object": "response",
@@ -127,16 +181,19 @@ def responses(handler, body):
     if not body.get("stream"):
         send_json(handler, response)
         return
-    sse(
-        handler,
-        [
-            ("response.created", {"type": "response.created", "response": dict(response, status="in_progress", output=[])}),
+    events = [("response.created", {"type": "response.created", "response": dict(response, status="in_progress", output=[])})]
+    if due:
+        events.append(("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": dict(item, status="in_progress")}))
+    else:
+        events += [
             ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": dict(item, content=[], status="in_progress")}),
             ("response.output_text.delta", {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": "msg_stub", "delta": ANSWER}),
-            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
-            ("response.completed", {"type": "response.completed", "response": response}),
-        ],
-    )
+        ]
+    events += [
+        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "response": response}),
+    ]
+    sse(handler, events)
 
 
 def chat_has_tool_result(body):
@@ -207,15 +264,24 @@ def models(handler):
     send_json(handler, {"object": "list", "data": [model], "models": []})
 
 
-def gemini(handler, body, stream):
+def gemini(handler, body, stream, calls=()):
     """generateContent: https://ai.google.dev/api/generate-content"""
+    offered = {
+        declaration.get("name")
+        for tool in body.get("tools", []) if isinstance(tool, dict)
+        for declaration in tool.get("functionDeclarations", []) if isinstance(declaration, dict)
+    }
+    due = scripted(body, calls, offered)
     text = ANSWER
     config = body.get("generationConfig") or body.get("config") or {}
     if config.get("responseMimeType") == "application/json" or config.get("responseJsonSchema") or config.get("responseSchema"):
         # Gemini CLI's helper calls (next speaker, routing) ask for JSON.
         text = json.dumps({"reasoning": "stub", "next_speaker": "user", "model_choice": "flash"})
+    parts = [{"text": text}]
+    if due:
+        parts = [{"functionCall": {"name": due[1]["name"], "args": due[1]["input"]}}]
     chunk = {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
         "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 1, "totalTokenCount": 11},
         "modelVersion": "stub",
     }
@@ -260,15 +326,15 @@ class Handler(BaseHTTPRequestHandler):
         if path.endswith("/count_tokens"):
             send_json(self, {"input_tokens": 10})
         elif path.endswith("/messages"):
-            anthropic(self, body, self.server.read_file)
+            anthropic(self, body, self.server.read_file, self.server.calls)
         elif path.endswith("/chat/completions"):
             chat(self, body, self.server.read_file, self.server.read_tool)
         elif path.endswith("/responses"):
-            responses(self, body)
+            responses(self, body, self.server.calls)
         elif path.endswith(":streamGenerateContent"):
-            gemini(self, body, True)
+            gemini(self, body, True, self.server.calls)
         elif path.endswith(":generateContent"):
-            gemini(self, body, False)
+            gemini(self, body, False, self.server.calls)
         elif path.endswith(":countTokens"):
             send_json(self, {"totalTokens": 10})
         else:
@@ -309,6 +375,7 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--read")
     parser.add_argument("--read-tool", help='the Chat Completions tool that reads --read: NAME={"path": "@FILE@"}')
+    parser.add_argument("--call", action="append", default=[], help='a scripted tool call: {"name": TOOL, "input": ARGUMENTS}')
     parser.add_argument("--reap", help="after the command, end the processes it left whose command line holds this text")
     parser.add_argument("--timeout", type=float, default=90)
     parser.add_argument("--env-with-port", action="append", default=[])
@@ -323,6 +390,7 @@ def main():
     server.lock = threading.Lock()
     server.read_file = args.read
     server.read_tool = args.read_tool
+    server.calls = [json.loads(call) for call in args.call]
     port = str(server.server_address[1])
     threading.Thread(target=server.serve_forever, daemon=True).start()
 

@@ -42,22 +42,20 @@ pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
     }
 }
 
-/// `hook post-tool`: the checks on the file just written; one line on stderr when it
-/// cannot run, never a failure (a hook must not stop the agent).
+/// `hook post-tool`: the checks on the file just written, the reminder on a failure; one
+/// line on stderr when it cannot run, never a failure (a hook must not stop the agent).
 fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
-    use crate::ops::edit_hook;
-    let crate::front::cli::EditAgent::Claude = agent;
+    use crate::front::cli::EditAgent;
+    use crate::ops::tool_call::ToolAgent;
+    let agent = match agent {
+        EditAgent::Claude => ToolAgent::Claude,
+        EditAgent::Codex => ToolAgent::Codex,
+        EditAgent::Gemini => ToolAgent::Gemini,
+    };
     let answer = (|| -> anyhow::Result<Option<String>> {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)?;
-        let Some(written) = edit_hook::read_claude(&input) else {
-            return Ok(None);
-        };
-        let cwd = written.cwd.as_ref().and_then(|c| c.to_str());
-        let workspace = hook_workspace(context, cwd);
-        Ok(edit_hook::claude_answer(&edit_hook::violations(
-            &workspace, &written,
-        )?))
+        crate::ops::edit_hook::respond(agent, &input, |cwd| hook_workspace(context, cwd))
     })();
     match answer {
         Ok(Some(text)) => {
