@@ -310,7 +310,6 @@ pub(crate) fn timeout() -> Result<Duration, AtomicError> {
 
 #[cfg(test)]
 mod tests {
-    #[cfg(unix)]
     use super::*;
     #[cfg(unix)]
     use std::os::unix::fs::symlink;
