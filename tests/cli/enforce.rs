@@ -669,3 +669,39 @@ fn only_the_runs_over_added_lines_keep_receipts() {
     let status = repo.git(&["status", "--porcelain"]).expect(0).stdout;
     assert_eq!(status, " M src/app.ts\n");
 }
+
+#[test]
+fn outside_a_repository_enforce_and_the_merge_driver_say_why_they_need_git() {
+    let repo = Repo::new();
+    let outside = Sandbox::new();
+    fs::create_dir_all(outside.join(".agents")).unwrap();
+    fs::copy(
+        repo.sandbox.join(".agents/autofix.json"),
+        outside.join(".agents/autofix.json"),
+    )
+    .unwrap();
+    for (args, before, why) in [
+        (
+            &["enforce"][..],
+            "",
+            "`autofix enforce` reads the changes from git",
+        ),
+        (
+            &["merge-driver", "--install"][..],
+            "cannot install the merge driver: ",
+            "use --global to install for every repository",
+        ),
+    ] {
+        let mut command = outside.program(BIN, args);
+        hermetic_git(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
+        let run = Run::from_command(&mut command).expect(2);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: {before}{} is not inside a git work tree ({why})\n",
+                outside.path().display()
+            ),
+            "{args:?}"
+        );
+    }
+}
