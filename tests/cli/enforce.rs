@@ -149,7 +149,10 @@ fn a_base_and_named_files_and_a_required_pattern() {
     let unknown = repo
         .autofix(&["enforce", "--base", "no-such-ref"])
         .expect(2);
-    assert!(unknown.stderr.contains("no-such-ref"), "{}", unknown.stderr);
+    assert_eq!(
+        unknown.stderr,
+        "error: --base `no-such-ref`: no such commit here (a shallow clone may need to fetch it)\n"
+    );
     // A ref is never taken for an option of git's (`--output` would write a file).
     let option = repo
         .autofix(&["enforce", "--base=--output=written"])
@@ -157,10 +160,11 @@ fn a_base_and_named_files_and_a_required_pattern() {
     assert!(option.stderr.contains("not a git ref"), "{}", option.stderr);
     assert!(!repo.sandbox.join("written...HEAD").exists());
     let missing = repo.autofix(&["enforce", "src/nope.ts"]).expect(2);
-    assert!(
-        missing.stderr.contains("src/nope.ts: no such file"),
-        "{}",
-        missing.stderr
+    assert_eq!(missing.stderr, "error: src/nope.ts: no such file\n");
+    let folder = repo.autofix(&["enforce", "src"]).expect(2);
+    assert_eq!(
+        folder.stderr,
+        "error: src: a folder (enforce checks files, not folders)\n"
     );
 
     // Named files are checked whole.
