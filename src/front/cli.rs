@@ -686,8 +686,8 @@ pub(crate) struct InitArgs {
     pub(crate) quiet: bool,
 
     /// Add a SessionStart hook that loads the rules, and (Claude, Codex, Gemini) a
-    /// prompt-submit hook that notices corrections, for these agents (repeatable or
-    /// comma-separated).
+    /// prompt-submit hook that notices corrections and an after-tool hook that runs the
+    /// rules' checks on each edit, for these agents (repeatable or comma-separated).
     #[arg(
         long = "hook",
         value_name = "AGENTS",
@@ -710,7 +710,6 @@ pub(crate) struct InitArgs {
     )]
     pub(crate) commands: Vec<CommandAgentArg>,
 
-    /// Also run `autofix export` with its default targets.
     /// Also install `autofix enforce --staged` in git's pre-commit hook: a marked block
     /// appended to an existing hook, never over it.
     #[arg(long)]
@@ -721,6 +720,7 @@ pub(crate) struct InitArgs {
     #[arg(long, conflicts_with = "pre_commit")]
     pub(crate) uninstall_pre_commit: bool,
 
+    /// Also run `autofix export` with its default targets.
     #[arg(long)]
     pub(crate) export: bool,
 
@@ -1349,5 +1349,26 @@ mod tests {
     #[test]
     fn the_cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Every flag a user can see says what it does (`init --export` once had no words, its
+    /// doc comment having slid onto `--pre-commit`).
+    #[test]
+    fn every_visible_option_has_help() {
+        fn unexplained(command: &clap::Command, path: &str, out: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                if !arg.is_hide_set() && arg.get_help().is_none() && !arg.is_positional() {
+                    out.push(format!("{path} --{}", arg.get_id()));
+                }
+            }
+            for sub in command.get_subcommands() {
+                unexplained(sub, &format!("{path} {}", sub.get_name()), out);
+            }
+        }
+        let mut command = Cli::command();
+        command.build();
+        let mut out = Vec::new();
+        unexplained(&command, "autofix", &mut out);
+        assert_eq!(out, Vec::<String>::new());
     }
 }

@@ -21,12 +21,23 @@ pub(crate) enum GitError {
     Failed { args: String, message: String },
     #[error("`git {args}` was stopped: what it fetched grew over the cap of {cap} bytes")]
     OverCap { args: String, cap: u64 },
-    #[error("{} is not inside a git work tree{hint}", dir.display())]
+    /// `hint` says why git is needed or what to do instead, shown in brackets after the
+    /// directory; empty for none.
+    #[error("{} is not inside a git work tree{}", dir.display(), bracketed(hint))]
     NotARepository { dir: PathBuf, hint: &'static str },
     #[error("cannot read {}: {error}", path.display())]
     Read { path: PathBuf, error: io::Error },
     #[error(transparent)]
     Write(#[from] AtomicError),
+}
+
+/// ` (hint)`, or nothing for an empty hint.
+fn bracketed(hint: &str) -> String {
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!(" ({hint})")
+    }
 }
 
 impl GitError {

@@ -109,7 +109,7 @@ pub(crate) fn install(
     let git = Git::new(cwd);
     let top = match scope {
         Scope::Local => {
-            Some(git.require_top_level(" (use --global to install for every repository)")?)
+            Some(git.require_top_level("use --global to install for every repository")?)
         }
         Scope::Global => git.top_level()?,
     };
@@ -200,7 +200,7 @@ pub(crate) fn uninstall(
 ) -> Result<Setup, GitError> {
     let git = Git::new(cwd);
     let top = match scope {
-        Scope::Local => Some(git.require_top_level(" (use --global for the global config)")?),
+        Scope::Local => Some(git.require_top_level("use --global for the global config")?),
         Scope::Global => git.top_level()?,
     };
     let mut setup = Setup::default();

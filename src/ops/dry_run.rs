@@ -42,12 +42,15 @@ pub(crate) fn existing_matches(workspace: &Workspace) -> anyhow::Result<Vec<Diag
     };
     let mut matched: Vec<Matched> = checks.iter().map(|_| Matched::default()).collect();
     let mut read = 0;
+    // Set only when a file in scope is left unread: exactly MAX_FILES files is no stop.
+    let mut truncated = false;
     for path in &tracked {
         let applying = enforce::applying(workspace, &checks, path);
         if applying.is_empty() {
             continue;
         }
         if read == MAX_FILES {
+            truncated = true;
             break;
         }
         read += 1;
@@ -62,7 +65,6 @@ pub(crate) fn existing_matches(workspace: &Workspace) -> anyhow::Result<Vec<Diag
             scan(check, path, &text, &mut matched[at]);
         }
     }
-    let truncated = read == MAX_FILES;
     Ok(checks
         .iter()
         .zip(matched)

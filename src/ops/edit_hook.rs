@@ -263,18 +263,21 @@ fn first_in_session(agent: ToolAgent, session: Option<&str>, found: &Found) -> b
     let key = crate::report::digest::hex_of_parts([agent.as_bytes(), b"\0", session.as_bytes()]);
     let dir = base.join("autofix").join("sessions");
     let file = dir.join(&key[..32]);
-    let line = format!(
-        "{} {}\n",
+    // One line a cause: a subject's line break (`\r` too, which `lines` would drop) is a space.
+    let entry = format!(
+        "{} {}",
         found.cause.as_str(),
-        found.subject.replace('\n', " ")
+        found.subject.replace(['\n', '\r'], " ")
     );
     let held = std::fs::read_to_string(&file).unwrap_or_default();
-    if held.lines().any(|seen| format!("{seen}\n") == line) {
+    if held.lines().any(|seen| seen == entry) {
         return false;
     }
     if std::fs::create_dir_all(&dir).is_ok()
         && let Ok(mut temp) = tempfile::NamedTempFile::new_in(&dir)
-        && temp.write_all(format!("{held}{line}").as_bytes()).is_ok()
+        && temp
+            .write_all(format!("{held}{entry}\n").as_bytes())
+            .is_ok()
     {
         let _ = temp.persist(&file);
     }

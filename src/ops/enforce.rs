@@ -333,6 +333,12 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
             if base.starts_with('-') || base.is_empty() {
                 anyhow::bail!("--base `{base}`: not a git ref (a ref cannot start with `-`)");
             }
+            let commit = format!("{base}^{{commit}}");
+            if git.run(&["rev-parse", "--verify", "-q", &commit]).is_err() {
+                anyhow::bail!(
+                    "--base `{base}`: no such commit here (a shallow clone may need to fetch it)"
+                );
+            }
             let range = format!("{base}...HEAD");
             diff(&[range.as_str()])
         }
@@ -362,8 +368,11 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
             let inside = workspace
                 .paths_inside(given)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            if let Some(missing) = given.iter().find(|p| !workspace.cwd.join(p).is_file()) {
-                anyhow::bail!("{missing}: no such file (enforce checks files, not folders)");
+            if let Some(wrong) = given.iter().find(|p| !workspace.cwd.join(p).is_file()) {
+                if workspace.cwd.join(wrong).is_dir() {
+                    anyhow::bail!("{wrong}: a folder (enforce checks files, not folders)");
+                }
+                anyhow::bail!("{wrong}: no such file");
             }
             Ok(inside
                 .into_iter()

@@ -22,6 +22,17 @@ pub(crate) enum AfterLearning {
     Skip,
 }
 
+impl AfterLearning {
+    /// `Export` when `export` is asked (MCP's `export`, the CLI's missing `--no-export`).
+    pub(crate) fn exporting(export: bool) -> AfterLearning {
+        if export {
+            AfterLearning::Export
+        } else {
+            AfterLearning::Skip
+        }
+    }
+}
+
 /// A rule learned (or found known), and the copies brought up to date.
 #[derive(Debug)]
 pub(crate) struct Learned {

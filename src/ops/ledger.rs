@@ -246,21 +246,16 @@ impl Events {
             let at = (start_of(day(time)?) - first) / step;
             usize::try_from(at).ok()
         };
-        for (times, field) in [
-            (&self.corrections, 0),
-            (&self.repeats, 1),
-            (&self.catches, 2),
-        ] {
+        let mut count = |times: &[String], field: fn(&mut Period) -> &mut usize| {
             for at in times.iter().filter_map(slot) {
                 if let Some(period) = periods.get_mut(at) {
-                    *[
-                        &mut period.corrections,
-                        &mut period.repeats,
-                        &mut period.catches,
-                    ][field] += 1;
+                    *field(period) += 1;
                 }
             }
-        }
+        };
+        count(&self.corrections, |p| &mut p.corrections);
+        count(&self.repeats, |p| &mut p.repeats);
+        count(&self.catches, |p| &mut p.catches);
         Timeline {
             unit: if weekly { "week" } else { "day" },
             periods,

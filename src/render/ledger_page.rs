@@ -251,7 +251,7 @@ fn rate_chart(out: &mut String, ledger: &Ledger<'_>) {
         ledger.unit
     );
     if ledger.periods.iter().all(|p| p.corrections == 0) {
-        out.push_str("<p class=\"empty\">No corrections in this period.</p>\n");
+        out.push_str("<p class=\"empty\">No corrections yet: no rate to show.</p>\n");
         return;
     }
     let height = 200.0;
@@ -470,6 +470,35 @@ mod tests {
         assert_eq!(
             escape("<a href=\"x\">&'"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+    #[test]
+    fn a_span_with_catches_and_no_correction_shows_no_rate() {
+        let ledger = Ledger {
+            path: ".agents/autofix.json",
+            since: None,
+            written: "2026-12-01T00:00:00Z",
+            corrections: 0,
+            repeats: 0,
+            repeat_rate: 0.0,
+            catches: 1,
+            caught_first: Some(1.0),
+            unit: "day",
+            periods: vec![Period {
+                start: "2026-12-01",
+                corrections: 0,
+                repeats: 0,
+                catches: 1,
+            }],
+            rules: Vec::new(),
+        };
+        let mut out = String::new();
+        rate_chart(&mut out, &ledger);
+        assert_eq!(
+            out,
+            "<h2>Repeat rate per day</h2>\n<p class=\"note\">The share of the period's corrections \
+             that repeated a rule already learned (lower is better).</p>\n\
+             <p class=\"empty\">No corrections yet: no rate to show.</p>\n"
         );
     }
 }

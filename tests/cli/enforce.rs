@@ -149,7 +149,10 @@ fn a_base_and_named_files_and_a_required_pattern() {
     let unknown = repo
         .autofix(&["enforce", "--base", "no-such-ref"])
         .expect(2);
-    assert!(unknown.stderr.contains("no-such-ref"), "{}", unknown.stderr);
+    assert_eq!(
+        unknown.stderr,
+        "error: --base `no-such-ref`: no such commit here (a shallow clone may need to fetch it)\n"
+    );
     // A ref is never taken for an option of git's (`--output` would write a file).
     let option = repo
         .autofix(&["enforce", "--base=--output=written"])
@@ -157,10 +160,11 @@ fn a_base_and_named_files_and_a_required_pattern() {
     assert!(option.stderr.contains("not a git ref"), "{}", option.stderr);
     assert!(!repo.sandbox.join("written...HEAD").exists());
     let missing = repo.autofix(&["enforce", "src/nope.ts"]).expect(2);
-    assert!(
-        missing.stderr.contains("src/nope.ts: no such file"),
-        "{}",
-        missing.stderr
+    assert_eq!(missing.stderr, "error: src/nope.ts: no such file\n");
+    let folder = repo.autofix(&["enforce", "src"]).expect(2);
+    assert_eq!(
+        folder.stderr,
+        "error: src: a folder (enforce checks files, not folders)\n"
     );
 
     // Named files are checked whole.
@@ -668,4 +672,40 @@ fn only_the_runs_over_added_lines_keep_receipts() {
     // Inside `.git/`: nothing git would commit.
     let status = repo.git(&["status", "--porcelain"]).expect(0).stdout;
     assert_eq!(status, " M src/app.ts\n");
+}
+
+#[test]
+fn outside_a_repository_enforce_and_the_merge_driver_say_why_they_need_git() {
+    let repo = Repo::new();
+    let outside = Sandbox::new();
+    fs::create_dir_all(outside.join(".agents")).unwrap();
+    fs::copy(
+        repo.sandbox.join(".agents/autofix.json"),
+        outside.join(".agents/autofix.json"),
+    )
+    .unwrap();
+    for (args, before, why) in [
+        (
+            &["enforce"][..],
+            "",
+            "`autofix enforce` reads the changes from git",
+        ),
+        (
+            &["merge-driver", "--install"][..],
+            "cannot install the merge driver: ",
+            "use --global to install for every repository",
+        ),
+    ] {
+        let mut command = outside.program(BIN, args);
+        hermetic_git(&mut command).env("GIT_CEILING_DIRECTORIES", outside.path());
+        let run = Run::from_command(&mut command).expect(2);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: {before}{} is not inside a git work tree ({why})\n",
+                outside.path().display()
+            ),
+            "{args:?}"
+        );
+    }
 }

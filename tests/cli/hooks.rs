@@ -533,6 +533,16 @@ fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_a
             .stdout
             .contains("`rg`")
     );
+    // A file tool's path with a carriage return is remembered whole: one reminder too.
+    let read = serde_json::json!({"session_id": "s1", "cwd": sandbox.path(),
+        "hook_event_name": "PostToolUseFailure", "tool_name": "Read",
+        "tool_input": {"file_path": "docs/nope.md\r"}, "error": "File does not exist."});
+    assert!(
+        post_tool(&sandbox, "claude", &read)
+            .stdout
+            .contains("a path that does not exist")
+    );
+    assert_eq!(post_tool(&sandbox, "claude", &read).stdout, "");
     // A failing test is no wrong assumption: nothing.
     let test = failed_bash(
         &sandbox,

@@ -16,11 +16,7 @@ use crate::front::history::retired_output;
 
 pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
-    let after = if args.no_export {
-        AfterLearning::Skip
-    } else {
-        AfterLearning::Export
-    };
+    let after = AfterLearning::exporting(!args.no_export);
     let request = ops::retire::Request {
         rule: args.number,
         why: args.why,

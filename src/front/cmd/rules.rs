@@ -59,11 +59,7 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         }
     };
     request.dry_run = args.dry_run;
-    request.after = if args.no_export {
-        AfterLearning::Skip
-    } else {
-        AfterLearning::Export
-    };
+    request.after = AfterLearning::exporting(!args.no_export);
     let workspace = if args.user {
         context.personal_workspace()?
     } else {

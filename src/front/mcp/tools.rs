@@ -138,11 +138,7 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         paths: arguments.paths.unwrap_or_default(),
         check,
         dry_run: arguments.dry_run.unwrap_or(false),
-        after: if arguments.export.unwrap_or(true) {
-            AfterLearning::Export
-        } else {
-            AfterLearning::Skip
-        },
+        after: AfterLearning::exporting(arguments.export.unwrap_or(true)),
     };
     let workspace = context.workspace().map_err(failure)?;
     let answer = learning::learn_rule(Destination::Project(&workspace), request, "`supersedes`")
@@ -191,11 +187,7 @@ fn retire_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answ
         rule: arguments.rule,
         why: arguments.why,
         dry_run: arguments.dry_run.unwrap_or(false),
-        after: if arguments.export.unwrap_or(true) {
-            AfterLearning::Export
-        } else {
-            AfterLearning::Skip
-        },
+        after: AfterLearning::exporting(arguments.export.unwrap_or(true)),
     };
     let workspace = context.workspace().map_err(failure)?;
     let learned = ops::retire::retire(&workspace, &request).map_err(failure)?;
