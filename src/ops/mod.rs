@@ -20,4 +20,5 @@ pub(crate) mod receipts;
 pub(crate) mod reflect;
 pub(crate) mod retire;
 pub(crate) mod service;
+pub(crate) mod sources;
 pub(crate) mod tool_call;
