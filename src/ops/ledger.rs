@@ -19,10 +19,13 @@ use crate::capture::reflect;
 use crate::capture::repeats::{self, ActiveRule};
 use crate::io::workspace::Workspace;
 use crate::ops::receipts::Receipt;
+use crate::ops::reflect::Sessions;
 use crate::rules::file::Document;
 use crate::rules::provenance::{History, Origin};
 use crate::rules::similar::Kind;
 use crate::rules::supersede;
+use crate::rules::{self, RulesError};
+use crate::sources::layers::Layers;
 
 /// One correction typed again after its rule was learned.
 #[derive(Clone, Debug, Serialize)]
@@ -128,26 +131,97 @@ fn instant(time: &str) -> &str {
     time.get(..19).unwrap_or(time)
 }
 
+/// `autofix ledger`'s request: which transcripts to read (the `--html` page is the front
+/// end's: the op returns the report, `render/` draws it). The MCP server offers no ledger.
+#[derive(Debug)]
+pub(crate) struct Request {
+    pub sessions: Sessions,
+}
+
+/// What the ledger of a workspace is built from, each read once: the rules file and its
+/// history, the sources' layers and the history of each layer's vendored copy here, every
+/// correction typed in the sessions, and the receipts. [`Ledger::report`] borrows from it.
+pub(crate) struct Ledger {
+    path: String,
+    since: Option<String>,
+    document: Option<Document>,
+    history: History,
+    layers: Layers,
+    copies: Vec<History>,
+    reflected: reflect::Report,
+    receipts: Vec<Receipt>,
+}
+
+/// Reads what the ledger of `workspace` is built from.
+pub(crate) fn read(workspace: &Workspace, request: Request) -> Result<Ledger, RulesError> {
+    let document = rules::load(workspace.shown_path())?;
+    let history = History::read(&workspace.rules_file);
+    let Sessions {
+        home,
+        agents,
+        since,
+    } = request.sessions;
+    // Every correction: none is dropped for being a rule already, that is the point.
+    let reflected = reflect::run(&reflect::Request {
+        home,
+        root: workspace.root.clone(),
+        agents,
+        since: since.clone(),
+        rules: Vec::new(),
+    });
+    // The imported rules, each dated by the history of its source's vendored copy here.
+    let layers = crate::sources::layers::for_workspace(workspace);
+    let layout = crate::sources::Layout::of(workspace);
+    let copies = layers
+        .layers
+        .iter()
+        .map(|layer| History::read(&layout.copy(&layer.name)))
+        .collect();
+    Ok(Ledger {
+        path: workspace.shown.clone(),
+        since,
+        document,
+        history,
+        layers,
+        copies,
+        reflected,
+        receipts: super::receipts::read(workspace),
+    })
+}
+
+impl Ledger {
+    /// The ledger: the rules and the imported rules matched with the corrections and the
+    /// receipts.
+    pub(crate) fn report(&self) -> Report<'_> {
+        let imported = (!self.layers.layers.is_empty()).then_some(Imported {
+            layers: &self.layers,
+            copies: &self.copies,
+        });
+        build(self, imported)
+    }
+}
+
 /// The imported rules the ledger reads: the sources' layers, and the history of each
 /// layer's vendored copy in this repository (in the layers' order).
 #[derive(Clone, Copy)]
-pub(crate) struct Imported<'a> {
-    pub layers: &'a crate::sources::layers::Layers,
-    pub copies: &'a [History],
+struct Imported<'a> {
+    layers: &'a Layers,
+    copies: &'a [History],
 }
 
-/// Builds the ledger of `document` and the `imported` rules from the corrections of
-/// `reflected` (read with no learned rules, so every correction is there), the file's
-/// `history` and the `receipts` of the breaks caught.
-pub(crate) fn build<'a>(
-    workspace: &Workspace,
-    since: Option<String>,
-    document: Option<&'a Document>,
-    history: &'a History,
-    imported: Option<Imported<'a>>,
-    reflected: reflect::Report,
-    receipts: Vec<Receipt>,
-) -> Report<'a> {
+/// Builds the ledger of the rules file and the `imported` rules from the corrections
+/// (read with no learned rules, so every correction is there), the file's history and the
+/// receipts of the breaks caught.
+fn build<'a>(ledger: &'a Ledger, imported: Option<Imported<'a>>) -> Report<'a> {
+    let Ledger {
+        document,
+        history,
+        since,
+        reflected,
+        receipts,
+        ..
+    } = ledger;
+    let document = document.as_ref();
     // The imported rules first: a correction both state as closely counts for the later
     // record, the local rule, which wins over them.
     let mut records = imported.map_or_else(Vec::new, |imported| {
@@ -159,9 +233,14 @@ pub(crate) fn build<'a>(
         ..Figure::default()
     };
     let mut events = Events::default();
-    count_repeats(&mut records, &mut figure, &mut events, reflected.candidates);
-    let receipts: Vec<Receipt> = receipts
-        .into_iter()
+    count_repeats(
+        &mut records,
+        &mut figure,
+        &mut events,
+        &reflected.candidates,
+    );
+    let receipts: Vec<&Receipt> = receipts
+        .iter()
         .filter(|r| {
             since
                 .as_deref()
@@ -189,9 +268,9 @@ pub(crate) fn build<'a>(
     });
     Report {
         version: 1,
-        path: workspace.shown.clone(),
-        since,
-        searched: reflected.searched,
+        path: ledger.path.clone(),
+        since: since.clone(),
+        searched: reflected.searched.clone(),
         history: history.available,
         figure,
         timeline: events.timeline(),
@@ -268,7 +347,7 @@ fn count_repeats(
     records: &mut [RuleRecord<'_>],
     figure: &mut Figure,
     events: &mut Events,
-    candidates: Vec<reflect::Candidate>,
+    candidates: &[reflect::Candidate],
 ) {
     let mut in_force = InForce::new(records);
     for correction in candidates {
@@ -285,10 +364,10 @@ fn count_repeats(
             figure.repeats += 1;
             events.repeats.push(correction.time.clone());
             records[at].repeats.push(Repeat {
-                time: correction.time,
+                time: correction.time.clone(),
                 agent: correction.agent,
-                session: correction.session,
-                text: correction.text,
+                session: correction.session.clone(),
+                text: correction.text.clone(),
             });
         }
     }
@@ -302,7 +381,7 @@ fn count_catches<'a>(
     history: &'a History,
     records: &mut Vec<RuleRecord<'a>>,
     events: &mut Events,
-    receipts: Vec<Receipt>,
+    receipts: Vec<&Receipt>,
 ) {
     let find = |records: &[RuleRecord<'_>], receipt: &Receipt| {
         let local = || {
@@ -318,6 +397,7 @@ fn count_catches<'a>(
     };
     let unmatched: Vec<&Receipt> = receipts
         .iter()
+        .copied()
         .filter(|receipt| find(records, receipt).is_none())
         .collect();
     if !unmatched.is_empty() {
@@ -334,14 +414,14 @@ fn count_catches<'a>(
         records.extend(more.into_iter().filter(|r| !known.contains(&r.number)));
     }
     for receipt in receipts {
-        let Some(at) = find(records, &receipt) else {
+        let Some(at) = find(records, receipt) else {
             continue;
         };
         events.catches.push(receipt.time.clone());
         records[at].catches.push(Catch {
-            time: receipt.time,
+            time: receipt.time.clone(),
             via: receipt.via.as_str(),
-            file: receipt.file,
+            file: receipt.file.clone(),
             line: receipt.line,
         });
     }

@@ -1,13 +1,14 @@
 //! The application layer: the operations both front ends offer, each end to end, each
 //! taking one typed request the CLI and the MCP server build alike. The rules listed with
 //! their layers (`list`); checking the rules and loading presets (`service`), and `check
-//! --dry-run`'s run of each check over the files it applies to (`dry_run`); learning a
-//! rule and refreshing its exports (`learning`); retiring one (`retire`); the active
-//! rules the capture side reads, and `reflect` (`reflect`); adopting the rules written by
-//! hand (`import`); matching the agents' corrections to the rules (`ledger`); running the
+//! --dry-run`'s run of each check over the files it applies to (`dry_run`); learning a rule
+//! and refreshing its exports (`learning`); retiring one (`retire`); the active rules the
+//! capture side reads, and `reflect` (`reflect`); adopting the rules written by hand
+//! (`import`); matching the agents' corrections to the rules (`ledger`); adding, updating,
+//! removing the sources of imported rules and locking their rules (`sources`); running the
 //! rules' checks over what changed (`enforce`) or on the file an agent just wrote
-//! (`edit_hook`, reading each agent's payload with `tool_call`), each break they catch
-//! kept on this machine for the ledger (`receipts`).
+//! (`edit_hook`, reading each agent's payload with `tool_call`), each break they catch kept
+//! on this machine for the ledger (`receipts`).
 
 pub(crate) mod dry_run;
 pub(crate) mod edit_hook;
@@ -20,4 +21,5 @@ pub(crate) mod receipts;
 pub(crate) mod reflect;
 pub(crate) mod retire;
 pub(crate) mod service;
+pub(crate) mod sources;
 pub(crate) mod tool_call;

@@ -3,12 +3,9 @@
 
 use std::process::ExitCode;
 
-use crate::capture::reflect;
 use crate::ops;
 use crate::ops::learning::AfterLearning;
 use crate::render::Render as _;
-use crate::rules::provenance::History;
-use crate::rules::{self};
 
 use crate::front::cli::{LedgerArgs, RetireArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
@@ -36,39 +33,11 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
 }
 
 pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<ExitCode> {
-    let sessions = crate::front::context::sessions(&args.sessions)?;
-    let workspace = context.workspace()?;
-    let document = rules::load(workspace.shown_path())?;
-    let history = History::read(&workspace.rules_file);
-    // Every correction: none is dropped for being a rule already, that is the point.
-    let reflected = reflect::run(&reflect::Request {
-        home: sessions.home,
-        root: workspace.root.clone(),
-        agents: sessions.agents,
-        since: sessions.since.clone(),
-        rules: Vec::new(),
-    });
-    // The imported rules, each dated by the history of its source's vendored copy here.
-    let layers = crate::sources::layers::for_workspace(&workspace);
-    let layout = crate::sources::Layout::of(&workspace);
-    let copies: Vec<History> = layers
-        .layers
-        .iter()
-        .map(|layer| History::read(&layout.copy(&layer.name)))
-        .collect();
-    let imported = (!layers.layers.is_empty()).then_some(crate::ops::ledger::Imported {
-        layers: &layers,
-        copies: &copies,
-    });
-    let report = crate::ops::ledger::build(
-        &workspace,
-        sessions.since,
-        document.as_ref(),
-        &history,
-        imported,
-        reflected,
-        crate::ops::receipts::read(&workspace),
-    );
+    let request = ops::ledger::Request {
+        sessions: crate::front::context::sessions(&args.sessions)?,
+    };
+    let ledger = ops::ledger::read(&context.workspace()?, request)?;
+    let report = ledger.report();
     print(&match args.format {
         TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),

@@ -1,14 +1,16 @@
-//! `autofix sources add|update|outdated|list|remove`: convert the arguments, call
-//! [`crate::sources`], print what it did.
+//! `autofix sources add|update|outdated|list|remove|lock|unlock|merge-driver`: convert
+//! the arguments, call [`crate::ops::sources`] (or [`crate::sources`] for the one-call
+//! reads), print what it did.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use crate::front::cli::{SourcesArgs, SourcesCommand, TextOrJson};
 use crate::front::context::{Context, eprint, print};
+use crate::ops::sources::{self as op, Exports, Standing};
 use crate::report::diagnostics::{self, Code, Diagnostic};
 use crate::sources::layers::short;
-use crate::sources::{self, CopyState, Layout, Outdated, SourceError, Updated, manifest::Source};
+use crate::sources::{self, Layout, Outdated, SourceError, Updated, manifest::Source};
 
 pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -33,34 +35,34 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
                     .collect(),
                 rules,
             };
-            add(context, &workspace, &layout, source)
+            add(context, &workspace, &layout, op::AddRequest { source })
         }
         SourcesCommand::Update {
             names,
             dry_run,
             force,
             format,
-        } => update(
-            context,
-            &workspace,
-            &layout,
-            names,
-            (dry_run, force),
-            format,
-        ),
+        } => {
+            let request = op::UpdateRequest {
+                names,
+                dry_run,
+                force,
+            };
+            update(context, &workspace, &layout, request, format)
+        }
         SourcesCommand::Outdated { format } => outdated(&layout, format),
         SourcesCommand::Remove { name } => {
-            sources::remove(&layout, &name)?;
+            let exports = op::remove(&workspace, op::RemoveRequest { name: name.clone() })?;
             let mut text = format!(
                 "Removed source {name} from {} and {}, and its copy\n",
                 context.shown(&layout.manifest),
                 context.shown(&layout.lock)
             );
-            text.push_str(&refreshed(context, &workspace));
+            text.push_str(&refreshed(context, &exports));
             print(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        SourcesCommand::List { format } => list(context, &layout, format),
+        SourcesCommand::List { format } => list(context, &workspace, &layout, format),
         SourcesCommand::Lock { rule } => set_locked(context, &workspace, &layout, &rule, true),
         SourcesCommand::Unlock { rule } => set_locked(context, &workspace, &layout, &rule, false),
         SourcesCommand::MergeDriver { install: true, .. } => {
@@ -106,16 +108,17 @@ pub(crate) fn run(context: &Context, args: SourcesArgs) -> anyhow::Result<ExitCo
     }
 }
 
-/// The exports brought up to date after the imported rules changed, as `learn` does:
-/// the line naming the files it changed (empty when none), its warnings on stderr.
-fn refreshed(context: &Context, workspace: &crate::io::workspace::Workspace) -> String {
-    let (exports, warnings) =
-        crate::ops::learning::refresh(workspace, "the sources are written, but");
-    eprint(&diagnostics::text_of(&warnings, context.stderr_painter()));
-    if exports.is_empty() {
+/// The exports brought up to date after the imported rules changed, as `learn` says
+/// them: the line naming the files it changed (empty when none), its warnings on stderr.
+fn refreshed(context: &Context, exports: &Exports) -> String {
+    eprint(&diagnostics::text_of(
+        &exports.warnings,
+        context.stderr_painter(),
+    ));
+    if exports.refreshed.is_empty() {
         return String::new();
     }
-    let paths: Vec<&str> = exports.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = exports.refreshed.iter().map(|e| e.path.as_str()).collect();
     format!("exported copies refreshed: {}\n", paths.join(", "))
 }
 
@@ -123,11 +126,11 @@ fn add(
     context: &Context,
     workspace: &crate::io::workspace::Workspace,
     layout: &Layout,
-    source: Source,
+    request: op::AddRequest,
 ) -> anyhow::Result<ExitCode> {
-    let name = source.name.clone();
-    match sources::add(layout, source) {
-        Ok(added) => {
+    let name = request.source.name.clone();
+    match op::add(workspace, request) {
+        Ok((added, exports)) => {
             let mut text = format!(
                 "Added source {name}: {} {} @ {} ({}): {}, {} active; pinned in {}, copied to {}\n",
                 added.pin.url,
@@ -139,7 +142,7 @@ fn add(
                 context.shown(&layout.lock),
                 context.shown(&added.copy),
             );
-            text.push_str(&refreshed(context, workspace));
+            text.push_str(&refreshed(context, &exports));
             print(&text)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -160,10 +163,16 @@ fn set_locked(
             "`{rule}`: name an imported rule, NAME:N (a local rule is this repository's own)"
         );
     };
-    let changed = match sources::set_locked(layout, source, *number, lock) {
-        Ok(changed) => changed,
+    let request = op::LockRequest {
+        source: source.clone(),
+        number: *number,
+        lock,
+    };
+    let exports = match op::set_locked(workspace, &request) {
+        Ok(exports) => exports,
         Err(error) => return Ok(failed(context, &error)),
     };
+    let changed = exports.is_some();
     let verb = if lock { "locked" } else { "unlocked" };
     let mut text = if changed {
         format!(
@@ -176,8 +185,8 @@ fn set_locked(
             context.shown(&layout.manifest)
         )
     };
-    if changed {
-        text.push_str(&refreshed(context, workspace));
+    if let Some(exports) = &exports {
+        text.push_str(&refreshed(context, exports));
     }
     print(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -199,22 +208,12 @@ fn update(
     context: &Context,
     workspace: &crate::io::workspace::Workspace,
     layout: &Layout,
-    names: Vec<String>,
-    (dry_run, force): (bool, bool),
+    request: op::UpdateRequest,
     format: TextOrJson,
 ) -> anyhow::Result<ExitCode> {
-    let state = layout.read()?;
-    let names = if names.is_empty() {
-        state
-            .manifest
-            .sources
-            .iter()
-            .map(|s| s.name.clone())
-            .collect()
-    } else {
-        names
-    };
-    if names.is_empty() && format == TextOrJson::Text {
+    let dry_run = request.dry_run;
+    let updates = op::update(workspace, request)?;
+    if updates.sources.is_empty() && format == TextOrJson::Text {
         print(&format!(
             "No sources in {}\n",
             context.shown(&layout.manifest)
@@ -222,15 +221,14 @@ fn update(
         return Ok(ExitCode::SUCCESS);
     }
     let mut worst_rank = 0;
-    let (mut text, mut json, mut moved) = (String::new(), Vec::new(), false);
-    for name in names {
-        match sources::update(layout, &name, dry_run, force) {
+    let (mut text, mut json) = (String::new(), Vec::new());
+    for (name, updated) in updates.sources {
+        match updated {
             Ok(Updated::Current { commit }) => {
                 let _ = writeln!(text, "{name}: up to date at {}", short(&commit));
                 json.push(serde_json::json!({"name": name, "status": "current", "commit": commit}));
             }
             Ok(Updated::Moved { from, to, changes }) => {
-                moved |= !dry_run;
                 let verb = if dry_run { "would move" } else { "moved" };
                 let shown_from = from
                     .as_deref()
@@ -258,8 +256,8 @@ fn update(
             }
         }
     }
-    if moved {
-        text.push_str(&refreshed(context, workspace));
+    if let Some(exports) = &updates.exports {
+        text.push_str(&refreshed(context, exports));
     }
     print(&match format {
         TextOrJson::Text => text,
@@ -318,9 +316,14 @@ fn outdated(layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(rank))
 }
 
-fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
-    let state = layout.read()?;
-    if state.manifest.sources.is_empty() && format == TextOrJson::Text {
+fn list(
+    context: &Context,
+    workspace: &crate::io::workspace::Workspace,
+    layout: &Layout,
+    format: TextOrJson,
+) -> anyhow::Result<ExitCode> {
+    let listed = op::list(workspace)?;
+    if listed.is_empty() && format == TextOrJson::Text {
         print(&format!(
             "No sources in {}\n",
             context.shown(&layout.manifest)
@@ -329,40 +332,14 @@ fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Resul
     }
     let mut text = String::new();
     let mut json = Vec::new();
-    for source in &state.manifest.sources {
-        let copy = layout.copy(&source.name);
-        let pin = state.lock.sources.get(&source.name);
-        let (code, status) = match pin {
-            None => ("not-locked", "not locked".to_string()),
-            Some(pin) if !pin.matches(source) => (
-                "lock-stale",
-                "the lock pins another url, ref or path".into(),
-            ),
-            Some(pin) => match layout.pinned_copy(&source.name, pin) {
-                CopyState::Missing => ("copy-missing", "vendored copy missing".into()),
-                CopyState::Differs => (
-                    "copy-differs",
-                    "vendored copy does not match the lock".into(),
-                ),
-                CopyState::Interrupted(_) => (
-                    "interrupted",
-                    format!(
-                        "pinned at {}, {}; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
-                        short(&pin.commit),
-                        crate::report::text::counted(pin.rules, "rule"),
-                        source.name
-                    ),
-                ),
-                CopyState::Matches(_) => (
-                    "ok",
-                    format!(
-                        "pinned at {}, {}, copy ok",
-                        short(&pin.commit),
-                        crate::report::text::counted(pin.rules, "rule")
-                    ),
-                ),
-            },
-        };
+    for op::Listed {
+        source,
+        pin,
+        copy,
+        standing,
+    } in &listed
+    {
+        let (code, status) = standing_of(source, pin.as_ref(), standing);
         let _ = writeln!(
             text,
             "{}  {} {} {}  {status}  ({})",
@@ -370,12 +347,12 @@ fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Resul
             crate::report::text::shown(&source.url),
             source.reference,
             source.path,
-            context.shown(&copy)
+            context.shown(copy)
         );
         json.push(serde_json::json!({
             "name": source.name, "url": source.url, "ref": source.reference,
-            "path": source.path, "commit": pin.map(|p| &p.commit),
-            "rules": pin.map(|p| p.rules), "copy": context.shown(&copy), "status": code,
+            "path": source.path, "commit": pin.as_ref().map(|p| &p.commit),
+            "rules": pin.as_ref().map(|p| p.rules), "copy": context.shown(copy), "status": code,
         }));
     }
     print(&match format {
@@ -385,4 +362,42 @@ fn list(context: &Context, layout: &Layout, format: TextOrJson) -> anyhow::Resul
         }
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A source's standing as `sources list` says it: the JSON code and the text.
+fn standing_of(
+    source: &Source,
+    pin: Option<&crate::sources::lock::Pin>,
+    standing: &Standing,
+) -> (&'static str, String) {
+    let pinned = || {
+        pin.map_or_else(String::new, |pin| {
+            format!(
+                "pinned at {}, {}",
+                short(&pin.commit),
+                crate::report::text::counted(pin.rules, "rule")
+            )
+        })
+    };
+    match standing {
+        Standing::NotLocked => ("not-locked", "not locked".to_string()),
+        Standing::LockStale => (
+            "lock-stale",
+            "the lock pins another url, ref or path".into(),
+        ),
+        Standing::CopyMissing => ("copy-missing", "vendored copy missing".into()),
+        Standing::CopyDiffers => (
+            "copy-differs",
+            "vendored copy does not match the lock".into(),
+        ),
+        Standing::Interrupted => (
+            "interrupted",
+            format!(
+                "{}; an interrupted run left the copy behind: `autofix sources update {}` finishes it",
+                pinned(),
+                source.name
+            ),
+        ),
+        Standing::Ok => ("ok", format!("{}, copy ok", pinned())),
+    }
 }
