@@ -6,7 +6,7 @@
 
 use memchr::memmem::Finder;
 
-use super::{Kind, Match, Shape, Stems, clip, fold, model, needles, relate, round};
+use super::{Kind, Match, Shape, Stems, clip, fold, meaning, model, needles, relate, round};
 
 /// At most this many pieces of a text are compared with the rules: a correction is said in
 /// a few sentences, and a pasted log must not cost one comparison per line.
@@ -34,9 +34,9 @@ pub(super) fn relation<'s>(
         .max_by(closer);
     let mut odds: (f64, f64) = (0.0, 0.0);
     let mut strongest: Option<(f64, &Shape)> = None;
-    for piece in pieces.iter().filter(|piece| !piece.cues.rule_like) {
+    for piece in pieces {
         let f = model::features(piece, rule, stems);
-        if !model::says_enough(&f) {
+        if !model::weighs(piece, &f) {
             continue;
         }
         let (repeat, reversal) = model::odds(&f);
@@ -123,10 +123,14 @@ pub(crate) fn matches<'a>(
         .iter()
         .map(|needle| Finder::new(needle.as_bytes()))
         .collect();
+    let meanings: Vec<&meaning::Meaning> =
+        shapes.iter().filter_map(|s| s.meaning.as_ref()).collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, instruction)| {
             let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
-            if !finders.iter().any(|f| holds_needle(f, folded.as_bytes())) {
+            if !finders.iter().any(|f| holds_needle(f, folded.as_bytes()))
+                && !means_the_same(&meanings, &folded)
+            {
                 return None;
             }
             let old = Shape::of(instruction, &mut stems);
@@ -148,6 +152,20 @@ pub(crate) fn matches<'a>(
             .then(b.rule.cmp(&a.rule))
     });
     found
+}
+
+/// Whether a piece's meaning is close to that of a rule (`folded`, its text folded): a rule
+/// sharing no word with the text is still judged then.
+fn means_the_same(pieces: &[&meaning::Meaning], folded: &str) -> bool {
+    if pieces.is_empty() {
+        return false;
+    }
+    let Some(rule) = meaning::of_folded(folded) else {
+        return false;
+    };
+    pieces
+        .iter()
+        .any(|piece| meaning::closeness(piece, &rule) >= model::MEANING_GATE)
 }
 
 /// Whether `haystack` holds the needle of `finder`; a short one (" ag", "`rg": its first

@@ -923,6 +923,10 @@ pub(super) const PERMIT_CUES: &[&str] = &[
 ];
 
 /// The words conversation opens with and a rule does not: pronouns, articles, fillers.
+/// The first words of a rule as rules files write them: a text opening so reads as a rule
+/// whatever else it says.
+pub(super) const RULE_OPENERS: &[&str] = &["always", "never", "toujours", "jamais"];
+
 pub(super) const CONVERSATION_OPENERS: &[&str] = &[
     "i", "i'm", "i've", "we", "we're", "you", "you're", "it", "it's", "this", "that", "these",
     "those", "there", "the", "a", "an", "my", "our", "your", "ok", "okay", "so", "and", "also",

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 mod judge;
 mod lexicon;
+mod meaning;
 mod model;
 mod paraphrase;
 #[cfg(test)]
@@ -183,6 +184,8 @@ struct Shape {
     reason: Box<[Word]>,
     /// What the text says around the rule: "again", "from now on", a question.
     cues: paraphrase::Cues,
+    /// What it means, whatever its words ([`meaning`]).
+    meaning: Option<meaning::Meaning>,
 }
 
 impl Shape {
@@ -190,7 +193,9 @@ impl Shape {
         // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
         // statement, and reading all of it into words took 27 times the file in memory.
         let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
-        let folded = lexicon_rewrite(&fold(instruction));
+        let plain = fold(instruction);
+        let meaning = meaning::of_folded(&plain);
+        let folded = lexicon_rewrite(&plain);
         let (cues, plain) = paraphrase::Cues::read(&folded);
         let directive = directive(&plain);
         let reason = clause_with(&plain[directive.len()..], false, stems).words;
@@ -209,6 +214,7 @@ impl Shape {
             flipped,
             reason,
             cues,
+            meaning,
         }
     }
 

@@ -7,10 +7,10 @@
 //! give the same verdict in every caller.
 
 use super::paraphrase::{self, Overlap};
-use super::{Kind, Shape, Stems, relate, weights};
+use super::{Kind, Shape, Stems, meaning, relate, weights};
 
 /// The features, in the order of the weights.
-pub(super) const NAMES: [&str; 37] = [
+pub(super) const NAMES: [&str; 39] = [
     "strict repeat",
     "strict reversal",
     "covered",
@@ -48,6 +48,8 @@ pub(super) const NAMES: [&str; 37] = [
     "reads as a rule × substituted",
     "reads as a rule × covered × precise",
     "reads as a rule × reason covered",
+    "means the same",
+    "means the same, opposite polarity",
 ];
 
 pub(super) type Features = [f64; NAMES.len()];
@@ -114,6 +116,12 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     f[34] = rule_like * f[5];
     f[35] = rule_like * f[4];
     f[36] = rule_like * f[10].max(f[23]);
+    f[37] = closeness(text, rule);
+    f[38] = if text.main.negative == rule.main.negative {
+        0.0
+    } else {
+        f[37]
+    };
     f[27] = if cues.permits && rule.main.negative {
         covered
     } else {
@@ -125,6 +133,14 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
 pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {
     let z = bias + weights.iter().zip(f).map(|(w, x)| w * x).sum::<f64>();
     1.0 / (1.0 + (-z).exp())
+}
+
+/// Whether the model weighs a piece against a rule: a piece of conversation (one that reads
+/// as a rule is held to the strict match: a wrong refusal of a new rule costs a
+/// correction, and two rules of one file are about things close in meaning) that says
+/// enough of it.
+pub(super) fn weighs(piece: &Shape, f: &Features) -> bool {
+    !piece.cues.rule_like && says_enough(f)
 }
 
 /// Whether a piece says enough of the rule to be judged at all: a part of its words (or of
@@ -140,8 +156,28 @@ pub(super) fn says_enough(f: &Features) -> bool {
     !another_rule && says_some(f)
 }
 
+/// How close two texts' meanings are, from 0, with nothing below [`MEANING_GATE`]: a
+/// direction is noise until it is close.
+fn closeness(text: &Shape, rule: &Shape) -> f64 {
+    match (&text.meaning, &rule.meaning) {
+        (Some(a), Some(b)) => {
+            let cosine = meaning::closeness(a, b);
+            if cosine >= MEANING_GATE {
+                (cosine - MEANING_GATE) / (1.0 - MEANING_GATE)
+            } else {
+                0.0
+            }
+        }
+        _ => 0.0,
+    }
+}
+
+/// The closeness of meaning from which a text is judged against a rule with no other sign.
+pub(super) const MEANING_GATE: f64 = 0.45;
+
 fn says_some(f: &Features) -> bool {
     f[0] > 0.0
+        || f[37] > 0.0
         || f[1] > 0.0
         // Half the rule in two words or more, or most of it.
         || (f[2].max(f[22]) >= 0.5 && f[20] >= 0.5)

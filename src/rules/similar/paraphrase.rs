@@ -21,8 +21,9 @@ pub(super) struct Cues {
     pub(super) report: bool,
     /// It allows something ("X is fine", "tu peux", "c'est pas grave").
     pub(super) permits: bool,
-    /// It reads as a rule: short, not opening as conversation does ("we", "the", "ok"), and
-    /// neither a report, a question, a repeat nor a change.
+    /// It reads as a rule: short before its reason, and opening as a rule does ("Always",
+    /// "Never") or not as conversation does ("we", "the", "ok") and neither a report, a
+    /// question, a repeat nor a change.
     pub(super) rule_like: bool,
 }
 
@@ -43,13 +44,18 @@ impl Cues {
             .split(|c: char| !c.is_alphanumeric() && c != '\'')
             .find(|w| !w.is_empty())
             .unwrap_or("");
+        // The reason ("- because …") may be long: a rule is short before it.
+        let short = super::directive(folded).split_whitespace().count() <= 20;
+        // "Always list the files you changed": a rule's marker outweighs a report's words.
+        let marked = lexicon::RULE_OPENERS.contains(&first) && !cues.question;
         let cues = Cues {
-            rule_like: !cues.report
-                && !cues.repeat
-                && !cues.question
-                && !cues.change
-                && folded.split_whitespace().count() <= 20
-                && !lexicon::CONVERSATION_OPENERS.contains(&first),
+            rule_like: short
+                && (marked
+                    || (!cues.report
+                        && !cues.repeat
+                        && !cues.question
+                        && !cues.change
+                        && !lexicon::CONVERSATION_OPENERS.contains(&first))),
             ..cues
         };
         if !cues.repeat && !cues.change {

@@ -19,7 +19,7 @@ const L2: f64 = 1e-4;
 /// A pair's own rule is one among several: its weight balances the others.
 const POSITIVE_WEIGHT: f64 = 3.0;
 /// The share of development pairs that may name a wrong rule (or any rule, for a new one).
-const MAX_FALSE: f64 = 0.04;
+const MAX_FALSE: f64 = 0.03;
 /// The share of learn-time pairs (`rule-pairs.tsv`) that may be refused wrongly.
 const MAX_LEARN_FALSE: f64 = 0.02;
 
@@ -124,9 +124,9 @@ pub(super) fn features_of(pair: &Pair) -> Vec<Vec<Features>> {
             // is held to the strict match) that says enough of the rule.
             pieces
                 .iter()
-                .filter(|piece| !piece.cues.rule_like)
-                .map(|piece| model::features(piece, &rule, &stems))
-                .filter(model::says_enough)
+                .map(|piece| (piece, model::features(piece, &rule, &stems)))
+                .filter(|(piece, f)| model::weighs(piece, f))
+                .map(|(_, f)| f)
                 .collect()
         })
         .collect()
