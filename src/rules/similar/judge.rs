@@ -123,8 +123,7 @@ pub(crate) fn matches<'a>(
         .iter()
         .map(|needle| Finder::new(needle.as_bytes()))
         .collect();
-    let meanings: Vec<&meaning::Meaning> =
-        shapes.iter().filter_map(|s| s.meaning.as_ref()).collect();
+    let meanings: Vec<&meaning::Meaning> = shapes.iter().filter_map(Shape::meaning).collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, instruction)| {
             let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));

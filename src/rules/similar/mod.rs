@@ -6,6 +6,7 @@
 //! `learn` compares one new rule with every rule; `check` finds pairs through an index
 //! over the words, so it never compares all pairs.
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -184,18 +185,41 @@ struct Shape {
     reason: Box<[Word]>,
     /// What the text says around the rule: "again", "from now on", a question.
     cues: paraphrase::Cues,
-    /// What it means, whatever its words ([`meaning`]).
-    meaning: Option<meaning::Meaning>,
+    /// What it means, whatever its words ([`meaning`]): set by [`Shape::of`], and by
+    /// [`Shape::with_meaning`] only where `check` needs it (a rule's 512 bytes of direction,
+    /// for every rule of a large file, would double its memory).
+    meaning: OnceCell<Option<meaning::Meaning>>,
 }
 
 impl Shape {
     fn of(instruction: &str, stems: &mut Stems) -> Shape {
+        let shape = Shape::bare(instruction, stems);
+        shape.with_meaning(instruction);
+        shape
+    }
+
+    /// The meaning of the shape of `instruction`, read once.
+    fn with_meaning(&self, instruction: &str) -> Option<&meaning::Meaning> {
+        self.meaning
+            .get_or_init(|| {
+                let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
+                meaning::of_folded(&fold(instruction))
+            })
+            .as_ref()
+    }
+
+    /// What it means, if read.
+    fn meaning(&self) -> Option<&meaning::Meaning> {
+        self.meaning.get().and_then(Option::as_ref)
+    }
+
+    /// The shape of `instruction` without its meaning (`check` reads it only for the rules
+    /// the model weighs).
+    fn bare(instruction: &str, stems: &mut Stems) -> Shape {
         // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
         // statement, and reading all of it into words took 27 times the file in memory.
         let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
-        let plain = fold(instruction);
-        let meaning = meaning::of_folded(&plain);
-        let folded = lexicon_rewrite(&plain);
+        let folded = lexicon_rewrite(&fold(instruction));
         let (cues, plain) = paraphrase::Cues::read(&folded);
         let directive = directive(&plain);
         let reason = clause_with(&plain[directive.len()..], false, stems).words;
@@ -214,7 +238,7 @@ impl Shape {
             flipped,
             reason,
             cues,
-            meaning,
+            meaning: OnceCell::new(),
         }
     }
 
@@ -807,7 +831,7 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
     let mut stems = Stems::new();
     let shapes: Vec<Shape> = instructions
         .iter()
-        .map(|text| Shape::of(text, &mut stems))
+        .map(|text| Shape::bare(text, &mut stems))
         .collect();
     // A rule of several sentences or clauses is read as `learn` reads it, in pieces; most
     // are one piece, its whole shape.
@@ -816,8 +840,12 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
         .enumerate()
         .filter_map(|(i, text)| {
             let pieces = judge::pieces(text);
-            (pieces.len() > 1)
-                .then(|| (i, pieces.iter().map(|p| Shape::of(p, &mut stems)).collect()))
+            (pieces.len() > 1).then(|| {
+                (
+                    i,
+                    pieces.iter().map(|p| Shape::bare(p, &mut stems)).collect(),
+                )
+            })
         })
         .collect();
     let index = postings(&shapes, stems.texts.len());
@@ -878,6 +906,19 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
                 let text = pieces
                     .get(&later)
                     .map_or(std::slice::from_ref(&shapes[later]), Vec::as_slice);
+                // The model weighs meaning: read it for the two rules it weighs.
+                if text.iter().any(|piece| !piece.cues.rule_like) {
+                    shapes[earlier].with_meaning(instructions[earlier]);
+                    let texts = judge::pieces(instructions[later]);
+                    match pieces.get(&later) {
+                        Some(shaped) => shaped.iter().zip(&texts).for_each(|(p, t)| {
+                            p.with_meaning(t);
+                        }),
+                        None => {
+                            shapes[later].with_meaning(instructions[later]);
+                        }
+                    }
+                }
                 let Some((kind, score, _)) = judge::relation(text, &shapes[earlier], &stems) else {
                     continue;
                 };

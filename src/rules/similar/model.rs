@@ -159,7 +159,7 @@ pub(super) fn says_enough(f: &Features) -> bool {
 /// How close two texts' meanings are, from 0, with nothing below [`MEANING_GATE`]: a
 /// direction is noise until it is close.
 fn closeness(text: &Shape, rule: &Shape) -> f64 {
-    match (&text.meaning, &rule.meaning) {
+    match (text.meaning(), rule.meaning()) {
         (Some(a), Some(b)) => {
             let cosine = meaning::closeness(a, b);
             if cosine >= MEANING_GATE {
