@@ -89,11 +89,25 @@ pub(crate) struct Figure {
 }
 
 /// The corrections, repeats and catches per day (or per week, over more than
-/// [`DAILY_UP_TO`] days), every period from the first event to the last.
+/// [`DAILY_UP_TO`] days), every period from the first event to the last, at most
+/// [`MOST_WEEKS`] weeks: what is older is folded into `earlier`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub(crate) struct Timeline {
     pub unit: &'static str,
     pub periods: Vec<Period>,
+    /// The events before the first period, when the span is longer than the window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub earlier: Option<Earlier>,
+}
+
+/// The events older than the timeline's window, counted as one.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Earlier {
+    /// The first period's start: every event folded here is before it.
+    pub before: String,
+    pub corrections: usize,
+    pub repeats: usize,
+    pub catches: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -107,6 +121,10 @@ pub(crate) struct Period {
 
 /// The longest span shown per day; a longer one is shown per week.
 const DAILY_UP_TO: i64 = 62;
+
+/// The most weeks shown (two years), so a stray old date (a clock at 1970, a `0001-01-01`)
+/// cannot make the timeline hundreds of thousands of periods long.
+const MOST_WEEKS: i64 = 104;
 
 /// The `ledger --format json` document.
 #[derive(Clone, Debug, Serialize)]
@@ -293,7 +311,8 @@ struct Events {
 
 impl Events {
     /// Every period from the first event to the last, per day, or per week over a longer
-    /// span than [`DAILY_UP_TO`] days.
+    /// span than [`DAILY_UP_TO`] days; over more than [`MOST_WEEKS`] weeks, the last ones,
+    /// the events before them counted in `earlier`.
     fn timeline(&self) -> Timeline {
         use crate::report::calendar::{date, day, monday_of};
         let all = || {
@@ -306,12 +325,14 @@ impl Events {
             return Timeline {
                 unit: "day",
                 periods: Vec::new(),
+                earlier: None,
             };
         };
         let weekly = last - first > DAILY_UP_TO;
         let start_of = |d: i64| if weekly { monday_of(d) } else { d };
         let step = if weekly { 7 } else { 1 };
-        let (first, last) = (start_of(first), start_of(last));
+        let last = start_of(last);
+        let first = start_of(first).max(last - (MOST_WEEKS - 1) * 7);
         let count = usize::try_from((last - first) / step + 1).unwrap_or_default();
         let mut periods: Vec<Period> = (0..count)
             .map(|k| Period {
@@ -321,23 +342,36 @@ impl Events {
                 catches: 0,
             })
             .collect();
+        let mut earlier = Earlier {
+            before: date(first),
+            corrections: 0,
+            repeats: 0,
+            catches: 0,
+        };
+        // `None` for a time that is no date; `Err` for one before the window.
         let slot = |time: &String| {
             let at = (start_of(day(time)?) - first) / step;
-            usize::try_from(at).ok()
+            Some(usize::try_from(at).map_err(|_| ()))
         };
         let mut count = |times: &[String], field: fn(&mut Period) -> &mut usize| {
+            let mut older = 0;
             for at in times.iter().filter_map(slot) {
-                if let Some(period) = periods.get_mut(at) {
-                    *field(period) += 1;
+                match at.map(|at| periods.get_mut(at)) {
+                    Ok(Some(period)) => *field(period) += 1,
+                    Ok(None) => {}
+                    Err(()) => older += 1,
                 }
             }
+            older
         };
-        count(&self.corrections, |p| &mut p.corrections);
-        count(&self.repeats, |p| &mut p.repeats);
-        count(&self.catches, |p| &mut p.catches);
+        earlier.corrections = count(&self.corrections, |p| &mut p.corrections);
+        earlier.repeats = count(&self.repeats, |p| &mut p.repeats);
+        earlier.catches = count(&self.catches, |p| &mut p.catches);
+        let folded = earlier.corrections + earlier.repeats + earlier.catches > 0;
         Timeline {
             unit: if weekly { "week" } else { "day" },
             periods,
+            earlier: folded.then_some(earlier),
         }
     }
 }
@@ -648,7 +682,30 @@ mod tests {
         assert_eq!(weekly.periods[0].start, "2026-08-31");
         assert_eq!(weekly.periods[13].start, "2026-11-30");
         assert_eq!(weekly.periods[13].catches, 2);
+        assert!(weekly.earlier.is_none());
         assert!(Events::default().timeline().periods.is_empty());
+    }
+
+    #[test]
+    fn the_timeline_folds_what_is_older_than_two_years_into_earlier() {
+        let timeline = Events {
+            corrections: vec!["0001-01-01T00:00:00Z".into(), "2026-12-01T00:00:00Z".into()],
+            repeats: vec!["1970-01-01T00:00:00Z".into()],
+            catches: vec!["2024-12-09T00:00:00Z".into(), "2024-12-08T23:59:59Z".into()],
+        }
+        .timeline();
+        assert_eq!(timeline.unit, "week");
+        assert_eq!(timeline.periods.len(), 104);
+        // 104 weeks to that of 2026-11-30: from 2024-12-09; the Sunday before is earlier.
+        assert_eq!(timeline.periods[0].start, "2024-12-09");
+        assert_eq!(timeline.periods[0].catches, 1);
+        assert_eq!(timeline.periods[103].corrections, 1);
+        let earlier = timeline.earlier.expect("the old events are folded");
+        assert_eq!(earlier.before, "2024-12-09");
+        assert_eq!(
+            (earlier.corrections, earlier.repeats, earlier.catches),
+            (1, 1, 1)
+        );
     }
 
     #[test]

@@ -152,6 +152,12 @@ pub(crate) fn to_html(report: &Report<'_>) -> String {
                 catches: p.catches,
             })
             .collect(),
+        earlier: report.timeline.earlier.as_ref().map(|e| Period {
+            start: &e.before,
+            corrections: e.corrections,
+            repeats: e.repeats,
+            catches: e.catches,
+        }),
         rules: (report.rules.iter())
             .map(|r| Rule {
                 id: r.source.map_or_else(

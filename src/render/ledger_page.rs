@@ -21,6 +21,8 @@ pub(crate) struct Ledger<'a> {
     /// `day` or `week`.
     pub unit: &'a str,
     pub periods: Vec<Period<'a>>,
+    /// The events older than the first period, not charted; `start` is that period's.
+    pub earlier: Option<Period<'a>>,
     /// In the ledger's order (most repeated first, then most caught).
     pub rules: Vec<Rule<'a>>,
 }
@@ -130,6 +132,15 @@ fn header(out: &mut String, ledger: &Ledger<'_>) {
     }
     if let Some(since) = ledger.since {
         let _ = write!(out, " (since {})", escape(since));
+    }
+    if let Some(earlier) = &ledger.earlier {
+        let _ = write!(
+            out,
+            "; {} corrections and {} catches before {}, counted but not charted",
+            earlier.corrections,
+            earlier.catches,
+            escape(earlier.start)
+        );
     }
     out.push_str(".</p>\n");
 }
@@ -484,6 +495,7 @@ mod tests {
             catches: 1,
             caught_first: Some(1.0),
             unit: "day",
+            earlier: None,
             periods: vec![Period {
                 start: "2026-12-01",
                 corrections: 0,

@@ -897,6 +897,51 @@ fn the_ledger_counts_the_breaks_caught_before_the_user_saw_them() {
     assert_eq!(since["figure"]["catches"], 4, "{since}");
 }
 
+#[test]
+fn a_stray_old_date_folds_into_earlier_and_the_timeline_stays_bounded() {
+    // `ledger_repo`'s corrections are of Nov 1 to 12, 2026; one receipt of rule 1 is
+    // dated 0001-01-01 (a broken clock): a week a period from then would be ~105,000.
+    let repo = ledger_repo();
+    repo.sandbox.write(
+        ".git/autofix/receipts.jsonl",
+        format!(
+            "{{\"time\":\"0001-01-01T00:00:00Z\",\"via\":\"edit\",\"rule\":1,\"instruction\":{},\"file\":\"package.json\",\"line\":1,\"key\":\"old\"}}\n",
+            serde_json::to_string(PNPM).unwrap()
+        ),
+    );
+    let run = repo
+        .autofix(&["ledger", "--html", "ledger.html", "--format", "json"])
+        .expect_noisy(0);
+    let ledger: Value = serde_json::from_str(&run.stdout).unwrap();
+    // Still counted in the totals.
+    assert_eq!(ledger["figure"]["catches"], 1, "{ledger}");
+    assert_eq!(ledger["figure"]["corrections"], 5, "{ledger}");
+    let timeline = &ledger["timeline"];
+    assert_eq!(timeline["unit"], "week");
+    let periods = timeline["periods"].as_array().unwrap();
+    // Two years of weeks, to the week of Nov 9, 2026.
+    assert_eq!(periods.len(), 104);
+    assert_eq!(periods[0]["start"], "2024-11-18");
+    assert_eq!(periods[103]["start"], "2026-11-09");
+    let charted = |field: &str| -> u64 { periods.iter().map(|p| p[field].as_u64().unwrap()).sum() };
+    assert_eq!((charted("corrections"), charted("catches")), (5, 0));
+    let earlier = &timeline["earlier"];
+    assert_eq!(earlier["before"], "2024-11-18", "{timeline}");
+    assert_eq!(
+        (earlier["corrections"].as_u64(), earlier["catches"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let html = repo.sandbox.read("ledger.html");
+    assert_eq!(html.matches("<g class=\"period\"").count(), 104);
+    assert!(
+        html.contains("; 0 corrections and 1 catches before 2024-11-18, counted but not charted."),
+        "{html}"
+    );
+    // A normal span has no `earlier`.
+    let normal = ledger_repo().json(&["ledger", "--format", "json"]);
+    assert!(normal["timeline"].get("earlier").is_none(), "{normal}");
+}
+
 /// Chromium, as `.ci/run` installs it from Debian's packages (`AUTOFIX_CHROMIUM`, else
 /// `/usr/bin/chromium`), if it starts.
 fn chromium() -> Option<std::path::PathBuf> {
