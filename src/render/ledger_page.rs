@@ -134,11 +134,14 @@ fn header(out: &mut String, ledger: &Ledger<'_>) {
         let _ = write!(out, " (since {})", escape(since));
     }
     if let Some(earlier) = &ledger.earlier {
+        let catches = match earlier.catches {
+            1 => "1 catch".to_string(),
+            n => format!("{n} catches"),
+        };
         let _ = write!(
             out,
-            "; {} corrections and {} catches before {}, counted but not charted",
-            earlier.corrections,
-            earlier.catches,
+            "; {} and {catches} before {}, counted but not charted",
+            crate::report::text::counted(earlier.corrections, "correction"),
             escape(earlier.start)
         );
     }

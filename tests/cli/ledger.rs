@@ -934,7 +934,7 @@ fn a_stray_old_date_folds_into_earlier_and_the_timeline_stays_bounded() {
     let html = repo.sandbox.read("ledger.html");
     assert_eq!(html.matches("<g class=\"period\"").count(), 104);
     assert!(
-        html.contains("; 0 corrections and 1 catches before 2024-11-18, counted but not charted."),
+        html.contains("; 0 corrections and 1 catch before 2024-11-18, counted but not charted."),
         "{html}"
     );
     // A normal span has no `earlier`.

@@ -827,6 +827,18 @@ pub(crate) struct Pair {
 /// candidates: two clauses that are the same statement share the rarest meaningful word
 /// of the one with fewer meaningful words (the other has all of them), and a replaced
 /// statement's words are all in the rule it contradicts.
+/// The meaning of each shape of a rule's `text` (its whole shape, or one a piece), which
+/// the model weighs.
+fn read_meanings(shapes: &[Shape], text: &str) {
+    if let [whole] = shapes {
+        whole.with_meaning(text);
+    } else {
+        for (shape, piece) in shapes.iter().zip(judge::pieces(text)) {
+            shape.with_meaning(piece);
+        }
+    }
+}
+
 pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
     let mut stems = Stems::new();
     let shapes: Vec<Shape> = instructions
@@ -906,18 +918,9 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
                 let text = pieces
                     .get(&later)
                     .map_or(std::slice::from_ref(&shapes[later]), Vec::as_slice);
-                // The model weighs meaning: read it for the two rules it weighs.
                 if text.iter().any(|piece| !piece.cues.rule_like) {
                     shapes[earlier].with_meaning(instructions[earlier]);
-                    let texts = judge::pieces(instructions[later]);
-                    match pieces.get(&later) {
-                        Some(shaped) => shaped.iter().zip(&texts).for_each(|(p, t)| {
-                            p.with_meaning(t);
-                        }),
-                        None => {
-                            shapes[later].with_meaning(instructions[later]);
-                        }
-                    }
+                    read_meanings(text, instructions[later]);
                 }
                 let Some((kind, score, _)) = judge::relation(text, &shapes[earlier], &stems) else {
                     continue;
