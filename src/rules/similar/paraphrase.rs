@@ -7,6 +7,8 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use memchr::memmem::Finder;
+
 use super::{Clause, Shape, Stems, Word, lexicon};
 
 /// What a text says around a rule: that it repeats itself, that something changes from now
@@ -31,13 +33,19 @@ impl Cues {
     /// The cues of `folded` and the text with the cue phrases that carry no polarity
     /// removed, so "from now on" is not read as words of the rule.
     pub(super) fn read(folded: &str) -> (Cues, String) {
-        let has = |phrase: &str| contains_phrase(folded, phrase);
+        let [repeat, change, report, permits] = &*CUE_FINDERS;
+        let has = |finders: &[(Finder<'static>, &str)]| {
+            // The searchers are built once: building one a phrase a text was half of `check`.
+            finders.iter().any(|(finder, phrase)| {
+                finder.find(folded.as_bytes()).is_some() && contains_phrase(folded, phrase)
+            })
+        };
         let cues = Cues {
-            repeat: lexicon::REPEAT_CUES.iter().any(|c| has(c)),
-            change: lexicon::CHANGE_CUES.iter().any(|c| has(c)),
+            repeat: has(repeat),
+            change: has(change),
             question: folded.trim_end().ends_with('?'),
-            report: lexicon::REPORT_CUES.iter().any(|c| has(c)),
-            permits: lexicon::PERMIT_CUES.iter().any(|c| has(c)),
+            report: has(report),
+            permits: has(permits),
             rule_like: false,
         };
         let first = folded
@@ -74,6 +82,21 @@ impl Cues {
         (cues, plain)
     }
 }
+
+/// A searcher for each cue phrase, with the phrase: repeat, change, report and permit cues.
+static CUE_FINDERS: LazyLock<[Vec<(Finder<'static>, &'static str)>; 4]> = LazyLock::new(|| {
+    let finders = |cues: &'static [&'static str]| {
+        cues.iter()
+            .map(|&cue| (Finder::new(cue.as_bytes()), cue))
+            .collect()
+    };
+    [
+        finders(lexicon::REPEAT_CUES),
+        finders(lexicon::CHANGE_CUES),
+        finders(lexicon::REPORT_CUES),
+        finders(lexicon::PERMIT_CUES),
+    ]
+});
 
 /// Whether `phrase` occurs in `text` as whole words.
 fn contains_phrase(text: &str, phrase: &str) -> bool {
