@@ -1,10 +1,11 @@
-//! Near-duplicate and contradicting rules, found without a model: each instruction is
-//! reduced to its directive (the text before "- because"), a polarity (Always/Never, Prefer/
-//! Avoid, toujours/jamais, ne … pas) and a set of normalised content words; two rules say
-//! the same thing when those sets nearly coincide, and contradict when they do with
-//! opposite polarities, or when one replaces ("X instead of Y") what the other asks for.
-//! `learn` compares one new rule with every rule; `check` finds pairs through an index
-//! over the words, so it never compares all pairs.
+//! Repeated and reversed rules. Each instruction is reduced to its directive (the text
+//! before "- because"), a polarity (Always/Never, Prefer/Avoid, toujours/jamais, ne … pas),
+//! a set of normalised content words and what it means ([`meaning`]). A text that reads as
+//! a rule is held to the strict match: the same thing when those word sets nearly
+//! coincide, a reversal when they do with opposite polarities or when one replaces ("X
+//! instead of Y") what the other asks for. Conversation is weighed by the fitted model
+//! ([`model`]). `learn` compares one new rule with every rule; `check` finds pairs through
+//! an index over the words, so it never compares all pairs.
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
