@@ -190,7 +190,6 @@ def main():
     for start in range(0, len(vocab_list), 2048):
         ids = np.array([[101, i, 102] for i in range(start, min(len(vocab_list), start + 2048))])
         vectors[start:start + len(ids)] = forward(w, ids)[:, 1]
-        print(f"{start + len(ids)}/{len(vocab_list)} pieces", file=sys.stderr)
     keep = [t for t in vocab_list
             if t.isascii() and t and not (t.startswith("[") and t.endswith("]"))]
     keep_ids = [index[t] for t in keep]
