@@ -522,9 +522,23 @@ fn the_imports_follow_the_floors_of_the_architecture_page() {
     );
 }
 
+/// A made-up source tree of `files` (path, text), for the checks' own tests.
+fn fake_src(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        fake_file(dir.path(), path, text);
+    }
+    dir
+}
+
+fn fake_file(root: &Path, path: &str, text: &str) {
+    let path = root.join(path);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
 #[test]
 fn the_checker_reports_each_kind_of_disagreement() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         (
             "lib.rs",
@@ -549,11 +563,7 @@ fn the_checker_reports_each_kind_of_disagreement() {
             "fn h() { let c = ('\\'','\"'); let s = \"crate::top\"; crate::low::other::g(); }",
         ),
     ];
-    for (file, text) in files {
-        let path = dir.path().join(file);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
+    let dir = fake_src(&files);
     let page = "```text floors\nlib.rs\ntop.rs\nlow/ side.rs\ngone/\n```\n";
     let wrong = disagreements(page, dir.path());
     let expected = [
@@ -632,7 +642,6 @@ fn no_command_handler_calls_another() {
 
 #[test]
 fn the_handler_check_sees_a_call_between_commands() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("lib.rs", "mod front; mod ops;"),
         ("ops/mod.rs", "pub(crate) fn list() {}"),
@@ -656,11 +665,7 @@ fn the_handler_check_sees_a_call_between_commands() {
             "use super::sources;\npub(crate) fn run() { sources::run(); }",
         ),
     ];
-    for (file, text) in files {
-        let path = dir.path().join(file);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
+    let dir = fake_src(&files);
     assert_eq!(
         handler_calls(dir.path()),
         ["front::cmd::rules uses front::cmd::sources"]
@@ -741,11 +746,7 @@ fn only_the_front_ends_settings_read_the_environment() {
 #[test]
 fn the_environment_check_sees_each_read_outside_the_settings() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |path: &str, text: &str| {
-        let path = dir.path().join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    };
+    let write = |path: &str, text: &str| fake_file(dir.path(), path, text);
     write(
         "front/settings.rs",
         "fn f() { std::env::var_os(\"HOME\"); }\n",
@@ -923,11 +924,7 @@ fn no_domain_module_defines_a_renderer() {
 #[test]
 fn the_renderer_check_sees_each_renderer_in_a_domain() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |path: &str, text: &str| {
-        let path = dir.path().join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    };
+    let write = |path: &str, text: &str| fake_file(dir.path(), path, text);
     write(
         "render/check.rs",
         "fn to_text(&self) -> String { todo() }\n",

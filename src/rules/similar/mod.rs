@@ -194,8 +194,9 @@ struct Shape {
 
 impl Shape {
     fn of(instruction: &str, stems: &mut Stems) -> Shape {
-        let shape = Shape::bare(instruction, stems);
-        shape.with_meaning(instruction);
+        let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
+        let shape = Shape::of_folded(&folded, stems);
+        shape.meaning.get_or_init(|| meaning::of_folded(&folded));
         shape
     }
 
@@ -220,7 +221,12 @@ impl Shape {
         // Only what `learn` accepts of an instruction is compared: a 7 MiB one is not one
         // statement, and reading all of it into words took 27 times the file in memory.
         let instruction = clip(instruction, crate::rules::file::MAX_FIELD_CHARS);
-        let folded = lexicon_rewrite(&fold(instruction));
+        Shape::of_folded(&fold(instruction), stems)
+    }
+
+    /// The shape of an instruction already clipped and folded, without its meaning.
+    fn of_folded(folded: &str, stems: &mut Stems) -> Shape {
+        let folded = lexicon_rewrite(folded);
         let (cues, plain) = paraphrase::Cues::read(&folded);
         let directive = directive(&plain);
         let reason = clause_with(&plain[directive.len()..], false, stems).words;
