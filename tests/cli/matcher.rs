@@ -316,8 +316,8 @@ fn the_judgment_over_the_frozen_held_out_pairs() {
 }
 
 /// Held a little below (above, for the wrong verdicts) what the frozen set measured.
-const REPEATS_FLOOR: f64 = 0.34;
-const REVERSALS_FLOOR: f64 = 0.36;
+const REPEATS_FLOOR: f64 = 0.41;
+const REVERSALS_FLOOR: f64 = 0.44;
 /// The bound on a wrong rule named (or any rule for a new text).
 const WRONG_CEILING: f64 = 0.05;
 const WRONG_WAY_CEILING: f64 = 0.04;

@@ -8,7 +8,8 @@ in src/docs/consistency.md). The frozen held-out set (heldout.tsv) was written s
 by someone who saw neither this corpus nor the matcher, and is not made here.
 
 How: DATA below holds 93 hand-written "concerns" (a topic with its rule in
-English and/or French), each with hand-written phrasings marked
+English and/or French), and tests/scripts/pairs-data/*.txt 64 more in the same
+format, by two other writers; each with hand-written phrasings marked
   "+" repeat, "!" reversal, "~" related (hard negative); a trailing "r"
   ("+r", "!r", "~r") marks FORM=rule, otherwise FORM=prompt;
 lines after "[fr]" are French. UNRELATED holds ordinary requests and
@@ -16,7 +17,8 @@ corrections that no rule covers ("r:" = rule form).
 
 Whole concerns are assigned to a split (one in five to dev, stratified by
 language), as are unrelated texts, so dev measures wording never seen in
-train. Every phrasing gives one pair: its concern's rule placed at a random
+train. Every phrasing gives one pair (its rules file in the other language two times
+in five, as a team types in either): its concern's rule placed at a random
 position among 1-5 distractor rules drawn from the same split (60% of draws
 from the same topic group so rules compete; pairs of concerns whose texts
 would be ambiguous are never combined), and the text dressed as users type
@@ -1838,6 +1840,8 @@ UNREL_AVOID = [
     (r"tuesday|mardi|expire|24 ?h|date|countdown|compte à rebours", {"db", "i18n"}),
     (r"email|mail", {"logging"}),
     (r"function|fonction|regex|async|callback", {"types", "naming"}),
+    (r"password|mot de passe", {"security"}),
+    (r"wrong (component|file)", {"agent"}),
 ]
 
 FILLERS = {
@@ -2076,13 +2080,18 @@ def pick_rules(target, pool, lang_pref, rng):
     return texts, pos
 
 
+# The share of texts whose rules file is in the other language.
+CROSS_LINGUAL = 0.4
+
+
 def file_lang(concern, text_lang, rng):
-    """Language of the rules file: French prompts mostly meet French rules."""
-    if text_lang == "fr" and "fr" in concern["rule"]:
-        return "fr" if ("en" not in concern["rule"] or rng.random() < 0.8) else "en"
-    if text_lang in concern["rule"]:
+    """Language of the rules file: a team writes its rules in one language and types in
+    either, so a text meets a file in the other language two times in five."""
+    langs = list(concern["rule"])
+    if text_lang in langs and (len(langs) == 1 or rng.random() >= CROSS_LINGUAL):
         return text_lang
-    return list(concern["rule"])[0]
+    others = [l for l in langs if l != text_lang]
+    return others[0] if others else langs[0]
 
 
 def concern_pair(c, pool, lang, label, form, text, rng):
@@ -2140,8 +2149,35 @@ def build(pool, unrelated, rng):
             rows.append(make(lab, args))
             base[label] += 1
             k += 1
+    rows.extend(absent_pairs(pool, rng))
     rng.shuffle(rows)
     return rows
+
+
+# The share of repeat phrasings that also meet a file without their rule but with others of
+# its topic: a new rule of a topic the file covers, the hardest of the related pairs.
+ABSENT_SHARE = 0.5
+
+
+def absent_pairs(pool, rng):
+    """Repeats of a concern typed to a file that holds other rules of its group, not its own:
+    related pairs (the same topic, another rule), added beside the label shares."""
+    out = []
+    for c in pool:
+        siblings = [o for o in pool if o["group"] == c["group"] and o is not c
+                    and frozenset((c["id"], o["id"])) not in INCOMPATIBLE]
+        if not siblings:
+            continue
+        for lang in ("en", "fr"):
+            for label, form, text in c["phr"][lang]:
+                if label != "repeat" or rng.random() >= ABSENT_SHARE:
+                    continue
+                others = [o for o in pool if o is not c
+                          and frozenset((c["id"], o["id"])) not in INCOMPATIBLE]
+                rules, _ = pick_rules(rng.choice(siblings), others, file_lang(c, lang, rng), rng)
+                t, _style = dress(text, form, lang, rng)
+                out.append(("related", "-", SEP.join(rules), t, form, lang))
+    return out
 
 
 def validate(rows, name):
@@ -2197,9 +2233,30 @@ def write(rows, path, header):
             f.write("\t".join(r) + "\n")
 
 
+def extra_data():
+    """The concerns of tests/scripts/pairs-data/*.txt (the format of DATA), in name order,
+    and the pairs of concern ids their "#! incompatible: a b" lines name."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pairs-data")
+    texts = []
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".txt"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    texts.append(f.read())
+    data = "\n".join(texts)
+    pairs = set()
+    for line in data.splitlines():
+        if line.startswith("#! incompatible:"):
+            a, b = line.split(":", 1)[1].split()
+            pairs.add(frozenset((a, b)))
+    return data, pairs
+
+
 def main():
     rng = random.Random(SEED)
-    concerns = parse(DATA)
+    data, incompatible = extra_data()
+    INCOMPATIBLE.update(incompatible)
+    concerns = parse(DATA + "\n" + data)
     ids = [c["id"] for c in concerns]
     assert len(ids) == len(set(ids)), "duplicate concern id"
     dev_ids = split_concerns(concerns, rng)
@@ -2224,7 +2281,7 @@ def main():
     for split, (rows, pool, un) in out.items():
         dups = validate(rows, split)
         header = ("# autofix rule-matcher pairs, %s split, written by pairs.py (seed %d).\n"
-                  "# LABEL\tTARGET\tRULES\tTEXT\tFORM\tLANG - see pairs-format.md\n"
+                  "# LABEL\tTARGET\tRULES\tTEXT\tFORM\tLANG - see src/docs/consistency.md\n"
                   % (split, SEED))
         write(rows, os.path.join(HERE, split + ".tsv"), header)
         hard, nrep = hard_share(rows, concerns)

@@ -12,11 +12,10 @@ use super::{Kind, Match, Shape, Stems, clip, fold, meaning, model, needles, rela
 /// a few sentences, and a pasted log must not cost one comparison per line.
 const MAX_PIECES: usize = 60;
 
-/// The relation of a text, read as its pieces, to a rule, and the piece it rests on. A
-/// piece that reads as a rule (short, not a report, a question nor a repeat) is held to
-/// the strict statement match: two rules are the same rule only when their words say so, as
-/// a wrong refusal costs a correction. A piece of conversation gets the model's odds, the
-/// best of the pieces winning.
+/// The relation of a text, read as its pieces, to a rule, and the piece it rests on: the
+/// closest of the strict statement match of a piece that reads as a rule (short, not a
+/// report, a question nor a repeat) and the model's verdicts on the pieces it weighs, each
+/// against the thresholds of its kind of piece.
 pub(super) fn relation<'s>(
     pieces: &'s [Shape],
     rule: &Shape,
@@ -32,20 +31,19 @@ pub(super) fn relation<'s>(
             Some((kind, score, piece))
         })
         .max_by(closer);
-    let mut odds: (f64, f64) = (0.0, 0.0);
-    let mut strongest: Option<(f64, &Shape)> = None;
+    let mut modelled: Option<(Kind, f64, &Shape)> = None;
     for piece in pieces {
         let f = model::features(piece, rule, stems);
         if !model::weighs(piece, &f) {
             continue;
         }
-        let (repeat, reversal) = model::odds(&f);
-        odds = (odds.0.max(repeat), odds.1.max(reversal));
-        if strongest.is_none_or(|(s, _)| repeat.max(reversal) > s) {
-            strongest = Some((repeat.max(reversal), piece));
+        if let Some((kind, score)) = model::verdict(model::odds(&f), piece.cues.rule_like) {
+            let found = (kind, score, piece);
+            if modelled.is_none_or(|best| closer(&found, &best).is_gt()) {
+                modelled = Some(found);
+            }
         }
     }
-    let modelled = model::verdict(odds).and_then(|(kind, score)| Some((kind, score, strongest?.1)));
     [strict, modelled].into_iter().flatten().max_by(closer)
 }
 

@@ -42,7 +42,7 @@ pub(super) fn of_folded(folded: &str) -> Option<Meaning> {
     let mut sum = Box::new([0.0f32; DIMS]);
     let mut any = false;
     let mut piece = String::new();
-    for word in words(folded) {
+    for word in words(folded).flat_map(super::translated) {
         any |= add_word(word, &mut piece, &mut sum);
     }
     let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();

@@ -1,11 +1,12 @@
 //! Repeated and reversed rules. Each instruction is reduced to its directive (the text
 //! before "- because"), a polarity (Always/Never, Prefer/Avoid, toujours/jamais, ne … pas),
-//! a set of normalised content words and what it means ([`meaning`]). A text that reads as
-//! a rule is held to the strict match: the same thing when those word sets nearly
-//! coincide, a reversal when they do with opposite polarities or when one replaces ("X
-//! instead of Y") what the other asks for. Conversation is weighed by the fitted model
-//! ([`model`]). `learn` compares one new rule with every rule; `check` finds pairs through
-//! an index over the words, so it never compares all pairs.
+//! a set of normalised content words (French ones read as English through [`glossary`])
+//! and what it means ([`meaning`]). The strict match: the same thing when those word sets
+//! nearly coincide, a reversal when they do with opposite polarities or when one replaces
+//! ("X instead of Y") what the other asks for. The fitted model ([`model`]) weighs every
+//! piece that says enough of a rule, one that reads as a rule against higher thresholds.
+//! `learn` compares one new rule with every rule; `check` finds pairs through an index
+//! over the words, so it never compares all pairs.
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -15,6 +16,7 @@ use memchr::memmem::Finder;
 
 use serde::Serialize;
 
+mod glossary;
 mod judge;
 mod lexicon;
 mod meaning;
@@ -80,6 +82,8 @@ struct Stems {
     fillers: HashSet<u32>,
     /// Each stem's word as first read (folded), to show what a verdict rests on.
     forms: HashMap<u32, Box<str>>,
+    /// Each stem's meaning as one word, read when the model first weighs it.
+    vectors: Vec<OnceCell<Option<meaning::Meaning>>>,
 }
 
 impl Stems {
@@ -91,6 +95,7 @@ impl Stems {
             groups: HashMap::new(),
             fillers: HashSet::new(),
             forms: HashMap::new(),
+            vectors: Vec::new(),
         };
         for (a, b) in OPPOSITES {
             let (a, b) = (stems.id(stem(a)), stems.id(stem(b)));
@@ -109,7 +114,22 @@ impl Stems {
         let id = u32::try_from(self.texts.len()).expect("fewer than 2^32 distinct stems");
         self.ids.insert(stem.into(), id);
         self.texts.push(stem.into());
+        self.vectors.push(OnceCell::new());
         id
+    }
+
+    /// The meaning of `word` alone, as first written: what lets "straight" stand for
+    /// "directly".
+    fn vector(&self, word: Word) -> Option<&meaning::Meaning> {
+        self.vectors[word.stem as usize]
+            .get_or_init(|| {
+                // A number or a version is the same only as written ("es2020", "v3").
+                let form = self.form(word);
+                (!form.bytes().any(|b| b.is_ascii_digit()))
+                    .then(|| meaning::of_folded(form))
+                    .flatten()
+            })
+            .as_ref()
     }
 
     fn text(&self, id: u32) -> &str {
@@ -226,7 +246,7 @@ impl Shape {
 
     /// The shape of an instruction already clipped and folded, without its meaning.
     fn of_folded(folded: &str, stems: &mut Stems) -> Shape {
-        let folded = lexicon_rewrite(folded);
+        let folded = change_in_order(&lexicon_rewrite(folded));
         let (cues, plain) = paraphrase::Cues::read(&folded);
         let directive = directive(&plain);
         let reason = clause_with(&plain[directive.len()..], false, stems).words;
@@ -430,18 +450,116 @@ fn fold(text: &str) -> String {
     out
 }
 
+/// The phrases read as one word or as their English words: the lexicon's, then the
+/// glossary's French expressions.
+fn phrases() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    lexicon::PHRASES.iter().chain(glossary::FRENCH_PHRASES)
+}
+
+/// A word as the matcher reads it: the English words of a French word the glossary knows,
+/// else itself.
+fn translated(word: &str) -> impl Iterator<Item = &str> {
+    let english = english(word);
+    english
+        .is_none()
+        .then_some(word)
+        .into_iter()
+        .chain(english.into_iter().flat_map(|e| e.split(' ')))
+}
+
+/// "switch from A to B" (and "replace A with B", "passe de A à B", "remplace A par B")
+/// written as "switch to B instead of A", the order the replacement is read in: what is
+/// asked for, then what it replaces.
+fn change_in_order(folded: &str) -> String {
+    const FROM: &[(&str, &str, &[&str])] = &[
+        ("switch", "from", &["to"]),
+        ("move", "from", &["to"]),
+        ("migrate", "from", &["to"]),
+        ("go", "from", &["to"]),
+        ("replace", "", &["with", "by"]),
+        ("passe", "de", &["a", "vers"]),
+        ("passer", "de", &["a", "vers"]),
+        ("passons", "de", &["a", "vers"]),
+        ("migre", "de", &["a", "vers"]),
+        ("remplace", "", &["par"]),
+        ("remplacer", "", &["par"]),
+        ("remplacez", "", &["par"]),
+    ];
+    let words: Vec<&str> = folded.split(' ').collect();
+    for (at, word) in words.iter().enumerate() {
+        let Some((_, from, to)) = FROM.iter().find(|(verb, _, _)| verb == word) else {
+            continue;
+        };
+        let mut start = at + 1;
+        if !from.is_empty() {
+            if words.get(start) != Some(from) {
+                continue;
+            }
+            start += 1;
+        }
+        // What is left: one to three words, then the word that turns to what comes.
+        let Some(turn) =
+            (start + 1..(start + 4).min(words.len())).find(|&i| to.contains(&words[i]))
+        else {
+            continue;
+        };
+        let Some(&asked) = words.get(turn + 1) else {
+            continue;
+        };
+        let left = words[start..turn].join(" ");
+        let mut out: Vec<&str> = words[..=at].to_vec();
+        if !from.is_empty() {
+            out.push(to[0]);
+        }
+        out.push(asked);
+        let replaced = format!("instead of {left}");
+        let rest = words[turn + 2..].join(" ");
+        let mut text = out.join(" ");
+        text.push(' ');
+        text.push_str(&replaced);
+        if !rest.is_empty() {
+            text.push(' ');
+            text.push_str(&rest);
+        }
+        return text;
+    }
+    folded.to_string()
+}
+
+/// The English words of a French word the glossary knows.
+fn english(word: &str) -> Option<&'static str> {
+    let at = glossary::FRENCH
+        .binary_search_by(|(french, _)| (*french).cmp(word))
+        .ok()?;
+    Some(glossary::FRENCH[at].1)
+}
+
+/// The French words the glossary reads as a word of stem `part`: a rule in French holds
+/// one of them where a rule in English holds the word.
+fn french_forms(part: &str) -> impl Iterator<Item = &'static str> {
+    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+        let mut by_stem: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+        for (french, english) in glossary::FRENCH {
+            for word in english.split(' ') {
+                by_stem.entry(stem(synonym(word))).or_default().push(french);
+            }
+        }
+        by_stem
+    });
+    BY_STEM.get(part).into_iter().flatten().copied()
+}
+
 /// `folded` with the phrases of [`lexicon::PHRASES`] written as their one word, each
 /// matched where it starts and ends at a word's edge.
 fn lexicon_rewrite(folded: &str) -> String {
     // A searcher a phrase, built once (a `contains` a phrase and a rule was a sixth of `check`).
     static FINDERS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
-        lexicon::PHRASES
-            .iter()
+        phrases()
             .map(|(phrase, _)| Finder::new(phrase.as_bytes()))
             .collect()
     });
     let mut text = folded.to_string();
-    for ((phrase, word), finder) in lexicon::PHRASES.iter().zip(FINDERS.iter()) {
+    for ((phrase, word), finder) in phrases().zip(FINDERS.iter()) {
         if finder.find(text.as_bytes()).is_some() {
             text = lexicon::replace_phrase(&text, phrase, word);
         }
@@ -533,7 +651,7 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
     let mut french_negation = false;
     let mut expect_verb = has_verb;
     let mut in_object = true;
-    for raw in words(text) {
+    for raw in words(text).flat_map(translated) {
         match raw {
             "avoid" | "stop" | "arretez" | "cessez" | "evitez" | "eviter" | "evite" => {
                 // The marker is the verb: "Avoid default exports".
@@ -543,6 +661,9 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
             "prefer" | "privilegiez" | "privilegier" | "preferez" | "preferer" => {
                 expect_verb = false;
             }
+            // "Never delete a file without asking" asks to ask: the second negation undoes
+            // the first.
+            "without" | "sans" if clause.negative => clause.negative = false,
             "never" | "not" | "no" | "don" | "dont" | "doesn" | "shouldn" | "mustn" | "cannot"
             | "without" | "jamais" | "pas" | "aucun" | "aucune" | "sans" => {
                 clause.negative = true;
@@ -750,10 +871,13 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
                 }
             }
         }
-        for (phrase, word) in lexicon::PHRASES {
+        for (phrase, word) in phrases() {
             if *word == part {
                 needles.push((*phrase).to_string());
             }
+        }
+        for french in french_forms(part) {
+            push(french, needles);
         }
     };
     let said = shape.meaningful().chain(replaced).chain(flipped);

@@ -1,8 +1,9 @@
 //! The judgment as a model: each (text, rule) pair is read into a few features (the strict
 //! statement match, how much of the rule the text says and how much else it says, whether
-//! it reports the thing the rule forbids or moves to another tool of its group, its cues),
-//! and two logistic models weigh them into the odds of a repeat and of a reversal; a text
-//! has the best odds of its pieces (sentences, clauses). The
+//! it reports the thing the rule forbids or moves to another tool of its group, its cues,
+//! how close their meanings are, as wholes and word by word), and two logistic models weigh
+//! them into the odds of a repeat and of a reversal; a text has the verdict of its closest
+//! piece (sentences, clauses). The
 //! weights are `weights.rs`, fitted on our own pair corpus by `train.rs`; the same features
 //! give the same verdict in every caller.
 
@@ -10,7 +11,7 @@ use super::paraphrase::{self, Overlap};
 use super::{Kind, Shape, Stems, meaning, relate, weights};
 
 /// The features, in the order of the weights.
-pub(super) const NAMES: [&str; 39] = [
+pub(super) const NAMES: [&str; 46] = [
     "strict repeat",
     "strict reversal",
     "covered",
@@ -50,6 +51,13 @@ pub(super) const NAMES: [&str; 39] = [
     "reads as a rule × reason covered",
     "means the same",
     "means the same, opposite polarity",
+    "aligned, same polarity",
+    "aligned, opposite polarity",
+    "aligned precise",
+    "reports what the rule replaces",
+    "again asks for what the rule replaces",
+    "the object said",
+    "the object said × aligned",
 ];
 
 pub(super) type Features = [f64; NAMES.len()];
@@ -116,12 +124,29 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     f[34] = rule_like * f[5];
     f[35] = rule_like * f[4];
     f[36] = rule_like * f[10].max(f[23]);
-    f[37] = closeness(text, rule);
+    // Rules of one file are close in meaning: a rule is read against a rule by its words.
+    f[37] = if cues.rule_like {
+        0.0
+    } else {
+        closeness(text, rule)
+    };
     f[38] = if text.main.negative == rule.main.negative {
         0.0
     } else {
         f[37]
     };
+    let aligned = paraphrase::aligned(text, rule, stems);
+    if text.main.negative == rule.main.negative {
+        f[39] = aligned.covered;
+    } else {
+        f[40] = aligned.covered;
+    }
+    f[41] = aligned.precise;
+    f[44] = aligned.object;
+    f[45] = aligned.object * aligned.covered;
+    // "You imported moment again" names what the rule replaces to complain, not to ask.
+    f[42] = f[18] * f[13];
+    f[43] = f[15] * f[13];
     f[27] = if cues.permits && rule.main.negative {
         covered
     } else {
@@ -135,25 +160,12 @@ pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// Whether the model weighs a piece against a rule: a piece of conversation (one that reads
-/// as a rule is held to the strict match: a wrong refusal of a new rule costs a
-/// correction, and two rules of one file are about things close in meaning) that says
-/// enough of it.
+/// Whether the model weighs a piece against a rule: one that says enough of it, and, for a
+/// piece that reads as a rule, shares a word with it or changes its choice (two rules of
+/// one file are about things close in meaning, so meaning alone does not make them one).
 pub(super) fn weighs(piece: &Shape, f: &Features) -> bool {
-    !piece.cues.rule_like && says_enough(f)
-}
-
-/// Whether a piece says enough of the rule to be judged at all: a part of its words (or of
-/// its reason), the thing it forbids, a move to another tool of its group, or the strict
-/// match; one shared word and an "I told you" are not a repeat, nor one word in common
-/// out of several ("in TypeScript").
-pub(super) fn says_enough(f: &Features) -> bool {
-    // A piece that reads as a rule and names another object or action than the rule's
-    // ("Run cargo clippy" for "Run cargo fmt") is another rule, unless strictly the same or
-    // a change of the rule's own choice (another tool of its group, what it replaces).
-    let changes_the_choice = f[12] > 0.0 || f[13] > 0.0 || f[14] > 0.0;
-    let another_rule = f[32] > 0.0 && f[0] == 0.0 && f[1] == 0.0 && !changes_the_choice;
-    !another_rule && says_some(f)
+    let shares = f[0] > 0.0 || f[1] > 0.0 || f[20] >= 0.5 || f[12] > 0.0 || f[13] > 0.0;
+    says_enough(f) && (!piece.cues.rule_like || shares || f[14] > 0.0)
 }
 
 /// How close two texts' meanings are, from 0, with nothing below [`MEANING_GATE`]: a
@@ -172,12 +184,19 @@ fn closeness(text: &Shape, rule: &Shape) -> f64 {
     }
 }
 
+/// The share of a rule's words a text says in meaning from which it is judged.
+pub(super) const ALIGNED_GATE: f64 = 0.3;
+
 /// The closeness of meaning from which a text is judged against a rule with no other sign.
 pub(super) const MEANING_GATE: f64 = 0.45;
 
-fn says_some(f: &Features) -> bool {
+/// Whether a piece says enough of the rule to be judged at all: a part of its words (or of
+/// its reason, or of their meanings), the thing it forbids, a move to another tool of its
+/// group, or the strict match; one shared word and an "I told you" are not a repeat.
+fn says_enough(f: &Features) -> bool {
     f[0] > 0.0
         || f[37] > 0.0
+        || f[39].max(f[40]) >= ALIGNED_GATE
         || f[1] > 0.0
         // Half the rule in two words or more, or most of it.
         || (f[2].max(f[22]) >= 0.5 && f[20] >= 0.5)
@@ -197,12 +216,29 @@ pub(super) fn odds(f: &Features) -> (f64, f64) {
     )
 }
 
-/// The verdict of a text's best odds (each the best of its pieces'): the more likely of a
-/// repeat and a reversal, when it reaches its threshold, with its probability as the score.
-pub(super) fn verdict((repeat, reversal): (f64, f64)) -> Option<(Kind, f64)> {
-    let repeat = (repeat >= weights::REPEAT_THRESHOLD).then_some((Kind::Duplicate, repeat));
-    let reversal =
-        (reversal >= weights::REVERSAL_THRESHOLD).then_some((Kind::Contradiction, reversal));
+/// The verdict of a piece's odds: the more likely of a repeat and a reversal, when it
+/// reaches its threshold, with its probability as the score. A piece that reads as a rule
+/// has thresholds of its own: `learn` refuses on them, and a wrong refusal costs a
+/// correction.
+pub(super) fn verdict(odds: (f64, f64), rule_like: bool) -> Option<(Kind, f64)> {
+    let thresholds = if rule_like {
+        (
+            weights::RULE_REPEAT_THRESHOLD,
+            weights::RULE_REVERSAL_THRESHOLD,
+        )
+    } else {
+        (weights::REPEAT_THRESHOLD, weights::REVERSAL_THRESHOLD)
+    };
+    verdict_at(odds, thresholds)
+}
+
+/// The verdict of odds against the thresholds (repeat, reversal).
+pub(super) fn verdict_at(
+    (repeat, reversal): (f64, f64),
+    (for_repeat, for_reversal): (f64, f64),
+) -> Option<(Kind, f64)> {
+    let repeat = (repeat >= for_repeat).then_some((Kind::Duplicate, repeat));
+    let reversal = (reversal >= for_reversal).then_some((Kind::Contradiction, reversal));
     [repeat, reversal]
         .into_iter()
         .flatten()

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
-use super::{Clause, Shape, Stems, Word, lexicon};
+use super::{Clause, Shape, Stems, Word, lexicon, meaning};
 
 /// What a text says around a rule: that it repeats itself, that something changes from now
 /// on, that it asks a question.
@@ -251,6 +251,73 @@ pub(super) fn counts(text: &Shape, rule: &Shape, stems: &Stems) -> (usize, usize
     }
     (keys, shared, own)
 }
+
+/// How much of the rule's statement the text says word for word in meaning, and how much
+/// of the text the rule accounts for: each meaningful word of one side is matched with its
+/// closest word of the other (the same stem is 1; another word its cosine of meaning above
+/// [`WORD_GATE`], rescaled), so "don't push straight to main" says "never commit directly
+/// to main" in part without sharing "directly".
+pub(super) fn aligned(text: &Shape, rule: &Shape, stems: &Stems) -> Aligned {
+    let content = |words: &[Word]| -> Vec<Word> {
+        words
+            .iter()
+            .copied()
+            .filter(|w| !w.generic && !stems.is_filler(*w))
+            .collect()
+    };
+    let said: Vec<Word> = [
+        &text.main.words[..],
+        text.replaced.as_deref().map_or(&[], |r| &r.words),
+        &text.reason,
+    ]
+    .concat();
+    let (said, asked) = (content(&said), content(&rule.main.words));
+    if said.is_empty() || asked.is_empty() {
+        return Aligned::default();
+    }
+    let closeness = |a: Word, b: Word| -> f64 {
+        if a.stem == b.stem {
+            return 1.0;
+        }
+        match (stems.vector(a), stems.vector(b)) {
+            (Some(x), Some(y)) => {
+                ((meaning::closeness(x, y) - WORD_GATE) / (1.0 - WORD_GATE)).max(0.0)
+            }
+            _ => 0.0,
+        }
+    };
+    let best = |w: Word, among: &[Word]| among.iter().map(|&o| closeness(w, o)).fold(0.0, f64::max);
+    let covered = asked.iter().map(|&w| best(w, &said)).sum::<f64>() / asked.len() as f64;
+    let precise = said.iter().map(|&w| best(w, &asked)).sum::<f64>() / said.len() as f64;
+    // The object is what sets a rule apart from the others of its topic: "snapshot tests",
+    // not "tests".
+    let object = content(&rule.main.object);
+    let object_said = object.iter().map(|&w| best(w, &said)).fold(1.0, f64::min);
+    Aligned {
+        covered,
+        precise,
+        object: if object.is_empty() {
+            covered
+        } else {
+            object_said
+        },
+    }
+}
+
+/// How much of a rule a text says in meaning, word by word ([`aligned`]).
+#[derive(Default)]
+pub(super) struct Aligned {
+    /// The share of the rule's statement said.
+    pub(super) covered: f64,
+    /// The share of the text the rule accounts for.
+    pub(super) precise: f64,
+    /// The least said of the words of the rule's object (its statement's share when it
+    /// names none).
+    pub(super) object: f64,
+}
+
+/// The cosine of two words' meanings below which they are other words.
+const WORD_GATE: f64 = 0.4;
 
 /// "Let's move the e2e tests to Cypress" against "Always use Playwright for end-to-end
 /// tests": the rule's tool gone and another of its group asked for in its place. `None`
