@@ -96,6 +96,9 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("export default", "default export"),
     ("exports nommes", "named exports"),
     ("export nomme", "named export"),
+    // "without exception" says "always", not "without": no negation, no word.
+    ("without exception", "always"),
+    ("sans exception", "toujours"),
     ("no need to", "never"),
     ("no longer need to", "never"),
     ("don't need to", "never"),

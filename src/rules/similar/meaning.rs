@@ -42,14 +42,21 @@ pub(super) fn of_folded(folded: &str) -> Option<Meaning> {
     let mut sum = Box::new([0.0f32; DIMS]);
     let mut any = false;
     let mut piece = String::new();
-    for word in words(folded).flat_map(super::translated) {
-        any |= add_word(word, &mut piece, &mut sum);
+    for word in words(folded) {
+        for word in super::translated(word) {
+            any |= add_word(word, &mut piece, &mut sum);
+        }
     }
     let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
     (any && norm > 0.0).then(|| {
         sum.iter_mut().for_each(|x| *x /= norm);
         sum
     })
+}
+
+/// Whether the table holds `word` (folded) as one whole piece.
+pub(super) fn is_piece(word: &str) -> bool {
+    find(word.as_bytes()).is_some()
 }
 
 /// How close two directions are: their cosine, from -1 to 1.

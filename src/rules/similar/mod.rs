@@ -118,16 +118,26 @@ impl Stems {
         id
     }
 
-    /// The meaning of `word` alone, as first written: what lets "straight" stand for
-    /// "directly".
+    /// The meaning of `word` alone, read from its stem (not from a spelling, which would
+    /// depend on which rule was read first): what lets "remove" stand for "delete".
     fn vector(&self, word: Word) -> Option<&meaning::Meaning> {
         self.vectors[word.stem as usize]
             .get_or_init(|| {
+                let stem = self.text(word.stem);
                 // A number or a version is the same only as written ("es2020", "v3").
-                let form = self.form(word);
-                (!form.bytes().any(|b| b.is_ascii_digit()))
-                    .then(|| meaning::of_folded(form))
-                    .flatten()
+                if stem.bytes().any(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                // The stemmer drops a final "e" ("delete", "file"): the word is the stem
+                // again with it, unless the stem is a long word of its own ("main").
+                let whole = stem.len() >= 4 && meaning::is_piece(stem);
+                let with_e = format!("{stem}e");
+                let form = if !whole && meaning::is_piece(&with_e) {
+                    &with_e
+                } else {
+                    stem
+                };
+                meaning::of_folded(form)
             })
             .as_ref()
     }
@@ -246,7 +256,8 @@ impl Shape {
 
     /// The shape of an instruction already clipped and folded, without its meaning.
     fn of_folded(folded: &str, stems: &mut Stems) -> Shape {
-        let folded = change_in_order(&lexicon_rewrite(folded));
+        let folded = lexicon_rewrite(folded);
+        let folded = change_in_order(&folded).unwrap_or(folded);
         let (cues, plain) = paraphrase::Cues::read(&folded);
         let directive = directive(&plain);
         let reason = clause_with(&plain[directive.len()..], false, stems).words;
@@ -457,25 +468,19 @@ fn phrases() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
 }
 
 /// A word as the matcher reads it: the English words of a French word the glossary knows,
-/// else itself.
-fn translated(word: &str) -> impl Iterator<Item = &str> {
-    let english = english(word);
-    english
-        .is_none()
-        .then_some(word)
-        .into_iter()
-        .chain(english.into_iter().flat_map(|e| e.split(' ')))
+/// else itself (one `Split` either way: this runs for every word of every rule read).
+fn translated(word: &str) -> std::str::Split<'_, char> {
+    english(word).unwrap_or(word).split(' ')
 }
 
 /// "switch from A to B" (and "replace A with B", "passe de A à B", "remplace A par B")
-/// written as "switch to B instead of A", the order the replacement is read in: what is
-/// asked for, then what it replaces.
-fn change_in_order(folded: &str) -> String {
-    const FROM: &[(&str, &str, &[&str])] = &[
+/// written as "use B instead of A", the way a replacement is read: what is asked for, then
+/// what it replaces. `None` when the text says no such change.
+fn change_in_order(folded: &str) -> Option<String> {
+    const CHANGES: &[(&str, &str, &[&str])] = &[
         ("switch", "from", &["to"]),
         ("move", "from", &["to"]),
         ("migrate", "from", &["to"]),
-        ("go", "from", &["to"]),
         ("replace", "", &["with", "by"]),
         ("passe", "de", &["a", "vers"]),
         ("passer", "de", &["a", "vers"]),
@@ -485,9 +490,10 @@ fn change_in_order(folded: &str) -> String {
         ("remplacer", "", &["par"]),
         ("remplacez", "", &["par"]),
     ];
-    let words: Vec<&str> = folded.split(' ').collect();
+    const ARTICLES: &[&str] = &["the", "a", "an", "le", "la", "les", "l", "un", "une", "des"];
+    let words: Vec<&str> = folded.split_whitespace().collect();
     for (at, word) in words.iter().enumerate() {
-        let Some((_, from, to)) = FROM.iter().find(|(verb, _, _)| verb == word) else {
+        let Some((_, from, to)) = CHANGES.iter().find(|(verb, _, _)| verb == word) else {
             continue;
         };
         let mut start = at + 1;
@@ -503,36 +509,63 @@ fn change_in_order(folded: &str) -> String {
         else {
             continue;
         };
-        let Some(&asked) = words.get(turn + 1) else {
+        let mut asked = turn + 1;
+        while words.get(asked).is_some_and(|w| ARTICLES.contains(w)) {
+            asked += 1;
+        }
+        // What is asked for: up to a preposition or a mark, three words at most.
+        let mut end = asked;
+        while end < words.len() && end < asked + 3 && !is_preposition(words[end]) {
+            end += 1;
+            if words[end - 1].ends_with(|c: char| c.is_ascii_punctuation()) {
+                break;
+            }
+        }
+        if end == asked {
             continue;
-        };
-        let left = words[start..turn].join(" ");
-        let mut out: Vec<&str> = words[..=at].to_vec();
-        if !from.is_empty() {
-            out.push(to[0]);
         }
-        out.push(asked);
-        let replaced = format!("instead of {left}");
-        let rest = words[turn + 2..].join(" ");
-        let mut text = out.join(" ");
-        text.push(' ');
-        text.push_str(&replaced);
-        if !rest.is_empty() {
-            text.push(' ');
-            text.push_str(&rest);
-        }
-        return text;
+        let mut out: Vec<&str> = words[..at].to_vec();
+        out.push("use");
+        out.extend(&words[asked..end]);
+        out.extend(["instead", "of"]);
+        out.extend(&words[start..turn]);
+        out.extend(&words[end..]);
+        return Some(out.join(" "));
     }
-    folded.to_string()
+    None
 }
 
 /// The English words of a French word the glossary knows.
 fn english(word: &str) -> Option<&'static str> {
-    let at = glossary::FRENCH
-        .binary_search_by(|(french, _)| (*french).cmp(word))
-        .ok()?;
-    Some(glossary::FRENCH[at].1)
+    static BY_WORD: LazyLock<HashMap<&'static str, &'static str, Fnv>> =
+        LazyLock::new(|| glossary::FRENCH.iter().copied().collect());
+    BY_WORD.get(word).copied()
 }
+
+/// FNV-1a, for the glossary's lookups: every word of every rule read is looked up, and
+/// the default hasher, built against adversarial keys, cost more than the reading.
+#[derive(Clone, Copy)]
+struct FnvHasher(u64);
+
+impl Default for FnvHasher {
+    fn default() -> FnvHasher {
+        FnvHasher(0xCBF2_9CE4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+}
+
+type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 
 /// The French words the glossary reads as a word of stem `part`: a rule in French holds
 /// one of them where a rule in English holds the word.
@@ -651,6 +684,7 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
     let mut french_negation = false;
     let mut expect_verb = has_verb;
     let mut in_object = true;
+    let mut undone = false;
     for raw in words(text).flat_map(translated) {
         match raw {
             "avoid" | "stop" | "arretez" | "cessez" | "evitez" | "eviter" | "evite" => {
@@ -661,9 +695,14 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
             "prefer" | "privilegiez" | "privilegier" | "preferez" | "preferer" => {
                 expect_verb = false;
             }
-            // "Never delete a file without asking" asks to ask: the second negation undoes
-            // the first.
-            "without" | "sans" if clause.negative => clause.negative = false,
+            // "Never delete a file without asking" asks to ask: a second negation undoes
+            // the first, once.
+            "without" | "sans" if clause.negative && !undone => {
+                clause.negative = false;
+                undone = true;
+            }
+            // "… without review or without CI": the same negation said again.
+            "without" | "sans" if undone => {}
             "never" | "not" | "no" | "don" | "dont" | "doesn" | "shouldn" | "mustn" | "cannot"
             | "without" | "jamais" | "pas" | "aucun" | "aucune" | "sans" => {
                 clause.negative = true;
@@ -1260,5 +1299,95 @@ mod tests {
                 (2, 4, Kind::Contradiction)
             ]
         );
+    }
+
+    #[test]
+    fn a_change_from_one_thing_to_another_reads_as_a_replacement() {
+        let read = |text: &str| change_in_order(text);
+        assert_eq!(
+            read("let's switch from jest to vitest for unit tests").as_deref(),
+            Some("let's use vitest instead of jest for unit tests")
+        );
+        assert_eq!(
+            read("replace moment with the datefns library").as_deref(),
+            Some("use datefns library instead of moment")
+        );
+        assert_eq!(
+            read("on passe de 2 a 4 espaces").as_deref(),
+            Some("on use 4 espaces instead of 2")
+        );
+        assert_eq!(
+            read("switch  from\njest to vitest").as_deref(),
+            Some("use vitest instead of jest")
+        );
+        for nothing in [
+            "",
+            "switch from",
+            "switch from a to",
+            "replace with",
+            "move on",
+        ] {
+            assert_eq!(read(nothing), None, "{nothing:?}");
+        }
+    }
+
+    #[test]
+    fn replace_a_with_b_repeats_use_b_instead_of_a() {
+        assert_eq!(
+            kind(
+                "Replace moment with date-fns.",
+                "Use date-fns instead of moment."
+            ),
+            Some(Kind::Duplicate)
+        );
+    }
+
+    #[test]
+    fn never_without_asks_for_the_thing_once() {
+        let mut stems = Stems::new();
+        let negative = |text: &str, stems: &mut Stems| Shape::of(text, stems).main.negative;
+        assert!(!negative("Never delete a file without asking.", &mut stems));
+        assert!(!negative(
+            "Ne jamais supprimer sans confirmation.",
+            &mut stems
+        ));
+        assert!(negative(
+            "Never push to main without exception.",
+            &mut stems
+        ));
+        assert!(!negative(
+            "Never merge without review or without CI.",
+            &mut stems
+        ));
+        assert_eq!(
+            kind(
+                "Never push to main without exception.",
+                "Never push to main."
+            ),
+            Some(Kind::Duplicate)
+        );
+    }
+
+    #[test]
+    fn french_words_are_read_as_english_ones() {
+        assert_eq!(english("boucle"), Some("loop"));
+        assert_eq!(english("loop"), None);
+        assert_eq!(translated("boucles").collect::<Vec<_>>(), ["loop"]);
+        assert_eq!(translated("tabs").collect::<Vec<_>>(), ["tabs"]);
+        // A French rule holds the glossary's spelling of an English word.
+        assert!(french_forms("loop").any(|french| french == "boucle"));
+    }
+
+    #[test]
+    fn a_word_has_the_same_meaning_whatever_was_read_first() {
+        let (mut one, mut two) = (Stems::new(), Stems::new());
+        let a = Shape::of("Mocks are fine here.", &mut one);
+        let _ = Shape::of("stop mocking the database", &mut two);
+        let b = Shape::of("Mocks are fine here.", &mut two);
+        let vector = |shape: &Shape, stems: &Stems| {
+            let word = *shape.meaningful().next().unwrap();
+            stems.vector(word).map(|v| v.to_vec())
+        };
+        assert_eq!(vector(&a, &one), vector(&b, &two));
     }
 }

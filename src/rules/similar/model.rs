@@ -135,7 +135,14 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     } else {
         f[37]
     };
-    let aligned = paraphrase::aligned(text, rule, stems);
+    // A piece that reads as a rule and shares nothing with it is not weighed (`weighs`):
+    // its words need not be matched (most of `check`'s pairs).
+    let unshared = f[0] == 0.0 && f[1] == 0.0 && f[20] == 0.0 && f[12] + f[13] + f[14] == 0.0;
+    let aligned = if cues.rule_like && unshared {
+        paraphrase::Aligned::default()
+    } else {
+        paraphrase::aligned(text, rule, stems)
+    };
     if text.main.negative == rule.main.negative {
         f[39] = aligned.covered;
     } else {
@@ -161,10 +168,17 @@ pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {
 }
 
 /// Whether the model weighs a piece against a rule: one that says enough of it, and, for a
-/// piece that reads as a rule, shares a word with it or changes its choice (two rules of
-/// one file are about things close in meaning, so meaning alone does not make them one).
+/// piece that reads as a rule, one the strict match relates, that shares two meaningful
+/// words with it (or one, the rest said in meaning), or that changes its choice of tool
+/// (two rules of one file are about things close in meaning, so meaning alone does not
+/// make them one).
 pub(super) fn weighs(piece: &Shape, f: &Features) -> bool {
-    let shares = f[0] > 0.0 || f[1] > 0.0 || f[20] >= 0.5 || f[12] > 0.0 || f[13] > 0.0;
+    let shares = f[0] > 0.0
+        || f[1] > 0.0
+        || f[20] >= 0.5
+        || (f[20] > 0.0 && f[39].max(f[40]) >= 0.5)
+        || f[12] > 0.0
+        || f[13] > 0.0;
     says_enough(f) && (!piece.cues.rule_like || shares || f[14] > 0.0)
 }
 
@@ -185,7 +199,7 @@ fn closeness(text: &Shape, rule: &Shape) -> f64 {
 }
 
 /// The share of a rule's words a text says in meaning from which it is judged.
-pub(super) const ALIGNED_GATE: f64 = 0.3;
+const ALIGNED_GATE: f64 = 0.3;
 
 /// The closeness of meaning from which a text is judged against a rule with no other sign.
 pub(super) const MEANING_GATE: f64 = 0.45;

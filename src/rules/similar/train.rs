@@ -111,9 +111,20 @@ fn rule_against_rule(pairs: &[Pair]) -> Vec<Pair> {
     out
 }
 
+/// How `judge::relation` reads a piece against a rule: by the model, as conversation or as
+/// a rule (each with its thresholds), or by the strict match of a piece that reads as a
+/// rule (no threshold).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reading {
+    Conversation,
+    RuleLike,
+    Strict,
+}
+
 /// The features of each piece of a pair's text against each of its rules, as `judge`
-/// reads them.
-pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(bool, Features)>> {
+/// reads them: each piece the model weighs, and each strict match of a piece that reads
+/// as a rule.
+pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(Reading, Features)>> {
     let mut stems = Stems::new();
     let pieces: Vec<Shape> = judge::pieces(&pair.text)
         .into_iter()
@@ -123,13 +134,22 @@ pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(bool, Features)>> {
         .iter()
         .map(|rule| {
             let rule = Shape::of(rule, &mut stems);
-            // Only the pieces the model weighs, and whether each reads as a rule.
-            pieces
-                .iter()
-                .map(|piece| (piece, model::features(piece, &rule, &stems)))
-                .filter(|(piece, f)| model::weighs(piece, f))
-                .map(|(piece, f)| (piece.cues.rule_like, f))
-                .collect()
+            let mut read = Vec::new();
+            for piece in &pieces {
+                let f = model::features(piece, &rule, &stems);
+                if piece.cues.rule_like && (f[0] > 0.0 || f[1] > 0.0) {
+                    read.push((Reading::Strict, f));
+                }
+                if model::weighs(piece, &f) {
+                    let reading = if piece.cues.rule_like {
+                        Reading::RuleLike
+                    } else {
+                        Reading::Conversation
+                    };
+                    read.push((reading, f));
+                }
+            }
+            read
         })
         .collect()
 }
@@ -176,9 +196,9 @@ fn fit(rows: &[(Vec<Features>, bool)]) -> (Vec<f64>, f64) {
     (weights, bias)
 }
 
-/// The odds of each piece a pair's text against one rule: whether it reads as a rule, and
-/// its odds of a repeat and of a reversal.
-type Odds = Vec<(bool, f64, f64)>;
+/// The odds of each piece a pair's text against one rule: how it is read, and its odds of
+/// a repeat and of a reversal (for a strict match, its score as the one of its kind).
+type Odds = Vec<(Reading, f64, f64)>;
 
 /// The thresholds of a repeat and of a reversal, for a piece of conversation and for one
 /// that reads as a rule.
@@ -189,10 +209,13 @@ type Thresholds = [(f64, f64); 2];
 fn decide(odds: &[Odds], thresholds: Thresholds) -> Option<(usize, Label)> {
     let mut best: Option<(f64, usize, Label)> = None;
     for (at, pieces) in odds.iter().enumerate() {
-        for &(rule_like, repeat, reversal) in pieces {
-            let Some((kind, p)) =
-                model::verdict_at((repeat, reversal), thresholds[usize::from(rule_like)])
-            else {
+        for &(reading, repeat, reversal) in pieces {
+            let at_least = match reading {
+                Reading::Conversation => thresholds[0],
+                Reading::RuleLike => thresholds[1],
+                Reading::Strict => (0.0, 0.0),
+            };
+            let Some((kind, p)) = model::verdict_at((repeat, reversal), at_least) else {
                 continue;
             };
             let label = match kind {
@@ -282,6 +305,31 @@ fn the_committed_weights_are_what_training_writes() {
     );
 }
 
+/// The two pairs of thresholds in turn, each the best that `holds` (the right verdicts on
+/// dev, or `None` past a bound) given the other; pieces that read as rules start judged by
+/// the strict match alone (thresholds out of reach).
+fn choose(holds: impl Fn(Thresholds) -> Option<usize>) -> Thresholds {
+    let grid = || {
+        (2..=40).flat_map(|a| (2..=40).map(move |b| (f64::from(a) * 0.025, f64::from(b) * 0.025)))
+    };
+    let mut best: Thresholds = [(0.5, 0.5), (1.0, 1.0)];
+    let mut right = holds(best).unwrap_or(0);
+    for _ in 0..2 {
+        for kind in 0..2 {
+            for pair in grid() {
+                let mut tried = best;
+                tried[kind] = pair;
+                if let Some(r) = holds(tried)
+                    && r > right
+                {
+                    (best, right) = (tried, r);
+                }
+            }
+        }
+    }
+    best
+}
+
 /// Fits the matcher on the corpus (the same on every run) and prints its figures; the text
 /// of `weights.rs` it gives.
 fn trained() -> String {
@@ -303,7 +351,11 @@ fn trained() -> String {
                     .into_iter()
                     .enumerate()
                     .map(move |(at, pieces)| {
-                        let f = pieces.into_iter().map(|(_, f)| f).collect();
+                        let f = pieces
+                            .into_iter()
+                            .filter(|(reading, _)| *reading != Reading::Strict)
+                            .map(|(_, f)| f)
+                            .collect();
                         (f, pair.label == label && pair.target == Some(at))
                     })
             })
@@ -320,12 +372,13 @@ fn trained() -> String {
                     .map(|pieces| {
                         pieces
                             .iter()
-                            .map(|(rule_like, f)| {
-                                let odds = (
-                                    model::logistic(&repeat.0, repeat.1, f),
-                                    model::logistic(&reversal.0, reversal.1, f),
-                                );
-                                (*rule_like, odds.0, odds.1)
+                            .map(|&(reading, f)| match reading {
+                                Reading::Strict => (reading, f[0], f[1]),
+                                _ => (
+                                    reading,
+                                    model::logistic(&repeat.0, repeat.1, &f),
+                                    model::logistic(&reversal.0, reversal.1, &f),
+                                ),
                             })
                             .collect()
                     })
@@ -349,27 +402,7 @@ fn trained() -> String {
             && apart_false as f64 <= MAX_LEARN_FALSE * dev_rules_apart.len() as f64)
             .then_some(counts[0] + counts[1])
     };
-    // The two pairs of thresholds in turn, each the best on dev given the other; pieces
-    // that read as rules start judged by the strict match alone (thresholds out of reach).
-    let grid = || {
-        (2..=40).flat_map(|a| (2..=40).map(move |b| (f64::from(a) * 0.025, f64::from(b) * 0.025)))
-    };
-    let mut best: Thresholds = [(0.5, 0.5), (1.0, 1.0)];
-    let mut right = holds(best).unwrap_or(0);
-    for _ in 0..2 {
-        for kind in 0..2 {
-            for pair in grid() {
-                let mut tried = best;
-                tried[kind] = pair;
-                if let Some(r) = holds(tried)
-                    && r > right
-                {
-                    (best, right) = (tried, r);
-                }
-            }
-        }
-    }
-    let thresholds = best;
+    let thresholds = choose(holds);
     for (name, pairs, odds) in [("train", &train, &train_odds), ("dev", &dev, &dev_odds)] {
         let [repeats, reversals, wrong, wrong_way] = score(pairs, odds, thresholds);
         let count = |label| pairs.iter().filter(|p| p.label == label).count();
@@ -381,6 +414,13 @@ fn trained() -> String {
         );
     }
     println!("thresholds {thresholds:?}");
+    println!(
+        "learn-time pairs: {:?} of {}; dev rules against each other: {:?} of {}",
+        score(&learned, &learned_odds, thresholds),
+        learned.len(),
+        score(&dev_rules_apart, &dev_rules_apart_odds, thresholds),
+        dev_rules_apart.len()
+    );
     weights_text(&repeat, &reversal, thresholds)
 }
 
