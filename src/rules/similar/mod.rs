@@ -119,7 +119,7 @@ impl Stems {
     }
 
     /// The meaning of `word` alone, read from its stem (not from a spelling, which would
-    /// depend on which rule was read first): what lets "remove" stand for "delete".
+    /// depend on which rule was read first): what lets "large" stand for "big".
     fn vector(&self, word: Word) -> Option<&meaning::Meaning> {
         self.vectors[word.stem as usize]
             .get_or_init(|| {

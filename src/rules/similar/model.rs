@@ -178,8 +178,9 @@ pub(super) fn weighs(piece: &Shape, f: &Features) -> bool {
         || f[20] >= 0.5
         || (f[20] > 0.0 && f[39].max(f[40]) >= 0.5)
         || f[12] > 0.0
-        || f[13] > 0.0;
-    says_enough(f) && (!piece.cues.rule_like || shares || f[14] > 0.0)
+        || f[13] > 0.0
+        || f[14] > 0.0;
+    says_enough(f) && (!piece.cues.rule_like || shares)
 }
 
 /// How close two texts' meanings are, from 0, with nothing below [`MEANING_GATE`]: a

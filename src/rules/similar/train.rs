@@ -2,7 +2,7 @@
 //! `cargo test --lib rules::similar::train -- --ignored --nocapture`. The training pairs
 //! (`tests/fixtures/pairs/train.tsv` and the learn-time pairs of `rule-pairs.tsv`) fit the
 //! weights by stochastic gradient descent in a fixed order; the development pairs
-//! (`dev.tsv`) choose the two thresholds; the frozen held-out pairs are never read here.
+//! (`dev.tsv`) choose the four thresholds; the frozen held-out pairs are never read here.
 
 // A tool run by hand: it reports its figures on the terminal.
 #![allow(clippy::print_stdout)]
