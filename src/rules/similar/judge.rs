@@ -121,16 +121,30 @@ pub(crate) fn matches<'a>(
         .iter()
         .map(|needle| Finder::new(needle.as_bytes()))
         .collect();
-    let meanings: Vec<&meaning::Meaning> = shapes.iter().filter_map(Shape::meaning).collect();
+    // Only conversation is judged by meaning alone (`model::weighs`).
+    let meanings: Vec<&meaning::Meaning> = shapes
+        .iter()
+        .filter(|shape| !shape.cues.rule_like)
+        .filter_map(Shape::meaning)
+        .collect();
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, instruction)| {
             let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
-            if !finders.iter().any(|f| holds_needle(f, folded.as_bytes()))
-                && !means_the_same(&meanings, &folded)
-            {
-                return None;
-            }
-            let old = Shape::of(instruction, &mut stems);
+            // The rule's meaning, read once: for the gate when it shares no needle, then
+            // for the model.
+            let meaning = if finders.iter().any(|f| holds_needle(f, folded.as_bytes())) {
+                meaning::of_folded(&folded)
+            } else {
+                if meanings.is_empty() {
+                    return None;
+                }
+                let meaning = meaning::of_folded(&folded)?;
+                if !means_the_same(&meanings, &meaning) {
+                    return None;
+                }
+                Some(meaning)
+            };
+            let old = Shape::of_folded_with(&folded, meaning, &mut stems);
             let (kind, score, piece) = relation(&shapes, &old, &stems)?;
             Some(Match {
                 rule,
@@ -151,18 +165,12 @@ pub(crate) fn matches<'a>(
     found
 }
 
-/// Whether a piece's meaning is close to that of a rule (`folded`, its text folded): a rule
-/// sharing no word with the text is still judged then.
-fn means_the_same(pieces: &[&meaning::Meaning], folded: &str) -> bool {
-    if pieces.is_empty() {
-        return false;
-    }
-    let Some(rule) = meaning::of_folded(folded) else {
-        return false;
-    };
+/// Whether a piece's meaning is close to that of a rule: a rule sharing no word with the
+/// text is still judged then.
+fn means_the_same(pieces: &[&meaning::Meaning], rule: &meaning::Meaning) -> bool {
     pieces
         .iter()
-        .any(|piece| meaning::closeness(piece, &rule) >= model::MEANING_GATE)
+        .any(|piece| meaning::closeness(piece, rule) >= model::MEANING_GATE)
 }
 
 /// Whether `haystack` holds the needle of `finder`; a short one (" ag", "`rg": its first

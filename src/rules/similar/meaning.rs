@@ -43,6 +43,13 @@ pub(super) fn of_folded(folded: &str) -> Option<Meaning> {
     let mut any = false;
     let mut piece = String::new();
     for word in words(folded) {
+        // A word the table knows whole is no French word of the glossary (those that are
+        // English words are left out of it): one lookup, and no other.
+        if let Some(row) = find(word.as_bytes()) {
+            add_row(row, &mut sum);
+            any = true;
+            continue;
+        }
         for word in super::translated(word) {
             any |= add_word(word, &mut piece, &mut sum);
         }
@@ -98,21 +105,31 @@ fn add_word(word: &str, piece: &mut String, sum: &mut [f32; DIMS]) -> bool {
     let mut rows = [0usize; 16];
     let mut count = 0;
     let mut start = 0;
+    // The hash of each prefix of the rest, in one pass: the longest known one is then
+    // looked for without hashing each candidate anew.
+    let mut hashes = [0u64; MAX_WORD + 1];
     while start < word.len() {
-        let found = (start + 1..=word.len()).rev().find_map(|end| {
-            piece.clear();
-            if start > 0 {
-                piece.push_str("##");
-            }
-            piece.push_str(&word[start..end]);
-            find(piece.as_bytes()).map(|row| (row, end))
+        piece.clear();
+        if start > 0 {
+            piece.push_str("##");
+        }
+        let marker = piece.len();
+        piece.push_str(&word[start..]);
+        let mut hash = fnv1a(&piece.as_bytes()[..marker]);
+        for (at, &b) in piece.as_bytes()[marker..].iter().enumerate() {
+            hash = fnv1a_step(hash, b);
+            hashes[at + 1] = hash;
+        }
+        let rest = word.len() - start;
+        let found = (1..=rest).rev().find_map(|len| {
+            find_hashed(&piece.as_bytes()[..marker + len], hashes[len]).map(|row| (row, len))
         });
-        let Some((row, end)) = found.filter(|_| count < rows.len()) else {
+        let Some((row, len)) = found.filter(|_| count < rows.len()) else {
             return false;
         };
         rows[count] = row;
         count += 1;
-        start = end;
+        start += len;
     }
     for &row in &rows[..count] {
         add_row(row, sum);
@@ -122,7 +139,12 @@ fn add_word(word: &str, piece: &mut String, sum: &mut [f32; DIMS]) -> bool {
 
 /// The row of a piece, by its hash slot.
 fn find(piece: &[u8]) -> Option<usize> {
-    let mut slot = (fnv1a(piece) as usize) & (SLOTS - 1);
+    find_hashed(piece, fnv1a(piece))
+}
+
+/// The row of a piece whose hash is known.
+fn find_hashed(piece: &[u8], hash: u64) -> Option<usize> {
+    let mut slot = (hash as usize) & (SLOTS - 1);
     loop {
         let at = SLOTS_AT + 2 * slot;
         let row = usize::from(u16::from_le_bytes([TABLE[at], TABLE[at + 1]]));
@@ -151,9 +173,13 @@ fn add_row(row: usize, sum: &mut [f32; DIMS]) {
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-    })
+    bytes
+        .iter()
+        .fold(0xCBF2_9CE4_8422_2325, |h, &b| fnv1a_step(h, b))
+}
+
+const fn fnv1a_step(hash: u64, byte: u8) -> u64 {
+    (hash ^ byte as u64).wrapping_mul(0x0100_0000_01B3)
 }
 
 #[cfg(test)]

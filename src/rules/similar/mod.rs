@@ -230,6 +230,13 @@ impl Shape {
         shape
     }
 
+    /// The shape of an instruction already clipped and folded, with its meaning read.
+    fn of_folded_with(folded: &str, meaning: Option<meaning::Meaning>, stems: &mut Stems) -> Shape {
+        let shape = Shape::of_folded(folded, stems);
+        shape.meaning.get_or_init(|| meaning);
+        shape
+    }
+
     /// The meaning of the shape of `instruction`, read once.
     fn with_meaning(&self, instruction: &str) -> Option<&meaning::Meaning> {
         self.meaning

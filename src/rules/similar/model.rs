@@ -135,10 +135,11 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     } else {
         f[37]
     };
-    // A piece that reads as a rule and shares nothing with it is not weighed (`weighs`):
-    // its words need not be matched (most of `check`'s pairs).
+    // A piece that shares no word with the rule is matched word by word only when close in
+    // meaning as a whole (and never when it reads as a rule, which `weighs` would not weigh:
+    // most of `check`'s pairs): the words of a far text are no paraphrase.
     let unshared = f[0] == 0.0 && f[1] == 0.0 && f[20] == 0.0 && f[12] + f[13] + f[14] == 0.0;
-    let aligned = if cues.rule_like && unshared {
+    let aligned = if unshared && (cues.rule_like || f[37] == 0.0) {
         paraphrase::Aligned::default()
     } else {
         paraphrase::aligned(text, rule, stems)
