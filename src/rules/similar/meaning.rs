@@ -43,8 +43,8 @@ pub(super) fn of_folded(folded: &str) -> Option<Meaning> {
     let mut any = false;
     let mut piece = String::new();
     for word in words(folded) {
-        // A word the table knows whole is no French word of the glossary (those that are
-        // English words are left out of it): one lookup, and no other.
+        // A word the table knows whole is read as it is, in one lookup: the glossary's
+        // French words are seldom English word pieces, and the weights were fitted so.
         if let Some(row) = find(word.as_bytes()) {
             add_row(row, &mut sum);
             any = true;
