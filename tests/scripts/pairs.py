@@ -2168,12 +2168,12 @@ def absent_pairs(pool, rng):
                     and frozenset((c["id"], o["id"])) not in INCOMPATIBLE]
         if not siblings:
             continue
+        others = [o for o in pool if o is not c
+                  and frozenset((c["id"], o["id"])) not in INCOMPATIBLE]
         for lang in ("en", "fr"):
             for label, form, text in c["phr"][lang]:
                 if label != "repeat" or rng.random() >= ABSENT_SHARE:
                     continue
-                others = [o for o in pool if o is not c
-                          and frozenset((c["id"], o["id"])) not in INCOMPATIBLE]
                 rules, _ = pick_rules(rng.choice(siblings), others, file_lang(c, lang, rng), rng)
                 t, _style = dress(text, form, lang, rng)
                 out.append(("related", "-", SEP.join(rules), t, form, lang))

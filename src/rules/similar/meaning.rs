@@ -178,7 +178,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
         .fold(0xCBF2_9CE4_8422_2325, |h, &b| fnv1a_step(h, b))
 }
 
-const fn fnv1a_step(hash: u64, byte: u8) -> u64 {
+pub(super) const fn fnv1a_step(hash: u64, byte: u8) -> u64 {
     (hash ^ byte as u64).wrapping_mul(0x0100_0000_01B3)
 }
 

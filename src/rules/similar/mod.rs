@@ -498,6 +498,11 @@ fn change_in_order(folded: &str) -> Option<String> {
         ("remplacez", "", &["par"]),
     ];
     const ARTICLES: &[&str] = &["the", "a", "an", "le", "la", "les", "l", "un", "une", "des"];
+    // Most texts say no change: they are not cut into words.
+    let names_a_change = |word: &str| CHANGES.iter().any(|(verb, _, _)| *verb == word);
+    if !folded.split_whitespace().any(names_a_change) {
+        return None;
+    }
     let words: Vec<&str> = folded.split_whitespace().collect();
     for (at, word) in words.iter().enumerate() {
         let Some((_, from, to)) = CHANGES.iter().find(|(verb, _, _)| verb == word) else {
@@ -566,9 +571,7 @@ impl std::hash::Hasher for FnvHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3);
-        }
+        self.0 = bytes.iter().fold(self.0, |h, &b| meaning::fnv1a_step(h, b));
     }
 }
 
