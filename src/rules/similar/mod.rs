@@ -697,7 +697,8 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
     let mut undone = false;
     for raw in words(text).flat_map(translated) {
         match raw {
-            "avoid" | "stop" | "arretez" | "cessez" | "evitez" | "eviter" | "evite" => {
+            "avoid" | "stop" | "arrete" | "arreter" | "arretes" | "arretez" | "cessez"
+            | "evitez" | "eviter" | "evite" => {
                 // The marker is the verb: "Avoid default exports".
                 clause.negative = true;
                 expect_verb = false;
@@ -716,6 +717,12 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
             "never" | "not" | "no" | "don" | "dont" | "doesn" | "shouldn" | "mustn" | "cannot"
             | "without" | "jamais" | "pas" | "aucun" | "aucune" | "sans" => {
                 clause.negative = true;
+            }
+            // "Skip the tests", "drop the locale formatting": what follows is not done;
+            // "never skip the tests" asks for them.
+            "skip" | "skipping" | "skips" | "drop" | "dropping" | "ditch" => {
+                clause.negative = !clause.negative;
+                expect_verb = false;
             }
             // "Don't forget to …", "N'oublie pas de …": the negation is of forgetting.
             "forget" | "oublie" | "oublier" | "oublies" | "oubliez" => {

@@ -11,7 +11,7 @@ use super::paraphrase::{self, Overlap};
 use super::{Kind, Shape, Stems, meaning, relate, weights};
 
 /// The features, in the order of the weights.
-pub(super) const NAMES: [&str; 46] = [
+pub(super) const NAMES: [&str; 48] = [
     "strict repeat",
     "strict reversal",
     "covered",
@@ -58,6 +58,8 @@ pub(super) const NAMES: [&str; 46] = [
     "again asks for what the rule replaces",
     "the object said",
     "the object said × aligned",
+    "replaced covered, same polarity",
+    "replaced covered, opposite polarity",
 ];
 
 pub(super) type Features = [f64; NAMES.len()];
@@ -86,12 +88,7 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     } else {
         main.covered * main.precise
     };
-    if let Some(flipped) = rule.flipped.as_deref() {
-        let o: Overlap = paraphrase::overlap_of(flipped, text, rule, stems);
-        let same = text.main.negative == flipped.negative;
-        f[8] = if same { o.covered * o.precise } else { 0.0 };
-        f[9] = if same { 0.0 } else { o.covered * o.precise };
-    }
+    said_other_ways(&mut f, text, rule, stems);
     f[10] = paraphrase::reason_covered(text, rule, stems);
     f[11] = paraphrase::complains(text, rule, stems).unwrap_or(0.0);
     let moved = paraphrase::substitutes(text, rule, stems);
@@ -161,6 +158,27 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
         0.0
     };
     f
+}
+
+/// How much of the rule the text says through its word's opposite ("no default exports"
+/// for "use named exports") and through what it replaces ("never use MD5 for passwords"
+/// for "hash with argon2id, never MD5"), each with its polarity against the text's.
+fn said_other_ways(f: &mut Features, text: &Shape, rule: &Shape, stems: &Stems) {
+    if let Some(flipped) = rule.flipped.as_deref() {
+        let o: Overlap = paraphrase::overlap_of(flipped, text, rule, stems);
+        let same = text.main.negative == flipped.negative;
+        f[8] = if same { o.covered * o.precise } else { 0.0 };
+        f[9] = if same { 0.0 } else { o.covered * o.precise };
+    }
+    if let Some(replaced) = rule.replaced.as_deref() {
+        let o = paraphrase::overlap_of_replaced(replaced, text, rule, stems);
+        let at = if text.main.negative == replaced.negative {
+            46
+        } else {
+            47
+        };
+        f[at] = o.covered * o.precise;
+    }
 }
 
 pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {

@@ -184,6 +184,21 @@ pub(super) fn overlap_of(clause: &Clause, text: &Shape, rule: &Shape, stems: &St
     )
 }
 
+/// How the text's main statement meets what `rule` replaces, the rule's own words known.
+pub(super) fn overlap_of_replaced(
+    replaced: &Clause,
+    text: &Shape,
+    rule: &Shape,
+    stems: &Stems,
+) -> Overlap {
+    overlap(
+        replaced,
+        &text.main.words,
+        &[&replaced.words, &rule.main.words],
+        stems,
+    )
+}
+
 /// The share of the rule's reason the text names ("the bundle grew because of axios" for
 /// "- because we dropped axios to cut the bundle size").
 pub(super) fn reason_covered(text: &Shape, rule: &Shape, stems: &Stems) -> f64 {
