@@ -379,6 +379,13 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("vouvoiement", "tutoiement"),
     ("lazy", "eager"),
     ("camelcase", "snakecase"),
+    ("enable", "disable"),
+    ("show", "hide"),
+    ("respect", "ignore"),
+    ("allow", "forbid"),
+    ("static", "dynamic"),
+    ("sync", "async"),
+    ("manual", "automatic"),
 ];
 
 /// `clause` said through its word's opposite, with the other polarity: "Always use named

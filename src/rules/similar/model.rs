@@ -11,7 +11,7 @@ use super::paraphrase::{self, Overlap};
 use super::{Kind, Shape, Stems, meaning, relate, weights};
 
 /// The features, in the order of the weights.
-pub(super) const NAMES: [&str; 48] = [
+pub(super) const NAMES: [&str; 53] = [
     "strict repeat",
     "strict reversal",
     "covered",
@@ -60,6 +60,11 @@ pub(super) const NAMES: [&str; 48] = [
     "the object said × aligned",
     "replaced covered, same polarity",
     "replaced covered, opposite polarity",
+    "stance agreed, word by word",
+    "stance opposed, word by word",
+    "cue: report × stance opposed",
+    "cue: question × stance opposed",
+    "cue: again × stance opposed",
 ];
 
 pub(super) type Features = [f64; NAMES.len()];
@@ -150,6 +155,11 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     f[44] = aligned.object;
     f[45] = aligned.object * aligned.covered;
     // "You imported moment again" names what the rule replaces to complain, not to ask.
+    // So does "you used expect() in main.rs" or "why is there Action *?" for a rule against
+    // it: a complaint takes the stance the rule forbids.
+    f[50] = f[18] * f[49];
+    f[51] = f[17] * f[49];
+    f[52] = f[15] * f[49];
     f[42] = f[18] * f[13];
     f[43] = f[15] * f[13];
     f[27] = if cues.permits && rule.main.negative {
@@ -179,6 +189,7 @@ fn said_other_ways(f: &mut Features, text: &Shape, rule: &Shape, stems: &Stems) 
         };
         f[at] = o.covered * o.precise;
     }
+    (f[48], f[49]) = paraphrase::stances(text, rule, stems);
 }
 
 pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {

@@ -199,6 +199,54 @@ pub(super) fn overlap_of_replaced(
     )
 }
 
+/// The stance `shape` takes on `word`: against it (`true`) in a negative statement or in
+/// what a positive one replaces, for it (`false`) the other way; none when it does not say
+/// the word, or says it both ways ("use podman compose instead of docker compose").
+fn stance(shape: &Shape, word: Word) -> Option<bool> {
+    let main = holds(&shape.main.words, word).then_some(shape.main.negative);
+    let replaced = shape
+        .replaced
+        .as_deref()
+        .and_then(|r| holds(&r.words, word).then_some(r.negative));
+    match (main, replaced) {
+        (Some(a), Some(b)) if a != b => None,
+        (Some(a), _) | (None, Some(a)) => Some(a),
+        (None, None) => None,
+    }
+}
+
+/// The shares of the rule's meaningful words (tools double) on which the text takes the
+/// rule's stance, and the opposite one: word by word, so "use podman instead of docker"
+/// is against the docker that "Use docker compose" is for, whatever the main statements'
+/// polarities.
+pub(super) fn stances(text: &Shape, rule: &Shape, stems: &Stems) -> (f64, f64) {
+    let mut words: Vec<Word> = rule
+        .main
+        .words
+        .iter()
+        .chain(rule.replaced.iter().flat_map(|r| r.words.iter()))
+        .copied()
+        .filter(|&w| !w.generic && !stems.is_filler(w))
+        .collect();
+    words.sort();
+    words.dedup();
+    let (mut agreed, mut opposed, mut total) = (0.0, 0.0, 0.0);
+    for word in words {
+        let weight = if stems.is_key(word) { 2.0 } else { 1.0 };
+        total += weight;
+        match (stance(text, word), stance(rule, word)) {
+            (Some(a), Some(b)) if a == b => agreed += weight,
+            (Some(_), Some(_)) => opposed += weight,
+            _ => {}
+        }
+    }
+    if total == 0.0 {
+        (0.0, 0.0)
+    } else {
+        (agreed / total, opposed / total)
+    }
+}
+
 /// The share of the rule's reason the text names ("the bundle grew because of axios" for
 /// "- because we dropped axios to cut the bundle size").
 pub(super) fn reason_covered(text: &Shape, rule: &Shape, stems: &Stems) -> f64 {
