@@ -702,8 +702,10 @@ fn clause_with(text: &str, has_verb: bool, stems: &mut Stems) -> Clause {
     let mut expect_verb = has_verb;
     let mut in_object = true;
     let mut undone = false;
-    for raw in words(text).flat_map(translated) {
+    for (at, raw) in words(text).flat_map(translated).enumerate() {
         match raw {
+            // "Plus d'ADR", "plus besoin de lancer les tests", "fini les mocks": no more.
+            "plus" | "fini" if at == 0 => clause.negative = true,
             "avoid" | "stop" | "arrete" | "arreter" | "arretes" | "arretez" | "cessez"
             | "evitez" | "eviter" | "evite" => {
                 // The marker is the verb: "Avoid default exports".
