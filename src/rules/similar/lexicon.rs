@@ -133,18 +133,22 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
 /// the text's edge, a character that is neither a letter, a digit nor an apostrophe
 /// ("t'as" is one word), or an end of the phrase that is no letter itself ("--force").
 pub(super) fn phrase_at(text: &str, phrase: &str, mut from: usize) -> Option<usize> {
-    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '\'');
     while let Some(at) = text.get(from..)?.find(phrase).map(|at| at + from) {
-        let end = at + phrase.len();
-        let starts =
-            edge(text[..at].chars().next_back()) || !phrase.starts_with(char::is_alphanumeric);
-        let ends = edge(text[end..].chars().next()) || !phrase.ends_with(char::is_alphanumeric);
-        if starts && ends {
+        if is_whole_at(text, phrase, at) {
             return Some(at);
         }
         from = at + text[at..].chars().next().map_or(1, char::len_utf8);
     }
     None
+}
+
+/// Whether `phrase`, found in `text` at byte `at`, stands there as whole words ([`phrase_at`]).
+pub(super) fn is_whole_at(text: &str, phrase: &str, at: usize) -> bool {
+    let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '\'');
+    let end = at + phrase.len();
+    let starts = edge(text[..at].chars().next_back()) || !phrase.starts_with(char::is_alphanumeric);
+    let ends = edge(text[end..].chars().next()) || !phrase.ends_with(char::is_alphanumeric);
+    starts && ends
 }
 
 /// `text` with each whole-word `phrase` ([`phrase_at`]) written as `with`.

@@ -12,6 +12,7 @@ use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use memchr::memmem::Finder;
 
 use serde::Serialize;
@@ -599,22 +600,73 @@ fn french_forms(part: &str) -> impl Iterator<Item = &'static str> {
     BY_STEM.get(part).into_iter().flatten().copied()
 }
 
-/// `folded` with the phrases of [`lexicon::PHRASES`] written as their one word, each
-/// matched where it starts and ends at a word's edge.
+/// `folded` with the phrases of [`phrases`] written as their one word, each matched where
+/// it starts and ends at a word's edge, in their order: each phrase is read in the text the
+/// phrases before it left ("push --force" is one word before "--force" is read).
 fn lexicon_rewrite(folded: &str) -> String {
-    // A searcher a phrase, built once (a `contains` a phrase and a rule was a sixth of `check`).
-    static FINDERS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
-        phrases()
-            .map(|(phrase, _)| Finder::new(phrase.as_bytes()))
-            .collect()
-    });
-    let mut text = folded.to_string();
-    for ((phrase, word), finder) in phrases().zip(FINDERS.iter()) {
-        if finder.find(text.as_bytes()).is_some() {
-            text = lexicon::replace_phrase(&text, phrase, word);
+    static REWRITER: LazyLock<Rewriter> = LazyLock::new(Rewriter::new);
+    REWRITER.rewrite(folded)
+}
+
+/// One automaton over all the phrases: a searcher a phrase was a pass over every text read
+/// a phrase, for every rule of a file, and the phrases are hundreds.
+struct Rewriter {
+    phrases: Vec<(&'static str, &'static str)>,
+    automaton: AhoCorasick,
+    /// For each distinct phrase (the automaton's pattern), its places in `phrases`, ascending.
+    places: Vec<Vec<usize>>,
+}
+
+impl Rewriter {
+    fn new() -> Rewriter {
+        let phrases: Vec<(&'static str, &'static str)> = phrases().copied().collect();
+        let mut patterns: Vec<&'static str> = Vec::new();
+        let mut places: Vec<Vec<usize>> = Vec::new();
+        let mut pattern_of: HashMap<&'static str, usize> = HashMap::new();
+        for (place, (phrase, _)) in phrases.iter().enumerate() {
+            let pattern = *pattern_of.entry(phrase).or_insert_with(|| {
+                patterns.push(phrase);
+                places.push(Vec::new());
+                patterns.len() - 1
+            });
+            places[pattern].push(place);
+        }
+        let automaton = AhoCorasick::new(&patterns).expect("the phrases make an automaton");
+        Rewriter {
+            phrases,
+            automaton,
+            places,
         }
     }
-    text
+
+    /// The phrases replaced in turn, as [`lexicon::replace_phrase`] one after the other
+    /// would: the first phrase from `next` on that stands in the text as whole words is
+    /// replaced everywhere, then the text is searched again for the phrases after it (what
+    /// a replacement writes may make one, or unmake one).
+    fn rewrite(&self, folded: &str) -> String {
+        let mut text = folded.to_string();
+        let mut next = 0;
+        loop {
+            let first = self
+                .automaton
+                .find_overlapping_iter(text.as_str())
+                .filter_map(|found| {
+                    let place = self.places[found.pattern().as_usize()]
+                        .iter()
+                        .copied()
+                        .find(|&place| place >= next)?;
+                    let phrase = self.phrases[place].0;
+                    lexicon::is_whole_at(&text, phrase, found.start()).then_some(place)
+                })
+                .min();
+            let Some(place) = first else {
+                return text;
+            };
+            let (phrase, word) = self.phrases[place];
+            text = lexicon::replace_phrase(&text, phrase, word);
+            next = place + 1;
+        }
+    }
 }
 
 /// The instruction without its reason: the text before " - because", " — ", "because",
@@ -929,17 +981,11 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
     };
     let add = |part: &str, needles: &mut Vec<String>| {
         push(part, needles);
-        for (canonical, spellings) in SYNONYMS {
-            if stem(canonical) == part {
-                for spelling in *spellings {
-                    push(spelling, needles);
-                }
-            }
+        for spelling in spellings_of_stem(part) {
+            push(spelling, needles);
         }
-        for (phrase, word) in phrases() {
-            if *word == part {
-                needles.push((*phrase).to_string());
-            }
+        for phrase in phrases_of_word(part) {
+            needles.push(phrase.to_string());
         }
         for french in french_forms(part) {
             push(french, needles);
@@ -960,6 +1006,34 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
     needles.sort();
     needles.dedup();
     needles
+}
+
+/// The other spellings of the words of stem `part` ([`SYNONYMS`]), from a table built once:
+/// [`needles`] asks for each meaningful word of every text the prompt hook reads.
+fn spellings_of_stem(part: &str) -> impl Iterator<Item = &'static str> {
+    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+        let mut by_stem: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+        for (canonical, spellings) in SYNONYMS {
+            by_stem
+                .entry(stem(canonical))
+                .or_default()
+                .extend(spellings.iter().copied());
+        }
+        by_stem
+    });
+    BY_STEM.get(part).into_iter().flatten().copied()
+}
+
+/// The phrases ([`phrases`]) written as the word `word`, from a table built once.
+fn phrases_of_word(word: &str) -> impl Iterator<Item = &'static str> {
+    static BY_WORD: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+        let mut by_word: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+        for (phrase, word) in phrases() {
+            by_word.entry(word).or_default().push(phrase);
+        }
+        by_word
+    });
+    BY_WORD.get(word).into_iter().flatten().copied()
 }
 
 /// A light stemmer for English and French: plural, then one verb ending, then a final
@@ -1250,6 +1324,36 @@ mod tests {
         );
         let (cues, plain) = paraphrase::Cues::read("from now on, never use unknown");
         assert!(cues.change && plain.contains("unknown"), "{plain}");
+    }
+
+    #[test]
+    fn the_automaton_rewrites_as_the_phrases_in_turn() {
+        let in_turn = |text: &str| {
+            phrases().fold(text.to_string(), |text, (phrase, word)| {
+                lexicon::replace_phrase(&text, phrase, word)
+            })
+        };
+        let all: Vec<&str> = phrases().map(|(phrase, _)| *phrase).collect();
+        let mut texts: Vec<String> = [
+            "",
+            "never git push --force to main",
+            "use named exports, not export default; par defaut",
+            "plus besoin d'un pull request pour les env vars",
+            "the end-to-end tests and end to end--force",
+        ]
+        .map(String::from)
+        .to_vec();
+        for (at, phrase) in all.iter().enumerate() {
+            let next = all[(at + 1) % all.len()];
+            let before = all[(at + all.len() - 1) % all.len()];
+            texts.push((*phrase).to_string());
+            texts.push(format!(
+                "x{phrase} {phrase}y, a {phrase} {next} {before}{phrase}"
+            ));
+        }
+        for text in &texts {
+            assert_eq!(lexicon_rewrite(text), in_turn(text), "{text:?}");
+        }
     }
 
     #[test]
