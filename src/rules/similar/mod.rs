@@ -161,6 +161,17 @@ impl Stems {
                 .any(|b| b.is_ascii_digit() || b == b'_')
     }
 
+    /// The word with one opposite ([`OPPOSITES`]) that `word` is the other of.
+    fn opposite(&self, word: Word) -> Option<Word> {
+        self.opposites
+            .iter()
+            .find(|(from, _)| *from == word.stem)
+            .map(|&(_, to)| Word {
+                stem: to,
+                generic: false,
+            })
+    }
+
     fn is_filler(&self, word: Word) -> bool {
         self.fillers.contains(&word.stem)
     }
@@ -387,21 +398,17 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("static", "dynamic"),
     ("sync", "async"),
     ("manual", "automatic"),
+    ("mobile", "desktop"),
+    ("min", "max"),
+    ("light", "dark"),
+    ("short", "long"),
+    ("concise", "detailed"),
 ];
 
 /// `clause` said through its word's opposite, with the other polarity: "Always use named
 /// exports" is "Never use default exports". `None` when it has no such word.
 fn flip(clause: &Clause, stems: &Stems) -> Option<Clause> {
-    let opposite = |word: Word| {
-        stems
-            .opposites
-            .iter()
-            .find(|(from, _)| *from == word.stem)
-            .map(|&(_, to)| Word {
-                stem: to,
-                generic: false,
-            })
-    };
+    let opposite = |word: Word| stems.opposite(word);
     if !clause.words.iter().any(|&w| opposite(w).is_some()) {
         return None;
     }
