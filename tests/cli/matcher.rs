@@ -270,54 +270,108 @@ fn one_table_one_verdict_in_every_caller() {
     }
 }
 
-/// The frozen held-out pairs, each asked of `learn --dry-run` in a rules file of its own:
-/// the figures of src/docs/consistency.md, held a little below what they measured.
-#[test]
-fn the_judgment_over_the_frozen_held_out_pairs() {
-    let corpus = include_str!("../fixtures/pairs/heldout.tsv");
-    let (mut named, mut repeats, mut reversals, mut all) = ([0usize; 2], 0, 0, 0);
-    // A wrong rule (or a rule for a new text), and the right rule the wrong way round.
-    let (mut wrong, mut wrong_way) = (0usize, 0usize);
-    for line in corpus
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let f: Vec<&str> = line.split('\t').collect();
-        let rules: Vec<&str> = f[2].split(" ¦ ").collect();
-        let sandbox = Sandbox::new();
-        let objects: Vec<Value> = rules
-            .iter()
-            .enumerate()
-            .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
-            .collect();
-        sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
-        let got = by_learn(&sandbox, &f[3].replace("\\n", " "));
-        let target = f[1].parse::<u64>().ok();
-        all += 1;
-        match (f[0], got) {
-            ("repeat", Repeats(n)) if Some(n) == target => named[0] += 1,
-            ("reversal", Reverses(n)) if Some(n) == target => named[1] += 1,
-            (_, New) => {}
-            (_, Repeats(n) | Reverses(n)) if Some(n) == target => wrong_way += 1,
-            _ => wrong += 1,
-        }
-        repeats += usize::from(f[0] == "repeat");
-        reversals += usize::from(f[0] == "reversal");
-    }
-    let share = |n: usize, of: usize| n as f64 / of as f64;
-    eprintln!(
-        "held-out: repeats named {}/{repeats}, reversals named {}/{reversals}, a wrong rule {wrong}/{all}, the right rule the wrong way {wrong_way}/{all}",
-        named[0], named[1]
-    );
-    assert!(share(named[0], repeats) >= REPEATS_FLOOR, "{named:?}");
-    assert!(share(named[1], reversals) >= REVERSALS_FLOOR, "{named:?}");
-    assert!(share(wrong, all) <= WRONG_CEILING, "{wrong}");
-    assert!(share(wrong_way, all) <= WRONG_WAY_CEILING, "{wrong_way}");
+/// What `learn --dry-run` makes of a set of held-out pairs, each asked in a rules file of
+/// its own.
+struct HeldOut {
+    repeats_named: usize,
+    repeats: usize,
+    reversals_named: usize,
+    reversals: usize,
+    /// A wrong rule named, or a rule for a new text.
+    wrong: usize,
+    /// The right rule the wrong way round.
+    wrong_way: usize,
+    all: usize,
 }
 
-/// Held a little below (above, for the wrong verdicts) what the frozen set measured.
-const REPEATS_FLOOR: f64 = 0.41;
-const REVERSALS_FLOOR: f64 = 0.44;
-/// The bound on a wrong rule named (or any rule for a new text).
-const WRONG_CEILING: f64 = 0.05;
-const WRONG_WAY_CEILING: f64 = 0.04;
+impl HeldOut {
+    fn measure(name: &str, corpus: &str) -> HeldOut {
+        let mut h = HeldOut {
+            repeats_named: 0,
+            repeats: 0,
+            reversals_named: 0,
+            reversals: 0,
+            wrong: 0,
+            wrong_way: 0,
+            all: 0,
+        };
+        for line in corpus
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let f: Vec<&str> = line.split('\t').collect();
+            let rules: Vec<&str> = f[2].split(" ¦ ").collect();
+            let sandbox = Sandbox::new();
+            let objects: Vec<Value> = rules
+                .iter()
+                .enumerate()
+                .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
+                .collect();
+            sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
+            let got = by_learn(&sandbox, &f[3].replace("\\n", " "));
+            let target = f[1].parse::<u64>().ok();
+            h.all += 1;
+            match (f[0], got) {
+                ("repeat", Repeats(n)) if Some(n) == target => h.repeats_named += 1,
+                ("reversal", Reverses(n)) if Some(n) == target => h.reversals_named += 1,
+                (_, New) => {}
+                (_, Repeats(n) | Reverses(n)) if Some(n) == target => h.wrong_way += 1,
+                _ => h.wrong += 1,
+            }
+            h.repeats += usize::from(f[0] == "repeat");
+            h.reversals += usize::from(f[0] == "reversal");
+        }
+        eprintln!(
+            "{name}: repeats named {}/{}, reversals named {}/{}, a wrong rule {}/{}, the right rule the wrong way {}/{}",
+            h.repeats_named,
+            h.repeats,
+            h.reversals_named,
+            h.reversals,
+            h.wrong,
+            h.all,
+            h.wrong_way,
+            h.all
+        );
+        h
+    }
+
+    /// Holds the floors (and the ceilings of the wrong verdicts) given.
+    fn holds(&self, repeats: f64, reversals: f64, wrong: f64, wrong_way: f64) {
+        let share = |n: usize, of: usize| n as f64 / of as f64;
+        assert!(
+            share(self.repeats_named, self.repeats) >= repeats,
+            "{}",
+            self.repeats_named
+        );
+        assert!(
+            share(self.reversals_named, self.reversals) >= reversals,
+            "{}",
+            self.reversals_named
+        );
+        assert!(share(self.wrong, self.all) <= wrong, "{}", self.wrong);
+        assert!(
+            share(self.wrong_way, self.all) <= wrong_way,
+            "{}",
+            self.wrong_way
+        );
+    }
+}
+
+/// The first frozen held-out pairs: the figures of src/docs/consistency.md, held a little
+/// below what they measured (above, for the wrong verdicts; the wrong rules at the issue's
+/// bound of 5%).
+#[test]
+fn the_judgment_over_the_frozen_held_out_pairs() {
+    HeldOut::measure("held-out", include_str!("../fixtures/pairs/heldout.tsv"))
+        .holds(0.47, 0.48, 0.05, 0.04);
+}
+
+/// The second frozen held-out pairs, written apart from the corpus and the matcher after
+/// the first had been looked at too often, and measured once by the version that reports
+/// them (124/289 repeats, 73/165 reversals, 7/845 wrong rules, 44/845 the wrong way): held
+/// a little below that, the wrong rules at the bound.
+#[test]
+fn the_judgment_over_the_second_held_out_pairs() {
+    HeldOut::measure("held-out 2", include_str!("../fixtures/pairs/heldout2.tsv"))
+        .holds(0.42, 0.43, 0.05, 0.06);
+}
