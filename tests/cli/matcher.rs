@@ -272,6 +272,7 @@ fn one_table_one_verdict_in_every_caller() {
 
 /// What `learn --dry-run` makes of a set of held-out pairs, each asked in a rules file of
 /// its own.
+#[derive(Default)]
 struct HeldOut {
     repeats_named: usize,
     repeats: usize,
@@ -286,15 +287,7 @@ struct HeldOut {
 
 impl HeldOut {
     fn measure(name: &str, corpus: &str) -> HeldOut {
-        let mut h = HeldOut {
-            repeats_named: 0,
-            repeats: 0,
-            reversals_named: 0,
-            reversals: 0,
-            wrong: 0,
-            wrong_way: 0,
-            all: 0,
-        };
+        let mut h = HeldOut::default();
         for line in corpus
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())

@@ -155,13 +155,13 @@ pub(super) fn features(text: &Shape, rule: &Shape, stems: &Stems) -> Features {
     f[44] = aligned.object;
     f[45] = aligned.object * aligned.covered;
     // "You imported moment again" names what the rule replaces to complain, not to ask.
+    f[42] = f[18] * f[13];
+    f[43] = f[15] * f[13];
     // So does "you used expect() in main.rs" or "why is there Action *?" for a rule against
     // it: a complaint takes the stance the rule forbids.
     f[50] = f[18] * f[49];
     f[51] = f[17] * f[49];
     f[52] = f[15] * f[49];
-    f[42] = f[18] * f[13];
-    f[43] = f[15] * f[13];
     f[27] = if cues.permits && rule.main.negative {
         covered
     } else {
