@@ -306,8 +306,9 @@ fn read_whole(
 
 /// The files the request names, each with the lines its change adds.
 fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Result<Vec<Target>> {
-    let top = git.require_top_level("`autofix enforce` reads the changes from git")?;
-    let diff = |range: &[&str]| -> anyhow::Result<Vec<Target>> {
+    // Only changes need git: files named are read from disk, in a repository or not.
+    let top = || git.require_top_level("`autofix enforce` reads the changes from git");
+    let diff = |top: &Path, range: &[&str]| -> anyhow::Result<Vec<Target>> {
         let mut args = vec![
             "-c",
             "core.quotePath=false",
@@ -323,12 +324,13 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
         Ok(parser
             .files
             .into_iter()
-            .filter_map(|(path, added)| target(workspace, &top, &path, Some(added)))
+            .filter_map(|(path, added)| target(workspace, top, &path, Some(added)))
             .collect())
     };
     match changes {
-        Changes::Staged => diff(&["--cached"]),
+        Changes::Staged => diff(&top()?, &["--cached"]),
         Changes::Base(base) => {
+            let top = top()?;
             // A ref is never an option: `--output=FILE...HEAD` would have git write a file.
             if base.starts_with('-') || base.is_empty() {
                 anyhow::bail!("--base `{base}`: not a git ref (a ref cannot start with `-`)");
@@ -340,15 +342,16 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
                 );
             }
             let range = format!("{base}...HEAD");
-            diff(&[range.as_str()])
+            diff(&top, &[range.as_str()])
         }
         Changes::WorkTree => {
+            let top = top()?;
             let head = if git.run(&["rev-parse", "--verify", "-q", "HEAD"]).is_ok() {
                 "HEAD"
             } else {
                 EMPTY_TREE
             };
-            let mut found = diff(&[head])?;
+            let mut found = diff(&top, &[head])?;
             let untracked = git.run(&[
                 "ls-files",
                 "-z",

@@ -136,6 +136,34 @@ fn a_staged_console_log_in_scope_is_caught_and_an_old_one_is_not() {
     assert!(work.stdout.contains("src/new.ts:2:1"), "{}", work.stdout);
 }
 
+/// Files named are read from disk, so `enforce FILE` needs no repository; the changes do.
+#[test]
+fn named_files_are_checked_outside_a_git_work_tree() {
+    let sandbox = Sandbox::new();
+    sandbox.write("src/app.ts", "const a = 1;\nconsole.log(\"old\");\n");
+    let learn = [
+        "learn",
+        "-c",
+        "code",
+        "-w",
+        "bug lesson",
+        "--path",
+        "src/**",
+        "--check",
+        "console\\.log",
+        RULE,
+    ];
+    sandbox.run(&learn).expect(0);
+    let named = sandbox.run(&["enforce", "src/app.ts"]).expect(1);
+    assert!(named.stdout.contains("src/app.ts:2:1"), "{}", named.stdout);
+    let changes = sandbox.run(&["enforce"]).expect(2);
+    assert!(
+        changes.stderr.contains("is not inside a git work tree"),
+        "{}",
+        changes.stderr
+    );
+}
+
 #[test]
 fn a_base_and_named_files_and_a_required_pattern() {
     let repo = Repo::new();
