@@ -1037,7 +1037,7 @@ pub(crate) struct LedgerArgs {
     pub(crate) format: TextOrJson,
 
     /// Also write the ledger as one self-contained HTML page (charts over time, the rules
-    /// ranked) to FILE.
+    /// ranked) to FILE; `-` prints the page alone on standard output.
     #[arg(long, value_name = "FILE")]
     pub(crate) html: Option<std::path::PathBuf>,
 }

@@ -898,6 +898,24 @@ fn the_ledger_counts_the_breaks_caught_before_the_user_saw_them() {
 }
 
 #[test]
+fn html_dash_prints_the_page_alone_and_writes_no_file_named_dash() {
+    let repo = ledger_repo();
+    repo.autofix(&["ledger", "--html", "ledger.html"])
+        .expect_noisy(0);
+    let written = repo.sandbox.read("ledger.html");
+    let run = repo.autofix(&["ledger", "--html", "-"]).expect(0);
+    assert_eq!(
+        run.stdout, written,
+        "the page on stdout is the page --html FILE writes"
+    );
+    assert!(run.stdout.starts_with("<!DOCTYPE html>"), "{}", run.stdout);
+    assert!(
+        !repo.sandbox.join("-").exists(),
+        "a file named - was written"
+    );
+}
+
+#[test]
 fn a_stray_old_date_folds_into_earlier_and_the_timeline_stays_bounded() {
     // `ledger_repo`'s corrections are of Nov 1 to 12, 2026; one receipt of rule 1 is
     // dated 0001-01-01 (a broken clock): a week a period from then would be ~105,000.

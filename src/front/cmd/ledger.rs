@@ -38,6 +38,12 @@ pub(crate) fn ledger(context: &Context, args: LedgerArgs) -> anyhow::Result<Exit
     };
     let ledger = ops::ledger::read(&context.workspace()?, request)?;
     let report = ledger.report();
+    // `--html -` puts the page on standard output, in place of the report, as `-` names
+    // standard output for every other file argument of a well-made CLI.
+    if args.html.as_deref() == Some(std::path::Path::new("-")) {
+        print(&crate::render::ledger::to_html(&report))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     print(&match args.format {
         TextOrJson::Text => report.to_text(context.stdout_painter()),
         TextOrJson::Json => report.to_json(),
