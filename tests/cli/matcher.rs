@@ -356,15 +356,16 @@ impl HeldOut {
 #[test]
 fn the_judgment_over_the_frozen_held_out_pairs() {
     HeldOut::measure("held-out", include_str!("../fixtures/pairs/heldout.tsv"))
-        .holds(0.47, 0.48, 0.05, 0.04);
+        .holds(0.48, 0.49, 0.05, 0.04);
 }
 
 /// The second frozen held-out pairs, written apart from the corpus and the matcher after
-/// the first had been looked at too often, and measured once by the version that reports
-/// them (124/289 repeats, 73/165 reversals, 7/845 wrong rules, 44/845 the wrong way): held
-/// a little below that, the wrong rules at the bound.
+/// the first had been looked at too often, measured once by the ninth session's matcher
+/// (124/289 repeats, 73/165 reversals, 7/845 wrong rules, 44/845 the wrong way) and a
+/// second time by the tenth's (125, 74, 7, 44): held a little below that, the wrong rules
+/// at the bound.
 #[test]
 fn the_judgment_over_the_second_held_out_pairs() {
     HeldOut::measure("held-out 2", include_str!("../fixtures/pairs/heldout2.tsv"))
-        .holds(0.42, 0.43, 0.05, 0.06);
+        .holds(0.42, 0.44, 0.05, 0.06);
 }

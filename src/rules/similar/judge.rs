@@ -34,7 +34,7 @@ pub(super) fn relation<'s>(
     let mut modelled: Option<(Kind, f64, &Shape)> = None;
     for piece in pieces {
         let f = model::features(piece, rule, stems);
-        if !model::weighs(piece, &f) {
+        if !model::says_enough(&f) {
             continue;
         }
         if let Some((kind, score)) = model::verdict(model::odds(&f), piece.cues.rule_like) {

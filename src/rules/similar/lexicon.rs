@@ -34,6 +34,9 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("print()", "print"),
     ("github actions", "githubactions"),
     ("gitlab ci", "gitlabci"),
+    // Before the force pushes it would read as one.
+    ("--force-with-lease", "forcewithlease"),
+    ("force-with-lease", "forcewithlease"),
     ("force push", "forcepush"),
     ("force-push", "forcepush"),
     ("push --force", "forcepush"),
@@ -69,6 +72,9 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("passwords", "secret"),
     ("password", "secret"),
     ("credentials", "secret"),
+    // A JSON Web Token is a format, not a secret to keep out of the repository.
+    ("json web tokens", "jwt"),
+    ("json web token", "jwt"),
     ("tokens", "secret"),
     ("commit messages", "commitmsg"),
     ("commit message", "commitmsg"),
@@ -147,7 +153,10 @@ pub(super) fn is_whole_at(text: &str, phrase: &str, at: usize) -> bool {
     let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '\'');
     let end = at + phrase.len();
     let starts = edge(text[..at].chars().next_back()) || !phrase.starts_with(char::is_alphanumeric);
-    let ends = edge(text[end..].chars().next()) || !phrase.ends_with(char::is_alphanumeric);
+    // A hyphen and a letter go on with the word: "--force" is not in "--force-with-lease".
+    let after = &text[end..];
+    let goes_on = after.starts_with('-') && after[1..].starts_with(char::is_alphanumeric);
+    let ends = (edge(after.chars().next()) && !goes_on) || !phrase.ends_with(char::is_alphanumeric);
     starts && ends
 }
 

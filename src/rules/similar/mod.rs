@@ -1331,6 +1331,15 @@ mod tests {
         );
         let (cues, plain) = paraphrase::Cues::read("from now on, never use unknown");
         assert!(cues.change && plain.contains("unknown"), "{plain}");
+        // A longer term is not read as the shorter one it holds.
+        assert_eq!(
+            lexicon_rewrite("git push --force-with-lease, never --force-push"),
+            "git push forcewithlease, never --forcepush"
+        );
+        assert_eq!(
+            lexicon_rewrite("sign json web tokens, keep api tokens out"),
+            "sign jwt, keep api secret out"
+        );
     }
 
     #[test]
@@ -1347,6 +1356,7 @@ mod tests {
             "use named exports, not export default; par defaut",
             "plus besoin d'un pull request pour les env vars",
             "the end-to-end tests and end to end--force",
+            "push --force-with-lease or --force-push, not json web tokens",
         ]
         .map(String::from)
         .to_vec();

@@ -197,22 +197,6 @@ pub(super) fn logistic(weights: &[f64], bias: f64, f: &Features) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// Whether the model weighs a piece against a rule: one that says enough of it, and, for a
-/// piece that reads as a rule, one the strict match relates, that shares two meaningful
-/// words with it (or one, the rest said in meaning), or that changes its choice of tool
-/// (two rules of one file are about things close in meaning, so meaning alone does not
-/// make them one).
-pub(super) fn weighs(piece: &Shape, f: &Features) -> bool {
-    let shares = f[0] > 0.0
-        || f[1] > 0.0
-        || f[20] >= 0.5
-        || (f[20] > 0.0 && f[39].max(f[40]) >= 0.5)
-        || f[12] > 0.0
-        || f[13] > 0.0
-        || f[14] > 0.0;
-    says_enough(f) && (!piece.cues.rule_like || shares)
-}
-
 /// How close two texts' meanings are, from 0, with nothing below [`MEANING_GATE`]: a
 /// direction is noise until it is close.
 fn closeness(text: &Shape, rule: &Shape) -> f64 {
@@ -235,10 +219,14 @@ const ALIGNED_GATE: f64 = 0.3;
 /// The closeness of meaning from which a text is judged against a rule with no other sign.
 pub(super) const MEANING_GATE: f64 = 0.45;
 
-/// Whether a piece says enough of the rule to be judged at all: a part of its words (or of
-/// its reason, or of their meanings), the thing it forbids, a move to another tool of its
-/// group, or the strict match; one shared word and an "I told you" are not a repeat.
-fn says_enough(f: &Features) -> bool {
+/// Whether a piece says enough of the rule for the model to weigh it: a part of its words
+/// (or of its reason, or of their meanings), the thing it forbids, a move to another tool
+/// of its group, or the strict match; one shared word and an "I told you" are not a
+/// repeat. A piece that reads as a rule is held to the same gate and to thresholds of its
+/// own: gating it on two shared words as well (until the tenth session) left rules that
+/// reverse another in other words ("Use SELECT * for simplicity.") unjudged, and named no
+/// fewer wrong rules.
+pub(super) fn says_enough(f: &Features) -> bool {
     f[0] > 0.0
         || f[37] > 0.0
         || f[39].max(f[40]) >= ALIGNED_GATE

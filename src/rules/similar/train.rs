@@ -140,7 +140,7 @@ pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(Reading, Features)>> {
                 if piece.cues.rule_like && (f[0] > 0.0 || f[1] > 0.0) {
                     read.push((Reading::Strict, f));
                 }
-                if model::weighs(piece, &f) {
+                if model::says_enough(&f) {
                     let reading = if piece.cues.rule_like {
                         Reading::RuleLike
                     } else {
@@ -454,6 +454,17 @@ fn figures() {
             Label::Related | Label::Unrelated => named.is_none(),
         };
         let label = format!("{:?}", pair.label).to_lowercase();
+        // A wrong rule (or any, for a new text), and the right rule the wrong way round.
+        let wrong = match named {
+            Some((at, _)) if Some(at) != pair.target => "a wrong rule",
+            Some(_) if !right => "the wrong way",
+            _ => "",
+        };
+        if !wrong.is_empty() {
+            counts.entry(wrong.into()).or_default().0 += 1;
+        }
+        counts.entry("a wrong rule".into()).or_default().1 += 1;
+        counts.entry("the wrong way".into()).or_default().1 += 1;
         for key in [
             label.clone(),
             format!("{label}/{lang}"),
@@ -494,7 +505,7 @@ fn explain() {
     for piece in judge::pieces(&pair.text) {
         let shape = Shape::of(piece, &mut stems);
         let f = model::features(&shape, &rule, &stems);
-        let weighed = model::weighs(&shape, &f);
+        let weighed = model::says_enough(&f);
         println!(
             "{piece:?}: odds {:?}, weighed {weighed}, reads as a rule {}",
             model::odds(&f),
