@@ -20,7 +20,8 @@
 //! wrote is checked (the whole file for a whole-file write), so old code in the file does
 //! not nag the agent on every edit. A failure's reminder comes once per session and cause:
 //! the causes already named are kept in the per-user cache
-//! (`$XDG_CACHE_HOME/autofix/sessions/`, one small file a session), never in the repository.
+//! (`$XDG_CACHE_HOME/autofix/sessions/`, one small file a session, removed after 30 days
+//! untouched), never in the repository.
 
 use std::path::{Path, PathBuf};
 
@@ -273,6 +274,9 @@ fn first_in_session(agent: ToolAgent, session: Option<&str>, found: &Found) -> b
     if held.lines().any(|seen| seen == entry) {
         return false;
     }
+    if held.is_empty() {
+        forget_old_sessions(&dir);
+    }
     if std::fs::create_dir_all(&dir).is_ok()
         && let Ok(mut temp) = tempfile::NamedTempFile::new_in(&dir)
         && temp
@@ -282,6 +286,30 @@ fn first_in_session(agent: ToolAgent, session: Option<&str>, found: &Found) -> b
         let _ = temp.persist(&file);
     }
     true
+}
+
+/// How long a session's causes are kept after its last reminder: a session resumed later
+/// may be reminded once more, and the cache does not grow with every session ever run.
+const SESSION_KEPT: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 60 * 60);
+
+/// Removes the session files of `dir` untouched for [`SESSION_KEPT`]; once a session, when
+/// its first cause is kept.
+fn forget_old_sessions(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let Some(cutoff) = std::time::SystemTime::now().checked_sub(SESSION_KEPT) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|modified| modified < cutoff);
+        if old && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]

@@ -510,6 +510,19 @@ fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_a
     assert!(context.contains("autofix learn -c CATEGORY"), "{context}");
     // The same cause again in the session: nothing; in another session: again.
     assert_eq!(post_tool(&sandbox, "claude", &npm).stdout, "");
+    // A new session forgets the sessions untouched for 30 days, and keeps the others.
+    let sessions = sandbox.join("home/.cache/autofix/sessions");
+    let kept: Vec<String> = crate::support::files_below(&sessions);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let stale = sessions.join("0123456789abcdef0123456789abcdef");
+    std::fs::write(&stale, "cause subject\n").unwrap();
+    let month_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(31 * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(month_ago)
+        .unwrap();
     let other = failed_bash(
         &sandbox,
         "s2",
@@ -521,6 +534,8 @@ fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_a
             .stdout
             .contains("wrong assumption")
     );
+    assert!(!stale.exists(), "a stale session file was kept");
+    assert_eq!(crate::support::files_below(&sessions).len(), 2);
     // Another cause in the first session is named.
     let missing = failed_bash(
         &sandbox,
