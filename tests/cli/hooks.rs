@@ -512,7 +512,7 @@ fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_a
     assert_eq!(post_tool(&sandbox, "claude", &npm).stdout, "");
     // A new session forgets the sessions untouched for 30 days, and keeps the others.
     let sessions = sandbox.join("home/.cache/autofix/sessions");
-    let kept: Vec<String> = crate::support::files_below(&sessions);
+    let kept = crate::support::files_below(&sessions);
     assert_eq!(kept.len(), 1, "{kept:?}");
     let stale = sessions.join("0123456789abcdef0123456789abcdef");
     std::fs::write(&stale, "cause subject\n").unwrap();

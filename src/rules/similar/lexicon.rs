@@ -34,7 +34,7 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
     ("print()", "print"),
     ("github actions", "githubactions"),
     ("gitlab ci", "gitlabci"),
-    // Before the force pushes it would read as one.
+    // A push that checks the remote first: not the force push its words hold.
     ("--force-with-lease", "forcewithlease"),
     ("force-with-lease", "forcewithlease"),
     ("force push", "forcepush"),
@@ -137,7 +137,8 @@ pub(super) const PHRASES: &[(&str, &str)] = &[
 
 /// Where `phrase` next stands in `text` as whole words, from byte `from` on: each end is
 /// the text's edge, a character that is neither a letter, a digit nor an apostrophe
-/// ("t'as" is one word), or an end of the phrase that is no letter itself ("--force").
+/// ("t'as" is one word) and, after the phrase, no hyphen before a letter, or an end of the
+/// phrase that is no letter itself ("--force").
 pub(super) fn phrase_at(text: &str, phrase: &str, mut from: usize) -> Option<usize> {
     while let Some(at) = text.get(from..)?.find(phrase).map(|at| at + from) {
         if is_whole_at(text, phrase, at) {
