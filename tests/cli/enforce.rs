@@ -9,6 +9,20 @@ use crate::support::{BIN, Run, Sandbox, hermetic_git};
 
 const RULE: &str = "Never call `console.log` in src - because logs leak user data.";
 
+/// The `learn` that records [`RULE`] with its check over `src/**`.
+const LEARN_RULE: [&str; 10] = [
+    "learn",
+    "-c",
+    "code",
+    "-w",
+    "bug lesson",
+    "--path",
+    "src/**",
+    "--check",
+    "console\\.log",
+    RULE,
+];
+
 /// A git repository whose first rule forbids `console.log` in `src/**`, with one old
 /// `console.log` committed in `src/app.ts`.
 struct Repo {
@@ -24,19 +38,7 @@ impl Repo {
         repo.sandbox.write(".gitignore", "home/\n*.lock\n");
         repo.sandbox
             .write("src/app.ts", "const a = 1;\nconsole.log(\"old\");\n");
-        repo.autofix(&[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "bug lesson",
-            "--path",
-            "src/**",
-            "--check",
-            "console\\.log",
-            RULE,
-        ])
-        .expect(0);
+        repo.autofix(&LEARN_RULE).expect(0);
         repo.git(&["add", "-A"]).expect(0);
         repo.git(&["commit", "-q", "-m", "start"]).expect(0);
         repo
@@ -141,19 +143,7 @@ fn a_staged_console_log_in_scope_is_caught_and_an_old_one_is_not() {
 fn named_files_are_checked_outside_a_git_work_tree() {
     let sandbox = Sandbox::new();
     sandbox.write("src/app.ts", "const a = 1;\nconsole.log(\"old\");\n");
-    let learn = [
-        "learn",
-        "-c",
-        "code",
-        "-w",
-        "bug lesson",
-        "--path",
-        "src/**",
-        "--check",
-        "console\\.log",
-        RULE,
-    ];
-    sandbox.run(&learn).expect(0);
+    sandbox.run(&LEARN_RULE).expect(0);
     let named = sandbox.run(&["enforce", "src/app.ts"]).expect(1);
     assert!(named.stdout.contains("src/app.ts:2:1"), "{}", named.stdout);
     let changes = sandbox.run(&["enforce"]).expect(2);
