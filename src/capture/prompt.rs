@@ -15,7 +15,7 @@
 
 use super::classify;
 use super::injected::REMINDER;
-use super::repeats::{self, ActiveRule, Known};
+use super::repeats::{self, ActiveRule, Known, Recall};
 use crate::export::hook::Agent;
 use crate::rules::Category;
 use crate::rules::similar::Kind;
@@ -42,8 +42,8 @@ pub(crate) fn command(agent: Agent) -> String {
 
 /// The context line added to a prompt that looks like a correction: a reminder to learn
 /// it, or, when it repeats an active rule, to follow that rule; when it contradicts one, to
-/// learn it as that rule's replacement if it is one.
-fn reminder(known: Option<&Known>) -> String {
+/// learn it as that rule's replacement if it is one; when it comes near one, to tell which.
+fn reminder(recalled: &Recall) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
     let learn = format!(
         "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\" (CATEGORY: {categories}"
@@ -58,13 +58,8 @@ fn reminder(known: Option<&Known>) -> String {
             .map_or(instruction, |end| &instruction[..end])
             .to_string()
     };
-    // `#3` for a local rule, `org:12` for an imported one.
-    let shown = |known: &Known| match known.source {
-        Some(_) => known.id(),
-        None => format!("#{}", known.rule),
-    };
-    match known {
-        Some(
+    match recalled {
+        Recall::Known(
             known @ Known {
                 kind: Kind::Duplicate,
                 instruction,
@@ -73,10 +68,10 @@ fn reminder(known: Option<&Known>) -> String {
         ) => format!(
             "{REMINDER}the user repeats a recorded rule: rule {} already says this \
              (\"{}\"): follow it. Do not learn it again.",
-            shown(known),
+            known.shown(),
             directive(instruction)
         ),
-        Some(
+        Recall::Known(
             known @ Known {
                 kind: Kind::Contradiction,
                 instruction,
@@ -86,11 +81,22 @@ fn reminder(known: Option<&Known>) -> String {
             "{REMINDER}this prompt looks like a correction that goes against rule {} \
              (\"{}\"). If it replaces that rule, record it before continuing: \
              {learn}) --supersedes {} \"...\". If it is not a lasting rule, ignore this note.",
-            shown(known),
+            known.shown(),
             directive(instruction),
             known.id()
         ),
-        None => format!(
+        // The matcher cannot tell this one from another rule of its topic; the agent can.
+        Recall::Near(near) => format!(
+            "{REMINDER}this prompt looks like a correction or a project convention, and it \
+             may say again, in other words, what rule {} says (\"{}\"): if it does, follow \
+             that rule and do not learn it again; if it replaces that rule, record it before \
+             continuing: {learn}) --supersedes {} \"...\". Otherwise record it as one \
+             imperative rule: {learn}). If it is not a lasting rule, ignore this note.",
+            near.shown(),
+            directive(&near.instruction),
+            near.id()
+        ),
+        Recall::New => format!(
             "{REMINDER}this prompt looks like a correction or a project convention. Before \
              continuing, record it as one imperative rule: {learn}; add --supersedes N when \
              it replaces rule N). If it is not a lasting rule, ignore this note."
@@ -115,10 +121,10 @@ pub(crate) fn respond(
     if !classify::is_correction(prompt) {
         return None;
     }
-    let known = repeats::find(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
+    let recalled = repeats::recall(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
     Some(crate::export::hook::context_for(
         agent,
         event,
-        &reminder(known.as_ref()),
+        &reminder(&recalled),
     ))
 }

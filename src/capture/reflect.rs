@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::classify;
-use super::repeats::{self, ActiveRule};
+use super::repeats::{self, ActiveRule, Nearby, Recall};
 use super::transcripts::{self, Searched, UserMessage};
 use crate::export::hook::Agent;
 use crate::rules::similar::Kind;
@@ -36,6 +36,10 @@ pub(crate) struct Candidate {
     pub time: String,
     pub text: String,
     pub context: Option<String>,
+    /// The active rule it comes near without repeating or reversing it: it may say that
+    /// rule in other words, which whoever learns it can tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near: Option<Nearby>,
 }
 
 /// A correction the user typed again although an active rule already holds it.
@@ -95,27 +99,37 @@ pub(crate) fn run(request: &Request) -> Report {
         let (place, messages) = transcripts::read(agent, &request.home, &request.root, &keep);
         searched.push(shown(&place, &request.home));
         for message in messages.into_iter().filter(|m| is_recent(m, request)) {
-            match repeats::find(&message.text, &request.rules) {
+            let near = match repeats::recall(&message.text, &request.rules) {
                 // Typed before its rule was committed: the correction the rule came from.
-                Some(known) if known.kind == Kind::Duplicate && known.before(&message.time) => {}
-                Some(known) if known.kind == Kind::Duplicate => repeated.push(Repeat {
-                    agent: message.agent,
-                    session: message.session,
-                    time: message.time,
-                    text: message.text,
-                    context: message.context,
-                    rule: known.rule,
-                    source: known.source.clone(),
-                    instruction: known.instruction,
-                }),
-                _ => candidates.push(Candidate {
-                    agent: message.agent,
-                    session: message.session,
-                    time: message.time,
-                    text: message.text,
-                    context: message.context,
-                }),
-            }
+                Recall::Known(known)
+                    if known.kind == Kind::Duplicate && known.before(&message.time) =>
+                {
+                    continue;
+                }
+                Recall::Known(known) if known.kind == Kind::Duplicate => {
+                    repeated.push(Repeat {
+                        agent: message.agent,
+                        session: message.session,
+                        time: message.time,
+                        text: message.text,
+                        context: message.context,
+                        rule: known.rule,
+                        source: known.source.clone(),
+                        instruction: known.instruction,
+                    });
+                    continue;
+                }
+                Recall::Near(near) => Some(near),
+                Recall::Known(_) | Recall::New => None,
+            };
+            candidates.push(Candidate {
+                agent: message.agent,
+                session: message.session,
+                time: message.time,
+                text: message.text,
+                context: message.context,
+                near,
+            });
         }
     }
     // Newest first; ISO 8601 UTC times sort as text.

@@ -51,11 +51,64 @@ impl Known {
 
     /// How a command names the rule: `12`, or `org:12` for an imported one.
     pub(crate) fn id(&self) -> String {
-        match &self.source {
-            Some(source) => format!("{source}:{}", self.rule),
-            None => self.rule.to_string(),
+        rule_id(self.source.as_deref(), self.rule)
+    }
+
+    /// How a person reads the rule's name: `#12`, or `org:12` for an imported one.
+    pub(crate) fn shown(&self) -> String {
+        match self.source {
+            Some(_) => self.id(),
+            None => format!("#{}", self.rule),
         }
     }
+}
+
+/// How a command names a rule: `12`, or `org:12` for one imported from `org`.
+fn rule_id(source: Option<&str>, rule: u64) -> String {
+    match source {
+        Some(source) => format!("{source}:{rule}"),
+        None => rule.to_string(),
+    }
+}
+
+/// The rule a correction comes nearest to saying when it repeats or reverses none
+/// ([`similar::Near`]): shown to the agent, which can tell a rule in other words from
+/// another rule of its topic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Nearby {
+    pub rule: u64,
+    /// The source of an imported rule; absent for a local rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub instruction: String,
+    /// The model's odds that the correction repeats or reverses it, rounded.
+    pub score: f64,
+}
+
+impl Nearby {
+    /// How a command names the rule: `12`, or `org:12` for an imported one.
+    pub(crate) fn id(&self) -> String {
+        rule_id(self.source.as_deref(), self.rule)
+    }
+
+    /// How a person reads the rule's name: `#12`, or `org:12` for an imported one.
+    pub(crate) fn shown(&self) -> String {
+        match self.source {
+            Some(_) => self.id(),
+            None => format!("#{}", self.rule),
+        }
+    }
+}
+
+/// What a correction says of the active rules.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Recall {
+    /// It repeats or reverses this rule.
+    Known(Known),
+    /// It repeats or reverses none, and comes near this one.
+    Near(Nearby),
+    /// It is new.
+    New,
 }
 
 /// The rule `prompt` repeats or reverses, if any, as [`similar::matches`] judges it (the
@@ -63,8 +116,16 @@ impl Known {
 /// text is dropped here. Of two rules matched as closely, the later in `rules` wins (list
 /// the local rules last: they win over imported ones).
 pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
+    match recall(prompt, rules) {
+        Recall::Known(known) => Some(known),
+        Recall::Near(_) | Recall::New => None,
+    }
+}
+
+/// [`find`], and the rule `prompt` comes near when it repeats or reverses none.
+pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
     if rules.is_empty() {
-        return None;
+        return Recall::New;
     }
     let mut text = injected::strip(prompt);
     if text.len() > MAX_WHOLE {
@@ -77,15 +138,32 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     }
     // Numbered by position: a local rule and `org:N` may share a number.
     let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
-    let best = similar::matches(&text, candidates).into_iter().next()?;
-    let rule = &rules[usize::try_from(best.rule).ok()?];
-    Some(Known {
-        rule: rule.number,
-        source: rule.source.clone(),
-        kind: best.kind,
-        instruction: best.instruction,
-        learned: rule.learned.clone(),
-    })
+    let judgment = similar::judgment(&text, candidates);
+    let rule_at = |at: u64| usize::try_from(at).ok().and_then(|at| rules.get(at));
+    if let Some(best) = judgment.matches.into_iter().next() {
+        let Some(rule) = rule_at(best.rule) else {
+            return Recall::New;
+        };
+        return Recall::Known(Known {
+            rule: rule.number,
+            source: rule.source.clone(),
+            kind: best.kind,
+            instruction: best.instruction,
+            learned: rule.learned.clone(),
+        });
+    }
+    match judgment
+        .near
+        .and_then(|near| Some((rule_at(near.rule)?, near)))
+    {
+        Some((rule, near)) => Recall::Near(Nearby {
+            rule: rule.number,
+            source: rule.source.clone(),
+            instruction: near.instruction,
+            score: near.score,
+        }),
+        None => Recall::New,
+    }
 }
 
 #[cfg(test)]

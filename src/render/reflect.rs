@@ -49,6 +49,14 @@ impl Render for Report {
             if let Some(context) = &candidate.context {
                 let _ = writeln!(out, "  after the agent {}", text::shown(context));
             }
+            if let Some(near) = &candidate.near {
+                let _ = writeln!(
+                    out,
+                    "  near rule {}: {} (it may say this rule again: if so, it is no new rule)",
+                    near.shown(),
+                    text::shown(&near.instruction)
+                );
+            }
         }
         out.push_str("\nRecord the lasting ones with `autofix learn`.\n");
         self.write_repeats(&mut out);

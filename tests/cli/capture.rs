@@ -629,6 +629,47 @@ fn reflect_text_output_and_missing_folders() {
     assert_eq!(report["searched"][0]["exists"], false);
 }
 
+/// `reflect` shows the rule a candidate comes near, in the text and in the JSON.
+#[test]
+fn reflect_names_the_rule_a_candidate_comes_near() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let root = sandbox.path().to_str().unwrap();
+    sandbox.write(
+        format!("{}/s1.jsonl", claude_folder(&sandbox)),
+        claude_user_line(
+            "s1",
+            Some(root),
+            "No, changes to main go through a pull request.",
+            "",
+        ) + &claude_line_at(
+            "s1",
+            Some(root),
+            "2026-11-10T09:05:00.000Z",
+            "I prefer early returns over nested ifs.",
+            "",
+        ),
+    );
+    let report = sandbox
+        .run(&["reflect", "--format", "json"])
+        .expect(0)
+        .json();
+    let candidates = report["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 2, "{report}");
+    assert_eq!(candidates[0].get("near"), None, "{report}");
+    let near = &candidates[1]["near"];
+    assert_eq!(near["rule"], 3, "{report}");
+    assert_eq!(
+        near["instruction"], "Never push directly to main",
+        "{report}"
+    );
+    let text = sandbox.run(&["reflect"]).expect(0).stdout;
+    assert!(
+        text.contains("  near rule #3: Never push directly to main (it may say this rule again: if so, it is no new rule)\n"),
+        "{text}"
+    );
+}
+
 /// The SHA-256 of the sandbox's path, as Gemini CLI names a project (computed by
 /// `sha256sum`, not by autofix).
 fn project_hash(sandbox: &Sandbox) -> String {
@@ -1002,6 +1043,23 @@ fn the_hook_names_the_rule_a_correction_repeats() {
     let empty = Sandbox::new();
     let plain = reminder_in(&empty, "No, always use named exports").unwrap();
     assert!(plain.contains("autofix learn"), "{plain}");
+}
+
+/// A correction that comes near a rule without the matcher's verdict names the rule, and
+/// leaves the agent to tell a repeat, a replacement and a new rule apart.
+#[test]
+fn the_hook_names_the_rule_a_correction_comes_near() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".agents/autofix.json", THREE_RULES);
+    let near = reminder_in(&sandbox, "No, changes to main go through a pull request.").unwrap();
+    for part in [
+        "it may say again, in other words, what rule #3 says (\"Never push directly to main\")",
+        "do not learn it again",
+        "--supersedes 3",
+        "Otherwise record it as one imperative rule: autofix learn",
+    ] {
+        assert!(near.contains(part), "{part}\n{near}");
+    }
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! (rules, text, verdict) rows, each asked of `learn --dry-run`, the MCP `learn` tool,
 //! `check` (the text learned as the newest rule), the prompt hook, `reflect` and `ledger`
 //! (the text typed in a Claude Code session after the rules were committed), and the same
-//! verdict required of each. Then the frozen held-out pairs, measured through `learn`.
+//! verdict required of each. Then the frozen held-out pairs, measured through `learn` and
+//! through the hook.
 
 use serde_json::{Value, json};
 
@@ -90,6 +91,17 @@ fn repo_with(rules: &[&str]) -> Sandbox {
             .env("GIT_COMMITTER_DATE", "2026-11-02T10:00:00Z");
         assert!(git.status().unwrap().success(), "git {args:?}");
     }
+    sandbox
+}
+
+/// A sandbox holding `rules` as rules 1, 2, … (no repository).
+fn rules_file<'a>(rules: impl Iterator<Item = &'a str>) -> Sandbox {
+    let sandbox = Sandbox::new();
+    let objects: Vec<Value> = rules
+        .enumerate()
+        .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
+        .collect();
+    sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
     sandbox
 }
 
@@ -181,13 +193,26 @@ fn by_check(sandbox: &Sandbox, rules: usize, text: &str) -> Verdict {
     }
 }
 
-fn by_hook(sandbox: &Sandbox, text: &str) -> Verdict {
+/// What the prompt hook tells the agent of a prompt.
+#[derive(Debug, PartialEq, Eq)]
+enum Heard {
+    /// Not a correction: nothing added.
+    Nothing,
+    Verdict(Verdict),
+    /// A correction that may say again what this rule says.
+    Near(u64),
+}
+
+fn hear(sandbox: &Sandbox, text: &str) -> Heard {
     let input = json!({"session_id": "s1", "cwd": sandbox.path().to_str().unwrap(),
         "hook_event_name": "UserPromptSubmit", "prompt": text})
     .to_string();
     let run = sandbox
         .run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &input)
         .expect(0);
+    if run.stdout.trim().is_empty() {
+        return Heard::Nothing;
+    }
     let context = run.json()["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap()
@@ -201,15 +226,26 @@ fn by_hook(sandbox: &Sandbox, text: &str) -> Verdict {
             .unwrap()
     };
     if context.contains("already says this") {
-        Repeats(number("rule #"))
+        Heard::Verdict(Repeats(number("rule #")))
     } else if context.contains("goes against rule #") {
-        Reverses(number("goes against rule #"))
+        Heard::Verdict(Reverses(number("goes against rule #")))
+    } else if context.contains("in other words, what rule #") {
+        Heard::Near(number("what rule #"))
     } else {
         assert!(
             context.contains("record it as one imperative rule"),
             "{context}"
         );
-        New
+        Heard::Verdict(New)
+    }
+}
+
+/// The hook's verdict; a near rule is no verdict, so it reads as a new rule.
+fn by_hook(sandbox: &Sandbox, text: &str) -> Verdict {
+    match hear(sandbox, text) {
+        Heard::Verdict(verdict) => verdict,
+        Heard::Near(_) => New,
+        Heard::Nothing => panic!("no correction heard in {text:?}"),
     }
 }
 
@@ -293,14 +329,7 @@ impl HeldOut {
             .filter(|l| !l.starts_with('#') && !l.is_empty())
         {
             let f: Vec<&str> = line.split('\t').collect();
-            let rules: Vec<&str> = f[2].split(" ¦ ").collect();
-            let sandbox = Sandbox::new();
-            let objects: Vec<Value> = rules
-                .iter()
-                .enumerate()
-                .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
-                .collect();
-            sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
+            let sandbox = rules_file(f[2].split(" ¦ "));
             let got = by_learn(&sandbox, &f[3].replace("\\n", " "));
             let target = f[1].parse::<u64>().ok();
             h.all += 1;
@@ -368,4 +397,100 @@ fn the_judgment_over_the_frozen_held_out_pairs() {
 fn the_judgment_over_the_second_held_out_pairs() {
     HeldOut::measure("held-out 2", include_str!("../fixtures/pairs/heldout2.tsv"))
         .holds(0.42, 0.44, 0.05, 0.06);
+}
+
+/// What the prompt hook tells of the prompt-form held-out pairs: the right rule named or
+/// shown as near, a rule shown for a new text, a wrong rule shown.
+struct Recalled {
+    right: usize,
+    positives: usize,
+    shown_for_new: usize,
+    new: usize,
+    wrong: usize,
+    /// Positives the hook said nothing of: not a correction, and no verdict.
+    unheard: usize,
+}
+
+impl Recalled {
+    fn measure(name: &str, corpus: &str) -> Recalled {
+        let mut r = Recalled {
+            right: 0,
+            positives: 0,
+            shown_for_new: 0,
+            new: 0,
+            wrong: 0,
+            unheard: 0,
+        };
+        for line in corpus
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let f: Vec<&str> = line.split('\t').collect();
+            if f[4] != "prompt" {
+                continue;
+            }
+            let sandbox = rules_file(f[2].split(" ¦ "));
+            let heard = hear(&sandbox, &f[3].replace("\\n", " "));
+            let shown = match heard {
+                Heard::Verdict(Repeats(n) | Reverses(n)) | Heard::Near(n) => Some(n),
+                Heard::Verdict(New) | Heard::Nothing => None,
+            };
+            let target = f[1].parse::<u64>().ok();
+            if target.is_some() {
+                r.positives += 1;
+                r.right += usize::from(shown.is_some() && shown == target);
+                r.wrong += usize::from(shown.is_some() && shown != target);
+                r.unheard += usize::from(heard == Heard::Nothing);
+            } else {
+                r.new += 1;
+                r.shown_for_new += usize::from(shown.is_some());
+            }
+        }
+        eprintln!(
+            "{name}, through the hook: the right rule named or near {}/{}, a rule shown for a new text {}/{}, a wrong rule {}/{}, nothing said {}/{}",
+            r.right,
+            r.positives,
+            r.shown_for_new,
+            r.new,
+            r.wrong,
+            r.positives,
+            r.unheard,
+            r.positives
+        );
+        r
+    }
+}
+
+/// Both frozen held-out sets through the hook, the prompt-form pairs only (the hook sees
+/// prompts): held a little below what they measured in the twelfth session (held-out:
+/// 199/326 right, 8/209 new texts shown a rule, 11/326 wrong; held-out 2: 168/323, 12/292,
+/// 0/323). The hook speaks only of a prompt that reads as a correction.
+#[test]
+fn the_hook_over_the_prompt_form_held_out_pairs() {
+    for (name, corpus, right, shown_for_new, wrong) in [
+        (
+            "held-out",
+            include_str!("../fixtures/pairs/heldout.tsv"),
+            0.58,
+            0.06,
+            0.05,
+        ),
+        (
+            "held-out 2",
+            include_str!("../fixtures/pairs/heldout2.tsv"),
+            0.49,
+            0.06,
+            0.02,
+        ),
+    ] {
+        let r = Recalled::measure(name, corpus);
+        let share = |n: usize, of: usize| n as f64 / of as f64;
+        assert!(share(r.right, r.positives) >= right, "{name}: {}", r.right);
+        assert!(
+            share(r.shown_for_new, r.new) <= shown_for_new,
+            "{name}: {}",
+            r.shown_for_new
+        );
+        assert!(share(r.wrong, r.positives) <= wrong, "{name}: {}", r.wrong);
+    }
 }

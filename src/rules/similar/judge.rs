@@ -6,7 +6,10 @@
 
 use memchr::memmem::Finder;
 
-use super::{Kind, Match, Shape, Stems, clip, fold, meaning, model, needles, relate, round};
+use super::{
+    Judgment, Kind, Match, Near, Shape, Stems, clip, fold, meaning, model, needles, relate, round,
+    weights,
+};
 
 /// At most this many pieces of a text are compared with the rules: a correction is said in
 /// a few sentences, and a pasted log must not cost one comparison per line.
@@ -21,8 +24,21 @@ pub(super) fn relation<'s>(
     rule: &Shape,
     stems: &Stems,
 ) -> Option<(Kind, f64, &'s Shape)> {
-    let closer =
-        |a: &(Kind, f64, &Shape), b: &(Kind, f64, &Shape)| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0));
+    weigh(pieces, rule, stems).0
+}
+
+/// The closer of two verdicts: the higher score, then a repeat before a reversal.
+fn closer(a: &(Kind, f64, &Shape), b: &(Kind, f64, &Shape)) -> std::cmp::Ordering {
+    a.1.total_cmp(&b.1).then(b.0.cmp(&a.0))
+}
+
+/// [`relation`], and the highest near odds of any piece, weighed or not
+/// ([`model::near_odds`]): how near the text comes to the rule when it reaches no verdict.
+fn weigh<'s>(
+    pieces: &'s [Shape],
+    rule: &Shape,
+    stems: &Stems,
+) -> (Option<(Kind, f64, &'s Shape)>, f64) {
     let strict = pieces
         .iter()
         .filter(|piece| piece.cues.rule_like)
@@ -32,11 +48,18 @@ pub(super) fn relation<'s>(
         })
         .max_by(closer);
     let mut modelled: Option<(Kind, f64, &Shape)> = None;
+    let mut nearest = 0.0_f64;
     for piece in pieces {
         let f = model::features(piece, rule, stems);
+        // A piece that says too little for a verdict may still come near: the agent the
+        // near rule is shown to tells which.
         if !model::says_enough(&f) {
+            if model::comes_near(&f) {
+                nearest = nearest.max(model::near_odds(&f));
+            }
             continue;
         }
+        nearest = nearest.max(model::near_odds(&f));
         if let Some((kind, score)) = model::verdict(model::odds(&f), piece.cues.rule_like) {
             let found = (kind, score, piece);
             if modelled.is_none_or(|best| closer(&found, &best).is_gt()) {
@@ -44,7 +67,10 @@ pub(super) fn relation<'s>(
             }
         }
     }
-    [strict, modelled].into_iter().flatten().max_by(closer)
+    (
+        [strict, modelled].into_iter().flatten().max_by(closer),
+        nearest,
+    )
 }
 
 /// The sentences of `text`, each with its end mark: split after a line break or `;`, and
@@ -103,6 +129,17 @@ pub(crate) fn matches<'a>(
     text: &str,
     candidates: impl Iterator<Item = (u64, &'a str)>,
 ) -> Vec<Match> {
+    judgment(text, candidates).matches
+}
+
+/// What the judgment makes of a text against `candidates` (number, instruction): the rules
+/// it repeats or reverses, best first (the closest, then a repeat before a reversal, then
+/// the later rule), and, when it repeats or reverses none, the rule it comes nearest to
+/// saying, if the model's odds reach [`weights::NEAR_THRESHOLD`].
+pub(crate) fn judgment<'a>(
+    text: &str,
+    candidates: impl Iterator<Item = (u64, &'a str)>,
+) -> Judgment {
     let mut stems = Stems::new();
     let shapes: Vec<Shape> = pieces(text)
         .into_iter()
@@ -110,7 +147,7 @@ pub(crate) fn matches<'a>(
         .filter(|shape| shape.meaningful().next().is_some())
         .collect();
     if shapes.is_empty() {
-        return Vec::new();
+        return Judgment::default();
     }
     // Most rules share no meaningful word with the text: a substring search rules them out
     // before they are parsed into words.
@@ -127,6 +164,7 @@ pub(crate) fn matches<'a>(
         .filter(|shape| !shape.cues.rule_like)
         .filter_map(Shape::meaning)
         .collect();
+    let mut near: Option<Near> = None;
     let mut found: Vec<Match> = candidates
         .filter_map(|(rule, instruction)| {
             let folded = fold(clip(instruction, crate::rules::file::MAX_FIELD_CHARS));
@@ -145,7 +183,18 @@ pub(crate) fn matches<'a>(
                 Some(meaning)
             };
             let old = Shape::of_folded_with(&folded, meaning, &mut stems);
-            let (kind, score, piece) = relation(&shapes, &old, &stems)?;
+            let (verdict, nearest) = weigh(&shapes, &old, &stems);
+            // The later rule wins a tie, as it does among the matches.
+            if nearest >= weights::NEAR_THRESHOLD && near.as_ref().is_none_or(|n| nearest >= n.odds)
+            {
+                near = Some(Near {
+                    rule,
+                    odds: nearest,
+                    score: round(nearest.min(0.99)),
+                    instruction: instruction.trim().to_string(),
+                });
+            }
+            let (kind, score, piece) = verdict?;
             Some(Match {
                 rule,
                 kind,
@@ -162,7 +211,10 @@ pub(crate) fn matches<'a>(
             .then(a.kind.cmp(&b.kind))
             .then(b.rule.cmp(&a.rule))
     });
-    found
+    Judgment {
+        near: near.filter(|_| found.is_empty()),
+        matches: found,
+    }
 }
 
 /// Whether a piece's meaning is close to that of a rule: a rule sharing no word with the

@@ -30,7 +30,7 @@ mod train;
 #[allow(clippy::approx_constant)]
 mod weights;
 
-pub(crate) use judge::{matches, sentences};
+pub(crate) use judge::{judgment, matches, sentences};
 use lexicon::SYNONYMS;
 
 /// The weighted Jaccard score from which two clauses are the same statement.
@@ -64,6 +64,32 @@ pub(crate) struct Match {
     /// The meaningful words the two share, as the matcher reads them (stems): what the
     /// verdict rests on.
     pub words: Vec<String>,
+}
+
+/// The rule a text comes nearest to saying when it repeats or reverses none: the model
+/// gives it odds too low for a verdict, yet of the pairs that come this near, most are
+/// repeats or reversals (the threshold is chosen on the development pairs). Callers show it
+/// to whoever decides, an agent or a person; no caller acts on it alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Near {
+    /// The existing rule's number.
+    pub rule: u64,
+    /// The model's odds, rounded to two decimals.
+    pub score: f64,
+    /// The existing rule's instruction.
+    pub instruction: String,
+    /// The odds unrounded: of two rules, the nearer wins.
+    #[serde(skip)]
+    odds: f64,
+}
+
+/// What the judgment makes of a text against the active rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Judgment {
+    /// The rules the text repeats or reverses, best first.
+    pub matches: Vec<Match>,
+    /// When it matches none, the rule it comes nearest to saying, if near enough.
+    pub near: Option<Near>,
 }
 
 /// The stems of the words compared, each stored once: a word holds its stem's number in

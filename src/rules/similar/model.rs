@@ -249,6 +249,18 @@ pub(super) fn odds(f: &Features) -> (f64, f64) {
     )
 }
 
+/// Whether a piece the model does not weigh may still come near the rule: it shares a
+/// meaningful word with it.
+pub(super) fn comes_near(f: &Features) -> bool {
+    f[20] > 0.0
+}
+
+/// The odds that a piece, weighed or not, repeats or reverses the rule at all: how near
+/// it comes, for the near rule shown when there is no verdict.
+pub(super) fn near_odds(f: &Features) -> f64 {
+    logistic(&weights::NEAR, weights::NEAR_BIAS, f)
+}
+
 /// The verdict of a piece's odds: the more likely of a repeat and a reversal, when it
 /// reaches its threshold, with its probability as the score. A piece that reads as a rule
 /// has thresholds of its own: `learn` refuses on them, and a wrong refusal costs a

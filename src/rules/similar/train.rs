@@ -25,6 +25,10 @@ const MAX_FALSE: f64 = 0.02;
 const MAX_WRONG_WAY: f64 = 0.03;
 /// The share of learn-time pairs (`rule-pairs.tsv`) that may be refused wrongly.
 const MAX_LEARN_FALSE: f64 = 0.02;
+/// The share of development pairs whose text is new (related or unrelated) that may be
+/// shown a near rule: the hint costs the agent a look, and a rule of the topic is often
+/// near.
+const MAX_NEAR_NEW: f64 = 0.15;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Label {
@@ -112,18 +116,20 @@ fn rule_against_rule(pairs: &[Pair]) -> Vec<Pair> {
 }
 
 /// How `judge::relation` reads a piece against a rule: by the model, as conversation or as
-/// a rule (each with its thresholds), or by the strict match of a piece that reads as a
-/// rule (no threshold).
+/// a rule (each with its thresholds), by the strict match of a piece that reads as a rule
+/// (no threshold), or, for a piece that says too little to be weighed, only for how near
+/// it comes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Reading {
     Conversation,
     RuleLike,
     Strict,
+    NearOnly,
 }
 
 /// The features of each piece of a pair's text against each of its rules, as `judge`
-/// reads them: each piece the model weighs, and each strict match of a piece that reads
-/// as a rule.
+/// reads them: each piece the model weighs, each strict match of a piece that reads as a
+/// rule, and each piece read only for how near it comes.
 pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(Reading, Features)>> {
     let mut stems = Stems::new();
     let pieces: Vec<Shape> = judge::pieces(&pair.text)
@@ -140,14 +146,17 @@ pub(super) fn features_of(pair: &Pair) -> Vec<Vec<(Reading, Features)>> {
                 if piece.cues.rule_like && (f[0] > 0.0 || f[1] > 0.0) {
                     read.push((Reading::Strict, f));
                 }
-                if model::says_enough(&f) {
-                    let reading = if piece.cues.rule_like {
-                        Reading::RuleLike
-                    } else {
-                        Reading::Conversation
-                    };
-                    read.push((reading, f));
-                }
+                let reading = if !model::says_enough(&f) {
+                    if !model::comes_near(&f) {
+                        continue;
+                    }
+                    Reading::NearOnly
+                } else if piece.cues.rule_like {
+                    Reading::RuleLike
+                } else {
+                    Reading::Conversation
+                };
+                read.push((reading, f));
             }
             read
         })
@@ -196,9 +205,10 @@ fn fit(rows: &[(Vec<Features>, bool)]) -> (Vec<f64>, f64) {
     (weights, bias)
 }
 
-/// The odds of each piece a pair's text against one rule: how it is read, and its odds of
-/// a repeat and of a reversal (for a strict match, its score as the one of its kind).
-type Odds = Vec<(Reading, f64, f64)>;
+/// The odds of each piece a pair's text against one rule: how it is read, its odds of a
+/// repeat and of a reversal (for a strict match, its score as the one of its kind), and
+/// the near rule's odds.
+type Odds = Vec<(Reading, f64, f64, f64)>;
 
 /// The thresholds of a repeat and of a reversal, for a piece of conversation and for one
 /// that reads as a rule.
@@ -209,11 +219,12 @@ type Thresholds = [(f64, f64); 2];
 fn decide(odds: &[Odds], thresholds: Thresholds) -> Option<(usize, Label)> {
     let mut best: Option<(f64, usize, Label)> = None;
     for (at, pieces) in odds.iter().enumerate() {
-        for &(reading, repeat, reversal) in pieces {
+        for &(reading, repeat, reversal, _) in pieces {
             let at_least = match reading {
                 Reading::Conversation => thresholds[0],
                 Reading::RuleLike => thresholds[1],
                 Reading::Strict => (0.0, 0.0),
+                Reading::NearOnly => continue,
             };
             let Some((kind, p)) = model::verdict_at((repeat, reversal), at_least) else {
                 continue;
@@ -249,12 +260,52 @@ fn score(pairs: &[Pair], odds: &[Vec<Odds>], thresholds: Thresholds) -> [usize; 
     counts
 }
 
+/// The rule a pair's text is shown when the judgment names none: the one of the highest
+/// near odds of any piece, when they reach `near` (the later rule wins a tie, as in
+/// `judge`).
+fn nearest(odds: &[Odds], near: f64) -> Option<usize> {
+    let mut best: Option<(f64, usize)> = None;
+    for (at, pieces) in odds.iter().enumerate() {
+        for &(reading, _, _, p) in pieces {
+            if reading != Reading::Strict && p >= near && best.is_none_or(|(b, _)| p >= b) {
+                best = Some((p, at));
+            }
+        }
+    }
+    best.map(|(_, at)| at)
+}
+
+/// (the right rule named or shown as near, of the repeats and reversals; a rule named or
+/// shown, of the new texts) over the pairs.
+fn shown(pairs: &[Pair], odds: &[Vec<Odds>], thresholds: Thresholds, near: f64) -> [usize; 2] {
+    let mut counts = [0; 2];
+    for (pair, odds) in pairs.iter().zip(odds) {
+        let named = decide(odds, thresholds)
+            .map(|(at, _)| at)
+            .or_else(|| nearest(odds, near));
+        match (named, pair.target) {
+            (Some(at), Some(target)) if at == target => counts[0] += 1,
+            (Some(_), None) => counts[1] += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
+/// The lowest threshold of a near rule (by steps of 0.025) that shows a rule to at most
+/// [`MAX_NEAR_NEW`] of the development pairs whose text is new.
+fn choose_near(pairs: &[Pair], odds: &[Vec<Odds>], thresholds: Thresholds) -> f64 {
+    let new = pairs.iter().filter(|p| p.target.is_none()).count();
+    (2..=40)
+        .map(|step| f64::from(step) * 0.025)
+        .find(|&near| shown(pairs, odds, thresholds, near)[1] as f64 <= MAX_NEAR_NEW * new as f64)
+        .unwrap_or(1.0)
+}
+
 /// The text of `weights.rs` for these weights and thresholds.
-fn weights_text(
-    (repeat, repeat_bias): &(Vec<f64>, f64),
-    (reversal, reversal_bias): &(Vec<f64>, f64),
-    thresholds: Thresholds,
-) -> String {
+fn weights_text(models: &Models, thresholds: Thresholds, near: f64) -> String {
+    let ((repeat, repeat_bias), (reversal, reversal_bias), (near_model, near_bias)) =
+        (&models.repeat, &models.reversal, &models.near);
     let list = |w: &[f64]| {
         w.iter()
             .map(|x| format!("{x:.4}"))
@@ -274,6 +325,8 @@ fn weights_text(
     constant("REPEAT_BIAS", format!(": f64 = {repeat_bias:.4}"));
     constant("REVERSAL", format!(": [f64; {n}] = [{}]", list(reversal)));
     constant("REVERSAL_BIAS", format!(": f64 = {reversal_bias:.4}"));
+    constant("NEAR", format!(": [f64; {n}] = [{}]", list(near_model)));
+    constant("NEAR_BIAS", format!(": f64 = {near_bias:.4}"));
     let [(repeat, reversal), (rule_repeat, rule_reversal)] = thresholds;
     constant("REPEAT_THRESHOLD", format!(": f64 = {repeat:.3}"));
     constant("REVERSAL_THRESHOLD", format!(": f64 = {reversal:.3}"));
@@ -282,6 +335,7 @@ fn weights_text(
         "RULE_REVERSAL_THRESHOLD",
         format!(": f64 = {rule_reversal:.3}"),
     );
+    constant("NEAR_THRESHOLD", format!(": f64 = {near:.3}"));
     out
 }
 
@@ -330,6 +384,72 @@ fn choose(holds: impl Fn(Thresholds) -> Option<usize>) -> Thresholds {
     best
 }
 
+/// The rows of one model: each rule of each pair, the pieces the model reads (with `near`,
+/// those read only for how near they come too), and whether the pair's label is one of
+/// `labels` at that rule.
+fn rows(pairs: &[Pair], labels: &[Label], near: bool) -> Vec<(Vec<Features>, bool)> {
+    pairs
+        .iter()
+        .flat_map(|pair| {
+            features_of(pair)
+                .into_iter()
+                .enumerate()
+                .map(move |(at, pieces)| {
+                    let f = pieces
+                        .into_iter()
+                        .filter(|(reading, _)| match reading {
+                            Reading::Conversation | Reading::RuleLike => true,
+                            Reading::NearOnly => near,
+                            Reading::Strict => false,
+                        })
+                        .map(|(_, f)| f)
+                        .collect();
+                    (f, labels.contains(&pair.label) && pair.target == Some(at))
+                })
+        })
+        .collect()
+}
+
+/// The three fitted models (weights and bias): a repeat, a reversal, and the near rule.
+struct Models {
+    repeat: (Vec<f64>, f64),
+    reversal: (Vec<f64>, f64),
+    near: (Vec<f64>, f64),
+}
+
+impl Models {
+    /// The odds of each piece of each pair's text against each of its rules.
+    fn odds(&self, pairs: &[Pair]) -> Vec<Vec<Odds>> {
+        let odds =
+            |(weights, bias): &(Vec<f64>, f64), f: &Features| model::logistic(weights, *bias, f);
+        pairs
+            .iter()
+            .map(|pair| {
+                features_of(pair)
+                    .iter()
+                    .map(|pieces| {
+                        pieces
+                            .iter()
+                            .map(|&(reading, f)| {
+                                let near = odds(&self.near, &f);
+                                match reading {
+                                    Reading::Strict => (reading, f[0], f[1], near),
+                                    _ => (
+                                        reading,
+                                        odds(&self.repeat, &f),
+                                        odds(&self.reversal, &f),
+                                        near,
+                                    ),
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
 /// Fits the matcher on the corpus (the same on every run) and prints its figures; the text
 /// of `weights.rs` it gives.
 fn trained() -> String {
@@ -343,49 +463,13 @@ fn trained() -> String {
     println!("{} pairs of distinct rules", rules_apart.len());
     train.extend(rules_apart);
     let dev_rules_apart = rule_against_rule(&dev);
-    let rows = |pairs: &[Pair], label: Label| -> Vec<(Vec<Features>, bool)> {
-        pairs
-            .iter()
-            .flat_map(|pair| {
-                features_of(pair)
-                    .into_iter()
-                    .enumerate()
-                    .map(move |(at, pieces)| {
-                        let f = pieces
-                            .into_iter()
-                            .filter(|(reading, _)| *reading != Reading::Strict)
-                            .map(|(_, f)| f)
-                            .collect();
-                        (f, pair.label == label && pair.target == Some(at))
-                    })
-            })
-            .collect()
+    let models = Models {
+        repeat: fit(&rows(&train, &[Label::Repeat], false)),
+        reversal: fit(&rows(&train, &[Label::Reversal], false)),
+        // Whether a piece, weighed or not, says its rule at all.
+        near: fit(&rows(&train, &[Label::Repeat, Label::Reversal], true)),
     };
-    let repeat = fit(&rows(&train, Label::Repeat));
-    let reversal = fit(&rows(&train, Label::Reversal));
-    let odds = |pairs: &[Pair]| -> Vec<Vec<Odds>> {
-        pairs
-            .iter()
-            .map(|pair| {
-                features_of(pair)
-                    .iter()
-                    .map(|pieces| {
-                        pieces
-                            .iter()
-                            .map(|&(reading, f)| match reading {
-                                Reading::Strict => (reading, f[0], f[1]),
-                                _ => (
-                                    reading,
-                                    model::logistic(&repeat.0, repeat.1, &f),
-                                    model::logistic(&reversal.0, reversal.1, &f),
-                                ),
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect()
-    };
+    let odds = |pairs: &[Pair]| models.odds(pairs);
     let (train_odds, dev_odds) = (odds(&train), odds(&dev));
     // The learn-time pairs hold the thresholds too: `learn` refuses on the verdict.
     let learned = read_rule_pairs(&read("tests/fixtures/rule-pairs.tsv"));
@@ -414,6 +498,15 @@ fn trained() -> String {
         );
     }
     println!("thresholds {thresholds:?}");
+    let near = choose_near(&dev, &dev_odds, thresholds);
+    for (name, pairs, odds) in [("train", &train, &train_odds), ("dev", &dev, &dev_odds)] {
+        let [right, new] = shown(pairs, odds, thresholds, near);
+        println!(
+            "{name}, a near rule from {near:.3}: the right rule named or shown {right}/{}, a rule for a new text {new}/{}",
+            pairs.iter().filter(|p| p.target.is_some()).count(),
+            pairs.iter().filter(|p| p.target.is_none()).count(),
+        );
+    }
     println!(
         "learn-time pairs: {:?} of {}; dev rules against each other: {:?} of {}",
         score(&learned, &learned_odds, thresholds),
@@ -421,7 +514,7 @@ fn trained() -> String {
         score(&dev_rules_apart, &dev_rules_apart_odds, thresholds),
         dev_rules_apart.len()
     );
-    weights_text(&repeat, &reversal, thresholds)
+    weights_text(&models, thresholds, near)
 }
 
 /// The figures of the judgment (`matches`, as every caller asks it) on one set, by label,
@@ -444,16 +537,34 @@ fn figures() {
         .collect();
     for (pair, (form, lang)) in read_pairs(&text).iter().zip(forms) {
         let rules = pair.rules.iter().map(String::as_str);
-        let got = super::matches(&pair.text, (0u64..).zip(rules))
-            .into_iter()
-            .next();
-        let named = got.as_ref().map(|m| (m.rule as usize, m.kind));
+        let judgment = super::judgment(&pair.text, (0u64..).zip(rules));
+        let named = judgment.matches.first().map(|m| (m.rule as usize, m.kind));
+        let label = format!("{:?}", pair.label).to_lowercase();
+        // What a caller shows: the rule named, or else the near rule.
+        let shown = named
+            .map(|(at, _)| at)
+            .or(judgment.near.as_ref().map(|n| n.rule as usize));
+        let (of, hit) = match pair.target {
+            Some(target) => ("the right rule named or near", shown == Some(target)),
+            None => ("a rule named or near, for a new text", shown.is_some()),
+        };
+        for key in [of.to_string(), format!("{of}/{label}")] {
+            let entry = counts.entry(key).or_default();
+            entry.0 += usize::from(hit);
+            entry.1 += 1;
+        }
+        if pair.target.is_some() {
+            let entry = counts
+                .entry("a wrong rule named or near, for a repeat or reversal".into())
+                .or_default();
+            entry.0 += usize::from(shown.is_some() && !hit);
+            entry.1 += 1;
+        }
         let right = match pair.label {
             Label::Repeat => named == pair.target.map(|t| (t, super::Kind::Duplicate)),
             Label::Reversal => named == pair.target.map(|t| (t, super::Kind::Contradiction)),
             Label::Related | Label::Unrelated => named.is_none(),
         };
-        let label = format!("{:?}", pair.label).to_lowercase();
         // A wrong rule (or any, for a new text), and the right rule the wrong way round.
         let wrong = match named {
             Some((at, _)) if Some(at) != pair.target => "a wrong rule",
@@ -507,8 +618,10 @@ fn explain() {
         let f = model::features(&shape, &rule, &stems);
         let weighed = model::says_enough(&f);
         println!(
-            "{piece:?}: odds {:?}, weighed {weighed}, reads as a rule {}",
+            "{piece:?}: odds {:?}, near {:.3}, weighed {weighed}, comes near {}, reads as a rule {}",
             model::odds(&f),
+            model::near_odds(&f),
+            model::comes_near(&f),
             shape.cues.rule_like
         );
         for (name, value) in NAMES.iter().zip(&f) {
