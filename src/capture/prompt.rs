@@ -105,10 +105,10 @@ fn reminder(recalled: &Recall) -> String {
 }
 
 /// The hook's answer to `input` (the bytes on stdin): the JSON object with a final
-/// newline, or `None` (print nothing) when the prompt is not a correction, the input is
-/// not the hook's JSON, or the agent has no prompt hook. `rules` gives the active rules of
-/// the project the prompt was typed in (from the input's `cwd` when it has one); it is
-/// only called for a correction.
+/// newline, or `None` (print nothing) when the prompt is neither a correction nor a repeat
+/// of a rule, the input is not the hook's JSON, or the agent has no prompt
+/// hook. `rules` gives the active rules of the project the prompt was typed in (from the
+/// input's `cwd` when it has one).
 pub(crate) fn respond(
     agent: Agent,
     input: &[u8],
@@ -118,10 +118,13 @@ pub(crate) fn respond(
     // An object, not a struct: serde would also accept `["…"]` for a one-field struct.
     let input: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(input).ok()?;
     let prompt = input.get("prompt")?.as_str()?;
-    if !classify::is_correction(prompt) {
+    // Heard as `repeats::heard` hears it, with one judgment of the prompt.
+    let correction = classify::is_correction(prompt);
+    let recalled = repeats::recall(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
+    let repeat = matches!(&recalled, Recall::Known(known) if known.kind == Kind::Duplicate);
+    if !correction && !repeat {
         return None;
     }
-    let recalled = repeats::recall(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
     Some(crate::export::hook::context_for(
         agent,
         event,

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::classify;
 use super::repeats::{self, ActiveRule, Nearby, Recall};
 use super::transcripts::{self, Searched, UserMessage};
 use crate::export::hook::Agent;
@@ -26,6 +25,9 @@ pub(crate) struct Request {
     pub since: Option<String>,
     /// The active rules: a correction one of them holds is a repeat, not a candidate.
     pub rules: Vec<ActiveRule>,
+    /// The rules a message is heard against ([`repeats::heard`]): one that repeats or
+    /// reverses one of them is a correction though the classifier does not take it for one.
+    pub heard_against: Vec<ActiveRule>,
 }
 
 /// A correction the user typed, not yet a rule.
@@ -94,7 +96,7 @@ pub(crate) fn run(request: &Request) -> Report {
     let mut searched = Vec::new();
     let mut candidates = Vec::new();
     let mut repeated = Vec::new();
-    let keep = |text: &str| classify::is_correction(text);
+    let keep = |text: &str| repeats::heard(text, &request.heard_against);
     for &agent in &request.agents {
         let (place, messages) = transcripts::read(agent, &request.home, &request.root, &keep);
         searched.push(shown(&place, &request.home));

@@ -122,6 +122,14 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     }
 }
 
+/// Whether `text` is heard as a correction: the classifier takes it for one, or it repeats
+/// a rule of `rules`. A user who says a rule again rarely words it as a correction
+/// ("return an empty list, not null, from getOrders"); the matcher knows it. A reversal is
+/// not enough: its cues ("now", "you can", "go ahead") open many a plain request.
+pub(crate) fn heard(text: &str, rules: &[ActiveRule]) -> bool {
+    classify::is_correction(text) || find(text, rules).is_some_and(|k| k.kind == Kind::Duplicate)
+}
+
 /// [`find`], and the rule `prompt` comes near when it repeats or reverses none.
 pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
     if rules.is_empty() {
@@ -203,6 +211,33 @@ mod tests {
         );
         assert_eq!(find(&long, &rules()).map(|k| k.rule), Some(2));
         assert_eq!(find("No, always use named exports", &[]), None);
+    }
+
+    #[test]
+    fn a_rule_said_again_is_heard_though_not_worded_as_a_correction() {
+        let restated = "please replace the console.error calls with the logger";
+        assert!(!classify::is_correction(restated));
+        let logger = [ActiveRule {
+            number: 1,
+            instruction: "Use the logger, never console.log.".to_string(),
+            source: None,
+            learned: None,
+        }];
+        assert!(heard(restated, &logger));
+        assert!(!heard(restated, &[]));
+        assert!(!heard("run the tests", &logger));
+        assert!(heard("No, always use named exports", &[]));
+        // Read as a reversal ("now" is a cue of change), yet a plain request.
+        let pnpm = [ActiveRule {
+            instruction: "Always use pnpm to install packages.".to_string(),
+            ..logger[0].clone()
+        }];
+        let plain = "Now add tests";
+        assert_eq!(
+            find(plain, &pnpm).map(|k| k.kind),
+            Some(Kind::Contradiction)
+        );
+        assert!(!heard(plain, &pnpm));
     }
 
     #[test]

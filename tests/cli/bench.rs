@@ -481,7 +481,8 @@ fn bench_prompt_hook() {
 }
 
 /// The prompt hook on a correction that repeats one of 1,000 distinct rules (the one
-/// judgment against each), beside the process's start-up, both through `sh`.
+/// judgment against each), and on an ordinary prompt (judged too: a rule said again need
+/// not be worded as a correction), beside the process's start-up, all through `sh`.
 fn prompt_hook_beside_start_up(sandbox: &Sandbox) {
     let dir = sandbox.join("hook");
     let mut rules: serde_json::Value = serde_json::from_str(&distinct_rules_file(1_000)).unwrap();
@@ -496,19 +497,32 @@ fn prompt_hook_beside_start_up(sandbox: &Sandbox) {
         "hook_event_name": "UserPromptSubmit",
         "prompt": "grep again? No, we use ripgrep in our scripts, I told you."});
     let input = sandbox.write("hook-input.json", input.to_string());
-    let hook = format!(
-        "{BIN} hook user-prompt --agent claude < {}",
-        input.display()
-    );
+    let ordinary = serde_json::json!({"session_id": "s", "cwd": dir.display().to_string(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "Why is the build slow on CI? Check the logs of the last three runs."});
+    let ordinary = sandbox.write("hook-ordinary.json", ordinary.to_string());
+    let hook = |input: &std::path::Path| {
+        format!(
+            "{BIN} hook user-prompt --agent claude < {}",
+            input.display()
+        )
+    };
+    let (repeat, ordinary) = (hook(&input), hook(&ordinary));
     let version = format!("{BIN} --version");
-    let (mut make_hook, mut make_version) = (|| sh(&hook), || sh(&version));
-    let (mut n1, mut n2) = (noop, noop);
+    let (mut make_hook, mut make_ordinary, mut make_version) =
+        (|| sh(&repeat), || sh(&ordinary), || sh(&version));
+    let (mut n1, mut n2, mut n3) = (noop, noop, noop);
     compare(
         "prompt hook, a repeat among 1,000 rules",
         "<= 3 x start-up",
         &mut [
             ("hook user-prompt (1,001 rules)", &mut make_hook, &mut n1),
-            ("autofix --version", &mut make_version, &mut n2),
+            (
+                "hook user-prompt, ordinary prompt (1,001 rules)",
+                &mut make_ordinary,
+                &mut n2,
+            ),
+            ("autofix --version", &mut make_version, &mut n3),
         ],
     );
 }

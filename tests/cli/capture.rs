@@ -1046,7 +1046,8 @@ fn the_hook_names_the_rule_a_correction_repeats() {
 }
 
 /// A correction that comes near a rule without the matcher's verdict names the rule, and
-/// leaves the agent to tell a repeat, a replacement and a new rule apart.
+/// leaves the agent to tell a repeat, a replacement and a new rule apart; a prompt that is
+/// no correction but says a rule again is heard; a plain request is not.
 #[test]
 fn the_hook_names_the_rule_a_correction_comes_near() {
     let sandbox = Sandbox::new();
@@ -1060,6 +1061,16 @@ fn the_hook_names_the_rule_a_correction_comes_near() {
     ] {
         assert!(near.contains(part), "{part}\n{near}");
     }
+    let restated = reminder_in(&sandbox, "the exports are named, always").unwrap();
+    assert!(restated.contains("rule #2 already says this"), "{restated}");
+    assert_eq!(reminder_in(&sandbox, "run the tests"), None);
+    // The matcher reads a reversal in this plain request ("now"); that is not enough.
+    let pnpm = Sandbox::new();
+    pnpm.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "TOOL", "Instruction": "Always use pnpm to install packages.", "Why": "lockfile"}]"#,
+    );
+    assert_eq!(reminder_in(&pnpm, "Now add tests"), None);
 }
 
 #[test]

@@ -63,6 +63,12 @@ const TABLE: &[(&[&str], &str, Verdict)] = &[
         "I told you: never push straight to main.",
         Repeats(2),
     ),
+    // Not worded as a correction: heard for the rule it says again.
+    (
+        &["Use the logger, never console.log."],
+        "please replace the console.error calls with the logger",
+        Repeats(1),
+    ),
 ];
 
 /// A git repository holding `rules` as rules 1, 2, … committed on 2026-11-02.
@@ -463,22 +469,22 @@ impl Recalled {
 
 /// Both frozen held-out sets through the hook, the prompt-form pairs only (the hook sees
 /// prompts): held a little below what they measured in the twelfth session (held-out:
-/// 199/326 right, 8/209 new texts shown a rule, 11/326 wrong; held-out 2: 168/323, 12/292,
-/// 0/323). The hook speaks only of a prompt that reads as a correction.
+/// 228/326 right, 16/209 new texts shown a rule, 12/326 wrong; held-out 2: 217/323, 12/292,
+/// 0/323). The hook speaks of a prompt that reads as a correction or repeats a rule.
 #[test]
 fn the_hook_over_the_prompt_form_held_out_pairs() {
     for (name, corpus, right, shown_for_new, wrong) in [
         (
             "held-out",
             include_str!("../fixtures/pairs/heldout.tsv"),
-            0.58,
-            0.06,
+            0.67,
+            0.09,
             0.05,
         ),
         (
             "held-out 2",
             include_str!("../fixtures/pairs/heldout2.tsv"),
-            0.49,
+            0.64,
             0.06,
             0.02,
         ),
