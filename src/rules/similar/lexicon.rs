@@ -585,8 +585,8 @@ pub(super) const GROUPS: &[&[&str]] = &[
 
 /// The group of `word` (an index into [`GROUPS`]), if it is a tool or a choice of one.
 pub(super) fn group(word: &str) -> Option<usize> {
-    static BY_WORD: LazyLock<HashMap<&'static str, usize>> = LazyLock::new(|| {
-        let mut map = HashMap::new();
+    static BY_WORD: LazyLock<HashMap<&'static str, usize, super::Fnv>> = LazyLock::new(|| {
+        let mut map = HashMap::default();
         for (at, group) in GROUPS.iter().enumerate() {
             for word in *group {
                 map.entry(*word).or_insert(at);

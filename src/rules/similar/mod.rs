@@ -98,17 +98,17 @@ pub(crate) struct Judgment {
 /// them most of its time.)
 struct Stems {
     /// Each stem's number, by its text: the one lookup per word read.
-    ids: HashMap<Box<str>, u32>,
+    ids: HashMap<Box<str>, u32, Fnv>,
     /// Each number's text, for the needles `matches` searches for.
     texts: Vec<Box<str>>,
     /// The stems of [`OPPOSITES`], each pair both ways.
     opposites: Vec<(u32, u32)>,
     /// The group of each stem that names a tool or a choice ([`lexicon::GROUPS`]).
-    groups: HashMap<u32, usize>,
+    groups: HashMap<u32, usize, Fnv>,
     /// The stems of conversational words ([`lexicon::FILLER`]).
-    fillers: HashSet<u32>,
+    fillers: HashSet<u32, Fnv>,
     /// Each stem's word as first read (folded), to show what a verdict rests on.
-    forms: HashMap<u32, Box<str>>,
+    forms: HashMap<u32, Box<str>, Fnv>,
     /// Each stem's meaning as one word, read when the model first weighs it.
     vectors: Vec<OnceCell<Option<meaning::Meaning>>>,
 }
@@ -116,12 +116,12 @@ struct Stems {
 impl Stems {
     fn new() -> Stems {
         let mut stems = Stems {
-            ids: HashMap::new(),
+            ids: HashMap::default(),
             texts: Vec::new(),
             opposites: Vec::new(),
-            groups: HashMap::new(),
-            fillers: HashSet::new(),
-            forms: HashMap::new(),
+            groups: HashMap::default(),
+            fillers: HashSet::default(),
+            forms: HashMap::default(),
             vectors: Vec::new(),
         };
         for (a, b) in OPPOSITES {
@@ -595,10 +595,11 @@ fn english(word: &str) -> Option<&'static str> {
     BY_WORD.get(word).copied()
 }
 
-/// FNV-1a, for the glossary's lookups: every word of every rule read is looked up, and
-/// the default hasher, built against adversarial keys, cost more than the reading.
+/// FNV-1a, for the matcher's tables: every word of every rule read is looked up, and the
+/// default hasher, built against adversarial keys, cost more than the reading (a sixth of
+/// the prompt hook's work among 1,000 rules). The keys are words, not an attacker's.
 #[derive(Clone, Copy)]
-struct FnvHasher(u64);
+pub(super) struct FnvHasher(u64);
 
 impl Default for FnvHasher {
     fn default() -> FnvHasher {
@@ -616,13 +617,13 @@ impl std::hash::Hasher for FnvHasher {
     }
 }
 
-type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+pub(super) type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
 
 /// The French words the glossary reads as a word of stem `part`: a rule in French holds
 /// one of them where a rule in English holds the word.
 fn french_forms(part: &str) -> impl Iterator<Item = &'static str> {
-    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
-        let mut by_stem: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>, Fnv>> = LazyLock::new(|| {
+        let mut by_stem: HashMap<&'static str, Vec<&'static str>, Fnv> = HashMap::default();
         for (french, english) in glossary::FRENCH {
             for word in english.split(' ') {
                 by_stem.entry(stem(synonym(word))).or_default().push(french);
@@ -922,7 +923,7 @@ fn is_preposition(word: &str) -> bool {
 
 /// Words that carry positive polarity or no content.
 fn is_marker_or_stopword(word: &str) -> bool {
-    static WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    static WORDS: LazyLock<HashSet<&'static str, Fnv>> = LazyLock::new(|| {
         [POSITIVE_MARKERS, ENGLISH_STOPWORDS, FRENCH_STOPWORDS]
             .concat()
             .into_iter()
@@ -985,7 +986,7 @@ fn is_generic(word: &str) -> bool {
 
 /// One spelling for words written several ways.
 fn synonym(word: &str) -> &str {
-    static BY_SPELLING: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+    static BY_SPELLING: LazyLock<HashMap<&'static str, &'static str, Fnv>> = LazyLock::new(|| {
         SYNONYMS
             .iter()
             .flat_map(|(canonical, spellings)| spellings.iter().map(move |s| (*s, *canonical)))
@@ -1044,8 +1045,8 @@ fn needles(shape: &Shape, stems: &Stems) -> Vec<String> {
 /// The other spellings of the words of stem `part` ([`SYNONYMS`]), from a table built once:
 /// [`needles`] asks for each meaningful word of every text the prompt hook reads.
 fn spellings_of_stem(part: &str) -> impl Iterator<Item = &'static str> {
-    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
-        let mut by_stem: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+    static BY_STEM: LazyLock<HashMap<&'static str, Vec<&'static str>, Fnv>> = LazyLock::new(|| {
+        let mut by_stem: HashMap<&'static str, Vec<&'static str>, Fnv> = HashMap::default();
         for (canonical, spellings) in SYNONYMS {
             by_stem
                 .entry(stem(canonical))
@@ -1059,8 +1060,8 @@ fn spellings_of_stem(part: &str) -> impl Iterator<Item = &'static str> {
 
 /// The phrases ([`phrases`]) written as the word `word`, from a table built once.
 fn phrases_of_word(word: &str) -> impl Iterator<Item = &'static str> {
-    static BY_WORD: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
-        let mut by_word: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+    static BY_WORD: LazyLock<HashMap<&'static str, Vec<&'static str>, Fnv>> = LazyLock::new(|| {
+        let mut by_word: HashMap<&'static str, Vec<&'static str>, Fnv> = HashMap::default();
         for (phrase, word) in phrases() {
             by_word.entry(word).or_default().push(phrase);
         }

@@ -105,7 +105,7 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
 
 /// A conversational word with no part in a rule ("seriously", "encore").
 pub(super) fn is_filler(word: &str) -> bool {
-    static WORDS: LazyLock<HashSet<&'static str>> =
+    static WORDS: LazyLock<HashSet<&'static str, super::Fnv>> =
         LazyLock::new(|| lexicon::FILLER.iter().copied().collect());
     WORDS.contains(word)
 }
