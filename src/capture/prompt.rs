@@ -1,6 +1,7 @@
 //! `autofix hook user-prompt`: reads the agent's prompt-submit hook input (JSON on stdin)
 //! and, when the prompt is a correction or a convention, answers with one line of context
-//! asking the agent to record it with `autofix learn`. Otherwise it answers nothing.
+//! asking the agent to record it with `autofix learn`, or to follow the rule it repeats.
+//! Otherwise it answers nothing.
 //!
 //! The three agents take the same answer shape, `{"hookSpecificOutput": {"hookEventName",
 //! "additionalContext"}}`, each with its own event name:
@@ -13,7 +14,6 @@
 //! - Gemini CLI `BeforeAgent`, input `{"prompt", "session_id", "cwd", …}`:
 //!   <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>
 
-use super::classify;
 use super::injected::REMINDER;
 use super::repeats::{self, ActiveRule, Known, Recall};
 use crate::export::hook::Agent;
@@ -40,9 +40,10 @@ pub(crate) fn command(agent: Agent) -> String {
     format!("autofix hook user-prompt --agent {}", agent.as_str())
 }
 
-/// The context line added to a prompt that looks like a correction: a reminder to learn
-/// it, or, when it repeats an active rule, to follow that rule; when it contradicts one, to
-/// learn it as that rule's replacement if it is one; when it comes near one, to tell which.
+/// The context line added to a prompt the hook hears ([`repeats::hear`]): a reminder to
+/// learn it, or, when it repeats an active rule, to follow that rule; when it contradicts
+/// one, to learn it as that rule's replacement if it is one; when it comes near one, to
+/// tell which.
 fn reminder(recalled: &Recall) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
     let learn = format!(
@@ -118,13 +119,8 @@ pub(crate) fn respond(
     // An object, not a struct: serde would also accept `["…"]` for a one-field struct.
     let input: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(input).ok()?;
     let prompt = input.get("prompt")?.as_str()?;
-    // Heard as `repeats::heard` hears it, with one judgment of the prompt.
-    let correction = classify::is_correction(prompt);
-    let recalled = repeats::recall(prompt, &rules(input.get("cwd").and_then(|c| c.as_str())));
-    let repeat = matches!(&recalled, Recall::Known(known) if known.kind == Kind::Duplicate);
-    if !correction && !repeat {
-        return None;
-    }
+    let cwd = input.get("cwd").and_then(|c| c.as_str());
+    let recalled = repeats::hear(prompt, || rules(cwd))?;
     Some(crate::export::hook::context_for(
         agent,
         event,

@@ -1,13 +1,14 @@
 //! `autofix reflect`: the user's corrections found in the agents' local transcripts of this
-//! repository that no active rule holds yet, newest first, and apart from them the
-//! corrections that repeat an active rule (found with the matcher `learn` refuses
-//! duplicates with). It never writes; the user (or the agent) decides what to `autofix
-//! learn`.
+//! repository that no active rule holds yet, newest first (each with the rule it comes
+//! near, if any), and apart from them the corrections that repeat an active rule (found
+//! with the matcher `learn` refuses duplicates with). It never writes; the user (or the
+//! agent) decides what to `autofix learn`.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::classify;
 use super::repeats::{self, ActiveRule, Nearby, Recall};
 use super::transcripts::{self, Searched, UserMessage};
 use crate::export::hook::Agent;
@@ -25,9 +26,6 @@ pub(crate) struct Request {
     pub since: Option<String>,
     /// The active rules: a correction one of them holds is a repeat, not a candidate.
     pub rules: Vec<ActiveRule>,
-    /// The rules a message is heard against ([`repeats::heard`]): one that repeats or
-    /// reverses one of them is a correction though the classifier does not take it for one.
-    pub heard_against: Vec<ActiveRule>,
 }
 
 /// A correction the user typed, not yet a rule.
@@ -96,7 +94,9 @@ pub(crate) fn run(request: &Request) -> Report {
     let mut searched = Vec::new();
     let mut candidates = Vec::new();
     let mut repeated = Vec::new();
-    let keep = |text: &str| repeats::heard(text, &request.heard_against);
+    // The classifier alone: the matcher on every message of every transcript (as the hook
+    // hears a prompt) took 17 s for 5,000 messages against 100 rules, 0.6 s without.
+    let keep = |text: &str| classify::is_correction(text);
     for &agent in &request.agents {
         let (place, messages) = transcripts::read(agent, &request.home, &request.root, &keep);
         searched.push(shown(&place, &request.home));

@@ -56,10 +56,15 @@ impl Known {
 
     /// How a person reads the rule's name: `#12`, or `org:12` for an imported one.
     pub(crate) fn shown(&self) -> String {
-        match self.source {
-            Some(_) => self.id(),
-            None => format!("#{}", self.rule),
-        }
+        rule_shown(self.source.as_deref(), self.rule)
+    }
+}
+
+/// How a person reads a rule's name: `#12`, or `org:12` for one imported from `org`.
+pub(crate) fn rule_shown(source: Option<&str>, rule: u64) -> String {
+    match source {
+        Some(_) => rule_id(source, rule),
+        None => format!("#{rule}"),
     }
 }
 
@@ -93,14 +98,11 @@ impl Nearby {
 
     /// How a person reads the rule's name: `#12`, or `org:12` for an imported one.
     pub(crate) fn shown(&self) -> String {
-        match self.source {
-            Some(_) => self.id(),
-            None => format!("#{}", self.rule),
-        }
+        rule_shown(self.source.as_deref(), self.rule)
     }
 }
 
-/// What a correction says of the active rules.
+/// What a text says of the active rules.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Recall {
     /// It repeats or reverses this rule.
@@ -122,12 +124,20 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     }
 }
 
-/// Whether `text` is heard as a correction: the classifier takes it for one, or it repeats
-/// a rule of `rules`. A user who says a rule again rarely words it as a correction
-/// ("return an empty list, not null, from getOrders"); the matcher knows it. A reversal is
-/// not enough: its cues ("now", "you can", "go ahead") open many a plain request.
-pub(crate) fn heard(text: &str, rules: &[ActiveRule]) -> bool {
-    classify::is_correction(text) || find(text, rules).is_some_and(|k| k.kind == Kind::Duplicate)
+/// What the prompt hook hears of `prompt`: what it says of the active rules (`rules`, read
+/// only when needed) when the classifier takes it for a correction or when it repeats one
+/// of them; `None` otherwise. A user who says a rule again rarely words it as a correction
+/// ("replace the console.error calls with the logger"); the matcher knows it. A reversal
+/// is not enough: its cues ("now", "you can", "go ahead") open many a plain request. A long
+/// prompt the classifier passes over is not judged: only its corrections would be.
+pub(crate) fn hear(prompt: &str, rules: impl FnOnce() -> Vec<ActiveRule>) -> Option<Recall> {
+    let correction = classify::is_correction(prompt);
+    if !correction && injected::strip(prompt).len() > MAX_WHOLE {
+        return None;
+    }
+    let recalled = recall(prompt, &rules());
+    let repeats = matches!(&recalled, Recall::Known(known) if known.kind == Kind::Duplicate);
+    (correction || repeats).then_some(recalled)
 }
 
 /// [`find`], and the rule `prompt` comes near when it repeats or reverses none.
@@ -215,6 +225,7 @@ mod tests {
 
     #[test]
     fn a_rule_said_again_is_heard_though_not_worded_as_a_correction() {
+        let heard = |text: &str, rules: &[ActiveRule]| hear(text, || rules.to_vec()).is_some();
         let restated = "please replace the console.error calls with the logger";
         assert!(!classify::is_correction(restated));
         let logger = [ActiveRule {
@@ -238,6 +249,9 @@ mod tests {
             Some(Kind::Contradiction)
         );
         assert!(!heard(plain, &pnpm));
+        // Past the length judged whole, a prompt the classifier passes over is not judged.
+        let long = format!("{restated}. {}", "Tidy the module. ".repeat(300));
+        assert!(!heard(&long, &logger));
     }
 
     #[test]

@@ -179,30 +179,6 @@ pub(crate) fn read(workspace: &Workspace, request: Request) -> Result<Ledger, Ru
         agents,
         since,
     } = request.sessions;
-    // The imported rules, each dated by the history of its source's vendored copy here.
-    let layers = crate::sources::layers::for_workspace(workspace);
-    // Every rule ever held, local or imported: a message that says one again is heard.
-    let resolution = document
-        .as_ref()
-        .map(supersede::resolve)
-        .unwrap_or_default();
-    let local = (document.iter().flat_map(Document::rules))
-        .filter(|rule| !resolution.is_retirement(rule.index));
-    let ever = local
-        .filter_map(|rule| rule.instruction().as_str().map(str::to_string))
-        .chain(
-            (layers.layers.iter())
-                .flat_map(|layer| layer.rules.iter().map(|rule| rule.instruction.clone())),
-        );
-    let heard_against = ever
-        .zip(0..)
-        .map(|(instruction, number)| ActiveRule {
-            number,
-            instruction,
-            source: None,
-            learned: None,
-        })
-        .collect();
     // Every correction: none is dropped for being a rule already, that is the point.
     let reflected = reflect::run(&reflect::Request {
         home,
@@ -210,8 +186,9 @@ pub(crate) fn read(workspace: &Workspace, request: Request) -> Result<Ledger, Ru
         agents,
         since: since.clone(),
         rules: Vec::new(),
-        heard_against,
     });
+    // The imported rules, each dated by the history of its source's vendored copy here.
+    let layers = crate::sources::layers::for_workspace(workspace);
     let layout = crate::sources::Layout::of(workspace);
     let copies = layers
         .layers

@@ -77,7 +77,6 @@ pub(crate) fn reflect(
         root: workspace.root.clone(),
         agents: sessions.agents,
         since: sessions.since,
-        heard_against: rules.clone(),
         rules,
     }))
 }

@@ -88,10 +88,7 @@ impl Report {
                 text::shown(&repeat.time),
                 repeat.agent.as_str(),
                 text::shown(&repeat.session),
-                match &repeat.source {
-                    Some(source) => format!("{source}:{}", repeat.rule),
-                    None => format!("#{}", repeat.rule),
-                },
+                crate::capture::repeats::rule_shown(repeat.source.as_deref(), repeat.rule),
                 text::shown(&repeat.instruction)
             );
             for line in repeat.text.lines() {

@@ -1061,9 +1061,17 @@ fn the_hook_names_the_rule_a_correction_comes_near() {
     ] {
         assert!(near.contains(part), "{part}\n{near}");
     }
-    let restated = reminder_in(&sandbox, "the exports are named, always").unwrap();
-    assert!(restated.contains("rule #2 already says this"), "{restated}");
-    assert_eq!(reminder_in(&sandbox, "run the tests"), None);
+    // No correction to the classifier (nothing without rules), a repeat to the matcher.
+    let restated = "please replace the console.error calls with the logger";
+    assert_eq!(reminder_in(&Sandbox::new(), restated), None);
+    let logger = Sandbox::new();
+    logger.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Use the logger, never console.log.", "Why": "one log format"}]"#,
+    );
+    let heard = reminder_in(&logger, restated).unwrap();
+    assert!(heard.contains("rule #1 already says this"), "{heard}");
+    assert_eq!(reminder_in(&logger, "run the tests"), None);
     // The matcher reads a reversal in this plain request ("now"); that is not enough.
     let pnpm = Sandbox::new();
     pnpm.write(

@@ -63,12 +63,6 @@ const TABLE: &[(&[&str], &str, Verdict)] = &[
         "I told you: never push straight to main.",
         Repeats(2),
     ),
-    // Not worded as a correction: heard for the rule it says again.
-    (
-        &["Use the logger, never console.log."],
-        "please replace the console.error calls with the logger",
-        Repeats(1),
-    ),
 ];
 
 /// A git repository holding `rules` as rules 1, 2, … committed on 2026-11-02.

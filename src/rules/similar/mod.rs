@@ -596,8 +596,8 @@ fn english(word: &str) -> Option<&'static str> {
 }
 
 /// FNV-1a, for the matcher's tables: every word of every rule read is looked up, and the
-/// default hasher, built against adversarial keys, cost more than the reading (a sixth of
-/// the prompt hook's work among 1,000 rules). The keys are words, not an attacker's.
+/// default hasher, built against adversarial keys, cost more than the reading (a seventh
+/// of the prompt hook's instructions among 1,000 rules). The keys are words, not an attacker's.
 #[derive(Clone, Copy)]
 pub(super) struct FnvHasher(u64);
 
