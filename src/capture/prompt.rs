@@ -107,9 +107,9 @@ fn reminder(recalled: &Recall) -> String {
 
 /// The hook's answer to `input` (the bytes on stdin): the JSON object with a final
 /// newline, or `None` (print nothing) when the prompt is neither a correction nor a repeat
-/// of a rule, the input is not the hook's JSON, or the agent has no prompt
-/// hook. `rules` gives the active rules of the project the prompt was typed in (from the
-/// input's `cwd` when it has one).
+/// of a rule, the input is not the hook's JSON, or the agent has no prompt hook. `rules`
+/// gives the active rules of the project the prompt was typed in (from the input's `cwd`
+/// when it has one).
 pub(crate) fn respond(
     agent: Agent,
     input: &[u8],

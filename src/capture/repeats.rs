@@ -1,7 +1,8 @@
 //! Whether a correction repeats, or reverses, a rule already recorded: the one judgment
 //! `learn` makes of a new rule (`rules::similar::matches`), on what the user typed once
 //! autofix's injected text is dropped, so "No, always use named exports. Fix the header."
-//! still finds rule "Always use named exports".
+//! still finds rule "Always use named exports"; else the rule it comes near, if any; and
+//! what the prompt hook hears.
 
 use serde::Serialize;
 
