@@ -196,7 +196,7 @@ fn by_check(sandbox: &Sandbox, rules: usize, text: &str) -> Verdict {
 /// What the prompt hook tells the agent of a prompt.
 #[derive(Debug, PartialEq, Eq)]
 enum Heard {
-    /// Not a correction: nothing added.
+    /// Neither a correction nor a repeat: nothing added.
     Nothing,
     Verdict(Verdict),
     /// A correction that may say again what this rule says.
@@ -401,6 +401,7 @@ fn the_judgment_over_the_second_held_out_pairs() {
 
 /// What the prompt hook tells of the prompt-form held-out pairs: the right rule named or
 /// shown as near, a rule shown for a new text, a wrong rule shown.
+#[derive(Default)]
 struct Recalled {
     right: usize,
     positives: usize,
@@ -413,14 +414,7 @@ struct Recalled {
 
 impl Recalled {
     fn measure(name: &str, corpus: &str) -> Recalled {
-        let mut r = Recalled {
-            right: 0,
-            positives: 0,
-            shown_for_new: 0,
-            new: 0,
-            wrong: 0,
-            unheard: 0,
-        };
+        let mut r = Recalled::default();
         for line in corpus
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
