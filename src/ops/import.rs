@@ -2,10 +2,10 @@
 //! are read ([`crate::export::handwritten`]), each rule found is compared with the active
 //! rules and with the rules found before it (the shared matcher), and the rest is what
 //! would be added. With `write`, each is learned through the one learn path (locked,
-//! atomic, numbered highest + 1); with `move_lines` too, the lines of every rule autofix
-//! now holds are taken out of the hand-written file (every other byte kept) so that the
-//! agent reads each rule once, from autofix's copy; then the exported copies are
-//! refreshed once.
+//! atomic, numbered highest + 1); with `move_lines` too, the lines of every rule the rules
+//! file now holds in the same words are taken out of the hand-written file (every other
+//! byte kept) so that the agent reads each rule once, from autofix's copy; a line held
+//! only in other words stays. Then the exported copies are refreshed once.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -92,6 +92,10 @@ pub(crate) struct Item {
     pub earlier_at: Option<usize>,
     /// Why `learn` refused it.
     pub message: Option<String>,
+    /// Held, but not in these words: with `--move`, its lines stay in their file, since
+    /// taking them out could lose what only they say.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stays: bool,
 }
 
 /// What a move did (or would do) to one hand-written file.
@@ -161,6 +165,9 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
         &listing::Query::default(),
     );
     let active = handwritten::active_rules(&listing);
+    let mut rules_then: Vec<(String, Vec<String>)> = (active.iter())
+        .map(|(_, text, paths)| (text.to_string(), paths.to_vec()))
+        .collect();
     let facts = crate::export::targets::Facts::of(root);
     let mut report = Report {
         write: request.write,
@@ -181,6 +188,12 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
     }
     drop_repeats_of_what_is_not_held(&mut report.items);
     if request.move_lines {
+        rules_then.extend(
+            (report.items.iter())
+                .filter(|i| matches!(i.status, Verdict::Add | Verdict::Added))
+                .map(|i| (i.found.instruction.clone(), i.found.paths.clone())),
+        );
+        keep_what_no_rule_words(&mut report.items, &rules_then);
         report.moved = move_out(workspace, request, &reading.files, &report.items);
     }
     let changed = (report.items.iter()).any(|i| i.status == Verdict::Added)
@@ -210,6 +223,7 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
                 earlier: None,
                 earlier_at: None,
                 message: None,
+                stays: false,
             }
         })
         .collect();
@@ -293,6 +307,19 @@ fn drop_repeats_of_what_is_not_held(items: &mut [Item]) {
             items[at].status = Verdict::Refused;
             items[at].message = Some(format!("the rule it repeats ({place}) was not added"));
         }
+    }
+}
+
+/// A held rule whose words no rule of the rules file holds for the same paths (see
+/// [`rules::holds_words_of`]) stays in its file: a repeat judged by meaning may say
+/// something its rule does not.
+fn keep_what_no_rule_words(items: &mut [Item], rules_then: &[(String, Vec<String>)]) {
+    for item in items.iter_mut().filter(|i| i.status.held()) {
+        let found = &item.found;
+        item.stays = !rules_then.iter().any(|(rule, paths)| {
+            handwritten::same_globs(paths, &found.paths)
+                && rules::holds_words_of(rule, &found.instruction)
+        });
     }
 }
 
@@ -389,7 +416,7 @@ fn move_out(
     for file in files {
         let mut ranges: Vec<(usize, usize)> = items
             .iter()
-            .filter(|i| i.found.file == file.path && i.status.held())
+            .filter(|i| i.found.file == file.path && i.status.held() && !i.stays)
             .flat_map(|i| i.found.ranges.iter().copied())
             .collect();
         if ranges.is_empty() {

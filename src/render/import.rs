@@ -117,6 +117,18 @@ impl Report {
             }
         ));
         let held = self.items.iter().filter(|i| i.status.held()).count();
+        let stays = self.items.iter().filter(|i| i.stays).count();
+        if stays > 0 {
+            let (lines, their) = match stays {
+                1 => ("1 line stays in its hand-written file".to_string(), "its rule"),
+                n => (format!("{n} lines stay in their hand-written files"), "their rules"),
+            };
+            line.push_str(&format!(
+                "{lines}: autofix holds {their} only in other words, and taking a line out \
+                 could lose what only it says. Settle each by hand: delete the line if the rule \
+                 says all it says, or reword one of the two.\n"
+            ));
+        }
         if !self.write && (added > 0 || (self.move_lines && held > 0)) {
             line.push_str(if self.move_lines {
                 "Run `autofix import --write --move` to add them and take them out of the hand-written files.\n"
@@ -225,6 +237,15 @@ fn text(report: &Report, verbose: bool) -> String {
 impl Item {
     /// `add #4 [TOOL] Always use pnpm (src/**)`, `skip: repeats rule 2: …`.
     fn describe(&self) -> String {
+        let said = self.said();
+        if self.stays {
+            format!("{said} (stays in {}: not in these words)", self.found.file)
+        } else {
+            said
+        }
+    }
+
+    fn said(&self) -> String {
         let text = &self.found.instruction;
         let scope = if self.found.paths.is_empty() {
             String::new()

@@ -162,6 +162,43 @@ pub(crate) fn parse_strict(path: &Path, source: String) -> Result<Document, Rule
     Ok(document)
 }
 
+/// `text` in the words two texts must share to say the same thing word for word: lower
+/// case, without Markdown's marks (`*`, `_`, `` ` ``, `~`), one space between words, no
+/// final period.
+pub(crate) fn words_only(text: &str) -> String {
+    let unmarked: String = (text.chars())
+        .filter(|c| !matches!(c, '*' | '_' | '`' | '~'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let words = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words.strip_suffix('.') {
+        Some(stem) => stem.trim_end().to_string(),
+        None => words,
+    }
+}
+
+/// Whether a hand-written line says nothing the rule `rule` does not: the same words (see
+/// [`words_only`]), or the same words before the rule's reason (" - because …", "parce
+/// que …"). Only the rule's reason is set aside: a line's own reason is something the rule
+/// would not hold.
+pub(crate) fn holds_words_of(rule: &str, line: &str) -> bool {
+    const REASONS: [&str; 7] = [
+        " - ",
+        " — ",
+        " – ",
+        " because ",
+        " parce qu",
+        " car ",
+        " since ",
+    ];
+    let (rule, line) = (words_only(rule), words_only(line));
+    let directive = (REASONS.iter())
+        .filter_map(|separator| rule.find(separator))
+        .min()
+        .map_or(rule.as_str(), |end| rule[..end].trim_end_matches([',', ';', '.']));
+    line == rule || line == directive
+}
+
 /// Instructions compare equal ignoring case and surrounding whitespace.
 pub(crate) fn same_instruction(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim(), b.trim());

@@ -277,9 +277,19 @@ fn repeats_of_existing_rules_and_of_each_other_are_skipped_and_moved() {
     );
     assert_eq!(report["rules"][1]["rule"], 1);
     assert_eq!(report["rules"][2]["earlier"], "CLAUDE.md:3");
-    import(&sandbox, &["--write", "--move"]).expect(0);
+    let run = import(&sandbox, &["--write", "--move"]).expect(0);
     assert_eq!(sandbox.read("repo/CLAUDE.md"), "# Rules\n\n");
-    assert_eq!(sandbox.read("repo/AGENTS.md"), "# Rules\n\n");
+    // A repeat in other words stays where it is: only the same words leave a file.
+    assert_eq!(
+        sandbox.read("repo/AGENTS.md"),
+        "# Rules\n\n- Use pnpm to install packages.\n"
+    );
+    assert!(
+        run.stdout.contains("(stays in AGENTS.md: not in these words)")
+            && run.stdout.contains("1 line stays in its hand-written file"),
+        "{}",
+        run.stdout
+    );
     let listing = sandbox
         .run(&["-C", "repo", "rules", "--format", "json"])
         .json();
@@ -486,4 +496,98 @@ fn a_repeat_of_a_rule_not_added_stays_in_its_file() {
         .collect();
     assert_eq!(statuses, ["refused", "refused"], "{report}");
     assert_eq!(sandbox.read("repo/CLAUDE.md"), claude);
+}
+
+/// `--move` takes a line out only when the rules file then holds its words: the lines a
+/// meaning-based judge once took out as "repeats" (running the dev server against starting
+/// it, all tests against the system tests only, a repeat of a line itself skipped) stay,
+/// and every rule line of the hand-written files is afterwards in its file or, word for
+/// word, in the rules file.
+#[test]
+fn a_move_loses_no_line() {
+    let sandbox = Sandbox::new();
+    let claude = "# Project\n\n## Commands\n\n\
+        - Start the dev server with `pnpm dev`.\n\
+        - Never run the dev server yourself; ask the user to start it.\n\
+        - Run the system tests only before a release.\n\
+        - Run all tests before you commit.\n\
+        - Use **pnpm** to install packages.\n\n\
+        ## Style\n\n\
+        - Prefer named exports.\n\
+        - Never use `any` in TypeScript.\n";
+    let cursor = "---\ndescription: TypeScript\nalwaysApply: true\n---\n\n\
+        - Always use pnpm to install packages.\n\
+        - Avoid the `any` type.\n\
+        - prefer named exports\n\
+        - Do not use default exports.\n";
+    sandbox.write("repo/CLAUDE.md", claude);
+    sandbox.write("repo/.cursor/rules/typescript.mdc", cursor);
+    sandbox
+        .run(&[
+            "-C",
+            "repo",
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "team",
+            "Use pnpm to install packages - because the lockfile is pnpm's.",
+        ])
+        .expect(0);
+    let preview = import(&sandbox, &["--move", "--format", "json"]).expect(0).json();
+    let run = import(&sandbox, &["--write", "--move", "--format", "json"]).expect(0).json();
+    assert_eq!(preview["rules"].as_array().unwrap().len(), 11, "{preview}");
+    let held: Vec<String> = sandbox
+        .run(&["-C", "repo", "rules", "--format", "json"])
+        .json()["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| words(r["instruction"].as_str().unwrap()))
+        .collect();
+    let before_reason = |rule: &str| rule.split(" - because").next().unwrap().to_string();
+    for (file, original) in [("CLAUDE.md", claude), (".cursor/rules/typescript.mdc", cursor)] {
+        let now = sandbox.read(&format!("repo/{file}"));
+        for line in original.lines().filter(|l| l.starts_with("- ")) {
+            let line = line.trim_start_matches("- ");
+            let kept = now.lines().any(|l| l.trim_start_matches("- ") == line);
+            let in_rules = held.iter().any(|r| *r == words(line) || before_reason(r) == words(line));
+            assert!(kept || in_rules, "{file}: {line:?} is in neither place:\n{now}\n{held:?}");
+        }
+    }
+    // The two dev-server lines say different things: both stay somewhere, and the
+    // prohibition is not taken out as a repeat of the command.
+    assert!(
+        held.iter().any(|r| r.starts_with("never run the dev server"))
+            || sandbox.read("repo/CLAUDE.md").contains("Never run the dev server"),
+    );
+    // Every line the run took out is one the rules file holds word for word; the preview
+    // said which would stay, and the run agrees with it.
+    let stays = |report: &serde_json::Value| -> Vec<String> {
+        (report["rules"].as_array().unwrap().iter())
+            .filter(|r| r["stays"] == true)
+            .map(|r| r["instruction"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(stays(&preview), stays(&run), "{preview}\n{run}");
+    for line in ["Run all tests before you commit.", "Do not use default exports."] {
+        assert!(stays(&run).contains(&line.to_string()), "{line}: {run}");
+    }
+    assert!(!sandbox.read("repo/CLAUDE.md").contains("Use pnpm"), "the same words left");
+    assert!(
+        !sandbox.read("repo/.cursor/rules/typescript.mdc").contains("prefer named exports"),
+        "the same words, in another case and without a period, left"
+    );
+}
+
+/// A text as `--move` compares it: lower case, no Markdown marks, single spaces, no final
+/// period.
+fn words(text: &str) -> String {
+    let unmarked: String = text
+        .chars()
+        .filter(|c| !matches!(c, '*' | '_' | '`' | '~'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let joined = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
+    joined.trim_end_matches('.').to_string()
 }
