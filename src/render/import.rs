@@ -120,8 +120,14 @@ impl Report {
         let stays = self.items.iter().filter(|i| i.stays).count();
         if stays > 0 {
             let (lines, their) = match stays {
-                1 => ("1 line stays in its hand-written file".to_string(), "its rule"),
-                n => (format!("{n} lines stay in their hand-written files"), "their rules"),
+                1 => (
+                    "1 line stays in its hand-written file".to_string(),
+                    "its rule",
+                ),
+                n => (
+                    format!("{n} lines stay in their hand-written files"),
+                    "their rules",
+                ),
             };
             line.push_str(&format!(
                 "{lines}: autofix holds {their} only in other words, and taking a line out \

@@ -195,7 +195,9 @@ pub(crate) fn holds_words_of(rule: &str, line: &str) -> bool {
     let directive = (REASONS.iter())
         .filter_map(|separator| rule.find(separator))
         .min()
-        .map_or(rule.as_str(), |end| rule[..end].trim_end_matches([',', ';', '.']));
+        .map_or(rule.as_str(), |end| {
+            rule[..end].trim_end_matches([',', ';', '.'])
+        });
     line == rule || line == directive
 }
 

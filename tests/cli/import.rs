@@ -285,7 +285,8 @@ fn repeats_of_existing_rules_and_of_each_other_are_skipped_and_moved() {
         "# Rules\n\n- Use pnpm to install packages.\n"
     );
     assert!(
-        run.stdout.contains("(stays in AGENTS.md: not in these words)")
+        run.stdout
+            .contains("(stays in AGENTS.md: not in these words)")
             && run.stdout.contains("1 line stays in its hand-written file"),
         "{}",
         run.stdout
@@ -534,8 +535,12 @@ fn a_move_loses_no_line() {
             "Use pnpm to install packages - because the lockfile is pnpm's.",
         ])
         .expect(0);
-    let preview = import(&sandbox, &["--move", "--format", "json"]).expect(0).json();
-    let run = import(&sandbox, &["--write", "--move", "--format", "json"]).expect(0).json();
+    let preview = import(&sandbox, &["--move", "--format", "json"])
+        .expect(0)
+        .json();
+    let run = import(&sandbox, &["--write", "--move", "--format", "json"])
+        .expect(0)
+        .json();
     assert_eq!(preview["rules"].as_array().unwrap().len(), 11, "{preview}");
     let held: Vec<String> = sandbox
         .run(&["-C", "repo", "rules", "--format", "json"])
@@ -546,20 +551,31 @@ fn a_move_loses_no_line() {
         .map(|r| words(r["instruction"].as_str().unwrap()))
         .collect();
     let before_reason = |rule: &str| rule.split(" - because").next().unwrap().to_string();
-    for (file, original) in [("CLAUDE.md", claude), (".cursor/rules/typescript.mdc", cursor)] {
-        let now = sandbox.read(&format!("repo/{file}"));
+    for (file, original) in [
+        ("CLAUDE.md", claude),
+        (".cursor/rules/typescript.mdc", cursor),
+    ] {
+        let now = sandbox.read(format!("repo/{file}"));
         for line in original.lines().filter(|l| l.starts_with("- ")) {
             let line = line.trim_start_matches("- ");
             let kept = now.lines().any(|l| l.trim_start_matches("- ") == line);
-            let in_rules = held.iter().any(|r| *r == words(line) || before_reason(r) == words(line));
-            assert!(kept || in_rules, "{file}: {line:?} is in neither place:\n{now}\n{held:?}");
+            let in_rules = held
+                .iter()
+                .any(|r| *r == words(line) || before_reason(r) == words(line));
+            assert!(
+                kept || in_rules,
+                "{file}: {line:?} is in neither place:\n{now}\n{held:?}"
+            );
         }
     }
     // The two dev-server lines say different things: both stay somewhere, and the
     // prohibition is not taken out as a repeat of the command.
     assert!(
-        held.iter().any(|r| r.starts_with("never run the dev server"))
-            || sandbox.read("repo/CLAUDE.md").contains("Never run the dev server"),
+        held.iter()
+            .any(|r| r.starts_with("never run the dev server"))
+            || sandbox
+                .read("repo/CLAUDE.md")
+                .contains("Never run the dev server"),
     );
     // Every line the run took out is one the rules file holds word for word; the preview
     // said which would stay, and the run agrees with it.
@@ -570,12 +586,20 @@ fn a_move_loses_no_line() {
             .collect()
     };
     assert_eq!(stays(&preview), stays(&run), "{preview}\n{run}");
-    for line in ["Run all tests before you commit.", "Do not use default exports."] {
+    for line in [
+        "Run all tests before you commit.",
+        "Do not use default exports.",
+    ] {
         assert!(stays(&run).contains(&line.to_string()), "{line}: {run}");
     }
-    assert!(!sandbox.read("repo/CLAUDE.md").contains("Use pnpm"), "the same words left");
     assert!(
-        !sandbox.read("repo/.cursor/rules/typescript.mdc").contains("prefer named exports"),
+        !sandbox.read("repo/CLAUDE.md").contains("Use pnpm"),
+        "the same words left"
+    );
+    assert!(
+        !sandbox
+            .read("repo/.cursor/rules/typescript.mdc")
+            .contains("prefer named exports"),
         "the same words, in another case and without a period, left"
     );
 }
