@@ -29,6 +29,7 @@ mod front;
 pub mod fuzz;
 mod init;
 mod io;
+mod meaning;
 mod merge;
 mod ops;
 mod preset;

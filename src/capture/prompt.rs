@@ -15,10 +15,9 @@
 //!   <https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md>
 
 use super::injected::REMINDER;
-use super::repeats::{self, ActiveRule, Known, Recall};
+use super::repeats::{self, ActiveRule, Heard, Nearby};
 use crate::export::hook::Agent;
 use crate::rules::Category;
-use crate::rules::similar::Kind;
 
 /// The hook event each agent fires when the user submits a prompt; `None` for an agent
 /// without one that can add context.
@@ -40,68 +39,48 @@ pub(crate) fn command(agent: Agent) -> String {
     format!("autofix hook user-prompt --agent {}", agent.as_str())
 }
 
-/// The context line added to a prompt the hook hears ([`repeats::hear`]): a reminder to
-/// learn it, or, when it repeats an active rule, to follow that rule; when it contradicts
-/// one, to learn it as that rule's replacement if it is one; when it comes near one, to
-/// tell which.
-fn reminder(recalled: &Recall) -> String {
+/// The context line added to a prompt the hook hears ([`repeats::hear`]): for a rule said
+/// word for word, to follow it; for a correction, the rules nearest it for the agent to
+/// judge (said again: follow it; changed: learn the change with `--supersedes`; new:
+/// learn it), or, with none near, to learn it.
+fn reminder(heard: &Heard) -> String {
     let categories = Category::ALL.map(Category::as_str).join(", ");
-    let learn = format!(
-        "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\" (CATEGORY: {categories}"
-    );
-    // The rule is in the agent's context already: the reminder names it by its number and
-    // what it asks, without its reason, so the rule's text reaches the model once.
-    let directive = |instruction: &str| {
-        [" - ", " — ", " – "]
-            .iter()
-            .filter_map(|separator| instruction.find(separator))
-            .min()
-            .map_or(instruction, |end| &instruction[..end])
-            .to_string()
+    let learn = "autofix learn -c CATEGORY -w \"WHY\" \"Always/Never ...\"";
+    let choose = format!("(CATEGORY: {categories}; WHY: the reason the user gave)");
+    // The rule is in the agent's context already: the note names it by its number and
+    // what it asks, without its reason, so the rule's text reaches the model once more at
+    // most.
+    let quoted = |rule: &Nearby| {
+        format!(
+            "rule {} (\"{}\")",
+            rule.shown(),
+            crate::meaning::directive(&rule.instruction)
+        )
     };
-    match recalled {
-        Recall::Known(
-            known @ Known {
-                kind: Kind::Duplicate,
-                instruction,
-                ..
-            },
-        ) => format!(
-            "{REMINDER}the user repeats a recorded rule: rule {} already says this \
-             (\"{}\"): follow it. Do not learn it again.",
-            known.shown(),
-            directive(instruction)
+    match heard {
+        Heard::Restates(rule) => format!(
+            "{REMINDER}the user says {} again, word for word: follow it. Do not learn it again.",
+            quoted(rule)
         ),
-        Recall::Known(
-            known @ Known {
-                kind: Kind::Contradiction,
-                instruction,
-                ..
-            },
-        ) => format!(
-            "{REMINDER}this prompt looks like a correction that goes against rule {} \
-             (\"{}\"). If it replaces that rule, record it before continuing: \
-             {learn}) --supersedes {} \"...\". If it is not a lasting rule, ignore this note.",
-            known.shown(),
-            directive(instruction),
-            known.id()
-        ),
-        // The matcher cannot tell this one from another rule of its topic; the agent can.
-        Recall::Near(near) => format!(
-            "{REMINDER}this prompt looks like a correction or a project convention, and it \
-             may say again, in other words, what rule {} says (\"{}\"): if it does, follow \
-             that rule and do not learn it again; if it replaces that rule, record it before \
-             continuing: {learn}) --supersedes {} \"...\". Otherwise record it as one \
-             imperative rule: {learn}). If it is not a lasting rule, ignore this note.",
-            near.shown(),
-            directive(&near.instruction),
-            near.id()
-        ),
-        Recall::New => format!(
+        Heard::Correction(near) if near.is_empty() => format!(
             "{REMINDER}this prompt looks like a correction or a project convention. Before \
-             continuing, record it as one imperative rule: {learn}; add --supersedes N when \
-             it replaces rule N). If it is not a lasting rule, ignore this note."
+             continuing, record it as one imperative rule: `{learn}` {choose}; add \
+             `--supersedes N` when it replaces rule N. If it is not a lasting rule, ignore \
+             this note."
         ),
+        Heard::Correction(near) => {
+            let shown: Vec<String> = near.iter().map(quoted).collect();
+            let example = near[0].id();
+            format!(
+                "{REMINDER}this prompt looks like a correction or a project convention. The \
+                 recorded rules nearest it: {}. Judge it against them before continuing: if \
+                 it says one of them again, follow that rule and learn nothing; if it \
+                 changes one, record the change: `{learn} --supersedes N` (N: that rule's \
+                 number, e.g. {example}); if it says something new, record it: `{learn}` \
+                 {choose}. If it is not a lasting rule, ignore this note.",
+                shown.join("; ")
+            )
+        }
     }
 }
 
@@ -109,21 +88,32 @@ fn reminder(recalled: &Recall) -> String {
 /// newline, or `None` (print nothing) when the prompt is neither a correction nor a repeat
 /// of a rule, the input is not the hook's JSON, or the agent has no prompt hook. `rules`
 /// gives the active rules of the project the prompt was typed in (from the input's `cwd`
-/// when it has one).
+/// when it has one), and the project's root.
 pub(crate) fn respond(
     agent: Agent,
     input: &[u8],
-    rules: impl FnOnce(Option<&str>) -> Vec<ActiveRule>,
+    rules: impl FnOnce(Option<&str>) -> (Vec<ActiveRule>, std::path::PathBuf),
 ) -> Option<String> {
     let event = event(agent)?;
     // An object, not a struct: serde would also accept `["…"]` for a one-field struct.
     let input: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(input).ok()?;
     let prompt = input.get("prompt")?.as_str()?;
     let cwd = input.get("cwd").and_then(|c| c.as_str());
-    let recalled = repeats::hear(prompt, || rules(cwd))?;
+    let root = std::cell::Cell::new(None);
+    let heard = repeats::hear(
+        prompt,
+        || {
+            let (rules, at) = rules(cwd);
+            root.set(Some(at));
+            rules
+        },
+        // The rules' vectors are kept under git's common directory, asked of git only
+        // when the model runs.
+        || crate::io::git::Git::new(&root.take()?).common_dir().ok(),
+    )?;
     Some(crate::export::hook::context_for(
         agent,
         event,
-        &reminder(&recalled),
+        &reminder(&heard),
     ))
 }

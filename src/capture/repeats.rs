@@ -2,7 +2,10 @@
 //! `learn` makes of a new rule (`rules::similar::matches`), on what the user typed once
 //! autofix's injected text is dropped, so "No, always use named exports. Fix the header."
 //! still finds rule "Always use named exports"; else the rule it comes near, if any; and
-//! what the prompt hook hears.
+//! what the prompt hook hears: a rule said again in its own words, or a correction and the
+//! rules the sentence model finds nearest it, for the agent to judge.
+
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -49,16 +52,6 @@ impl Known {
             .as_deref()
             .is_some_and(|learned| second(time) < second(learned))
     }
-
-    /// How a command names the rule: `12`, or `org:12` for an imported one.
-    pub(crate) fn id(&self) -> String {
-        rule_id(self.source.as_deref(), self.rule)
-    }
-
-    /// How a person reads the rule's name: `#12`, or `org:12` for an imported one.
-    pub(crate) fn shown(&self) -> String {
-        rule_shown(self.source.as_deref(), self.rule)
-    }
 }
 
 /// How a person reads a rule's name: `#12`, or `org:12` for one imported from `org`.
@@ -87,7 +80,8 @@ pub(crate) struct Nearby {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub instruction: String,
-    /// The model's odds that the correction repeats or reverses it, rounded.
+    /// How near it comes, rounded: the matcher's odds that the correction repeats or
+    /// reverses it (`reflect`), or the sentence model's cosine (the prompt hook).
     pub score: f64,
 }
 
@@ -125,20 +119,105 @@ pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
     }
 }
 
-/// What the prompt hook hears of `prompt`: what it says of the active rules (`rules`, read
-/// only when needed) when the classifier takes it for a correction or when it repeats one
-/// of them; `None` otherwise. A user who says a rule again rarely words it as a correction
-/// ("replace the console.error calls with the logger"); the matcher knows it. A reversal
-/// is not enough: its cues ("now", "you can", "go ahead") open many a plain request. A long
-/// prompt the classifier passes over is not judged: only its corrections would be.
-pub(crate) fn hear(prompt: &str, rules: impl FnOnce() -> Vec<ActiveRule>) -> Option<Recall> {
+/// What the prompt hook hears of a prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Heard {
+    /// A sentence of it is an active rule's directive, word for word: the one verdict the
+    /// hook states.
+    Restates(Nearby),
+    /// A correction or a convention, and the active rules the sentence model finds nearest
+    /// it, best first (at most [`SHOWN`], none when no rule comes near): the agent, who
+    /// reads the whole conversation, judges whether it says one again, changes one, or is
+    /// new.
+    Correction(Vec<Nearby>),
+}
+
+/// How long the hook lets the model read rules its cache does not hold yet.
+const READING: std::time::Duration = std::time::Duration::from_millis(400);
+
+/// The most rules a note shows.
+pub(crate) const SHOWN: usize = 3;
+
+/// The cosine below which a rule is not shown beside a correction: the sentence model
+/// (multilingual-e5-small) puts any two texts of one field above 0.7, and a rule said again
+/// in other words mostly above 0.85. Chosen on the rule pairs' dev split, never on the
+/// held-out sets (see `src/docs/consistency.md`).
+pub(crate) const NEAR: f32 = 0.80;
+
+/// What the prompt hook hears of `prompt`: a correction (as the classifier reads it) with
+/// the active rules nearest it, or a sentence that is an active rule word for word; `None`
+/// otherwise: a question or a request that corrects nothing gets no note, whatever rule
+/// it is about. `rules` is read only when needed; `git_dir` (where the rules' vectors are
+/// kept) only when the model runs. A model that cannot run leaves the correction with no
+/// rule shown.
+pub(crate) fn hear(
+    prompt: &str,
+    rules: impl FnOnce() -> Vec<ActiveRule>,
+    git_dir: impl FnOnce() -> Option<PathBuf>,
+) -> Option<Heard> {
     let correction = classify::is_correction(prompt);
-    if !correction && injected::strip(prompt).len() > MAX_WHOLE {
+    let mut text = injected::strip(prompt);
+    if text.len() > MAX_WHOLE {
+        if !correction {
+            return None;
+        }
+        // A pasted log must not cost one comparison per line: its corrections are judged.
+        text = std::borrow::Cow::Owned(
+            (crate::meaning::sentences(&text))
+                .filter(|s| classify::is_correction(s))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
+    let rules = rules();
+    if let Some(rule) = restated(&text, &rules) {
+        return Some(Heard::Restates(rule));
+    }
+    if !correction {
         return None;
     }
-    let recalled = recall(prompt, &rules());
-    let repeats = matches!(&recalled, Recall::Known(known) if known.kind == Kind::Duplicate);
-    (correction || repeats).then_some(recalled)
+    let mut cache = crate::meaning::Cache::open(git_dir().as_deref());
+    let texts: Vec<&str> = rules.iter().map(|r| r.instruction.as_str()).collect();
+    // Past the deadline the rules not yet read are left out: a hook call must end within
+    // a second whatever the cache holds (a first call on 1,000 rules fills it over a few).
+    let ranked = crate::meaning::rank(&text, &texts, &mut cache, Some(READING)).unwrap_or_default();
+    cache.save();
+    let near = (ranked.into_iter())
+        .take_while(|near| near.score >= NEAR)
+        .take(SHOWN)
+        .map(|near| nearby(&rules[near.at], f64::from(near.score)))
+        .collect();
+    Some(Heard::Correction(near))
+}
+
+/// The active rule one sentence of `text` says word for word (its directive, ignoring
+/// case, spacing, Markdown marks, a final period and a leading "no,"); the later of two.
+fn restated(text: &str, rules: &[ActiveRule]) -> Option<Nearby> {
+    const LEADS: [&str; 5] = ["no, ", "non, ", "no ", "non ", "again, "];
+    let said: Vec<String> = crate::meaning::sentences(text)
+        .map(|sentence| crate::rules::words_only(crate::meaning::directive(sentence)))
+        .map(|words| {
+            let lead = LEADS.iter().find(|lead| words.starts_with(*lead));
+            let said = lead.map_or(&words[..], |lead| &words[lead.len()..]);
+            said.trim_end_matches(['!', '.']).to_string()
+        })
+        .collect();
+    (rules.iter().rev())
+        .find(|rule| {
+            let directive = crate::rules::words_only(crate::meaning::directive(&rule.instruction));
+            said.iter()
+                .any(|words| *words == directive.trim_end_matches(['!', '.']))
+        })
+        .map(|rule| nearby(rule, 1.0))
+}
+
+fn nearby(rule: &ActiveRule, score: f64) -> Nearby {
+    Nearby {
+        rule: rule.number,
+        source: rule.source.clone(),
+        instruction: rule.instruction.clone(),
+        score: (score * 100.0).round() / 100.0,
+    }
 }
 
 /// [`find`], and the rule `prompt` comes near when it repeats or reverses none.
@@ -225,34 +304,43 @@ mod tests {
     }
 
     #[test]
-    fn a_rule_said_again_is_heard_though_not_worded_as_a_correction() {
-        let heard = |text: &str, rules: &[ActiveRule]| hear(text, || rules.to_vec()).is_some();
-        let restated = "please replace the console.error calls with the logger";
-        assert!(!classify::is_correction(restated));
+    fn the_hook_hears_corrections_and_rules_said_word_for_word_only() {
+        let heard = |text: &str, rules: &[ActiveRule]| hear(text, || rules.to_vec(), || None);
         let logger = [ActiveRule {
             number: 1,
-            instruction: "Use the logger, never console.log.".to_string(),
+            instruction: "Use the logger, never console.log - because logs are shipped."
+                .to_string(),
             source: None,
             learned: None,
         }];
-        assert!(heard(restated, &logger));
-        assert!(!heard(restated, &[]));
-        assert!(!heard("run the tests", &logger));
-        assert!(heard("No, always use named exports", &[]));
-        // Read as a reversal ("now" is a cue of change), yet a plain request.
+        // Its directive word for word, without its reason: a verdict.
+        let Some(Heard::Restates(rule)) = heard("Use the logger, never console.log.", &logger)
+        else {
+            panic!("not heard as a restatement");
+        };
+        assert_eq!((rule.rule, rule.score), (1, 1.0));
+        // A request on the rule's topic corrects nothing: no note, whatever the rule.
+        assert_eq!(
+            heard(
+                "please replace the console.error calls with the logger",
+                &logger
+            ),
+            None
+        );
+        assert_eq!(heard("run the tests", &logger), None);
         let pnpm = [ActiveRule {
             instruction: "Always use pnpm to install packages.".to_string(),
             ..logger[0].clone()
         }];
-        let plain = "Now add tests";
+        assert_eq!(heard("Now add tests", &pnpm), None);
+        // A correction with no rule at all: a note that shows none.
         assert_eq!(
-            find(plain, &pnpm).map(|k| k.kind),
-            Some(Kind::Contradiction)
+            heard("No, always use named exports", &[]),
+            Some(Heard::Correction(Vec::new()))
         );
-        assert!(!heard(plain, &pnpm));
         // Past the length judged whole, a prompt the classifier passes over is not judged.
-        let long = format!("{restated}. {}", "Tidy the module. ".repeat(300));
-        assert!(!heard(&long, &logger));
+        let long = "Where is the logger set up? ".repeat(300);
+        assert_eq!(heard(&long, &logger), None);
     }
 
     #[test]
@@ -303,5 +391,105 @@ mod tests {
                 "last"
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod tuning {
+    #![allow(clippy::print_stderr)]
+    use crate::meaning::{Cache, rank};
+
+    /// Prints, for the dev split's prompt-form pairs, the share of repeats and reversals
+    /// whose rule is among the top 3 above each floor, and of other texts shown any rule.
+    /// Tuning only: `cargo test --release --lib capture::repeats::tuning -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn floors_on_the_dev_split() {
+        let corpus = include_str!("../../tests/fixtures/pairs/dev.tsv");
+        let mut cache = Cache::open(None);
+        let floors = [0.0f32, 0.78, 0.80, 0.82, 0.84, 0.86, 0.88];
+        let mut right = vec![0usize; floors.len()];
+        let mut shown_other = vec![0usize; floors.len()];
+        let (mut positives, mut others, mut gated) = (0, 0, 0);
+        let mut passed: Vec<(Option<usize>, f32, bool)> = Vec::new();
+        let mut logits: Vec<f32> = Vec::new();
+        for line in corpus.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 6 || f[4] != "prompt" {
+                continue;
+            }
+            let correction = crate::capture::classify::is_correction(f[3]);
+            let rules: Vec<&str> = f[2].split(" ¦ ").collect();
+            let ranked = rank(f[3], &rules, &mut cache, None).unwrap();
+            let target = f[1].parse::<usize>().ok().map(|n| n - 1);
+            gated += usize::from(correction);
+            passed.push((target, ranked.first().map_or(0.0, |n| n.score), correction));
+            logits.push(crate::capture::classify::score(f[3]));
+            for (at, floor) in floors.iter().enumerate() {
+                let shown: Vec<usize> = (ranked.iter().take(3))
+                    .filter(|n| n.score >= *floor)
+                    .map(|n| n.at)
+                    .collect();
+                match target {
+                    Some(t) => right[at] += usize::from(shown.contains(&t)),
+                    None => shown_other[at] += usize::from(!shown.is_empty()),
+                }
+            }
+            match target {
+                Some(_) => positives += 1,
+                None => others += 1,
+            }
+        }
+        eprintln!("positives {positives}, others {others}, classifier fired {gated}");
+        // The texts the classifier passes over: would a high cosine alone be a gate?
+        for gray in [-4.0f32, -3.0, -2.0, -1.5, -1.0, -0.5] {
+            for cut in [0.86f32, 0.87, 0.88, 0.89, 0.90] {
+                let (mut rescued, mut missed, mut noted, mut in_gray, mut all) = (0, 0, 0, 0, 0);
+                for ((target, best, correction), logit) in passed.iter().zip(&logits) {
+                    if *correction {
+                        continue;
+                    }
+                    all += 1;
+                    let gate = *logit >= gray;
+                    in_gray += usize::from(gate);
+                    match target {
+                        Some(_) if gate && *best >= cut => rescued += 1,
+                        Some(_) => missed += 1,
+                        None if gate && *best >= cut => noted += 1,
+                        None => {}
+                    }
+                }
+                eprintln!(
+                    "gray {gray:.1} cut {cut:.2}: rescued {rescued}/{}, others noted {noted}, model loaded for {in_gray}/{all} the classifier passed",
+                    rescued + missed
+                );
+            }
+        }
+        let cuts = [0.86f32, 0.87, 0.88, 0.89, 0.90, 0.91, 0.92];
+        for cut in cuts {
+            let (mut rescued, mut missed, mut noted, mut quiet) = (0, 0, 0, 0);
+            for (target, best, correction) in &passed {
+                if *correction {
+                    continue;
+                }
+                match target {
+                    Some(_) if *best >= cut => rescued += 1,
+                    Some(_) => missed += 1,
+                    None if *best >= cut => noted += 1,
+                    None => quiet += 1,
+                }
+            }
+            eprintln!(
+                "cosine gate {cut:.2}: positives the classifier missed, rescued {rescued}/{}, others noted {noted}/{}",
+                rescued + missed,
+                noted + quiet
+            );
+        }
+        for (at, floor) in floors.iter().enumerate() {
+            eprintln!(
+                "floor {floor:.2}: right in top 3 {}/{positives}, others shown a rule {}/{others}",
+                right[at], shown_other[at]
+            );
+        }
     }
 }

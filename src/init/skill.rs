@@ -64,10 +64,11 @@ wins.
   add `--supersedes N` when it replaces rule N. Then redo the work so it follows the rule,
   and acknowledge with the line `autofix learn` prints. `/learn <the rule>` is the same.
 - A note from `autofix hook user-prompt` that a prompt looks like a correction is a
-  reminder, not an order: it comes from a simple local classifier and matcher. If the
-  user stated a lasting rule, learn it; if not, carry on. When the note names a rule the
-  prompt may say again in other words, read both: the same rule, follow it and learn
-  nothing; its replacement, learn it with `--supersedes N`; another rule, learn it.
+  reminder, not an order: a local classifier noticed it, and a sentence model found the
+  recorded rules nearest it. You read the whole conversation, so you judge: the user said
+  a shown rule again, follow it and learn nothing; the user changed one, learn the change
+  with `--supersedes N`; the user said something new, learn it; not a lasting rule, carry
+  on. Only a note that says the user repeated a rule word for word is a verdict.
 
 Never edit `{rules_file}` or the generated rules (the autofix-rules block, files stamped
 `autofix:owned`) by hand, and never delete a rule: supersede it.

@@ -21,11 +21,16 @@ pub(crate) fn hex(data: &[u8]) -> String {
 
 /// The lower-case hex SHA-256 digest of the concatenation of `parts`, without copying them.
 pub(crate) fn hex_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    to_hex(&bytes_of_parts(parts))
+}
+
+/// The SHA-256 digest of the concatenation of `parts`, as bytes.
+pub(crate) fn bytes_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> [u8; 32] {
     let mut hasher = sha2::Sha256::new();
     for part in parts {
         hasher.update(part);
     }
-    to_hex(&hasher.finalize())
+    hasher.finalize().into()
 }
 
 /// git's id of a blob holding `data` (the SHA-1 object format): what `git hash-object`

@@ -178,27 +178,12 @@ pub(crate) fn words_only(text: &str) -> String {
 }
 
 /// Whether a hand-written line says nothing the rule `rule` does not: the same words (see
-/// [`words_only`]), or the same words before the rule's reason (" - because …", "parce
-/// que …"). Only the rule's reason is set aside: a line's own reason is something the rule
-/// would not hold.
+/// [`words_only`]), or the same words as the rule's directive, its text before the reason
+/// (" - because …", "parce que …"). Only the rule's reason is set aside: a line's own
+/// reason is something the rule would not hold.
 pub(crate) fn holds_words_of(rule: &str, line: &str) -> bool {
-    const REASONS: [&str; 7] = [
-        " - ",
-        " — ",
-        " – ",
-        " because ",
-        " parce qu",
-        " car ",
-        " since ",
-    ];
-    let (rule, line) = (words_only(rule), words_only(line));
-    let directive = (REASONS.iter())
-        .filter_map(|separator| rule.find(separator))
-        .min()
-        .map_or(rule.as_str(), |end| {
-            rule[..end].trim_end_matches([',', ';', '.'])
-        });
-    line == rule || line == directive
+    let line = words_only(line);
+    line == words_only(rule) || line == words_only(crate::meaning::directive(rule))
 }
 
 /// Instructions compare equal ignoring case and surrounding whitespace.

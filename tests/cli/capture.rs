@@ -1009,70 +1009,65 @@ fn reminder_in(sandbox: &Sandbox, prompt: &str) -> Option<String> {
     })
 }
 
+/// A correction gets a note that shows the rules the sentence model finds nearest it, for
+/// the agent to judge; a rule said word for word gets the one verdict; a request on a
+/// rule's topic that corrects nothing gets no note.
 #[test]
-fn the_hook_names_the_rule_a_correction_repeats() {
+fn the_hook_shows_the_rules_near_a_correction_and_judges_none() {
     let sandbox = Sandbox::new();
     sandbox.write(".agents/autofix.json", THREE_RULES);
+    // Said again in other words (and in French): the rule is shown, first, and the
+    // agent is asked to judge; no verdict is stated.
+    for prompt in [
+        "No, changes to main go through a pull request.",
+        "Fix the failing import in the header. I told you: don't push to main directly.",
+        "Non, ne pousse jamais directement sur main.",
+    ] {
+        let note = reminder_in(&sandbox, prompt).unwrap();
+        assert!(
+            note.contains(
+                "The recorded rules nearest it: rule #3 (\"Never push directly to main\")"
+            ),
+            "{prompt}: {note}"
+        );
+        for part in [
+            "if it says one of them again, follow that rule and learn nothing",
+            "--supersedes N` (N: that rule's number, e.g. 3)",
+            "if it says something new, record it: `autofix learn -c CATEGORY",
+        ] {
+            assert!(note.contains(part), "{part}\n{note}");
+        }
+        assert!(!note.contains("word for word"), "{note}");
+    }
+    // The same words: the verdict, and nothing to learn.
     let repeat = reminder_in(&sandbox, "No, always use named exports").unwrap();
     assert!(
-        repeat.contains("rule #2 already says this (\"Always use named exports\"): follow it"),
+        repeat.contains(
+            "the user says rule #2 (\"Always use named exports\") again, word for word: follow it"
+        ),
         "{repeat}"
     );
     assert!(!repeat.contains("autofix learn"), "{repeat}");
-    // Buried in a longer prompt, it is still the rule's repeat.
-    let buried = reminder_in(
-        &sandbox,
-        "Fix the failing import in the header. I told you: never push directly to main.",
-    )
-    .unwrap();
-    assert!(buried.contains("rule #3 already says this"), "{buried}");
-    // A new correction gets the plain reminder to learn it.
-    let new = reminder_in(&sandbox, "I prefer early returns over nested ifs.").unwrap();
+    // Without rules, the plain reminder to learn it.
+    let plain = reminder_in(&Sandbox::new(), "No, always use named exports").unwrap();
     assert!(
-        new.contains("record it as one imperative rule: autofix learn"),
-        "{new}"
+        plain.contains("record it as one imperative rule: `autofix learn"),
+        "{plain}"
     );
-    assert!(!new.contains("rule #"), "{new}");
-    // One that goes against a rule asks whether it replaces it.
-    let against = reminder_in(&sandbox, "No, never use named exports.").unwrap();
-    assert!(
-        against.contains("goes against rule #2") && against.contains("--supersedes 2"),
-        "{against}"
-    );
-    // Without rules, the plain reminder.
-    let empty = Sandbox::new();
-    let plain = reminder_in(&empty, "No, always use named exports").unwrap();
-    assert!(plain.contains("autofix learn"), "{plain}");
-}
-
-/// A correction that comes near a rule without the matcher's verdict names the rule, and
-/// leaves the agent to tell a repeat, a replacement and a new rule apart; a prompt that is
-/// no correction but says a rule again is heard; a plain request is not.
-#[test]
-fn the_hook_names_the_rule_a_correction_comes_near() {
-    let sandbox = Sandbox::new();
-    sandbox.write(".agents/autofix.json", THREE_RULES);
-    let near = reminder_in(&sandbox, "No, changes to main go through a pull request.").unwrap();
-    for part in [
-        "it may say again, in other words, what rule #3 says (\"Never push directly to main\")",
-        "do not learn it again",
-        "--supersedes 3",
-        "Otherwise record it as one imperative rule: autofix learn",
-    ] {
-        assert!(near.contains(part), "{part}\n{near}");
-    }
-    // No correction to the classifier (nothing without rules), a repeat to the matcher.
-    let restated = "please replace the console.error calls with the logger";
-    assert_eq!(reminder_in(&Sandbox::new(), restated), None);
+    assert!(!plain.contains("rule #"), "{plain}");
+    // A request on a rule's topic is no correction: no note, whatever the rule.
     let logger = Sandbox::new();
     logger.write(
         ".agents/autofix.json",
         r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Use the logger, never console.log.", "Why": "one log format"}]"#,
     );
-    let heard = reminder_in(&logger, restated).unwrap();
-    assert!(heard.contains("rule #1 already says this"), "{heard}");
-    assert_eq!(reminder_in(&logger, "run the tests"), None);
-    // The matcher reads a reversal in this plain request ("now"); that is not enough.
+    for prompt in [
+        "please replace the console.error calls with the logger",
+        "run the tests",
+        "Does the logger write to stderr?",
+    ] {
+        assert_eq!(reminder_in(&logger, prompt), None, "{prompt}");
+    }
     let pnpm = Sandbox::new();
     pnpm.write(
         ".agents/autofix.json",

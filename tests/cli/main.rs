@@ -20,6 +20,7 @@ mod init;
 mod ledger;
 mod matcher;
 mod mcp;
+mod meaning;
 mod merge;
 mod one_copy;
 mod peer_tools;

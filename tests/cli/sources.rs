@@ -2146,13 +2146,14 @@ fn the_prompt_hook_and_reflect_name_the_imported_rule_a_correction_repeats() {
     .unwrap();
     assert!(
         repeat.contains(
-            "rule org:2 already says this (\"Always use the internal HTTP client\"): follow it"
+            "the user says rule org:2 (\"Always use the internal HTTP client\") again, word for word: follow it"
         ),
         "{repeat}"
     );
     let against = prompt_reminder(&sandbox, "No, never use the internal HTTP client.").unwrap();
     assert!(
-        against.contains("goes against rule org:2") && against.contains("--supersedes org:2"),
+        against.contains("The recorded rules nearest it: rule org:2")
+            && against.contains("e.g. org:2"),
         "{against}"
     );
     // A local rule saying the same is a repeat, as of a local rule: nothing learned.

@@ -71,9 +71,12 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
 
 /// The active rules of the project a prompt was typed in, found from the hook input's
 /// `cwd` (else the current directory) as every command finds its workspace; none when
-/// there is no readable rules file: the reminder is then the plain one.
-fn hook_rules(context: &Context, cwd: Option<&str>) -> Vec<ActiveRule> {
-    ops::reflect::active_rules(&hook_workspace(context, cwd)).unwrap_or_default()
+/// there is no readable rules file: the reminder is then the plain one. With them, the
+/// project's root (git's directory there keeps the rules' vectors).
+fn hook_rules(context: &Context, cwd: Option<&str>) -> (Vec<ActiveRule>, std::path::PathBuf) {
+    let workspace = hook_workspace(context, cwd);
+    let rules = ops::reflect::active_rules(&workspace).unwrap_or_default();
+    (rules, workspace.root)
 }
 
 /// The workspace of the project a hook ran in: found from the hook input's `cwd` (else

@@ -1,0 +1,161 @@
+//! The rules' vectors kept on disk, so the model reads a rule's text once, not on every
+//! call: `autofix/vectors.bin` under git's common directory (never committed, never sent
+//! anywhere). Each vector is keyed by the model and the text it was read from, so it is
+//! never stale: an edited rule is a new key, a new model new keys. A missing or damaged
+//! file is rebuilt; a write that would have to wait for another writer's lock is
+//! skipped (that writer saves the same vectors), so nobody waits on it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::encoder::{self, DIMENSIONS, ModelError, Vector};
+use crate::io::safe_write::Fence;
+
+/// The file's first bytes: its format.
+const MAGIC: &[u8; 8] = b"AFVEC01\n";
+
+/// A key: the first bytes of SHA-256 over the model's id and the text.
+type Key = [u8; 16];
+
+/// One record: the key, then the vector in f16 (cosines need no more).
+const RECORD: usize = 16 + DIMENSIONS * 2;
+
+/// The most vectors the file keeps (about 16 MB); those read least recently go first.
+const MAX_RECORDS: usize = 20_000;
+
+/// The vectors known, and those the model read in this process.
+#[derive(Default)]
+pub(crate) struct Cache {
+    path: Option<PathBuf>,
+    /// In the file's order, oldest first.
+    known: Vec<(Key, Vector)>,
+    at: HashMap<Key, usize>,
+    /// Keys read in this process (moved to the end when the file is written).
+    used: Vec<Key>,
+    fresh: bool,
+}
+
+impl Cache {
+    /// The cache of the repository whose git common directory is `git_dir`; `None`: no
+    /// file (outside git), every vector read by the model.
+    pub(crate) fn open(git_dir: Option<&Path>) -> Cache {
+        let path = git_dir.map(|dir| dir.join("autofix").join("vectors.bin"));
+        let mut cache = Cache {
+            path,
+            ..Cache::default()
+        };
+        if let Some(bytes) = cache.path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+            cache.known = parse(&bytes);
+            cache.at = (cache.known.iter().enumerate())
+                .map(|(at, (key, _))| (*key, at))
+                .collect();
+        }
+        cache
+    }
+
+    /// The vectors of `texts`, in order: those kept, and the others read by the model, a
+    /// batch at a time, until `deadline` (the first batch whatever the time): a text it
+    /// had no time for is `None` (the next call reads on where this one stopped, since
+    /// what was read is kept).
+    pub(crate) fn vectors(
+        &mut self,
+        texts: &[&str],
+        deadline: Option<Instant>,
+    ) -> Result<Vec<Option<Vector>>, ModelError> {
+        let keys: Vec<Key> = texts.iter().map(|text| key(text)).collect();
+        let mut missing: Vec<&str> = (texts.iter().zip(&keys))
+            .filter(|(_, key)| !self.at.contains_key(*key))
+            .map(|(text, _)| *text)
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        for (at, batch) in missing.chunks(encoder::BATCH).enumerate() {
+            if at > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                break;
+            }
+            for (text, vector) in batch.iter().zip(encoder::embed(batch)?) {
+                let key = key(text);
+                self.at.insert(key, self.known.len());
+                self.known.push((key, vector));
+            }
+            self.fresh = true;
+        }
+        self.used
+            .extend(keys.iter().filter(|key| self.at.contains_key(*key)));
+        Ok((keys.iter())
+            .map(|key| self.at.get(key).map(|&at| self.known[at].1.clone()))
+            .collect())
+    }
+
+    /// Writes the file when the model read a new text, unless another process holds its
+    /// lock (then that one writes). A failure loses only time: the next call reads again.
+    pub(crate) fn save(&self) {
+        let Some(path) = &self.path else { return };
+        if !self.fresh {
+            return;
+        }
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let Ok(locked) = Fence::git_folder(folder).lock(path, Duration::ZERO) else {
+            return;
+        };
+        // Another process may have saved vectors since this one read the file: keep them.
+        let mut records = locked
+            .read()
+            .ok()
+            .flatten()
+            .map_or_else(Vec::new, |b| parse(&b));
+        let seen: std::collections::HashSet<Key> = records.iter().map(|(k, _)| *k).collect();
+        records.extend(
+            (self.known.iter())
+                .filter(|(key, _)| !seen.contains(key))
+                .cloned(),
+        );
+        // The vectors used now last, so the oldest unused go first past the bound.
+        let used: std::collections::HashSet<&Key> = self.used.iter().collect();
+        let (mut kept, now): (Vec<_>, Vec<_>) = records
+            .into_iter()
+            .partition(|(key, _)| !used.contains(key));
+        kept.extend(now);
+        let start = kept.len().saturating_sub(MAX_RECORDS);
+        let mut bytes = Vec::with_capacity(MAGIC.len() + (kept.len() - start) * RECORD);
+        bytes.extend_from_slice(MAGIC);
+        for (key, vector) in &kept[start..] {
+            bytes.extend_from_slice(key);
+            for value in vector {
+                bytes.extend_from_slice(&half::f16::from_f32(*value).to_le_bytes());
+            }
+        }
+        let before = locked.read().ok().flatten();
+        let _ = locked.write(&[&bytes], before.as_deref());
+    }
+}
+
+/// The key of `text` under this model.
+fn key(text: &str) -> Key {
+    let digest = crate::report::digest::bytes_of_parts([
+        encoder::model_id().as_bytes(),
+        b"\0",
+        text.as_bytes(),
+    ]);
+    let mut key = [0; 16];
+    key.copy_from_slice(&digest[..16]);
+    key
+}
+
+/// The records of a file's bytes; none when it is not this format (a damaged or older
+/// file is rebuilt). A torn last record is left out.
+fn parse(bytes: &[u8]) -> Vec<(Key, Vector)> {
+    let Some(body) = bytes.strip_prefix(MAGIC) else {
+        return Vec::new();
+    };
+    body.chunks_exact(RECORD)
+        .map(|record| {
+            let (key, values) = record.split_at(16);
+            let vector = (values.chunks_exact(2))
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect();
+            (key.try_into().unwrap_or_default(), vector)
+        })
+        .collect()
+}

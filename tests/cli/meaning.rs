@@ -1,0 +1,240 @@
+//! The prompt hook over the frozen held-out corpus (`tests/fixtures/meaning/`, written
+//! apart from the code and frozen before the gate was tuned): four realistic rules files
+//! (three English, one French) and the prompts typed against them, each through the real
+//! binary. What the targets ask of the hook: the right rule among those shown for a repeat
+//! or a reversal, a note for a correction, no note for an ordinary request, and no false
+//! verdict. The floors sit a little below what this session measured (the docs give the
+//! figures: `src/docs/consistency.md`).
+
+use serde_json::{Value, json};
+
+use crate::support::{Sandbox, hermetic_git};
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/meaning");
+
+/// What the hook told the agent of a prompt.
+#[derive(Debug, PartialEq)]
+enum Note {
+    None,
+    /// "the user says rule #N again, word for word".
+    Verdict(u64),
+    /// A correction, with the rules shown (maybe none).
+    Shown(Vec<u64>),
+}
+
+/// A git repository holding the rules file of `rules` (`(number, text)`), so the rules'
+/// vectors are kept between calls as a user's would be.
+fn repo_with(rules: &[(u64, String)]) -> Sandbox {
+    let sandbox = Sandbox::new();
+    let file: Vec<Value> = (rules.iter())
+        .map(|(n, text)| json!({"Rule_number": n, "Category": "CODE", "Instruction": text, "Why": "team"}))
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&file).unwrap(),
+    );
+    let mut init = sandbox.program("git", &["init", "-q"]);
+    assert!(hermetic_git(&mut init).status().unwrap().success());
+    sandbox
+}
+
+fn note(sandbox: &Sandbox, prompt: &str) -> Note {
+    let input = json!({"session_id": "s1", "cwd": sandbox.path().to_str().unwrap(),
+        "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+    .to_string();
+    let run = sandbox
+        .run_with_stdin(&["hook", "user-prompt", "--agent", "claude"], &input)
+        .expect(0);
+    if run.stdout.trim().is_empty() {
+        return Note::None;
+    }
+    let context = run.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let numbers_after = |text: &str| -> Vec<u64> {
+        text.split("rule #")
+            .skip(1)
+            .filter_map(|rest| {
+                rest.split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect()
+    };
+    if context.contains("again, word for word") {
+        return Note::Verdict(numbers_after(&context)[0]);
+    }
+    match context.split_once("The recorded rules nearest it: ") {
+        Some((_, rest)) => Note::Shown(numbers_after(rest.split(". Judge").next().unwrap())),
+        None => Note::Shown(Vec::new()),
+    }
+}
+
+fn rules_of(file: &str) -> Vec<(u64, String)> {
+    let text = std::fs::read_to_string(format!("{CORPUS}/files/{file}.json")).unwrap();
+    let rules: Vec<Value> = serde_json::from_str(&text).unwrap();
+    (rules.iter())
+        .map(|r| {
+            (
+                r["n"].as_u64().unwrap(),
+                r["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn prompts_of(file: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(format!("{CORPUS}/prompts/{file}.jsonl")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Counts over one file's prompts.
+#[derive(Default, Debug)]
+struct Figures {
+    /// Repeats and reversals; those whose rule was shown (or named by a verdict); those
+    /// given a note at all.
+    positives: usize,
+    right: usize,
+    positives_noted: usize,
+    /// The same, for the prompts written in French.
+    french: usize,
+    french_right: usize,
+    /// Corrections (repeats, reversals, new ones) and those given a note.
+    corrections: usize,
+    noticed: usize,
+    /// Ordinary requests, those given a note, and false verdicts anywhere.
+    ordinary: usize,
+    ordinary_noted: usize,
+    false_verdicts: usize,
+}
+
+/// The figures of `prompts` against `rules`, once the rules' vectors are all kept: a hook
+/// call reads rules for at most 0.4 s, so the first calls fill the cache a part at a time,
+/// as a user's first prompts would, and what a call shows would depend on the machine's
+/// speed until it is full.
+fn measure(name: &str, rules: &[(u64, String)], prompts: &[Value]) -> Figures {
+    let sandbox = repo_with(rules);
+    let cache = sandbox.join(".git/autofix/vectors.bin");
+    // The file's header, then a key and 384 f16 values a rule.
+    let full = 8 + rules.len() as u64 * (16 + 384 * 2);
+    for _ in 0..500 {
+        if std::fs::metadata(&cache).is_ok_and(|m| m.len() >= full) {
+            break;
+        }
+        assert_ne!(note(&sandbox, "No, don't do that again."), Note::None);
+    }
+    assert!(std::fs::metadata(&cache).unwrap().len() >= full);
+    measure_in(&sandbox, name, rules, prompts)
+}
+
+fn measure_in(
+    sandbox: &Sandbox,
+    name: &str,
+    rules: &[(u64, String)],
+    prompts: &[Value],
+) -> Figures {
+    let mut f = Figures::default();
+    for prompt in prompts {
+        let note = note(sandbox, prompt["text"].as_str().unwrap());
+        let label = prompt["label"].as_str().unwrap();
+        let target = prompt["rule"].as_u64();
+        let right = match (&note, target) {
+            (Note::Verdict(n), Some(t)) => *n == t,
+            (Note::Shown(shown), Some(t)) => shown.contains(&t),
+            _ => false,
+        };
+        f.false_verdicts += usize::from(matches!(note, Note::Verdict(n) if Some(n) != target));
+        if label == "ordinary" {
+            f.ordinary += 1;
+            f.ordinary_noted += usize::from(note != Note::None);
+            continue;
+        }
+        f.corrections += 1;
+        f.noticed += usize::from(note != Note::None);
+        if target.is_some() {
+            f.positives += 1;
+            f.right += usize::from(right);
+            f.positives_noted += usize::from(note != Note::None);
+            if prompt["lang"] == "fr" {
+                f.french += 1;
+                f.french_right += usize::from(right);
+            }
+        }
+    }
+    eprintln!(
+        "{name} ({} rules): right rule shown {}/{} ({} given a note), French {}/{}; corrections noticed {}/{}; ordinary requests given a note {}/{}; false verdicts {}",
+        rules.len(),
+        f.right,
+        f.positives,
+        f.positives_noted,
+        f.french_right,
+        f.french,
+        f.noticed,
+        f.corrections,
+        f.ordinary_noted,
+        f.ordinary,
+        f.false_verdicts
+    );
+    f
+}
+
+/// Checks one file's figures against the floors: (right shown, corrections noticed,
+/// ordinary noted at most).
+fn hold(f: &Figures, right: f64, noticed: f64, ordinary: f64) {
+    let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
+    assert!(share(f.right, f.positives) >= right, "{f:?}");
+    assert!(share(f.noticed, f.corrections) >= noticed, "{f:?}");
+    assert!(share(f.ordinary_noted, f.ordinary) <= ordinary, "{f:?}");
+    assert_eq!(f.false_verdicts, 0, "{f:?}");
+}
+
+#[test]
+fn the_hook_over_the_held_out_web_file() {
+    let f = measure("web", &rules_of("web"), &prompts_of("web"));
+    hold(&f, FLOORS.0, FLOORS.1, FLOORS.2);
+}
+
+#[test]
+fn the_hook_over_the_held_out_cli_file() {
+    let f = measure("cli", &rules_of("cli"), &prompts_of("cli"));
+    hold(&f, FLOORS.0, FLOORS.1, FLOORS.2);
+}
+
+#[test]
+fn the_hook_over_the_held_out_data_file() {
+    let f = measure("data", &rules_of("data"), &prompts_of("data"));
+    hold(&f, FLOORS.0, FLOORS.1, FLOORS.2);
+}
+
+#[test]
+fn the_hook_over_the_held_out_french_file() {
+    let f = measure("fr", &rules_of("fr"), &prompts_of("fr"));
+    hold(&f, FLOORS.0, FLOORS.1, FLOORS.2);
+}
+
+/// The web file padded to 1,000 rules with the corpus's filler rules: the repeats and
+/// reversals only (the gate does not depend on the file's size).
+#[test]
+fn the_hook_over_the_held_out_web_file_at_1000_rules() {
+    let mut rules = rules_of("web");
+    let filler = std::fs::read_to_string(format!("{CORPUS}/filler.txt")).unwrap();
+    let next = rules.len() as u64 + 1;
+    rules.extend((next..).zip(filler.lines().map(str::to_string)));
+    assert_eq!(rules.len(), 1000);
+    let positives: Vec<Value> = (prompts_of("web").into_iter())
+        .filter(|p| p["rule"].is_u64())
+        .collect();
+    let f = measure("web at 1,000 rules", &rules, &positives);
+    hold(&f, FLOORS_AT_1000, 0.0, 1.0);
+}
+
+/// Right rule shown (of repeats and reversals), corrections noticed, ordinary requests
+/// given a note (at most): a little below this session's figures (right rule 62-68%,
+/// noticed 64-74%, ordinary noted 6-10%; 55% at 1,000 rules). The targets are far
+/// above: the classifier's gate lets a third of the corrections by.
+const FLOORS: (f64, f64, f64) = (0.58, 0.60, 0.12);
+const FLOORS_AT_1000: f64 = 0.50;
