@@ -9,9 +9,9 @@ use std::sync::OnceLock;
 
 use candle_core::quantized::GgmlDType;
 use candle_core::quantized::ggml_file::qtensor_from_ggml;
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_core::{DType, Device, Module, Tensor};
+use candle_nn::{Embedding, LayerNorm, VarBuilder};
+use candle_transformers::models::bert::{BertEncoder, Config};
 use tokenizers::Tokenizer;
 
 /// The model's files, as `write_model.py` writes them. The weights start on an 8-byte
@@ -49,10 +49,23 @@ fn fail(error: impl std::fmt::Display) -> ModelError {
     ModelError(error.to_string())
 }
 
+/// The model, but for its word-piece table: a text uses a few dozen of its 50,056 rows,
+/// so each call dequantises those rows only (half the weights are the table), and the
+/// embedding layer (the rows' sum with the position and type rows, normalised) is done
+/// here, as candle's `BertEmbeddings` does it; candle's encoder does the rest.
 struct Encoder {
-    model: BertModel,
+    encoder: BertEncoder,
+    /// The word-piece table as 4-bit blocks, a row of `row_bytes` a piece.
+    pieces: &'static [u8],
+    row_bytes: usize,
+    positions: Tensor,
+    /// The type-0 row (every text is one segment).
+    segment: Tensor,
+    norm: LayerNorm,
     tokenizer: Tokenizer,
 }
+
+const TABLE: &str = "embeddings.word_embeddings.weight";
 
 /// The encoder, loaded on first use.
 fn encoder() -> Result<&'static Encoder, ModelError> {
@@ -67,8 +80,14 @@ fn load() -> Result<Encoder, ModelError> {
     let device = Device::Cpu;
     let tensors = safetensors::SafeTensors::deserialize(&WEIGHTS.0).map_err(fail)?;
     let mut weights = HashMap::new();
+    let mut pieces: &'static [u8] = &[];
+    let mut row_bytes = 0;
     for (name, view) in tensors.tensors() {
         let shape = view.shape().to_vec();
+        if name == TABLE {
+            (pieces, row_bytes) = (view.data(), shape[1]);
+            continue;
+        }
         let tensor = match view.dtype() {
             safetensors::Dtype::F32 => {
                 let values = (view.data().chunks_exact(4))
@@ -89,14 +108,32 @@ fn load() -> Result<Encoder, ModelError> {
         weights.insert(name, tensor);
     }
     let config: Config = serde_json::from_str(CONFIG).map_err(fail)?;
-    let model = BertModel::load(
-        VarBuilder::from_tensors(weights, DType::F32, &device),
-        &config,
-    )
-    .map_err(fail)?;
-    let mut tokenizer = Tokenizer::from_bytes(TOKENIZER).map_err(fail)?;
-    tokenizer.with_padding(None);
-    Ok(Encoder { model, tokenizer })
+    let weights = VarBuilder::from_tensors(weights, DType::F32, &device);
+    let embeddings = weights.pp("embeddings");
+    let (dimensions, positions) = (config.hidden_size, config.max_position_embeddings);
+    let built = (|| {
+        Ok::<_, candle_core::Error>(Encoder {
+            encoder: BertEncoder::load(weights.pp("encoder"), &config)?,
+            pieces,
+            row_bytes,
+            positions: embeddings.get((positions, dimensions), "position_embeddings.weight")?,
+            segment: embeddings
+                .get(
+                    (config.type_vocab_size, dimensions),
+                    "token_type_embeddings.weight",
+                )?
+                .narrow(0, 0, 1)?,
+            norm: candle_nn::layer_norm(
+                dimensions,
+                config.layer_norm_eps,
+                embeddings.pp("LayerNorm"),
+            )?,
+            tokenizer: Tokenizer::from_bytes(TOKENIZER).map_err(candle_core::Error::msg)?,
+        })
+    })();
+    let mut encoder = built.map_err(fail)?;
+    encoder.tokenizer.with_padding(None);
+    Ok(encoder)
 }
 
 /// The vectors of `texts`, in order.
@@ -138,18 +175,56 @@ fn embed_batch(encoder: &Encoder, texts: &[&str]) -> Result<Vec<Vector>, ModelEr
         mask.extend(std::iter::repeat_n(0u32, longest - text_ids.len()));
     }
     let shape = (ids.len(), longest);
-    let input = Tensor::from_vec(flat_ids, shape, &device).map_err(fail)?;
     let mask = Tensor::from_vec(mask, shape, &device).map_err(fail)?;
-    let types = input.zeros_like().map_err(fail)?;
     let pooled = (|| {
-        let hidden = encoder.model.forward(&input, &types, Some(&mask))?;
-        let weights = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let hidden = encoder.embeddings(&flat_ids, shape)?;
+        let weights = mask.to_dtype(DType::F32)?;
+        // As BERT masks attention: 0 where a token is read, the lowest f32 where padding.
+        let blocked = (weights.ones_like()? - &weights)?
+            .affine(f64::from(f32::MIN), 0.0)?
+            .unsqueeze(1)?
+            .unsqueeze(1)?;
+        let hidden = encoder.encoder.forward(&hidden, &blocked)?;
+        let weights = weights.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&weights)?.sum(1)?;
         let counts = weights.sum(1)?;
         summed.broadcast_div(&counts)?.to_vec2::<f32>()
     })()
     .map_err(fail)?;
     Ok(pooled.into_iter().map(unit).collect())
+}
+
+impl Encoder {
+    /// The embedding layer's output for `ids` (`shape`: texts × tokens): each piece's row
+    /// of the table, dequantised for the pieces used only, plus its position's row and the
+    /// segment's, normalised.
+    fn embeddings(&self, ids: &[u32], shape: (usize, usize)) -> candle_core::Result<Tensor> {
+        let device = Device::Cpu;
+        let mut used: Vec<u32> = ids.to_vec();
+        used.sort_unstable();
+        used.dedup();
+        let rows = (used.iter())
+            .map(|&id| {
+                let start = id as usize * self.row_bytes;
+                let row = (self.pieces.get(start..start + self.row_bytes))
+                    .ok_or_else(|| candle_core::Error::msg(format!("no piece {id}")))?;
+                let columns = self.row_bytes / 18 * 32;
+                qtensor_from_ggml(GgmlDType::Q4_0, row, vec![1, columns], &device)?
+                    .dequantize(&device)
+            })
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        let table = Tensor::cat(&rows, 0)?;
+        let local: Vec<u32> = (ids.iter())
+            .map(|id| used.binary_search(id).unwrap_or_default() as u32)
+            .collect();
+        let local = Tensor::from_vec(local, shape, &device)?;
+        let words = Embedding::new(table, self.positions.dim(1)?).forward(&local)?;
+        let positions = self.positions.narrow(0, 0, shape.1)?;
+        let summed = words
+            .broadcast_add(&positions)?
+            .broadcast_add(&self.segment)?;
+        self.norm.forward(&summed)
+    }
 }
 
 /// `vector` scaled to length 1 (a zero vector stays zero).
@@ -176,4 +251,66 @@ pub(crate) fn model_id() -> &'static str {
         let digest = config["autofix_digest"].as_str().unwrap_or("unknown");
         digest.get(..16).unwrap_or(digest).to_string()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The embedding layer done here, over the rows a text uses, gives what candle's whole
+    /// `BertModel` gives over the whole table.
+    #[test]
+    fn the_rows_a_text_uses_give_what_the_whole_model_gives() {
+        let device = Device::Cpu;
+        let tensors = safetensors::SafeTensors::deserialize(&WEIGHTS.0).unwrap();
+        let mut weights = HashMap::new();
+        for (name, view) in tensors.tensors() {
+            let shape = view.shape().to_vec();
+            let tensor = if view.dtype() == safetensors::Dtype::U8 {
+                let dims = vec![shape[0], shape[1] / 18 * 32];
+                qtensor_from_ggml(GgmlDType::Q4_0, view.data(), dims, &device)
+                    .and_then(|q| q.dequantize(&device))
+            } else {
+                let values: Vec<f32> = (view.data().chunks_exact(4))
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                Tensor::from_vec(values, shape, &device)
+            };
+            weights.insert(name, tensor.unwrap());
+        }
+        let config: Config = serde_json::from_str(CONFIG).unwrap();
+        let vb = VarBuilder::from_tensors(weights, DType::F32, &device);
+        let whole = candle_transformers::models::bert::BertModel::load(vb, &config).unwrap();
+        let texts = [
+            "Use pnpm to install packages.",
+            "Non, utilise pnpm, pas npm !",
+        ];
+        let ours = embed(&texts).unwrap();
+        let encoder = encoder().unwrap();
+        for (text, ours) in texts.iter().zip(ours) {
+            let ids = (encoder.tokenizer.encode(format!("{PREFIX}{text}"), true))
+                .unwrap()
+                .get_ids()
+                .to_vec();
+            let input = Tensor::new(&ids[..], &device)
+                .unwrap()
+                .unsqueeze(0)
+                .unwrap();
+            let types = input.zeros_like().unwrap();
+            let hidden = whole.forward(&input, &types, None).unwrap();
+            let mean: Vec<f32> = hidden
+                .mean(1)
+                .unwrap()
+                .squeeze(0)
+                .unwrap()
+                .to_vec1()
+                .unwrap();
+            let theirs = unit(mean);
+            assert!(
+                cosine(&ours, &theirs) > 0.9999,
+                "{text}: {}",
+                cosine(&ours, &theirs)
+            );
+        }
+    }
 }

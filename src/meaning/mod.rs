@@ -58,18 +58,20 @@ pub(crate) fn rank(
     Ok(ranked)
 }
 
+/// What opens a rule's reason, in lower case: the text before it is the directive.
+pub(crate) const REASONS: [&str; 7] = [
+    " - ",
+    " — ",
+    " – ",
+    " because ",
+    " parce qu",
+    " car ",
+    " since ",
+];
+
 /// A rule's directive: its text before the reason (" - because …", " — ", "parce que …",
 /// "car …", "since …"), which says why, not what.
 pub(crate) fn directive(rule: &str) -> &str {
-    const REASONS: [&str; 7] = [
-        " - ",
-        " — ",
-        " – ",
-        " because ",
-        " parce qu",
-        " car ",
-        " since ",
-    ];
     // ASCII lower case keeps every byte's place, so an offset found in it cuts `rule`.
     let lower = rule.to_ascii_lowercase();
     let end = (REASONS.iter())

@@ -707,18 +707,10 @@ impl Rewriter {
 /// "parce que", "car".
 fn directive(folded: &str) -> &str {
     static SEPARATORS: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
-        [
-            " - ",
-            " — ",
-            " – ",
-            " because ",
-            " parce qu",
-            " car ",
-            " since ",
-        ]
-        .into_iter()
-        .map(Finder::new)
-        .collect()
+        crate::meaning::REASONS
+            .into_iter()
+            .map(Finder::new)
+            .collect()
     });
     let end = SEPARATORS
         .iter()
