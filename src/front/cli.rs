@@ -273,8 +273,11 @@ pub(crate) enum Command {
     #[command(after_help = DOCTOR_EXIT_STATUS)]
     Doctor(DoctorArgs),
     /// Run as an agent's hook (installed by `autofix init --hook`).
-    #[command(subcommand)]
-    Hook(HookCommand),
+    ///
+    /// Without an event it says so on stderr and exits 0: an agent reads exit 2 from a
+    /// hook as "block the prompt" (Claude Code's `UserPromptSubmit`:
+    /// <https://code.claude.com/docs/en/hooks#userpromptsubmit>).
+    Hook(HookArgs),
     /// Serve the rules and preset tools over MCP (JSON-RPC on stdin/stdout).
     #[command(after_help = MCP_EXIT_STATUS)]
     Mcp(McpArgs),
@@ -515,6 +518,12 @@ fn days_ago(text: &str) -> Option<i64> {
             Some(number * per)
         }
     }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct HookArgs {
+    #[command(subcommand)]
+    pub command: Option<HookCommand>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -1051,7 +1060,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_enum, default_value_t = DiagnosticsFormat::Text)]
     pub(crate) format: DiagnosticsFormat,
 
-    /// Also run each active rule's `Forbid` check over the files git tracks in the rule's
+    /// Also run each active rule's check (`learn --check`) over the files git tracks in the rule's
     /// scope, and warn of a check that already matches old code (`check-matches-existing`).
     #[arg(long)]
     pub(crate) dry_run: bool,

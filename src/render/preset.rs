@@ -30,7 +30,19 @@ fn status_word(preset: &Preset) -> &'static str {
     }
 }
 
-/// `list`: one line per preset — id, status, commands, bound skills.
+/// The codes of the errors that disable `preset`, each once, in order.
+fn disabled_by(preset: &Preset) -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = Vec::new();
+    for diagnostic in preset.diagnostics.iter().filter(|d| d.is_error()) {
+        if !codes.contains(&diagnostic.code.as_str()) {
+            codes.push(diagnostic.code.as_str());
+        }
+    }
+    codes
+}
+
+/// `list`: one line per preset — id, status, commands, bound skills, and for a disabled
+/// one the errors that disable it.
 fn list_text(presets: &[Preset], painter: Painter) -> String {
     let width = presets
         .iter()
@@ -56,11 +68,21 @@ fn list_text(presets: &[Preset], painter: Painter) -> String {
         } else {
             shown(&skills.join(", ")).into_owned()
         };
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{:<width$}  {status}  {commands:<commands_width$}  skills: {skills}",
             shown(&preset.id)
         );
+        let why = disabled_by(preset);
+        if why.is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(
+                out,
+                "  (disabled by {}: `autofix preset validate` says where)",
+                why.join(", ")
+            );
+        }
     }
     out
 }
@@ -77,6 +99,8 @@ struct ListedJson<'a> {
     path: String,
     form: &'static str,
     enabled: bool,
+    /// The codes of the errors that disable it; empty when enabled.
+    disabled_by: Vec<&'static str>,
     commands: usize,
     skills: Vec<&'a str>,
     requirements: Vec<&'a str>,
@@ -93,6 +117,7 @@ fn list_json(presets: &[Preset]) -> String {
                 path: p.dir.display().to_string(),
                 form: p.form.as_str(),
                 enabled: p.enabled(),
+                disabled_by: disabled_by(p),
                 commands: p.commands.len(),
                 skills: p.bound_skills(),
                 requirements: p

@@ -65,12 +65,11 @@ fn a_hook_command_line_from_another_version_exits_0_with_one_line() {
         );
     }
     // Other commands keep clap's usage errors, even with the word `hook` among their
-    // arguments, and `autofix hook` typed by a person shows its usage.
+    // arguments.
     for args in [
         &["learn", "--brand-new-flag"][..],
         &["export", "--check", "--target", "hook"],
         &["learn", "-c", "code", "-w", "w", "hook", "--bogus"],
-        &["hook"],
     ] {
         assert_eq!(sandbox.run(args).code, 2, "{args:?}");
     }
@@ -572,4 +571,27 @@ fn a_failure_from_a_wrong_assumption_is_named_once_a_session_and_others_not_at_a
         crate::support::files_below(&sandbox.join(".agents")),
         ["autofix.json"]
     );
+}
+
+/// A hook command line without its event does nothing and exits 0, as one from another
+/// version does: an agent reads exit 2 from a prompt hook as "block the prompt".
+#[test]
+fn a_bare_hook_command_exits_0_and_says_why() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run_with_stdin(&["hook"], r#"{"prompt":"No, always use pnpm"}"#);
+    silent_success(&run);
+    assert!(
+        run.stderr
+            .starts_with("autofix: hook not run: no event named (user-prompt or post-tool)"),
+        "{}",
+        run.stderr
+    );
+    // The help names a rule's check as `learn` does.
+    let help = sandbox.run(&["check", "--help"]).expect(0);
+    assert!(
+        help.stdout.contains("check (`learn --check`)"),
+        "{}",
+        help.stdout
+    );
+    assert!(!help.stdout.contains("`Forbid`"), "{}", help.stdout);
 }

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::support::{Run, Sandbox, copy_dir};
 
@@ -121,6 +121,20 @@ fn list_json_describes_each_preset() {
     assert_eq!(ids, ["flat-prompts", "flat-research", "gated", "studio"]);
     let gated = &presets[2];
     assert_eq!(gated["enabled"], false);
+    assert_eq!(
+        gated["disabled_by"],
+        json!(["command-skill-not-in-requirements"])
+    );
+    assert_eq!(presets[0]["disabled_by"], json!([]));
+    // The text says why too.
+    let text = sandbox.run(&["preset", "list", "presets"]).expect(0);
+    assert!(
+        text.stdout.contains(
+            "(disabled by command-skill-not-in-requirements: `autofix preset validate` says where)"
+        ),
+        "{}",
+        text.stdout
+    );
     assert_eq!(gated["form"], "hagitask");
     assert_eq!(gated["path"], "presets/gated");
     assert_eq!(gated["commands"], 2);

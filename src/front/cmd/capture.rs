@@ -17,7 +17,14 @@ const PROMPT_CAP: u64 = 1024 * 1024;
 
 /// A hook never blocks the prompt: whatever happens, exit 0; unreadable or oversized
 /// input is no correction (said in one line on stderr).
-pub(crate) fn hook(context: &Context, command: HookCommand) -> ExitCode {
+pub(crate) fn hook(context: &Context, command: Option<HookCommand>) -> ExitCode {
+    let Some(command) = command else {
+        eprint(
+            "autofix: hook not run: no event named (user-prompt or post-tool); \
+             `autofix hook --help` lists them\n",
+        );
+        return ExitCode::SUCCESS;
+    };
     match command {
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {

@@ -192,7 +192,7 @@ pub(crate) fn run() -> ExitCode {
         Command::MergeDriver(args) => team::merge_driver(&context, args),
         Command::Resolve(args) => team::resolve(&context, args),
         Command::Doctor(args) => team::doctor(&context, args),
-        Command::Hook(command) => Ok(capture::hook(&context, command)),
+        Command::Hook(args) => Ok(capture::hook(&context, args.command)),
         Command::Reflect(args) => capture::reflect(&context, args),
     };
     match outcome {
