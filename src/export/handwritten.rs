@@ -1003,6 +1003,9 @@ pub(crate) fn delivered_to(root: &Path) -> Vec<&'static str> {
 pub(crate) struct Twice {
     pub(crate) rule: u64,
     pub(crate) found: Found,
+    /// The line says the rule in its own words (`import --move` takes such a line out); else
+    /// in other words, for a person to settle.
+    pub(crate) worded: bool,
     /// The agents that read both the hand-written file and autofix's rules.
     pub(crate) agents: Vec<&'static str>,
 }
@@ -1073,8 +1076,12 @@ pub(crate) fn stated_twice(
         }
         for rule in reading.rules.iter().filter(|r| r.file == file.path) {
             if let Some(number) = repeated(rule, rules) {
+                let worded = (rules.iter()).any(|(n, text, _)| {
+                    *n == number && crate::rules::holds_words_of(text, &rule.instruction)
+                });
                 found.push(Twice {
                     rule: number,
+                    worded,
                     found: rule.clone(),
                     agents: both.clone(),
                 });
@@ -1114,10 +1121,13 @@ pub(crate) fn diagnostics(
                         column: 0,
                     }),
                 )
-                .with_help(
+                .with_help(if twice.worded {
                     "`autofix import --write --move` takes such lines out of the hand-written \
-                     files; or delete the line by hand",
-                )
+                     files; or delete the line by hand"
+                } else {
+                    "the line says the rule in other words, so `autofix import --move` leaves \
+                     it: delete it by hand if the rule says all it says, or reword one of the two"
+                })
         })
         .collect()
 }

@@ -30,10 +30,9 @@ const SCOPED: &str =
 
 /// Words of the prompt hook's reminder, the line it adds when a prompt reads like a
 /// correction.
-/// The prompt hook's reminder on a correction, of either form: to learn it, or that it
-/// repeats a recorded rule (`No, don't use default exports` repeats `Always use named
-/// exports`).
-const REMINDERS: [&str; 2] = ["looks like a correction", "repeats a recorded rule"];
+/// The prompt hook's note, of either form: a correction (to learn, or to judge against the
+/// rules shown), or a rule said again word for word.
+const REMINDERS: [&str; 2] = ["looks like a correction", "again, word for word"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Client {
@@ -840,8 +839,9 @@ const ADOPTED: [&str; 4] = [
     "Prefer named exports",
 ];
 
-/// A repository with those files adopts autofix in two commands: `init` (hooks and the
-/// first export) and `import --write --move`.
+/// A repository with those files adopts autofix in two commands, `init` (hooks and the
+/// first export) and `import --write --move`, and one edit by hand: the line that says a
+/// rule in other words stays, as the import says, and the person deletes it.
 fn adopted(client: Client) -> Option<Repo> {
     let repo = Repo::available(client)?;
     for (file, text) in HAND_WRITTEN {
@@ -850,7 +850,34 @@ fn adopted(client: Client) -> Option<Repo> {
     repo.git(&["init", "-q"]);
     repo.autofix(&["init", "--hook", "claude,codex,gemini", "--export"])
         .expect(0);
-    repo.autofix(&["import", "--write", "--move"]).expect(0);
+    let import = repo.autofix(&["import", "--write", "--move"]).expect(0);
+    assert!(
+        import
+            .stdout
+            .contains("(stays in AGENTS.md: not in these words)")
+            && import
+                .stdout
+                .contains("1 line stays in its hand-written file"),
+        "{}",
+        import.stdout
+    );
+    let agents = repo.sandbox.read("repo/AGENTS.md");
+    assert!(
+        agents.contains("- Use pnpm to install packages.\n"),
+        "{agents}"
+    );
+    let check = repo.autofix(&["check"]).expect(0);
+    assert!(
+        check
+            .stdout
+            .contains("delete it by hand if the rule says all it says"),
+        "{}",
+        check.stdout
+    );
+    repo.sandbox.write(
+        "repo/AGENTS.md",
+        agents.replace("- Use pnpm to install packages.\n", ""),
+    );
     // Nothing is written twice any more, as `check` sees it.
     let check = repo
         .autofix(&["check", "--format", "json"])
