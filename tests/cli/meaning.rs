@@ -238,3 +238,46 @@ fn the_hook_over_the_held_out_web_file_at_1000_rules() {
 /// above: the classifier's gate lets a third of the corrections by.
 const FLOORS: (f64, f64, f64) = (0.58, 0.60, 0.12);
 const FLOORS_AT_1000: f64 = 0.50;
+
+/// The rules' vectors kept under `.git/autofix/`: a damaged file is read as empty and
+/// written anew, an edited rule is read again (a vector is keyed by its text), and git
+/// never sees the file.
+#[test]
+fn the_kept_vectors_are_rebuilt_when_damaged_and_never_stale() {
+    let rules = [
+        (1, "Never push directly to main".to_string()),
+        (2, "Always use named exports".to_string()),
+    ];
+    let sandbox = repo_with(&rules);
+    let cache = sandbox.join(".git/autofix/vectors.bin");
+    let correction = "No, changes to main go through a pull request.";
+    assert!(matches!(note(&sandbox, correction), Note::Shown(s) if s.first() == Some(&1)));
+    let kept = std::fs::read(&cache).unwrap();
+    assert!(kept.starts_with(b"AFVEC01\n"));
+    assert_eq!(kept.len(), 8 + 2 * (16 + 384 * 2));
+    // Damaged: read as nothing kept, and written anew.
+    std::fs::write(&cache, b"not vectors at all").unwrap();
+    assert!(matches!(note(&sandbox, correction), Note::Shown(s) if s.first() == Some(&1)));
+    assert_eq!(std::fs::read(&cache).unwrap(), kept);
+    // An edited rule is a new text: its vector is read, and the note follows the edit.
+    let edited = [
+        (1, "Always use named exports".to_string()),
+        (
+            2,
+            "Merge into main only through a reviewed pull request".to_string(),
+        ),
+    ];
+    let file: Vec<Value> = (edited.iter())
+        .map(|(n, text)| json!({"Rule_number": n, "Category": "CODE", "Instruction": text, "Why": "team"}))
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&file).unwrap(),
+    );
+    assert!(matches!(note(&sandbox, correction), Note::Shown(s) if s.first() == Some(&2)));
+    assert_eq!(std::fs::read(&cache).unwrap().len(), 8 + 3 * (16 + 384 * 2));
+    // git does not list it: it lives in git's own folder.
+    let mut status = sandbox.program("git", &["status", "--porcelain", "--untracked-files=all"]);
+    let status = hermetic_git(&mut status).output().unwrap();
+    assert!(!String::from_utf8_lossy(&status.stdout).contains("vectors"));
+}
