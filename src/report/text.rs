@@ -48,16 +48,30 @@ pub(crate) fn is_hidden(c: char) -> bool {
     is_unsafe(c).is_some()
 }
 
-/// An invisible character that no text needs and a model still reads: a soft hyphen
-/// (U+00AD), the Mongolian vowel separator (U+180E), a zero-width space (U+200B), a word
-/// joiner or an invisible operator (U+2060-U+2064), a byte order mark inside text (U+FEFF).
-/// The zero-width joiner and non-joiner (U+200C, U+200D), which emoji and some scripts
-/// need, are not among them. `learn` refuses these in a new rule and its globs.
-pub(crate) fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}' | '\u{180e}' | '\u{200b}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
-    )
+/// The first invisible character of `text` that no rule needs and a model still reads:
+/// any of Unicode's category Cf (format), found by category, not by a list (the soft
+/// hyphen U+00AD, U+180E, U+200B-U+200D, U+2060-U+2064, U+206A-U+206F, U+FEFF,
+/// U+FFF9-U+FFFB, the format controls later versions add), but the zero-width joiner
+/// inside an emoji sequence (👩‍💻), which emoji need
+/// (<https://www.unicode.org/reports/tr51/#Emoji_ZWJ_Sequences>). `learn` refuses these in
+/// a new rule and its globs, and `sources` in an imported one.
+pub(crate) fn first_invisible(text: &str) -> Option<char> {
+    use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
+    if text.is_ascii() {
+        return None;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let emoji = |c: Option<&char>| {
+        c.is_some_and(|&c| c.is_emoji_char_or_emoji_component() && !c.is_ascii())
+    };
+    (chars.iter().enumerate())
+        .find(|&(at, &c)| {
+            c.general_category() == GeneralCategory::Format
+                && !(c == '\u{200d}'
+                    && emoji(at.checked_sub(1).and_then(|b| chars.get(b)))
+                    && emoji(chars.get(at + 1)))
+        })
+        .map(|(_, &c)| c)
 }
 
 /// `Some(true)` for a line break or tab (shown as a space), `Some(false)` for another

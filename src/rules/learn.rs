@@ -136,7 +136,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         if text.chars().any(crate::report::text::is_hidden) {
             return Err(RulesError::ControlCharacter { field });
         }
-        if let Some(c) = text.chars().find(|&c| crate::report::text::is_invisible(c)) {
+        if let Some(c) = crate::report::text::first_invisible(text) {
             return Err(RulesError::InvisibleCharacter {
                 field,
                 code: u32::from(c),

@@ -153,7 +153,7 @@ impl Glob {
         if text.chars().any(crate::report::text::is_hidden) {
             return Err(error(GlobProblem::Control));
         }
-        if text.chars().any(crate::report::text::is_invisible) {
+        if crate::report::text::first_invisible(text).is_some() {
             return Err(error(GlobProblem::Invisible));
         }
         let (negated, body) = match text.strip_prefix('!') {

@@ -112,17 +112,14 @@ fn imported_paths(rule: &Rule<'_>, number: u64) -> Result<Vec<String>, String> {
     Ok(globs)
 }
 
-/// The one gate for imported text, the same as `learn`'s for a new rule: a control,
-/// bidirectional or tag character (shown escaped), or an invisible one (U+00AD, U+180E,
-/// U+200B, U+2060-U+2064, U+FEFF).
-/// Whether `text` holds a character [`is_refused`] refuses; printable ASCII, the usual
-/// text, is passed at a byte's cost.
+/// The one gate for imported text, the same as `learn`'s for a new rule: whether `text`
+/// holds a control, bidirectional or tag character (shown escaped), or an invisible one
+/// (Unicode's category Cf, [`crate::report::text::first_invisible`]); printable ASCII, the
+/// usual text, is passed at a byte's cost.
 fn holds_refused(text: &str) -> bool {
-    !text.bytes().all(|b| (0x20..0x7f).contains(&b)) && text.chars().any(is_refused)
-}
-
-fn is_refused(c: char) -> bool {
-    crate::report::text::is_hidden(c) || crate::report::text::is_invisible(c)
+    !text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && (text.chars().any(crate::report::text::is_hidden)
+            || crate::report::text::first_invisible(text).is_some())
 }
 
 /// A rule's `Locked`: absent is unlocked, `true` or `false` as written; anything else

@@ -1670,8 +1670,9 @@ fn learn_json_keys_are_the_advertised_ones() {
     assert!(!sandbox.join(RULES).exists());
 }
 
-/// Invisible characters no text needs (U+200B, U+2060, U+FEFF, U+00AD) are refused in an
-/// instruction, a why and a glob; the zero-width joiner of an emoji is kept.
+/// Invisible characters no text needs, every format character (Unicode's category Cf) by
+/// category, are refused in an instruction, a why and a glob; the zero-width joiner of an
+/// emoji is kept.
 #[test]
 fn learn_refuses_invisible_characters() {
     let sandbox = Sandbox::new();
@@ -1680,6 +1681,15 @@ fn learn_refuses_invisible_characters() {
         ('\u{2060}', "U+2060"),
         ('\u{feff}', "U+FEFF"),
         ('\u{ad}', "U+00AD"),
+        // Format controls a hand-kept list missed: deprecated formatting, interlinear
+        // annotation, the joiners outside an emoji, Egyptian hieroglyph controls.
+        ('\u{206a}', "U+206A"),
+        ('\u{206f}', "U+206F"),
+        ('\u{fff9}', "U+FFF9"),
+        ('\u{fffb}', "U+FFFB"),
+        ('\u{200c}', "U+200C"),
+        ('\u{200d}', "U+200D"),
+        ('\u{13430}', "U+13430"),
     ] {
         let run = learn(&sandbox, "code", "why", &format!("Always use{c} tabs")).expect_noisy(2);
         assert!(

@@ -2541,6 +2541,11 @@ fn imported_text_passes_the_same_gate_as_learn() {
             r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x\u00ad"}]"#,
             "invisible character",
         ),
+        // A format character by category, not by a list.
+        (
+            r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always t\u206best.", "Why": "x"}]"#,
+            "invisible character",
+        ),
         (
             r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Always test.", "Why": "x"},
                 {"Rule_number": 1, "Category": "CODE", "Instruction": "Never test.", "Why": "y"}]"#,
