@@ -1,7 +1,8 @@
 //! `autofix hook user-prompt`: reads the agent's prompt-submit hook input (JSON on stdin)
 //! and, when the prompt is a correction or a convention, answers with one line of context
-//! asking the agent to record it with `autofix learn`, or to follow the rule it repeats.
-//! Otherwise it answers nothing.
+//! that shows the recorded rules nearest it and asks the agent to judge (follow one, learn
+//! a change with `--supersedes`, or learn a new rule), or, for a rule said word for word,
+//! to follow it. Otherwise it answers nothing.
 //!
 //! The three agents take the same answer shape, `{"hookSpecificOutput": {"hookEventName",
 //! "additionalContext"}}`, each with its own event name:
