@@ -191,8 +191,9 @@ pub(crate) fn hear(
     Some(Heard::Correction(near))
 }
 
-/// The active rule one sentence of `text` says word for word (its directive, ignoring
-/// case, spacing, Markdown marks, a final period and a leading "no,"); the later of two.
+/// The active rule one sentence of `text` says word for word (as `import --move` asks,
+/// [`crate::rules::holds_words_of`], once the sentence's own reason, a leading "no," and a
+/// final "!" are set aside); the later of two.
 fn restated(text: &str, rules: &[ActiveRule]) -> Option<Nearby> {
     const LEADS: [&str; 5] = ["no, ", "non, ", "no ", "non ", "again, "];
     let said: Vec<String> = crate::meaning::sentences(text)
@@ -200,14 +201,13 @@ fn restated(text: &str, rules: &[ActiveRule]) -> Option<Nearby> {
         .map(|words| {
             let lead = LEADS.iter().find(|lead| words.starts_with(*lead));
             let said = lead.map_or(&words[..], |lead| &words[lead.len()..]);
-            said.trim_end_matches(['!', '.']).to_string()
+            said.trim_end_matches('!').to_string()
         })
+        .filter(|said| !said.is_empty())
         .collect();
     (rules.iter().rev())
         .find(|rule| {
-            let directive = crate::rules::words_only(crate::meaning::directive(&rule.instruction));
-            let directive = directive.trim_end_matches(['!', '.']);
-            !directive.is_empty() && said.iter().any(|words| words == directive)
+            (said.iter()).any(|words| crate::rules::holds_words_of(&rule.instruction, words))
         })
         .map(|rule| nearby(rule, 1.0))
 }
@@ -229,7 +229,7 @@ pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
     let mut text = injected::strip(prompt);
     if text.len() > MAX_WHOLE {
         text = std::borrow::Cow::Owned(
-            similar::sentences(&text)
+            crate::meaning::sentences(&text)
                 .filter(|s| classify::is_correction(s))
                 .collect::<Vec<_>>()
                 .join("\n"),
@@ -380,18 +380,6 @@ mod tests {
         let prompt = "That broke the deploy again, and I had to rotate every key we have. \
                       No, never commit the .env file. Revert it and push the fix to main.";
         assert_eq!(find(prompt, &rules).map(|k| k.rule), Some(7));
-        assert_eq!(
-            similar::sentences("Use e.g. tabs. Keep src/main.rs small!Done\nnext; last")
-                .map(str::trim)
-                .collect::<Vec<_>>(),
-            [
-                "Use e.g.",
-                "tabs.",
-                "Keep src/main.rs small!Done",
-                "next",
-                "last"
-            ]
-        );
     }
 }
 

@@ -100,11 +100,8 @@ impl Cache {
             return;
         };
         // Another process may have saved vectors since this one read the file: keep them.
-        let mut records = locked
-            .read()
-            .ok()
-            .flatten()
-            .map_or_else(Vec::new, |b| parse(&b));
+        let before = locked.read().ok().flatten();
+        let mut records = before.as_deref().map_or_else(Vec::new, parse);
         let seen: std::collections::HashSet<Key> = records.iter().map(|(k, _)| *k).collect();
         records.extend(
             (self.known.iter())
@@ -126,7 +123,6 @@ impl Cache {
                 bytes.extend_from_slice(&half::f16::from_f32(*value).to_le_bytes());
             }
         }
-        let before = locked.read().ok().flatten();
         let _ = locked.write(&[&bytes], before.as_deref());
     }
 }

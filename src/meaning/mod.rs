@@ -37,7 +37,7 @@ pub(crate) fn rank(
         return Ok(Vec::new());
     }
     let mut pieces = vec![text.trim()];
-    let sentences: Vec<&str> = sentences(text).collect();
+    let sentences: Vec<&str> = worded_sentences(text).collect();
     if sentences.len() > 1 {
         pieces.extend(sentences.into_iter().take(MAX_PIECES));
     }
@@ -81,27 +81,34 @@ pub(crate) fn directive(rule: &str) -> &str {
     rule[..end].trim_end_matches([' ', ',', ';'])
 }
 
-/// The sentences of `text`, trimmed, empty ones left out: split after `.`, `!` or `?`
-/// followed by a space or the end, and at line breaks and semicolons. A dot inside a
-/// word (`src/main.rs`, `e.g.`) does not end one.
+/// The sentences of `text`, each with its end mark: split after a line break or `;`, and
+/// after `.`, `!` or `?` that ends a word (followed by a space or the end), so `.env` or
+/// `main.rs` stay in their sentence. The one splitter of the matcher and the hook.
 pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut cuts = Vec::new();
-    for (at, &byte) in bytes.iter().enumerate() {
-        let ends = match byte {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let end = (0..bytes.len()).find(|&at| match bytes[at] {
             b'\n' | b';' => true,
             b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
             _ => false,
+        });
+        let (piece, next) = match end {
+            Some(at) => (&rest[..=at], &rest[at + 1..]),
+            None => (rest, ""),
         };
-        if ends {
-            cuts.push((start, at + 1));
-            start = at + 1;
-        }
-    }
-    cuts.push((start, text.len()));
-    cuts.into_iter()
-        .map(move |(from, to)| text[from..to].trim())
+        rest = next;
+        Some(piece.trim_end_matches(['\n', ';']))
+    })
+}
+
+/// The sentences of `text` that hold a word, trimmed.
+fn worded_sentences(text: &str) -> impl Iterator<Item = &str> {
+    sentences(text)
+        .map(str::trim)
         .filter(|sentence| sentence.chars().any(char::is_alphanumeric))
 }
 
@@ -128,12 +135,19 @@ mod tests {
 
     #[test]
     fn sentences_end_at_stops_not_at_dots_inside_words() {
-        let cut: Vec<&str> =
-            sentences("Keep src/main.rs small. No, use pnpm!\nthen; done").collect();
+        let text = "Use e.g. tabs. Keep src/main.rs small!Done\nnext; last";
         assert_eq!(
-            cut,
-            ["Keep src/main.rs small.", "No, use pnpm!", "then;", "done"]
+            sentences(text).map(str::trim).collect::<Vec<_>>(),
+            [
+                "Use e.g.",
+                "tabs.",
+                "Keep src/main.rs small!Done",
+                "next",
+                "last"
+            ]
         );
+        let worded: Vec<&str> = worded_sentences("Keep it small. No, use pnpm!\n;\nthen").collect();
+        assert_eq!(worded, ["Keep it small.", "No, use pnpm!", "then"]);
     }
 
     #[test]

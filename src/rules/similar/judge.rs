@@ -73,36 +73,12 @@ fn weigh<'s>(
     )
 }
 
-/// The sentences of `text`, each with its end mark: split after a line break or `;`, and
-/// after `.`, `!` or `?` that ends a word (followed by a space or the end), so `.env` or
-/// `main.rs` stay in their sentence.
-pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let bytes = rest.as_bytes();
-        let end = (0..bytes.len()).find(|&at| match bytes[at] {
-            b'\n' | b';' => true,
-            b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
-            _ => false,
-        });
-        let (piece, next) = match end {
-            Some(at) => (&rest[..=at], &rest[at + 1..]),
-            None => (rest, ""),
-        };
-        rest = next;
-        Some(piece.trim_end_matches(['\n', ';']))
-    })
-}
-
 /// The pieces of `text` compared with each rule: each sentence of two words or more, and
 /// each of its clauses (between commas and colons), so what follows "No, …" or "I told
 /// you: …" is read without the opener, whose "no" is not the rule's polarity.
 pub(super) fn pieces(text: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
-    for sentence in sentences(text)
+    for sentence in crate::meaning::sentences(text)
         .map(str::trim)
         .filter(|s| s.split_whitespace().count() >= 2)
     {

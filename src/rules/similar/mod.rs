@@ -30,7 +30,7 @@ mod train;
 #[allow(clippy::approx_constant)]
 mod weights;
 
-pub(crate) use judge::{judgment, matches, sentences};
+pub(crate) use judge::{judgment, matches};
 use lexicon::SYNONYMS;
 
 /// The weighted Jaccard score from which two clauses are the same statement.
