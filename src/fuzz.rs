@@ -47,6 +47,7 @@ pub fn rules_file(text: &str) {
         paths: vec!["src/**".into()],
         check: None,
         retirement: false,
+        distinct: None,
     };
     let new_text = splice(&document, &rule).joined();
     let reread = file::parse(new_text).expect("the appended text parses");

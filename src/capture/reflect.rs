@@ -97,11 +97,14 @@ pub(crate) fn run(request: &Request) -> Report {
     // The classifier alone: the matcher on every message of every transcript (as the hook
     // hears a prompt) took 17 s for 5,000 messages against 100 rules, 0.6 s without.
     let keep = |text: &str| classify::is_correction(text);
+    // The rules' vectors, kept in the repository's git folder: only the corrections are
+    // read by the model, once each.
+    let mut cache = crate::meaning::Cache::of_work_tree(&request.root);
     for &agent in &request.agents {
         let (place, messages) = transcripts::read(agent, &request.home, &request.root, &keep);
         searched.push(shown(&place, &request.home));
         for message in messages.into_iter().filter(|m| is_recent(m, request)) {
-            let near = match repeats::recall(&message.text, &request.rules) {
+            let near = match repeats::recall(&message.text, &request.rules, Some(&mut cache)) {
                 // Typed before its rule was committed: the correction the rule came from.
                 Recall::Known(known)
                     if known.kind == Kind::Duplicate && known.before(&message.time) =>
@@ -122,7 +125,14 @@ pub(crate) fn run(request: &Request) -> Report {
                     continue;
                 }
                 Recall::Near(near) => Some(near),
-                Recall::Known(_) | Recall::New => None,
+                // A reversal in the rule's own words: the rule it changes, to supersede.
+                Recall::Known(known) => Some(repeats::Nearby {
+                    rule: known.rule,
+                    source: known.source,
+                    instruction: known.instruction,
+                    score: 1.0,
+                }),
+                Recall::New => None,
             };
             candidates.push(Candidate {
                 agent: message.agent,
@@ -137,6 +147,7 @@ pub(crate) fn run(request: &Request) -> Report {
     // Newest first; ISO 8601 UTC times sort as text.
     candidates.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.text.cmp(&b.text)));
     repeated.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.text.cmp(&b.text)));
+    cache.save();
     Report {
         version: 1,
         searched,

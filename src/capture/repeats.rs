@@ -1,9 +1,10 @@
-//! Whether a correction repeats, or reverses, a rule already recorded: the one judgment
-//! `learn` makes of a new rule (`rules::similar::matches`), on what the user typed once
-//! autofix's injected text is dropped, so "No, always use named exports. Fix the header."
-//! still finds rule "Always use named exports"; else the rule it comes near, if any; and
-//! what the prompt hook hears: a rule said again in its own words, or a correction and the
-//! rules the sentence model finds nearest it, for the agent to judge.
+//! Whether a correction says a rule already recorded. The tool's own verdict is the
+//! strict one (`rules::similar`: a sentence of it is a rule's directive in the same words,
+//! or its exact reversal), on what the user typed once autofix's injected text is dropped,
+//! so "No, always use named exports. Fix the header." still finds rule "Always use named
+//! exports". Else the rule the sentence model finds nearest it, if near enough, for whoever
+//! reads the whole conversation to judge; and what the prompt hook hears: a rule said again
+//! in its own words, or a correction and the rules nearest it.
 
 use std::path::PathBuf;
 
@@ -70,9 +71,9 @@ fn rule_id(source: Option<&str>, rule: u64) -> String {
     }
 }
 
-/// The rule a correction comes nearest to saying when it repeats or reverses none
-/// ([`similar::Near`]): shown to the agent, which can tell a rule in other words from
-/// another rule of its topic.
+/// A rule the sentence model finds near a correction that repeats or reverses none in
+/// the same words: shown to the agent or the person, who can tell a rule in other words
+/// from another rule of its topic.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct Nearby {
     pub rule: u64,
@@ -80,8 +81,7 @@ pub(crate) struct Nearby {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub instruction: String,
-    /// How near it comes, rounded: the matcher's odds that the correction repeats or
-    /// reverses it (`reflect`), or the sentence model's cosine (the prompt hook).
+    /// How near it comes: the sentence model's cosine, rounded (1 for the same words).
     pub score: f64,
 }
 
@@ -108,12 +108,12 @@ pub(crate) enum Recall {
     New,
 }
 
-/// The rule `prompt` repeats or reverses, if any, as [`similar::matches`] judges it (the
-/// judgment `learn` makes of a new rule); `prompt` as the user typed it, autofix's injected
-/// text is dropped here. Of two rules matched as closely, the later in `rules` wins (list
+/// The rule `prompt` repeats or reverses in the same words, if any ([`similar::matches`],
+/// the relation `learn` refuses); `prompt` as the user typed it, autofix's injected text is
+/// dropped here. Of two rules matched as closely, the later in `rules` wins (list
 /// the local rules last: they win over imported ones).
 pub(crate) fn find(prompt: &str, rules: &[ActiveRule]) -> Option<Known> {
-    match recall(prompt, rules) {
+    match recall(prompt, rules, None) {
         Recall::Known(known) => Some(known),
         Recall::Near(_) | Recall::New => None,
     }
@@ -191,25 +191,15 @@ pub(crate) fn hear(
     Some(Heard::Correction(near))
 }
 
-/// The active rule one sentence of `text` says word for word (as `import --move` asks,
-/// [`crate::rules::holds_words_of`], once the sentence's own reason, a leading "no," and a
-/// final "!" are set aside); the later of two.
+/// The active rule `text` says again in the same words ([`similar::matches`]); the later
+/// of two.
 fn restated(text: &str, rules: &[ActiveRule]) -> Option<Nearby> {
-    const LEADS: [&str; 5] = ["no, ", "non, ", "no ", "non ", "again, "];
-    let said: Vec<String> = crate::meaning::sentences(text)
-        .map(|sentence| crate::rules::words_only(crate::meaning::directive(sentence)))
-        .map(|words| {
-            let lead = LEADS.iter().find(|lead| words.starts_with(*lead));
-            let said = lead.map_or(&words[..], |lead| &words[lead.len()..]);
-            said.trim_end_matches('!').to_string()
-        })
-        .filter(|said| !said.is_empty())
-        .collect();
-    (rules.iter().rev())
-        .find(|rule| {
-            (said.iter()).any(|words| crate::rules::holds_words_of(&rule.instruction, words))
-        })
-        .map(|rule| nearby(rule, 1.0))
+    let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
+    let found = similar::matches(text, candidates).into_iter().next()?;
+    let rule = usize::try_from(found.rule)
+        .ok()
+        .and_then(|at| rules.get(at))?;
+    (found.kind == Kind::Duplicate).then(|| nearby(rule, 1.0))
 }
 
 fn nearby(rule: &ActiveRule, score: f64) -> Nearby {
@@ -221,8 +211,14 @@ fn nearby(rule: &ActiveRule, score: f64) -> Nearby {
     }
 }
 
-/// [`find`], and the rule `prompt` comes near when it repeats or reverses none.
-pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
+/// [`find`], and, when it finds none and `cache` is given, the rule the sentence model
+/// finds nearest `prompt` as the hook ranks the rules near a correction, if its cosine
+/// reaches [`NEAR`]: what the user typed is read as the hook reads it.
+pub(crate) fn recall(
+    prompt: &str,
+    rules: &[ActiveRule],
+    cache: Option<&mut crate::meaning::Cache>,
+) -> Recall {
     if rules.is_empty() {
         return Recall::New;
     }
@@ -237,9 +233,8 @@ pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
     }
     // Numbered by position: a local rule and `org:N` may share a number.
     let candidates = (0u64..).zip(rules.iter().map(|r| r.instruction.as_str()));
-    let judgment = similar::judgment(&text, candidates);
     let rule_at = |at: u64| usize::try_from(at).ok().and_then(|at| rules.get(at));
-    if let Some(best) = judgment.matches.into_iter().next() {
+    if let Some(best) = similar::matches(&text, candidates).into_iter().next() {
         let Some(rule) = rule_at(best.rule) else {
             return Recall::New;
         };
@@ -251,17 +246,16 @@ pub(crate) fn recall(prompt: &str, rules: &[ActiveRule]) -> Recall {
             learned: rule.learned.clone(),
         });
     }
-    match judgment
-        .near
-        .and_then(|near| Some((rule_at(near.rule)?, near)))
-    {
-        Some((rule, near)) => Recall::Near(Nearby {
-            rule: rule.number,
-            source: rule.source.clone(),
-            instruction: near.instruction,
-            score: near.score,
-        }),
-        None => Recall::New,
+    let Some(cache) = cache else {
+        return Recall::New;
+    };
+    let texts: Vec<&str> = rules.iter().map(|r| r.instruction.as_str()).collect();
+    let ranked = crate::meaning::rank(&text, &texts, cache, None).unwrap_or_default();
+    match ranked.first() {
+        Some(near) if near.score >= NEAR => {
+            Recall::Near(nearby(&rules[near.at], f64::from(near.score)))
+        }
+        _ => Recall::New,
     }
 }
 

@@ -213,6 +213,9 @@ pub(crate) enum Command {
     /// Retire a rule without a replacement: append a record that supersedes it, with why.
     #[command(after_help = RETIRE_EXIT_STATUS)]
     Retire(RetireArgs),
+    /// Record that two near rules both hold: `check` notes the pair no more.
+    #[command(after_help = DISTINCT_EXIT_STATUS)]
+    Distinct(DistinctArgs),
     /// Lint the rules file.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
@@ -301,6 +304,7 @@ impl Command {
             Command::Check(args) => Some(args.workspace.clone()),
             Command::Enforce(args) => Some(args.workspace.clone()),
             Command::Retire(args) => Some(args.workspace.clone()),
+            Command::Distinct(args) => Some(args.workspace.clone()),
             Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
             Command::Import(args) => Some(args.workspace.clone()),
@@ -1014,6 +1018,40 @@ pub(crate) struct RetireArgs {
     /// Do not refresh the exported copies (AGENTS.md, rule folders) afterwards.
     #[arg(long)]
     pub(crate) no_export: bool,
+
+    /// Show the record that would be appended, without writing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+const DISTINCT_EXIT_STATUS: &str = "\
+Appends a record (\"Distinct\": [A, B]) that no agent reads; rules are never edited.
+
+Exit status:
+  0  recorded (a record appended), or with --dry-run shown
+  2  it could not (no such rule, a rule not active, the same rule twice, an empty reason,
+     an invalid rules file, lock timeout, a failed write); the file is left as it was";
+
+#[derive(Debug, Args)]
+pub(crate) struct DistinctArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Print nothing when it succeeds (text format; warnings still go to stderr).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+
+    /// The two active rules `check` notes as near, by number.
+    #[arg(value_name = "RULE", num_args = 2, required = true)]
+    pub(crate) rules: Vec<u64>,
+
+    /// How the two differ (kept in the record).
+    #[arg(short, long, value_name = "WHY")]
+    pub(crate) why: String,
 
     /// Show the record that would be appended, without writing.
     #[arg(long)]

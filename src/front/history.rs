@@ -82,6 +82,38 @@ pub(crate) fn retired_output(learned: &Learned, rule: &RuleRef, why: &str) -> (S
     (text, json)
 }
 
+/// The record's text and JSON, as `distinct` prints them.
+pub(crate) fn distinct_output(learned: &Learned, why: &str) -> (String, String) {
+    let record = &learned.outcome.rule;
+    let [a, b] = record.distinct.unwrap_or_default();
+    let path = learned.path.as_str();
+    let dry_run = learned.outcome.status == learn::Status::DryRun;
+    let reason = why.trim();
+    let why = crate::report::text::shown(reason);
+    let text = if dry_run {
+        format!(
+            "Would record rules #{a} and #{b} as distinct with record #{}: {why} (dry run; {path} unchanged)\n",
+            record.number
+        )
+    } else {
+        format!(
+            "Recorded rules #{a} and #{b} as distinct with record #{}: {why} — saved to {path}; `check` notes the pair no more\n",
+            record.number
+        )
+    };
+    let json = crate::report::text::json_document(&serde_json::json!({
+        "version": 1,
+        "status": if dry_run { "dry_run" } else { "recorded" },
+        "path": path,
+        "distinct": [a, b],
+        "reason": reason,
+        "record": record,
+        "warnings": learned.warning_messages(),
+        "diagnostics": crate::report::diagnostics::json_of(&learned.warnings),
+    }));
+    (text, json)
+}
+
 /// The `retire --format json` document.
 #[derive(Serialize)]
 struct RetireJson<'a> {

@@ -104,7 +104,7 @@ pub(crate) enum Message<'a> {
         instruction: Shown<'a>,
         path: Shown<'a>,
     },
-    /// A rule refused because it repeats an active rule in other words.
+    /// A rule refused because it says an active rule again in its words.
     RefusedDuplicate {
         instruction: Shown<'a>,
         path: Shown<'a>,
@@ -122,17 +122,16 @@ pub(crate) enum Message<'a> {
     ProposedCheck { option: Shown<'a> },
     /// A rule the learned one supersedes, and where that was said.
     SupersedesFrom { number: u64, from: &'a str },
-    /// The active rule a refused (or forced) rule repeats.
-    MatchSame {
+    /// The active rule a refused (or forced) rule says in the same words.
+    MatchSame { number: u64, instruction: Shown<'a> },
+    /// The active rule a refused (or forced) rule reverses, word for word.
+    MatchContradicts { number: u64, instruction: Shown<'a> },
+    /// An active rule the sentence model finds near the new one, and how to replace it.
+    Near {
         number: u64,
         instruction: Shown<'a>,
         score: f64,
-    },
-    /// The active rule a refused (or forced) rule contradicts.
-    MatchContradicts {
-        number: u64,
-        instruction: Shown<'a>,
-        score: f64,
+        supersede: Shown<'a>,
     },
     /// The ways on after a refusal, for one matching rule and for several.
     WaysOnOne {
@@ -183,7 +182,7 @@ impl Message<'_> {
                 "Would learn rule #{number} ([{category}]): {instruction} \u{2014} into {path} (dry run, nothing written)"
             ),
             Message::RefusedDuplicate { instruction, path } => format!(
-                "Not learned: \"{instruction}\" repeats an active rule in other words \u{2014} {path} unchanged."
+                "Not learned: \"{instruction}\" repeats an active rule \u{2014} {path} unchanged."
             ),
             Message::RefusedContradiction { instruction, path } => format!(
                 "Not learned: \"{instruction}\" contradicts an active rule \u{2014} {path} unchanged."
@@ -202,17 +201,19 @@ impl Message<'_> {
             Message::MatchSame {
                 number,
                 instruction,
-                score,
-            } => {
-                format!("  same rule as rule #{number}: {instruction} (score {score:.2})")
-            }
+            } => format!("  same words as rule #{number}: {instruction}"),
             Message::MatchContradicts {
                 number,
                 instruction,
+            } => format!("  reverses rule #{number} word for word: {instruction}"),
+            Message::Near {
+                number,
+                instruction,
                 score,
-            } => {
-                format!("  contradicts rule #{number}: {instruction} (score {score:.2})")
-            }
+                supersede,
+            } => format!(
+                "  near rule #{number} (cosine {score:.2}): {instruction}\n    if the new rule replaces it, learn it with `{supersede}`"
+            ),
             Message::WaysOnOne { supersede, force } => format!(
                 "If the new rule replaces it, learn it with `{supersede}`; to keep both, learn it with `{force}`."
             ),
@@ -252,7 +253,7 @@ impl Message<'_> {
                 "Apprendrait la règle n°{number} ([{category}]) : {instruction} \u{2014} dans {path} (simulation, rien n'est écrit)"
             ),
             Message::RefusedDuplicate { instruction, path } => format!(
-                "Non apprise : \"{instruction}\" répète une règle active en d'autres termes \u{2014} {path} inchangé."
+                "Non apprise : \"{instruction}\" répète une règle active \u{2014} {path} inchangé."
             ),
             Message::RefusedContradiction { instruction, path } => format!(
                 "Non apprise : \"{instruction}\" contredit une règle active \u{2014} {path} inchangé."
@@ -272,15 +273,20 @@ impl Message<'_> {
             Message::MatchSame {
                 number,
                 instruction,
-                score,
-            } => format!("  même règle que la règle n°{number} : {instruction} (score {score:.2})"),
+            } => format!("  mêmes mots que la règle n°{number} : {instruction}"),
             Message::MatchContradicts {
                 number,
                 instruction,
+            } => format!("  inverse mot pour mot la règle n°{number} : {instruction}"),
+            Message::Near {
+                number,
+                instruction,
                 score,
-            } => {
-                format!("  contredit la règle n°{number} : {instruction} (score {score:.2})")
-            }
+                supersede,
+            } => format!(
+                "  proche de la règle n°{number} (cosinus {}) : {instruction}\n    si la nouvelle règle la remplace, apprenez-la avec `{supersede}`",
+                format!("{score:.2}").replace('.', ",")
+            ),
             Message::WaysOnOne { supersede, force } => format!(
                 "Si la nouvelle règle la remplace, apprenez-la avec `{supersede}` ; pour garder les deux, avec `{force}`."
             ),
@@ -593,14 +599,13 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
         lines.push(message.text(lang));
     }
     for found in &outcome.matches {
-        let (number, instruction, score) = (found.rule, Shown(&found.instruction), found.score);
+        let (number, instruction) = (found.rule, Shown(&found.instruction));
         // The line ends with the finding's code, as every refused line does.
         let (message, code) = match found.kind {
             Kind::Duplicate => (
                 Message::MatchSame {
                     number,
                     instruction,
-                    score,
                 },
                 Code::SimilarRules,
             ),
@@ -608,7 +613,6 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
                 Message::MatchContradicts {
                     number,
                     instruction,
-                    score,
                 },
                 Code::ConflictingRules,
             ),
@@ -617,6 +621,19 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
     }
     if outcome.status == Status::Refused {
         lines.push(ways_on(outcome, lang, front));
+    }
+    for near in &learned.near {
+        let supersede = match front {
+            Front::Cli => format!("--supersedes {}", near.rule),
+            Front::Mcp => format!("supersedes: [{}]", near.rule),
+        };
+        let message = Message::Near {
+            number: near.rule,
+            instruction: Shown(&near.instruction),
+            score: near.score,
+            supersede: Shown(&supersede),
+        };
+        lines.push(message.text(lang));
     }
     let mut text = lines.join("\n");
     text.push('\n');

@@ -54,6 +54,11 @@ impl Cache {
         cache
     }
 
+    /// The cache of the repository whose work tree holds `root` (none outside git).
+    pub(crate) fn of_work_tree(root: &Path) -> Cache {
+        Cache::open(crate::io::git::Git::new(root).common_dir().ok().as_deref())
+    }
+
     /// The vectors of `texts`, in order: those kept, and the others read by the model, a
     /// batch at a time, until `deadline` (the first batch whatever the time): a text it
     /// had no time for is `None` (the next call reads on where this one stopped, since
@@ -75,6 +80,11 @@ impl Cache {
                 break;
             }
             for (text, vector) in batch.iter().zip(encoder::embed(batch)?) {
+                // Kept as the file keeps it, so a vector read now and one read from the
+                // file compare alike: every score is the same whatever the cache held.
+                let vector = (vector.into_iter())
+                    .map(|x| half::f16::from_f32(x).to_f32())
+                    .collect();
                 let key = key(text);
                 self.at.insert(key, self.known.len());
                 self.known.push((key, vector));

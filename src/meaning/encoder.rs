@@ -155,8 +155,14 @@ fn embed_batch(encoder: &Encoder, texts: &[&str]) -> Result<Vec<Vector>, ModelEr
     let device = Device::Cpu;
     let mut ids: Vec<Vec<u32>> = Vec::with_capacity(texts.len());
     for text in texts {
+        // The model reads 512 tokens at most, and no token is under a byte: tokenizing a
+        // huge text whole would cost memory many times its size for nothing.
+        let end = (0..=text.len().min(MAX_TOKENS * 8))
+            .rev()
+            .find(|&at| text.is_char_boundary(at))
+            .unwrap_or(0);
         let encoding = (encoder.tokenizer)
-            .encode(format!("{PREFIX}{text}"), true)
+            .encode(format!("{PREFIX}{}", &text[..end]), true)
             .map_err(fail)?;
         let mut text_ids = encoding.get_ids().to_vec();
         if text_ids.len() > MAX_TOKENS {

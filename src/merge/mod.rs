@@ -318,10 +318,12 @@ fn content(rule: &Rule<'_>, map: &dyn Fn(u64) -> Option<u64>) -> String {
                 *text = refs::rewrite_text(text, map);
             }
         }
-        if let Some(serde_json::Value::Array(items)) = object.get_mut("Supersedes") {
-            for item in items {
-                if let Some(new) = item.as_u64().and_then(map) {
-                    *item = new.into();
+        for key in ["Supersedes", "Distinct"] {
+            if let Some(serde_json::Value::Array(items)) = object.get_mut(key) {
+                for item in items {
+                    if let Some(new) = item.as_u64().and_then(map) {
+                        *item = new.into();
+                    }
                 }
             }
         }

@@ -30,7 +30,8 @@ pub(crate) fn rewrite_text(text: &str, map: &dyn Fn(u64) -> Option<u64>) -> Stri
 }
 
 /// `raw` (one rule object) with its `Rule_number` set to `number` and every supersede
-/// reference, in markers and in `Supersedes`, renumbered through `map`; every other byte
+/// reference, in markers and in `Supersedes`, and a record's `Distinct` pair renumbered
+/// through `map`; every other byte
 /// is kept. `None` when the object cannot be read field by field (a repeated key) or has
 /// no `Rule_number` to replace.
 pub(crate) fn rewrite_object(
@@ -56,9 +57,11 @@ pub(crate) fn rewrite_object(
                 .map(|(range, new)| (range.start + at..range.end + at, new)),
         );
     }
-    if let Some(list) = fields.supersedes
-        && let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(list.raw)
-    {
+    // A record's distinct pair names rules as `Supersedes` does: renumbered alike.
+    for list in [fields.supersedes, fields.distinct].into_iter().flatten() {
+        let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(list.raw) else {
+            continue;
+        };
         for item in items {
             let spelled = item.get();
             let old = spelled
@@ -222,6 +225,17 @@ mod tests {
         assert_eq!(value["Instruction"], "Use \"x\" é (replaces #30)");
         assert!(rewrite_object(r#"{"Why": "a", "Why": "b", "Rule_number": 1}"#, 2, &map).is_none());
         assert!(rewrite_object(r#"{"Why": "a"}"#, 2, &map).is_none());
+    }
+
+    #[test]
+    fn renumbers_a_distinct_records_pair() {
+        let raw =
+            r#"{"Rule_number": 9, "Instruction": "Keep both near rules", "Distinct": [3, 4]}"#;
+        let map = |n: u64| (n == 4).then_some(12);
+        assert_eq!(
+            rewrite_object(raw, 13, &map).unwrap(),
+            r#"{"Rule_number": 13, "Instruction": "Keep both near rules", "Distinct": [3, 12]}"#
+        );
     }
 
     #[test]

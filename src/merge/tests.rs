@@ -22,6 +22,7 @@ fn file(rules: &[R<'_>]) -> String {
                 paths: Vec::new(),
                 check: None,
                 retirement: false,
+                distinct: None,
             },
         );
     }

@@ -44,7 +44,27 @@ pub(crate) struct Learned {
     /// The rule's warnings, then any export problem: an export that fails never undoes
     /// or hides the learned rule.
     pub warnings: Vec<Diagnostic>,
+    /// The active rules the sentence model finds near the new one, past those it repeats
+    /// or reverses in the same words, best first: shown so that whoever learns it can
+    /// supersede one it replaces (only `learn` and its MCP tool ask; `import` does not).
+    pub near: Vec<NearRule>,
 }
+
+/// An active rule near a new one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct NearRule {
+    pub rule: u64,
+    pub instruction: String,
+    /// The sentence model's cosine of the two directives, rounded.
+    pub score: f64,
+}
+
+/// The most near rules `learn` lists.
+const NEAR_SHOWN: usize = 3;
+
+/// How long `learn` lets the model read rules its cache does not hold: past it, the rules
+/// not read are left out of the listing (a later call reads on).
+const NEAR_READING: std::time::Duration = std::time::Duration::from_millis(800);
 
 /// One exported file brought up to date.
 #[derive(Clone, Debug, Serialize)]
@@ -144,7 +164,7 @@ pub(crate) fn learn_rule(
         force: request.force,
         paths: request.paths,
         check: request.check,
-        retirement: false,
+        ..learn::Request::default()
     };
     if let Destination::Project(workspace) = into
         && let Some(refusal) = layers::imported_refusal(workspace, &rule)
@@ -155,9 +175,59 @@ pub(crate) fn learn_rule(
         dry_run: request.dry_run,
         lock_timeout: crate::io::lock::timeout()?,
     };
-    Ok(Answer::Learned(Box::new(learn(
-        workspace, &rule, &options, after,
-    )?)))
+    let mut learned = learn(workspace, &rule, &options, after)?;
+    learned.near = near_rules(workspace, &learned.outcome);
+    Ok(Answer::Learned(Box::new(learned)))
+}
+
+/// The active rules of the new rule's scope that the sentence model finds within
+/// [`crate::meaning::NEAR_RULES`] of it (at most [`NEAR_SHOWN`]), past the rule itself,
+/// those it repeats or reverses in the same words, and those it supersedes; none past
+/// [`crate::rules::check::MAX_NEAR_RULES`] rules.
+fn near_rules(workspace: &Workspace, outcome: &learn::Outcome) -> Vec<NearRule> {
+    if outcome.status == learn::Status::Duplicate {
+        return Vec::new();
+    }
+    let Ok(Some(document)) = crate::rules::load(workspace.shown_path()) else {
+        return Vec::new();
+    };
+    let rule = &outcome.rule;
+    let mut scope: Vec<&str> = rule.paths.iter().map(String::as_str).collect();
+    scope.sort_unstable();
+    let resolution = crate::rules::supersede::resolve(&document);
+    let left_out = |number: u64| {
+        number == rule.number
+            || outcome.matches.iter().any(|m| m.rule == number)
+            || outcome.supersedes.iter().any(|s| s.rule == number)
+    };
+    let candidates: Vec<(u64, &str)> = document
+        .rules()
+        .filter(|r| resolution.is_active(r.index))
+        .filter(|r| {
+            let mut globs: Vec<&str> = r.paths().globs().iter().map(AsRef::as_ref).collect();
+            globs.sort_unstable();
+            globs == scope
+        })
+        .filter_map(|r| Some((r.number().value()?, r.instruction().as_str()?)))
+        .filter(|(number, _)| !left_out(*number))
+        .collect();
+    // Past `check`'s bound the model is not asked: a file that large is bulk work.
+    if candidates.len() > crate::rules::check::MAX_NEAR_RULES {
+        return Vec::new();
+    }
+    let texts: Vec<&str> = candidates.iter().map(|(_, text)| *text).collect();
+    let mut cache = crate::meaning::Cache::of_work_tree(&workspace.root);
+    let near =
+        crate::meaning::near_rules(&rule.instruction, &texts, &mut cache, Some(NEAR_READING));
+    cache.save();
+    (near.unwrap_or_default().into_iter())
+        .take(NEAR_SHOWN)
+        .map(|near| NearRule {
+            rule: candidates[near.at].0,
+            instruction: candidates[near.at].1.to_string(),
+            score: (f64::from(near.score) * 100.0).round() / 100.0,
+        })
+        .collect()
 }
 
 /// Learns `request` into the workspace's rules file, then (unless told not to) refreshes
@@ -175,6 +245,7 @@ pub(crate) fn learn(
         warnings: outcome.warnings.clone(),
         outcome,
         exports: Vec::new(),
+        near: Vec::new(),
     };
     if after == AfterLearning::Export && learned.outcome.status == learn::Status::Learned {
         refresh_exports(workspace, &mut learned);

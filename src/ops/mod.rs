@@ -10,6 +10,7 @@
 //! (`edit_hook`, reading each agent's payload with `tool_call`), each break they catch kept
 //! on this machine for the ledger (`receipts`).
 
+pub(crate) mod distinct;
 pub(crate) mod dry_run;
 pub(crate) mod edit_hook;
 pub(crate) mod enforce;

@@ -45,12 +45,16 @@ pub(crate) fn check(workspace: &Workspace) -> Result<check::Report, RulesError> 
         },
         tokens: listing.tokens + rules::budget::tokens(imported_text.chars().count()),
     };
-    let tracked = Git::new(&workspace.root).tracked_files();
+    let git = Git::new(&workspace.root);
+    let tracked = git.tracked_files();
+    let git_dir = git.common_dir().ok();
     let context = check::Context {
         budgets: &budgets,
         delivered: Some(&measure),
         tracked: tracked.as_deref(),
         root: Some(&workspace.root),
+        near_rules: true,
+        git_dir: git_dir.as_deref(),
     };
     let mut report = check::check_with(
         Path::new(&workspace.shown),

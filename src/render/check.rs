@@ -15,9 +15,22 @@ fn summary(report: &Report) -> String {
         return format!("No rules file at {}; nothing to check.", report.path);
     }
     let counts = report.counts();
-    let notes = match counts.notes {
-        0 => String::new(),
-        n => format!(" ({} on superseded rules)", counted(n, "note")),
+    let near = (report.diagnostics.iter())
+        .filter(|d| d.code == crate::report::diagnostics::Code::NearRules)
+        .count();
+    let mut notes = Vec::new();
+    if near > 0 {
+        notes.push(format!("{} to settle", counted(near, "near pair")));
+    }
+    if counts.notes > near {
+        notes.push(format!(
+            "{} on superseded rules",
+            counted(counts.notes - near, "note")
+        ));
+    }
+    let notes = match notes.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", notes.join(", ")),
     };
     format!(
         "Checked {} in {}: {}, {}{notes}.",

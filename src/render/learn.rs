@@ -33,6 +33,7 @@ impl Learned {
             rule: &self.outcome.rule,
             supersedes: &self.outcome.supersedes,
             matches: &self.outcome.matches,
+            near: &self.near,
             exports: &self.exports,
             warnings: self.warning_messages(),
             diagnostics: self
@@ -61,6 +62,8 @@ struct LearnedJson<'a> {
     rule: &'a StoredRule,
     supersedes: &'a [SupersedeReference],
     matches: &'a [Match],
+    /// The active rules the sentence model finds near the new one, best first.
+    near: &'a [crate::ops::learning::NearRule],
     exports: &'a [Refreshed],
     /// The warnings' messages (kept from before `diagnostics`).
     warnings: Vec<&'a str>,

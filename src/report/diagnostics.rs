@@ -132,15 +132,20 @@ codes! {
         "The same rule twice wastes context, and a later edit to one copy leaves the other one behind.",
         "rules 3 and 12 both say \"Always use pnpm\"";
     SimilarRules = "similar-rules", Warning,
-        "Two active rules say the same thing in other words (\"Always use named exports.\" and \"Use named exports in every module.\").",
+        "Two active rules say the same directive in the same words: case, punctuation, Markdown marks, the words that only affirm (\"Always\", \"Prefer\") and the reason set aside.",
         "Supersede one: learn the wording you keep again with `--supersedes` naming both rules.",
         "Every active rule costs context in every agent session; a rule stated twice costs twice, and the copies drift apart when only one is replaced.",
-        "rule 3 \"Never commit secrets to the repository.\" and rule 12 \"Never commit secrets into the repo.\"";
+        "rule 3 \"Always use pnpm.\" and rule 12 \"Use **pnpm** - because of the lockfile.\"";
     ConflictingRules = "conflicting-rules", Warning,
-        "Two active rules contradict each other: the same statement with opposite polarity (Always/Never, Prefer/Avoid), or one replaces what the other asks for (\"X instead of Y\").",
+        "Two active rules say the same words under opposite polarities (Always/Never, Prefer/Avoid, \"Use X\"/\"Do not use X\", \"Utilise X\"/\"N'utilise pas X\").",
         "Supersede one: learn the rule that holds again with `--supersedes` naming both rules.",
         "An agent reads both as hard constraints; only the precedence sentence (the higher number wins) settles them, and a reader may not apply it.",
-        "rule 4 \"Use Axios for HTTP requests.\" and rule 9 \"Use native fetch instead of Axios.\"";
+        "rule 4 \"Use Axios for HTTP requests.\" and rule 9 \"Never use Axios for HTTP requests.\"";
+    NearRules = "near-rules", Note,
+        "Two active rules of the same scope come near each other by meaning (the sentence model compiled into autofix): the same rule in other words, or the same job done another way (\"Use npm …\" and \"Use pnpm …\"). The model finds them; only someone who knows the project can tell which.",
+        "Settle the pair: if one replaces the other, learn the rule that holds with `--supersedes`; if one no longer holds, `autofix retire N`; if both hold, `autofix distinct A B --why …` records it and silences the note for good.",
+        "An agent reads both as hard constraints; when they disagree it follows one at random, and when they agree the rule costs its context twice.",
+        "rule 12 \"Use npm to install packages.\" comes near rule 3 \"Use pnpm to install packages.\" (cosine 0.95)";
     RulesOverBudget = "rules-over-budget", Warning,
         "The active rules exceed the smallest context budget among the enabled export targets and hooks (the Claude Code hook's 9,000 characters, Codex 32 KiB of `AGENTS.md`, Windsurf 12,000 characters a rule file).",
         "Supersede rules that repeat or no longer hold, so that the rules every agent reads fit.",

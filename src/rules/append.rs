@@ -30,6 +30,10 @@ pub(crate) struct StoredRule {
     /// `"Retirement": true` on a retirement record ([`super::retire`]), else absent.
     #[serde(rename = "Retirement", skip_serializing_if = "std::ops::Not::not")]
     pub retirement: bool,
+    /// `"Distinct": [A, B]` on a record of two distinct rules ([`super::distinct`]), else
+    /// absent.
+    #[serde(rename = "Distinct", skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<[u64; 2]>,
 }
 
 /// How a file lays out its elements: the indentation of one level and the line ending.
@@ -187,6 +191,9 @@ fn render_object(rule: &StoredRule, unit: &str, newline: &str) -> String {
     if rule.retirement {
         fields.push((super::file::FIELD, "true".to_string()));
     }
+    if let Some([a, b]) = rule.distinct {
+        fields.push((super::file::DISTINCT, format!("[{a}, {b}]")));
+    }
     let mut out = String::from("{");
     for (i, (key, value)) in fields.iter().enumerate() {
         out.push_str(newline);
@@ -220,6 +227,7 @@ mod tests {
             paths: Vec::new(),
             check: None,
             retirement: false,
+            distinct: None,
         }
     }
 
@@ -263,6 +271,7 @@ mod tests {
         let scoped = StoredRule {
             paths: vec!["src/**/*.rs".into(), "my \"docs\"/".into()],
             retirement: false,
+            distinct: None,
             ..rule(1)
         };
         let text = append(&parse("").unwrap(), &scoped);

@@ -50,6 +50,10 @@ pub(crate) struct Context<'a> {
     pub tracked: Option<&'a [String]>,
     /// The workspace root the tracked files are relative to, for `stale-path`.
     pub root: Option<&'a Path>,
+    /// Whether to seek `near-rules` pairs with the sentence model.
+    pub near_rules: bool,
+    /// The git folder where the rules' vectors are kept (none: every rule read again).
+    pub git_dir: Option<&'a Path>,
 }
 
 /// What the delivered rules take against a budget, given the local listing.
@@ -88,7 +92,7 @@ pub(crate) fn check_with(
         Ok(document) => {
             let document = Arc::new(document);
             report.rules = document.len();
-            lint(path, &document, &mut report.diagnostics);
+            lint(path, &document, context, &mut report.diagnostics);
             report
                 .diagnostics
                 .extend(over_budget(path, &document, context));
@@ -205,7 +209,7 @@ fn rules_help(code: Code) -> &'static str {
     }
 }
 
-fn lint(path: &Path, document: &Document, out: &mut Vec<Diagnostic>) {
+fn lint(path: &Path, document: &Document, context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut linter = Linter {
         path,
         document,
@@ -220,6 +224,16 @@ fn lint(path: &Path, document: &Document, out: &mut Vec<Diagnostic>) {
     linter.precedence();
     let active = linter.active_instructions();
     lint_consistency(path, document, &linter.locator, &active, linter.out);
+    if context.near_rules {
+        lint_near(
+            path,
+            document,
+            &linter.locator,
+            &active,
+            context.git_dir,
+            linter.out,
+        );
+    }
 }
 
 /// The state of one `lint`: where diagnostics go, and what every check needs.
@@ -453,7 +467,8 @@ fn over_budget(path: &Path, document: &Arc<Document>, context: &Context<'_>) -> 
 }
 
 /// `similar-rules` and `conflicting-rules` among the active rules (each instruction once:
-/// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair.
+/// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair: the
+/// strict relation ([`similar`]), the same directive in the same words or its reversal.
 fn lint_consistency(
     path: &Path,
     document: &Document,
@@ -463,27 +478,22 @@ fn lint_consistency(
 ) {
     let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
     for pair in similar::pairs(&texts) {
-        let (older, newer) = (active[pair.earlier].0, active[pair.later].0);
-        let (mut older, mut newer) = (document.rule(older), document.rule(newer));
-        if older.number().value() > newer.number().value() {
-            std::mem::swap(&mut older, &mut newer);
-        }
-        let (Some(old), Some(new)) = (older.number().value(), newer.number().value()) else {
+        let Some((older, newer, old, new)) = ordered(document, active, pair.earlier, pair.later)
+        else {
             continue;
         };
         let (code, relation) = match pair.kind {
             Kind::Duplicate => (Code::SimilarRules, "says the same as"),
-            Kind::Contradiction => (Code::ConflictingRules, "contradicts"),
+            Kind::Contradiction => (Code::ConflictingRules, "reverses"),
         };
         let (pointer, position) = field_at(document, locator, &newer, "Instruction");
         out.push(
             Diagnostic::new(
                 code,
                 format!(
-                    "rule {new} \"{}\" {relation} rule {old} \"{}\" (score {:.2})",
+                    "rule {new} \"{}\" {relation} rule {old} \"{}\"",
                     text::clipped(newer.instruction().display(), 60),
                     text::clipped(older.instruction().display(), 60),
-                    pair.score
                 ),
             )
             .in_file(path)
@@ -493,6 +503,115 @@ fn lint_consistency(
             )),
         );
     }
+}
+
+/// Two active rules (positions in `active`) as (older, newer, older's number, newer's),
+/// when both have a valid number.
+fn ordered<'d>(
+    document: &'d Document,
+    active: &[(usize, &str)],
+    a: usize,
+    b: usize,
+) -> Option<(Rule<'d>, Rule<'d>, u64, u64)> {
+    let (mut older, mut newer) = (document.rule(active[a].0), document.rule(active[b].0));
+    if older.number().value() > newer.number().value() {
+        std::mem::swap(&mut older, &mut newer);
+    }
+    let (old, new) = (older.number().value()?, newer.number().value()?);
+    Some((older, newer, old, new))
+}
+
+/// Past this many active rules, `near-rules` are not sought: every pair is compared, and
+/// the model reads each rule its cache does not hold (see `src/docs/performance.md`).
+pub(crate) const MAX_NEAR_RULES: usize = 5_000;
+
+/// `near-rules`: pairs of active rules of the same scope that the sentence model finds
+/// near ([`crate::meaning::near_pairs`]) and the strict relation does not judge, unless a
+/// record says the two are distinct; each newer rule once, beside its nearest. Each is a
+/// note, for the one who knows the project to settle: supersede one, retire one, or
+/// record that they are distinct.
+fn lint_near(
+    path: &Path,
+    document: &Document,
+    locator: &jsonpos::Locator,
+    active: &[(usize, &str)],
+    git_dir: Option<&Path>,
+    out: &mut Vec<Diagnostic>,
+) {
+    if active.len() > MAX_NEAR_RULES {
+        out.push(
+            Diagnostic::new(
+                Code::NearRules,
+                format!(
+                    "near rules not sought: {} active rules, past {MAX_NEAR_RULES}",
+                    active.len()
+                ),
+            )
+            .in_file(path),
+        );
+        return;
+    }
+    // Only what `learn` accepts of an instruction is compared: a rule past it is an error
+    // already, and reading megabytes of it would cost the model's memory many times over.
+    let active: Vec<(usize, &str)> = (active.iter().copied())
+        .filter(|(_, text)| text.chars().count() <= super::file::MAX_FIELD_CHARS)
+        .collect();
+    if active.len() < 2 {
+        return;
+    }
+    let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
+    let mut cache = crate::meaning::Cache::open(git_dir);
+    let Ok(pairs) = crate::meaning::near_pairs(&texts, &mut cache) else {
+        return;
+    };
+    cache.save();
+    let strict: std::collections::HashSet<(usize, usize)> = (similar::pairs(&texts).iter())
+        .map(|pair| (pair.earlier, pair.later))
+        .collect();
+    let distinct = super::distinct::pairs(document);
+    let mut found = Vec::new();
+    // Each rule once, beside the older rule nearest it: a topic of four rules is three
+    // notes, not six, and settling one shows the next.
+    let mut noted = std::collections::HashSet::new();
+    for pair in pairs {
+        if strict.contains(&(pair.earlier, pair.later)) {
+            continue;
+        }
+        let Some((older, newer, old, new)) = ordered(document, &active, pair.earlier, pair.later)
+        else {
+            continue;
+        };
+        let scope = |rule: &Rule<'_>| {
+            let mut globs: Vec<String> = rule.paths().globs().to_vec();
+            globs.sort_unstable();
+            globs
+        };
+        // Two rules under one number are `duplicate-rule-number`'s to report.
+        if old == new || distinct.contains(&(old, new)) || scope(&older) != scope(&newer) {
+            continue;
+        }
+        if !noted.insert(new) {
+            continue;
+        }
+        let (pointer, position) = field_at(document, locator, &newer, "Instruction");
+        found.push(
+            Diagnostic::new(
+                Code::NearRules,
+                format!(
+                    "rule {new} \"{}\" comes near rule {old} \"{}\" (cosine {:.2})",
+                    text::clipped(newer.instruction().display(), 60),
+                    text::clipped(older.instruction().display(), 60),
+                    pair.score
+                ),
+            )
+            .in_file(path)
+            .at(pointer, position)
+            .with_help(format!(
+                "If one replaces the other, learn the rule that holds with `--supersedes {old}` (or `--supersedes {new}`); if one no longer holds, `autofix retire {old}`; if both hold, `autofix distinct {old} {new} --why \"…\"` records it and silences this note."
+            )),
+        );
+    }
+    out.extend(found);
 }
 
 /// The instruction as [`super::same_instruction`] compares it: trimmed, case folded.

@@ -115,6 +115,12 @@ pub(crate) enum RulesError {
     )]
     NotRetirable { path: PathBuf, number: u64 },
     #[error(
+        "{}: rule {number} is no longer active (another writer superseded or retired it); \
+         only active rules can be recorded as distinct",
+        path.display()
+    )]
+    NotActive { path: PathBuf, number: u64 },
+    #[error(
         "refusing to write {}: the new text does not read back as the old rules plus the new one \
          (this is a bug in autofix; the file is unchanged)",
         path.display()

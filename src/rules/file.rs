@@ -292,6 +292,8 @@ pub(crate) struct Fields<'a> {
     pub(crate) supersedes: Option<Field<'a>>,
     pub(crate) paths: Option<Field<'a>>,
     pub(crate) check: Option<Field<'a>>,
+    /// A record's pair of distinct rules ([`super::distinct`]).
+    pub(crate) distinct: Option<Field<'a>>,
 }
 
 /// A member's raw value (a slice of the object's text), and for a string whether it holds
@@ -333,6 +335,7 @@ pub(crate) fn scan_fields(raw: &str) -> Result<Fields<'_>, String> {
             "Supersedes" => &mut fields.supersedes,
             "Paths" => &mut fields.paths,
             "Check" => &mut fields.check,
+            "Distinct" => &mut fields.distinct,
             _ => &mut None,
         };
         if slot.replace(value).is_some() {
@@ -652,6 +655,26 @@ pub(crate) fn is_retirement(rule: &Rule<'_>) -> bool {
         return false;
     }
     jsonpos::find_pointer(raw, "/Retirement").is_some_and(|at| raw[at..].starts_with("true"))
+}
+
+/// The field that marks a record of two distinct rules ([`super::distinct`]).
+pub(crate) const DISTINCT: &str = "Distinct";
+
+/// The pair a record of two distinct rules names, smaller number first; `None` for any
+/// other rule, or a `Distinct` that is not two rule numbers.
+pub(crate) fn distinct_pair(rule: &Rule<'_>) -> Option<(u64, u64)> {
+    let raw = rule.raw;
+    // A cheap filter first: this runs for every rule of every listing.
+    memchr::memmem::find(raw.as_bytes(), b"\"Distinct\"")?;
+    let at = jsonpos::find_pointer(raw, "/Distinct")?;
+    let mut stream = serde_json::Deserializer::from_str(&raw[at..]).into_iter::<[u64; 2]>();
+    let [a, b] = stream.next()?.ok()?;
+    (a != b).then_some((a.min(b), a.max(b)))
+}
+
+/// Whether `rule` is a record, no rule of its own: a retirement, or two rules distinct.
+pub(crate) fn is_record(rule: &Rule<'_>) -> bool {
+    is_retirement(rule) || distinct_pair(rule).is_some()
 }
 
 /// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one

@@ -31,6 +31,9 @@ pub(crate) struct Request {
     pub check: Option<super::pattern::Check>,
     /// A retirement record ([`super::retire`]), made by `retire`, never read from input.
     pub retirement: bool,
+    /// A record that these two rules are distinct ([`super::distinct`]), made by
+    /// `distinct`, never read from input.
+    pub distinct: Option<[u64; 2]>,
 }
 
 /// How to learn it.
@@ -101,6 +104,7 @@ struct Validated {
     check: Option<super::pattern::Check>,
     force: bool,
     retirement: bool,
+    distinct: Option<[u64; 2]>,
 }
 
 impl Validated {
@@ -190,6 +194,7 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
         paths,
         check: request.check.clone(),
         retirement: request.retirement,
+        distinct: request.distinct,
     })
 }
 
@@ -296,6 +301,7 @@ fn plan<'a>(
         paths: rule.paths.clone(),
         check: rule.check.clone(),
         retirement: rule.retirement,
+        distinct: rule.distinct,
     };
     let mut warnings = Vec::new();
     if has_duplicate_numbers(&numbers) {
@@ -348,6 +354,7 @@ fn duplicate(existing: &file::Rule<'_>) -> Outcome {
                 _ => None,
             },
             retirement: super::file::is_retirement(existing),
+            distinct: super::file::distinct_pair(existing).map(|(a, b)| [a, b]),
         },
         matches: Vec::new(),
         warnings: Vec::new(),
@@ -382,6 +389,21 @@ fn check_references(
                 return Err(RulesError::NotRetirable {
                     path: path.to_path_buf(),
                     number: reference.rule,
+                });
+            }
+        }
+    }
+    if let Some(pair) = rule.distinct {
+        // Checked again under the lock: another writer may have replaced one meanwhile.
+        let resolution = supersede::resolve(document);
+        for number in pair {
+            let active = document
+                .rules()
+                .any(|r| r.number().value() == Some(number) && resolution.is_active(r.index));
+            if !active {
+                return Err(RulesError::NotActive {
+                    path: path.to_path_buf(),
+                    number,
                 });
             }
         }
@@ -521,7 +543,8 @@ fn verify(
         && last.why().as_str() == Some(&rule.why)
         && same_paths(&last.paths(), &rule.paths)
         && same_check(last.check(), rule.check.as_ref())
-        && super::file::is_retirement(last) == rule.retirement;
+        && super::file::is_retirement(last) == rule.retirement
+        && super::file::distinct_pair(last) == rule.distinct.map(|[a, b]| (a, b));
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
@@ -580,6 +603,7 @@ mod tests {
                     pattern: "console\\.log\"(".into(),
                 }),
                 retirement: false,
+                distinct: None,
             };
             let text = splice(&document, &rule);
             verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
@@ -650,6 +674,7 @@ mod tests {
             paths: vec![],
             check: None,
             retirement: false,
+            distinct: None,
         };
         assert_eq!(
             validate(&request("[code]", " Do x ", "y"))

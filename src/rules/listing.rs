@@ -48,6 +48,9 @@ pub(crate) struct Entry<'a> {
     /// A retirement record: it retires the rules it supersedes and is no rule itself.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub retirement: bool,
+    /// A record that two rules are distinct ([`super::distinct`]): no rule itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub distinct: bool,
     /// Superseded by retirement records only: retired, nothing replaces it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub retired: bool,
@@ -123,6 +126,7 @@ pub(crate) struct Entries {
     document: Option<Arc<Document>>,
     superseded_by: Vec<Vec<u64>>,
     retirement: Vec<bool>,
+    distinct: Vec<bool>,
     /// The numbers of the retirement records, sorted.
     records: Vec<u64>,
     selected: Vec<usize>,
@@ -169,6 +173,7 @@ impl Entries {
             .expect("entries come from a document");
         let superseded_by = &self.superseded_by[index];
         let retirement = self.retirement.get(index).copied().unwrap_or(false);
+        let distinct = self.distinct.get(index).copied().unwrap_or(false);
         let rule = document.rule(index);
         let number = rule.number().value();
         let instruction = rule.instruction().display().trim();
@@ -178,9 +183,10 @@ impl Entries {
             category: bare_category(rule.category().display()),
             instruction,
             why: rule.why().display().trim(),
-            active: superseded_by.is_empty() && !retirement,
+            active: superseded_by.is_empty() && !retirement && !distinct,
             superseded_by,
             retirement,
+            distinct,
             retired: !superseded_by.is_empty()
                 && superseded_by
                     .iter()
@@ -288,7 +294,7 @@ pub(crate) fn build(path: String, document: Option<Arc<Document>>, query: &Query
     listing.counts = Counts {
         total: document.len(),
         active: resolution.active_count() - left,
-        superseded: document.len() - resolution.active_count() - resolution.retirement_count(),
+        superseded: document.len() - resolution.active_count() - resolution.record_count(),
         retired: if records.is_empty() {
             0
         } else {
@@ -333,6 +339,7 @@ pub(crate) fn build(path: String, document: Option<Arc<Document>>, query: &Query
         superseded_by: resolution.superseded_by,
         records,
         retirement: resolution.retirement,
+        distinct: resolution.distinct,
         selected,
         paths: query.paths.clone(),
         applies,
@@ -505,6 +512,9 @@ impl Listing {
                 }
                 if entry.retirement {
                     line += RETIREMENT_MARK.len();
+                }
+                if entry.distinct {
+                    line += DISTINCT_MARK.len();
                 }
                 line
             })
@@ -865,11 +875,17 @@ fn write_compact_item(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()>
 /// What follows a retirement record listed with `--all`.
 const RETIREMENT_MARK: &str = " [retirement record]";
 
+/// What follows a record of two distinct rules listed with `--all`.
+const DISTINCT_MARK: &str = " [distinct record]";
+
 /// ` [superseded by 7, 9]` after a superseded rule (listed with `--all`), or
-/// ` [retirement record]` after a retirement record.
+/// ` [retirement record]` after a retirement record (` [distinct record]`).
 fn write_superseded_by(out: &mut impl Write, entry: &Entry<'_>) -> io::Result<()> {
     if entry.retirement {
         out.write_all(RETIREMENT_MARK.as_bytes())?;
+    }
+    if entry.distinct {
+        out.write_all(DISTINCT_MARK.as_bytes())?;
     }
     if !entry.superseded_by.is_empty() {
         out.write_all(if entry.retired {

@@ -6,6 +6,7 @@ pub(crate) mod append;
 pub(crate) mod budget;
 pub(crate) mod category;
 pub(crate) mod check;
+pub(crate) mod distinct;
 pub(crate) mod error;
 pub(crate) mod file;
 pub(crate) mod learn;

@@ -62,6 +62,7 @@ pub(crate) fn request(
         paths: Vec::new(),
         check: None,
         retirement: true,
+        distinct: None,
     })
 }
 

@@ -255,11 +255,20 @@ pub(crate) struct Resolution {
     /// For each rule (by index), whether it is a retirement record
     /// ([`super::retire`]): it supersedes, but is no rule of its own.
     pub retirement: Vec<bool>,
+    /// For each rule (by index), whether it records two rules as distinct
+    /// ([`super::distinct`]): no rule of its own either.
+    pub distinct: Vec<bool>,
 }
 
 impl Resolution {
     pub(crate) fn is_active(&self, index: usize) -> bool {
-        self.superseded_by[index].is_empty() && !self.is_retirement(index)
+        self.superseded_by[index].is_empty() && !self.is_record(index)
+    }
+
+    /// Whether the rule at `index` is a record (a retirement, or two rules distinct), no
+    /// rule of its own.
+    pub(crate) fn is_record(&self, index: usize) -> bool {
+        self.is_retirement(index) || self.distinct.get(index).copied().unwrap_or(false)
     }
 
     pub(crate) fn is_retirement(&self, index: usize) -> bool {
@@ -274,6 +283,13 @@ impl Resolution {
 
     pub(crate) fn retirement_count(&self) -> usize {
         self.retirement.iter().filter(|&&r| r).count()
+    }
+
+    /// How many records there are: retirements, and two rules distinct.
+    pub(crate) fn record_count(&self) -> usize {
+        (0..self.retirement.len())
+            .filter(|&index| self.is_record(index))
+            .count()
     }
 }
 
@@ -311,6 +327,9 @@ pub(crate) fn resolve(document: &Document) -> Resolution {
         dangling: Vec::new(),
         retirement: (0..document.len())
             .map(|index| super::file::is_retirement(&document.rule(index)))
+            .collect(),
+        distinct: (0..document.len())
+            .map(|index| super::file::distinct_pair(&document.rule(index)).is_some())
             .collect(),
     };
     for rule in document.rules() {

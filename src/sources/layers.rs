@@ -800,6 +800,7 @@ pub(crate) fn retirement(
         paths: Vec::new(),
         check: None,
         retirement: true,
+        distinct: None,
     }))
 }
 

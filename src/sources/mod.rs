@@ -591,13 +591,24 @@ fn reopened(
             .iter()
             .enumerate()
             .map(|(at, (_, o))| (at as u64, o.instruction.as_str()));
+        // The same words, or near in meaning as `learn` finds a rule near a new one.
+        let near = || {
+            let texts: Vec<&str> = overridden
+                .iter()
+                .map(|(_, o)| o.instruction.as_str())
+                .collect();
+            let mut cache = crate::meaning::Cache::default();
+            let found = crate::meaning::near_rules(&rule.instruction, &texts, &mut cache, None);
+            found.ok()?.first().map(|near| near.at)
+        };
         let alike = crate::rules::similar::matches(&rule.instruction, texts)
             .into_iter()
             .map(|m| m.rule as usize)
             .chain(overridden.iter().enumerate().filter_map(|(at, (_, o))| {
                 crate::rules::same_instruction(&o.instruction, &rule.instruction).then_some(at)
             }))
-            .next();
+            .next()
+            .or_else(near);
         if let Some((reference, o)) = alike.and_then(|at| overridden.get(at)) {
             lines.push(format!(
                 "! {name}:{} reopens what local rule {} overrode in {name}:{}: it is active; \

@@ -921,17 +921,18 @@ fn gemini_cli_gets_each_adopted_rule_once() {
     adopted_rules_reach_the_model_once(Client::Gemini);
 }
 
-/// The corrections of the ledger flow, each repeating one of the rules committed at set-up
-/// in other words, and the rule (1-based among `UNSCOPED`) each repeats.
+/// The corrections of the ledger flow, each saying one of the rules committed at set-up
+/// again in its words, as users do ("No, …", "I told you: …", "…, not npm"), and the rule
+/// (1-based among `UNSCOPED`) each repeats: the repeats the tool itself can vouch for.
 const REPEATED: [(&str, u64); 3] = [
-    ("No, we use named exports here, not default ones.", 1),
-    ("I told you: install packages with pnpm, never npm.", 2),
-    ("Never log secrets, I said that already.", 3),
+    ("No, always use named exports, I told you.", 1),
+    ("I told you: use pnpm to install packages, not npm.", 2),
+    ("Never log secrets, I said.", 3),
 ];
 
 /// The rules are learned and committed at set-up; later sessions (a new one, a resumed
-/// one, one started in a folder of the repository) type each again in other words beside
-/// an ordinary request, and `ledger` credits every repeat to its rule and nothing else.
+/// one, one started in a folder of the repository) type each again beside an ordinary
+/// request, and `ledger` credits every repeat to its rule and nothing else.
 fn the_ledger_credits_each_repeat_to_its_rule(client: Client) {
     let Some(repo) = Repo::new(client) else {
         return;

@@ -1,6 +1,8 @@
-//! Few and consistent rules: `learn` refuses a near-duplicate or a contradiction of an
-//! active rule (measured over a labelled corpus of rule pairs), `--force` and
-//! `--supersedes` learn it anyway, and the MCP `learn` tool says the same.
+//! Few and consistent rules: `learn` refuses a rule that says an active rule's words again
+//! or reverses them, and lists the active rules near it by meaning (measured over a
+//! labelled corpus of rule pairs); `--force` and `--supersedes` learn it anyway; `check`
+//! reports the same pairs, and notes near ones to settle; the MCP `learn` tool says the
+//! same.
 
 use serde_json::{Value, json};
 
@@ -9,10 +11,9 @@ use crate::support::Sandbox;
 const CORPUS: &str = include_str!("../fixtures/rule-pairs.tsv");
 const RULES: &str = ".agents/autofix.json";
 
-/// Precision and recall floors, set a little below what the corpus measures (see
-/// src/docs/consistency.md), so a regression fails and a wording change does not.
-const PRECISION_FLOOR: f64 = 0.97;
-const RECALL_FLOOR: f64 = 0.93;
+/// The share of the corpus's repeats and reversals `learn` refuses or lists near, held a
+/// little below what it measures (see src/docs/consistency.md).
+const SHOWN_FLOOR: f64 = 0.97;
 
 /// One labelled pair: `None` for related but different rules.
 struct Pair<'a> {
@@ -73,11 +74,12 @@ fn the_corpus_is_large_labelled_and_bilingual() {
     assert!(CORPUS.lines().filter(|l| l.contains("\tfr\t")).count() >= 40);
 }
 
-/// Learns each pair's new rule beside its existing rule, through the binary, and measures
-/// how well refusals match the labels.
+/// Learns each pair's new rule beside its existing rule, through the binary: a refusal
+/// only for the same words or their reversal (never a pair labelled distinct), and the
+/// existing rule refused or listed near for most repeats and reversals.
 #[test]
-fn learn_refuses_duplicates_and_contradictions_of_the_corpus() {
-    let (mut right, mut refused, mut expected) = (0usize, 0usize, 0usize);
+fn learn_refuses_only_the_same_words_and_lists_the_near_rule() {
+    let (mut refused, mut listed, mut expected) = (0usize, 0usize, 0usize);
     let mut wrong = Vec::new();
     for pair in corpus() {
         let sandbox = sandbox_with(&[pair.existing]);
@@ -86,46 +88,51 @@ fn learn_refuses_duplicates_and_contradictions_of_the_corpus() {
             "learn", "-c", "code", "-w", "corpus", "--format", "json", pair.new,
         ]);
         let output = run.json();
-        let status = output["status"].as_str().unwrap().to_string();
-        match status.as_str() {
+        let near_one = output["near"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["rule"] == 1);
+        match output["status"].as_str().unwrap() {
             "refused" => {
                 assert_eq!(run.code, 1, "{}", run.stdout);
                 assert_eq!(sandbox.read(RULES), before, "a refusal writes nothing");
                 assert_eq!(output["matches"][0]["rule"], 1);
-                refused += 1;
                 let kind = output["matches"][0]["kind"].as_str().unwrap();
-                if pair.expected == Some(kind) {
-                    right += 1;
-                } else {
-                    wrong.push(format!("{kind}: {} / {}", pair.existing, pair.new));
-                }
+                assert_eq!(
+                    pair.expected,
+                    Some(kind),
+                    "{} / {}",
+                    pair.existing,
+                    pair.new
+                );
+                refused += 1;
             }
             "learned" => {
                 assert_eq!(run.code, 0, "{}", run.stderr);
                 assert_eq!(output["matches"], json!([]));
-                if pair.expected.is_some() {
-                    wrong.push(format!("missed: {} / {}", pair.existing, pair.new));
+                listed += usize::from(pair.expected.is_some() && near_one);
+                if pair.expected.is_some() && !near_one {
+                    wrong.push(format!("not shown: {} / {}", pair.existing, pair.new));
                 }
             }
             other => panic!("unexpected status {other} for {}", pair.new),
         }
         expected += usize::from(pair.expected.is_some());
     }
-    let precision = right as f64 / refused as f64;
-    let recall = right as f64 / expected as f64;
+    let shown = (refused + listed) as f64 / expected as f64;
     eprintln!(
-        "corpus: precision {precision:.3} ({right}/{refused}), recall {recall:.3} ({right}/{expected})\n{}",
+        "corpus: {refused} refused, {listed} listed near, of {expected} repeats and reversals: {shown:.3}\n{}",
         wrong.join("\n")
     );
-    assert!(precision >= PRECISION_FLOOR, "precision {precision:.3}");
-    assert!(recall >= RECALL_FLOOR, "recall {recall:.3}");
+    assert!(shown >= SHOWN_FLOOR, "shown {shown:.3}");
 }
 
 #[test]
 fn a_refusal_names_the_rule_and_the_two_ways_on() {
     let sandbox = sandbox_with(&["Always use named exports - because renames stay greppable."]);
     let before = sandbox.read(RULES);
-    let new = "Always use named exports in every module.";
+    let new = "Use **named exports**.";
     let run = sandbox
         .run(&["learn", "-c", "code", "-w", "again", new])
         .expect(1);
@@ -135,29 +142,27 @@ fn a_refusal_names_the_rule_and_the_two_ways_on() {
         "{}",
         run.stderr
     );
+    // The match line ends with its code, in every language.
     assert!(
         run.stderr.contains(
-            "same rule as rule #1: Always use named exports - because renames stay greppable."
+            "same words as rule #1: Always use named exports - because renames stay greppable. [similar-rules]\n"
         ),
         "{}",
         run.stderr
     );
     assert!(run.stderr.contains("`--supersedes 1`"), "{}", run.stderr);
     assert!(run.stderr.contains("`--force`"), "{}", run.stderr);
-    // The match line ends with its code, in every language.
-    assert!(
-        run.stderr.contains("(score 0.9") && run.stderr.contains(") [similar-rules]\n"),
-        "{}",
-        run.stderr
-    );
     let french = sandbox
         .command(&["learn", "-c", "code", "-w", "w", "Never use named exports."])
         .env("LANG", "fr_FR.UTF-8")
         .output()
         .unwrap();
     let french = String::from_utf8(french.stderr).unwrap();
-    assert!(french.contains("contredit la règle n°1"), "{french}");
-    assert!(french.contains(") [conflicting-rules]\n"), "{french}");
+    assert!(
+        french.contains("inverse mot pour mot la règle n°1")
+            && french.contains(" [conflicting-rules]\n"),
+        "{french}"
+    );
     assert_eq!(sandbox.read(RULES), before);
 
     let run = sandbox
@@ -180,9 +185,8 @@ fn a_refusal_names_the_rule_and_the_two_ways_on() {
     );
     assert_eq!(
         output["matches"],
-        json!([{"rule": 1, "kind": "contradiction", "score": 0.99,
-                "instruction": "Always use named exports - because renames stay greppable.",
-                "words": ["named", "exports"]}])
+        json!([{"rule": 1, "kind": "contradiction",
+                "instruction": "Always use named exports - because renames stay greppable."}])
     );
     assert_eq!(sandbox.read(RULES), before);
 }
@@ -190,7 +194,7 @@ fn a_refusal_names_the_rule_and_the_two_ways_on() {
 #[test]
 fn force_keeps_both_and_supersedes_replaces() {
     let sandbox = sandbox_with(&["Use Axios for HTTP requests.", "Never commit secrets."]);
-    let replacement = "Use native fetch instead of Axios.";
+    let replacement = "Never use Axios for HTTP requests.";
     // Superseding another rule does not answer for this one.
     sandbox
         .run(&["learn", "-c", "code", "-w", "w", "-s", "2", replacement])
@@ -235,7 +239,7 @@ fn force_keeps_both_and_supersedes_replaces() {
             "-w",
             "w",
             "--force",
-            "Always use native fetch instead of Axios.",
+            "Always use Axios for HTTP requests.",
         ])
         .expect(0);
     assert!(
@@ -245,7 +249,7 @@ fn force_keeps_both_and_supersedes_replaces() {
     );
     assert!(
         run.stdout
-            .contains("same rule as rule #3: Use native fetch instead of Axios."),
+            .contains("reverses rule #3 word for word: Never use Axios for HTTP requests."),
         "{}",
         run.stdout
     );
@@ -254,12 +258,19 @@ fn force_keeps_both_and_supersedes_replaces() {
 
     let run = sandbox.run_with_stdin(
         &["learn", "--json", "--format", "json"],
-        r#"{"Category": "CODE", "Instruction": "Use Axios for every HTTP request.", "Why": "w"}"#,
+        r#"{"Category": "CODE", "Instruction": "Don't use Axios for HTTP requests!", "Why": "w"}"#,
     );
-    assert_eq!(run.expect(1).json()["matches"][0]["kind"], "contradiction");
+    // It says rule 3's words again and reverses rule 5's: the repeat first.
+    assert_eq!(
+        run.expect(1).json()["matches"],
+        json!([
+            {"rule": 3, "kind": "duplicate", "instruction": "Never use Axios for HTTP requests."},
+            {"rule": 5, "kind": "contradiction", "instruction": "Always use Axios for HTTP requests."}
+        ])
+    );
     let run = sandbox.run_with_stdin(
         &["learn", "--json", "--format", "json"],
-        r#"{"Category": "CODE", "Instruction": "Use Axios for every HTTP request.", "Why": "w", "Force": true}"#,
+        r#"{"Category": "CODE", "Instruction": "Don't use Axios for HTTP requests!", "Why": "w", "Force": true}"#,
     );
     assert_eq!(run.expect(0).json()["status"], "learned");
 }
@@ -296,19 +307,22 @@ fn exact_repeats_stay_a_no_op_and_superseded_rules_do_not_count() {
             "-w",
             "w",
             "--dry-run",
-            "Always use tabs everywhere.",
+            "Always use tabs.",
         ])
         .expect(1);
 }
 
 #[test]
-fn the_mcp_learn_tool_carries_the_match() {
-    let sandbox = sandbox_with(&["Never commit secrets to the repository."]);
+fn the_mcp_learn_tool_carries_the_match_and_the_near_rules() {
+    let sandbox = sandbox_with(&[
+        "Never commit secrets to the repository.",
+        "Never commit secrets into the repo - because leaks are forever.",
+    ]);
     let call = |id: u32, arguments: Value| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                "params": {"name": "learn", "arguments": arguments}})
     };
-    let arguments = json!({"category": "PROCESS", "instruction": "Never commit secrets into the repo.", "why": "w"});
+    let arguments = json!({"category": "PROCESS", "instruction": "never commit `secrets` to the repository", "why": "w"});
     let mut forced = arguments.clone();
     forced["force"] = json!(true);
     let input = [
@@ -343,47 +357,53 @@ fn the_mcp_learn_tool_carries_the_match() {
     assert_eq!(refused["structuredContent"]["status"], "refused");
     assert_eq!(
         refused["structuredContent"]["matches"][0],
-        json!({"rule": 1, "kind": "duplicate", "score": 0.99,
-               "instruction": "Never commit secrets to the repository.",
-               "words": ["commit", "secrets"]})
+        json!({"rule": 1, "kind": "duplicate",
+               "instruction": "Never commit secrets to the repository."})
     );
     let text = refused["content"][0]["text"].as_str().unwrap();
     assert!(
         text.contains("`supersedes: [1]`") && text.contains("`force: true`"),
         "{text}"
     );
+    // The rule near it in other words is listed, with the way to replace it.
+    let near = &refused["structuredContent"]["near"];
+    assert_eq!(near[0]["rule"], 2, "{near}");
+    assert!(
+        text.contains("near rule #2") && text.contains("`supersedes: [2]`"),
+        "{text}"
+    );
     assert_eq!(result(2)["structuredContent"]["status"], "learned");
     // The rules tool takes a budget too: too small for any rule, it still counts them.
     let listing = &result(3)["structuredContent"];
-    assert_eq!(listing["omitted"], 2, "{listing}");
+    assert_eq!(listing["omitted"], 3, "{listing}");
     assert_eq!(listing["rules"], json!([]), "{listing}");
     let text = result(3)["content"][0]["text"]
         .as_str()
         .unwrap()
         .to_string();
     assert!(
-        text.contains("(No rule fits in 40 tokens, not even the newest: all 2 left out;"),
+        text.contains("(No rule fits in 40 tokens, not even the newest: all 3 left out;"),
         "{text}"
     );
     let rules: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
-    assert_eq!(rules.as_array().unwrap().len(), 2);
+    assert_eq!(rules.as_array().unwrap().len(), 3);
 }
 
-/// A file with one planted duplicate (3 repeats 1), one planted contradiction (6 replaces
-/// what 2 asks for), look-alikes that are different rules, and an exact repeat, which is
+/// A file with one planted repeat (3 says 1's words), one planted reversal (6 reverses 2),
+/// near rules that are different rules, and an exact repeat, which is
 /// `duplicate-instruction` only.
 fn planted() -> Sandbox {
     let sandbox = Sandbox::new();
     sandbox.write(
         RULES,
         rules_file(&[
-            "Never commit secrets to the repository.",
+            "Keep secrets out of the repository.",
             "Use Axios for HTTP requests.",
-            "Never commit secrets into the repo - because leaks are forever.",
+            "keep **secrets** out of the repository - because leaks are forever.",
             "Run cargo fmt before committing.",
             "Run cargo clippy before committing.",
-            "Use native fetch instead of Axios.",
-            "Never commit generated files.",
+            "Never use Axios for HTTP requests.",
+            "Keep a changelog entry for every release.",
             "Run cargo fmt before committing.",
         ]),
     );
@@ -398,16 +418,23 @@ fn check_reports_planted_pairs_in_every_format() {
     let text = &run.stdout;
     assert!(
         text.contains(
-            "warning[similar-rules]: rule 3 \"Never commit secrets into the repo - because leaks are fore…\" says the same as rule 1 \"Never commit secrets to the repository.\" (score 1.00)"
+            "warning[similar-rules]: rule 3 \"keep **secrets** out of the repository - because leaks are …\" says the same as rule 1 \"Keep secrets out of the repository.\"\n"
         ),
         "{text}"
     );
     assert!(
         text.contains(
-            "warning[conflicting-rules]: rule 6 \"Use native fetch instead of Axios.\" contradicts rule 2 \"Use Axios for HTTP requests.\""
+            "warning[conflicting-rules]: rule 6 \"Never use Axios for HTTP requests.\" reverses rule 2 \"Use Axios for HTTP requests.\"\n"
         ),
         "{text}"
     );
+    assert!(
+        text.contains(
+            "note[near-rules]: rule 5 \"Run cargo clippy before committing.\" comes near rule 4 \"Run cargo fmt before committing.\" (cosine 0."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("`autofix distinct 4 5 --why"), "{text}");
     assert!(text.contains("--supersedes 1 --supersedes 3"), "{text}");
     assert!(text.contains("--> .agents/autofix.json:"), "{text}");
     assert!(
@@ -415,7 +442,9 @@ fn check_reports_planted_pairs_in_every_format() {
         "{text}"
     );
     assert!(
-        text.ends_with("Checked 8 rules in .agents/autofix.json: 0 errors, 3 warnings.\n"),
+        text.ends_with(
+            "Checked 8 rules in .agents/autofix.json: 0 errors, 3 warnings (1 near pair to settle).\n"
+        ),
         "{text}"
     );
 
@@ -434,6 +463,7 @@ fn check_reports_planted_pairs_in_every_format() {
     let expected = [
         ("similar-rules", "/2/Instruction"),
         ("conflicting-rules", "/5/Instruction"),
+        ("near-rules", "/4/Instruction"),
         ("duplicate-instruction", "/7/Instruction"),
     ];
     for (code, pointer) in expected {
@@ -442,7 +472,7 @@ fn check_reports_planted_pairs_in_every_format() {
             "{found:?}"
         );
     }
-    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found.len(), 4, "{found:?}");
     assert_eq!(json["ok"], true);
 
     let github = sandbox
@@ -458,27 +488,31 @@ fn check_reports_planted_pairs_in_every_format() {
         github.contains(",title=conflicting-rules::rule 6 "),
         "{github}"
     );
+    assert!(
+        github.contains("::notice file=.agents/autofix.json,line="),
+        "{github}"
+    );
 
     let sarif = sandbox
         .run(&["check", "--format", "sarif"])
         .expect(0)
         .json();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    let ids: Vec<&str> = results
+    let levels: Vec<(&str, &str)> = results
         .iter()
-        .map(|r| r["ruleId"].as_str().unwrap())
+        .map(|r| (r["ruleId"].as_str().unwrap(), r["level"].as_str().unwrap()))
         .collect();
-    assert!(
-        ids.contains(&"similar-rules") && ids.contains(&"conflicting-rules"),
-        "{ids:?}"
-    );
-    for result in results {
-        assert_eq!(result["level"], "warning");
+    for pair in [
+        ("similar-rules", "warning"),
+        ("conflicting-rules", "warning"),
+        ("near-rules", "note"),
+    ] {
+        assert!(levels.contains(&pair), "{levels:?}");
     }
     let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .unwrap();
-    assert!(rules.iter().any(|r| r["id"] == "conflicting-rules"));
+    assert!(rules.iter().any(|r| r["id"] == "near-rules"));
 }
 
 #[test]
@@ -495,7 +529,7 @@ fn superseding_one_of_a_pair_clears_the_warning() {
             "2",
             "-s",
             "6",
-            "Use native fetch instead of Axios.",
+            "Use native fetch for HTTP requests.",
         ])
         .expect(0);
     let text = sandbox.run(&["check"]).expect(0).stdout;
@@ -503,16 +537,97 @@ fn superseding_one_of_a_pair_clears_the_warning() {
     assert!(text.contains("similar-rules"), "{text}");
 }
 
+/// Two near rules that both hold, recorded so: `check` notes the pair no more, for good;
+/// the record is no rule (not listed, not counted active), and a second record of the
+/// pair, a rule with itself or a rule that is not active are refused.
 #[test]
-fn explain_knows_both_codes() {
+fn a_distinct_record_silences_a_near_pair() {
+    let sandbox = planted();
+    let before = sandbox.read(RULES);
+    let run = sandbox
+        .run(&[
+            "distinct",
+            "4",
+            "5",
+            "--why",
+            "fmt formats, clippy lints",
+            "--dry-run",
+        ])
+        .expect(0);
+    assert!(
+        run.stdout
+            .starts_with("Would record rules #4 and #5 as distinct with record #9:"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.read(RULES), before);
+    let run = sandbox
+        .run(&[
+            "distinct",
+            "5",
+            "4",
+            "--why",
+            "fmt formats, clippy lints",
+            "--format",
+            "json",
+        ])
+        .expect(0);
+    let output = run.json();
+    assert_eq!(output["status"], "recorded");
+    assert_eq!(output["distinct"], json!([4, 5]));
+    assert_eq!(output["record"]["Distinct"], json!([4, 5]));
+    let text = sandbox.run(&["check"]).expect(0).stdout;
+    assert!(!text.contains("near-rules"), "{text}");
+    assert!(text.ends_with("0 errors, 3 warnings.\n"), "{text}");
+    let listed = sandbox.run(&["rules"]).expect(0).stdout;
+    assert!(
+        listed.starts_with("Rules from .agents/autofix.json: 8 active"),
+        "{listed}"
+    );
+    assert!(!listed.contains("Keep both near rules"), "{listed}");
+    let all = sandbox.run(&["rules", "--all"]).expect(0).stdout;
+    assert!(all.contains("[distinct record]"), "{all}");
+    for (args, error) in [
+        (["4", "5"], "rules 4 and 5 are already recorded as distinct"),
+        (["4", "4"], "a rule is never distinct from itself"),
+        (["4", "42"], "no rule 42"),
+    ] {
+        let run = sandbox
+            .run(&["distinct", args[0], args[1], "--why", "w"])
+            .expect(2);
+        assert!(run.stderr.contains(error), "{}", run.stderr);
+    }
+    sandbox
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "-s",
+            "4",
+            "Run cargo fmt --check in CI.",
+        ])
+        .expect(0);
+    let run = sandbox.run(&["distinct", "4", "7", "--why", "w"]).expect(2);
+    assert!(
+        run.stderr.contains("rule 4 is not active"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn explain_knows_the_three_codes() {
     let sandbox = Sandbox::new();
-    for (code, words) in [
-        ("similar-rules", "say the same thing in other words"),
-        ("conflicting-rules", "opposite polarity"),
+    for (code, severity, words) in [
+        ("similar-rules", "warning", "in the same words"),
+        ("conflicting-rules", "warning", "opposite polarities"),
+        ("near-rules", "note", "autofix distinct"),
     ] {
         let run = sandbox.run(&["explain", code]).expect(0);
         assert!(
-            run.stdout.starts_with(&format!("{code} (warning)")),
+            run.stdout.starts_with(&format!("{code} ({severity})")),
             "{}",
             run.stdout
         );
@@ -723,11 +838,11 @@ fn check_warns_when_the_rules_exceed_the_smallest_enabled_budget() {
     );
 }
 
-/// A rule said through a word's opposite is the same rule ("named exports" and "no
-/// default exports"), and single against double quotes contradict, in English and French:
-/// `check` says so and `learn` refuses the second of each pair.
+/// A rule said through a word's opposite ("named exports" and "no default exports"),
+/// and single against double quotes, in English and French: near rules, which `check`
+/// notes and `learn` lists beside the new rule, never refuses.
 #[test]
-fn opposite_words_make_the_same_rule_or_a_contradiction() {
+fn opposite_words_make_near_rules() {
     let sandbox = sandbox_with(&[
         "Always use named exports",
         "Never use default exports",
@@ -738,12 +853,13 @@ fn opposite_words_make_the_same_rule_or_a_contradiction() {
     ]);
     let text = sandbox.run(&["check"]).expect(0).stdout;
     for needle in [
-        "warning[similar-rules]: rule 2 \"Never use default exports\" says the same as rule 1",
-        "warning[conflicting-rules]: rule 4 \"Use double quotes for strings\" contradicts rule 3",
-        "warning[conflicting-rules]: rule 6 \"Utilisez des guillemets doubles\" contradicts rule 5",
+        "note[near-rules]: rule 2 \"Never use default exports\" comes near rule 1",
+        "note[near-rules]: rule 4 \"Use double quotes for strings\" comes near rule 3",
+        "note[near-rules]: rule 6 \"Utilisez des guillemets doubles\" comes near rule 5",
     ] {
         assert!(text.contains(needle), "{needle}\n{text}");
     }
+    assert!(!text.contains("warning["), "{text}");
     let fresh = sandbox_with(&["Always use named exports"]);
     let run = fresh
         .run(&[
@@ -754,12 +870,11 @@ fn opposite_words_make_the_same_rule_or_a_contradiction() {
             "style",
             "Never use default exports",
         ])
-        .expect_noisy(1);
+        .expect(0);
     assert!(
-        run.stderr
-            .contains("same rule as rule #1: Always use named exports"),
+        run.stdout.contains("near rule #1 (cosine 0.") && run.stdout.contains("`--supersedes 1`"),
         "{}",
-        run.stderr
+        run.stdout
     );
 }
 

@@ -593,17 +593,28 @@ fn learn_refreshes_what_was_exported() {
     assert!(!sandbox.join("AGENTS.md").exists());
     export(&sandbox, &["--target", "agents-md,kiro"]).expect_noisy(0);
     let run = sandbox
-        .run(&["learn", "-c", "code", "-w", "w", "Always refresh copies"])
+        .run(&[
+            "learn",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "Keep secrets out of the repository",
+        ])
         .expect(0);
     assert_eq!(
         run.stdout,
-        "Learned rule #2 ([CODE]): Always refresh copies \u{2014} saved to .agents/autofix.json\n  exported copies refreshed: AGENTS.md, .kiro/steering/autofix.md\n"
+        "Learned rule #2 ([CODE]): Keep secrets out of the repository \u{2014} saved to .agents/autofix.json\n  exported copies refreshed: AGENTS.md, .kiro/steering/autofix.md\n"
     );
-    assert!(sandbox.read("AGENTS.md").contains("Always refresh copies"));
+    assert!(
+        sandbox
+            .read("AGENTS.md")
+            .contains("Keep secrets out of the repository")
+    );
     assert!(
         sandbox
             .read(".kiro/steering/autofix.md")
-            .contains("Always refresh copies")
+            .contains("Keep secrets out of the repository")
     );
     sandbox.run(&["export", "--check"]).expect_noisy(0);
 

@@ -358,7 +358,7 @@ fn a_learn_refused_for_a_near_duplicate_names_the_code_check_would_give() {
             "code",
             "-w",
             "w",
-            "Never commit secrets into the repo.",
+            "never commit **secrets** to the repository!",
             "--format",
             "json",
         ])
@@ -380,7 +380,7 @@ fn a_learn_refused_for_a_near_duplicate_names_the_code_check_would_give() {
             "code",
             "-w",
             "w",
-            "Use native fetch instead of Axios.",
+            "Never use Axios for HTTP requests.",
             "--format",
             "json",
         ])

@@ -1,9 +1,13 @@
-//! The one judgment of a text against the rules, through every caller: one table of
-//! (rules, text, verdict) rows, each asked of `learn --dry-run`, the MCP `learn` tool,
-//! `check` (the text learned as the newest rule), `reflect` and `ledger` (the text typed
-//! in a Claude Code session after the rules were committed), and the same verdict
-//! required of each. Then the frozen held-out pairs, measured through `learn`. The prompt
-//! hook asks the sentence model instead, and judges nothing (`meaning.rs`).
+//! The one relation of a text to the rules, through every caller: one table of (rules,
+//! text, answer) rows, each asked of `learn --dry-run`, the MCP `learn` tool, `check` (the
+//! text learned as the newest rule), `reflect` and `ledger` (the text typed in a Claude
+//! Code session after the rules were committed). The answer is the tool's own verdict
+//! (the rule's words said again, or reversed) or the rule the sentence model finds nearest
+//! for whoever judges, and each caller gives it as its form allows: `learn` refuses a
+//! verdict and lists a near rule, `check` warns of a verdict and notes a near pair,
+//! `reflect` names a repeat and shows a near rule (or the rule a reversal reverses) under
+//! the candidate, `ledger` counts a repeat. Then the frozen held-out pairs of the older
+//! matcher, the texts written as rules measured through `learn`.
 
 use serde_json::{Value, json};
 
@@ -12,20 +16,34 @@ use crate::support::{Sandbox, hermetic_git};
 const RULES: &str = ".agents/autofix.json";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
+enum Answer {
     Repeats(u64),
     Reverses(u64),
+    Near(u64),
     New,
 }
 
-use Verdict::{New, Repeats, Reverses};
+use Answer::{Near, New, Repeats, Reverses};
 
-/// The table: the rules of a file, a correction typed later, the verdict.
-const TABLE: &[(&[&str], &str, Verdict)] = &[
+/// The table: the rules of a file, a text typed later, the answer.
+const TABLE: &[(&[&str], &str, Answer)] = &[
+    (
+        &["Never push directly to main."],
+        "No, never push directly to main!",
+        Repeats(1),
+    ),
+    (
+        &[
+            "Always run cargo fmt before committing.",
+            "Always use named exports.",
+        ],
+        "Never use `named exports`.",
+        Reverses(2),
+    ),
     (
         &["Always use `rg` instead of `grep` in scripts."],
         "No, we use ripgrep in our scripts, not grep.",
-        Repeats(1),
+        Near(1),
     ),
     (
         &[
@@ -33,12 +51,7 @@ const TABLE: &[(&[&str], &str, Verdict)] = &[
             "Always run the linter before pushing.",
         ],
         "From now on, use Cypress for the end-to-end tests.",
-        Reverses(1),
-    ),
-    (
-        &["Never use default exports - because renames break."],
-        "No, use named exports only.",
-        Repeats(1),
+        Near(1),
     ),
     (
         &["Always use pnpm to install packages."],
@@ -48,12 +61,12 @@ const TABLE: &[(&[&str], &str, Verdict)] = &[
     (
         &["Toujours écrire les textes de l'interface en français."],
         "Je te l'ai déjà dit : les textes de l'interface sont en français.",
-        Repeats(1),
+        Near(1),
     ),
     (
         &["Never use default exports."],
         "From now on, default exports are fine, use them.",
-        Reverses(1),
+        Near(1),
     ),
     (
         &[
@@ -61,7 +74,7 @@ const TABLE: &[(&[&str], &str, Verdict)] = &[
             "Never push directly to main.",
         ],
         "I told you: never push straight to main.",
-        Repeats(2),
+        Near(2),
     ),
 ];
 
@@ -94,17 +107,6 @@ fn repo_with(rules: &[&str]) -> Sandbox {
     sandbox
 }
 
-/// A sandbox holding `rules` as rules 1, 2, … (no repository).
-fn rules_file<'a>(rules: impl Iterator<Item = &'a str>) -> Sandbox {
-    let sandbox = Sandbox::new();
-    let objects: Vec<Value> = rules
-        .enumerate()
-        .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
-        .collect();
-    sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
-    sandbox
-}
-
 /// `text` typed in a Claude Code session of the sandbox on 2026-11-05.
 fn type_in_a_session(sandbox: &Sandbox, text: &str) {
     let root = sandbox.path().to_str().unwrap().to_string();
@@ -121,16 +123,23 @@ fn type_in_a_session(sandbox: &Sandbox, text: &str) {
     );
 }
 
-fn from_match(found: &Value) -> Verdict {
-    let rule = found["rule"].as_u64().unwrap();
-    match found["kind"].as_str().unwrap() {
-        "duplicate" => Repeats(rule),
-        "contradiction" => Reverses(rule),
-        other => panic!("kind {other}"),
+fn by_learn_json(output: &Value) -> Answer {
+    let rule = |v: &Value| v["rule"].as_u64().unwrap();
+    if let Some(found) = output["matches"].as_array().unwrap().first() {
+        return match found["kind"].as_str().unwrap() {
+            "duplicate" => Repeats(rule(found)),
+            "contradiction" => Reverses(rule(found)),
+            other => panic!("kind {other}"),
+        };
     }
+    output["near"]
+        .as_array()
+        .unwrap()
+        .first()
+        .map_or(New, |n| Near(rule(n)))
 }
 
-fn by_learn(sandbox: &Sandbox, text: &str) -> Verdict {
+fn by_learn(sandbox: &Sandbox, text: &str) -> Answer {
     let run = sandbox.run(&[
         "learn",
         "--dry-run",
@@ -142,27 +151,37 @@ fn by_learn(sandbox: &Sandbox, text: &str) -> Verdict {
         "json",
         text,
     ]);
-    let output = run.json();
-    match output["matches"].as_array().unwrap().first() {
-        Some(found) => from_match(found),
-        None => New,
-    }
+    by_learn_json(&run.json())
 }
 
-fn by_mcp(sandbox: &Sandbox, text: &str) -> Verdict {
+fn by_mcp(sandbox: &Sandbox, text: &str) -> Answer {
     let arguments = json!({"category": "CODE", "instruction": text, "why": "w", "dry_run": true});
     let answer = crate::support::mcp_call(sandbox, "", "learn", arguments);
-    match answer["result"]["structuredContent"]["matches"]
-        .as_array()
-        .unwrap()
-        .first()
-    {
-        Some(found) => from_match(found),
-        None => New,
-    }
+    by_learn_json(&answer["result"]["structuredContent"])
 }
 
-fn by_check(sandbox: &Sandbox, rules: usize, text: &str) -> Verdict {
+/// What `check` reports of each newer rule of `rules` (numbered from 1): by the newer
+/// rule's number, the answer about the older one.
+fn check_answers(sandbox: &Sandbox) -> Vec<(u64, Answer)> {
+    let report = sandbox.run(&["check", "--format", "json"]).json();
+    (report["diagnostics"].as_array().unwrap().iter())
+        .filter_map(|d| {
+            let kind: fn(u64) -> Answer = match d["code"].as_str()? {
+                "similar-rules" => Repeats,
+                "conflicting-rules" => Reverses,
+                "near-rules" => Near,
+                _ => return None,
+            };
+            let numbers: Vec<u64> = (d["message"].as_str()?.split("rule ").skip(1))
+                .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+                .collect();
+            let (newer, answer) = (numbers[0], kind(numbers[1]));
+            Some((newer, answer))
+        })
+        .collect()
+}
+
+fn by_check(sandbox: &Sandbox, rules: usize, text: &str) -> Answer {
     let mut document: Value = serde_json::from_str(&sandbox.read(RULES)).unwrap();
     let newest = rules as u64 + 1;
     document
@@ -171,39 +190,24 @@ fn by_check(sandbox: &Sandbox, rules: usize, text: &str) -> Verdict {
         .push(json!({"Rule_number": newest, "Category": "CODE", "Instruction": text, "Why": "w"}));
     let checked = Sandbox::new();
     checked.write(RULES, serde_json::to_string_pretty(&document).unwrap());
-    let report = checked.run(&["check", "--format", "json"]).json();
-    let findings: Vec<&Value> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == "similar-rules" || d["code"] == "conflicting-rules")
-        .collect();
-    let Some(finding) = findings.first() else {
-        return New;
-    };
-    let message = finding["message"].as_str().unwrap();
-    let rule = (1..=rules as u64)
-        .find(|n| message.contains(&format!(" rule {n} \"")))
-        .unwrap_or_else(|| panic!("{message}"));
-    assert!(message.starts_with(&format!("rule {newest} ")), "{message}");
-    if finding["code"] == "similar-rules" {
-        Repeats(rule)
-    } else {
-        Reverses(rule)
-    }
+    (check_answers(&checked).into_iter())
+        .find(|(newer, _)| *newer == newest)
+        .map_or(New, |(_, answer)| answer)
 }
 
-/// `reflect` names a repeat only; a reversal or a new rule is a correction to learn.
-fn by_reflect(sandbox: &Sandbox) -> Option<u64> {
+/// `reflect` names a repeat; under a candidate, the rule near it (or the rule a reversal
+/// reverses).
+fn by_reflect(sandbox: &Sandbox) -> Answer {
     let report = sandbox
         .run(&["reflect", "--format", "json"])
         .expect(0)
         .json();
-    report["repeats"]
-        .as_array()
-        .unwrap()
-        .first()
-        .map(|r| r["rule"].as_u64().unwrap())
+    if let Some(repeat) = report["repeats"].as_array().unwrap().first() {
+        return Repeats(repeat["rule"].as_u64().unwrap());
+    }
+    (report["candidates"].as_array().unwrap().first())
+        .and_then(|c| c["near"]["rule"].as_u64())
+        .map_or(New, Near)
 }
 
 /// `ledger` credits a repeat to its rule, and nothing else.
@@ -228,116 +232,124 @@ fn by_ledger(sandbox: &Sandbox) -> Option<u64> {
 }
 
 #[test]
-fn one_table_one_verdict_in_every_caller() {
-    for &(rules, text, verdict) in TABLE {
+fn one_table_one_answer_in_every_caller() {
+    for &(rules, text, answer) in TABLE {
         let sandbox = repo_with(rules);
         type_in_a_session(&sandbox, text);
-        let repeated = match verdict {
+        let context = format!("{text:?} against {rules:?}");
+        assert_eq!(by_learn(&sandbox, text), answer, "learn: {context}");
+        assert_eq!(by_mcp(&sandbox, text), answer, "mcp learn: {context}");
+        assert_eq!(
+            by_check(&sandbox, rules.len(), text),
+            answer,
+            "check: {context}"
+        );
+        // `reflect` reads what was typed as the hook does (the rules nearest a correction,
+        // past the hook's floor): a new text may show a rule, never a repeat; a reversal
+        // is a candidate shown beside the rule it changes.
+        match (answer, by_reflect(&sandbox)) {
+            (New, got) => assert!(!matches!(got, Repeats(_)), "reflect: {context}: {got:?}"),
+            (Reverses(n), got) => assert_eq!(got, Near(n), "reflect: {context}"),
+            (expected, got) => assert_eq!(got, expected, "reflect: {context}"),
+        }
+        let repeated = match answer {
             Repeats(n) => Some(n),
             _ => None,
         };
-        let context = format!("{text:?} against {rules:?}");
-        assert_eq!(by_learn(&sandbox, text), verdict, "learn: {context}");
-        assert_eq!(by_mcp(&sandbox, text), verdict, "mcp learn: {context}");
-        assert_eq!(
-            by_check(&sandbox, rules.len(), text),
-            verdict,
-            "check: {context}"
-        );
-        assert_eq!(by_reflect(&sandbox), repeated, "reflect: {context}");
         assert_eq!(by_ledger(&sandbox), repeated, "ledger: {context}");
     }
 }
 
-/// What `learn --dry-run` makes of a set of held-out pairs, each asked in a rules file of
-/// its own.
-#[derive(Default)]
+/// What `learn --dry-run` makes of a set of held-out pairs whose text is written as a rule
+/// (what `learn` is given; the prompts are the hook's, measured in `meaning.rs`), each
+/// asked in a rules file of its own: the rule it refuses the text for, or those it lists
+/// near.
+#[derive(Default, Debug)]
 struct HeldOut {
-    repeats_named: usize,
-    repeats: usize,
-    reversals_named: usize,
-    reversals: usize,
-    /// A wrong rule named, or a rule for a new text.
-    wrong: usize,
-    /// The right rule the wrong way round.
-    wrong_way: usize,
-    all: usize,
+    /// Repeats and reversals, and those whose rule is refused for or listed.
+    positives: usize,
+    shown: usize,
+    /// Of those, refused for (a verdict).
+    verdicts: usize,
+    /// A verdict naming another rule, or any rule for another text.
+    wrong_verdicts: usize,
+    /// Other texts (related and new rules), and those given any rule.
+    others: usize,
+    others_shown: usize,
 }
 
 impl HeldOut {
     fn measure(name: &str, corpus: &str) -> HeldOut {
         let mut h = HeldOut::default();
-        for line in corpus
-            .lines()
+        let lines = (corpus.lines())
             .filter(|l| !l.starts_with('#') && !l.is_empty())
-        {
-            let f: Vec<&str> = line.split('\t').collect();
-            let sandbox = rules_file(f[2].split(" ¦ "));
-            let got = by_learn(&sandbox, &f[3].replace("\\n", " "));
-            let target = f[1].parse::<u64>().ok();
-            h.all += 1;
-            match (f[0], got) {
-                ("repeat", Repeats(n)) if Some(n) == target => h.repeats_named += 1,
-                ("reversal", Reverses(n)) if Some(n) == target => h.reversals_named += 1,
-                (_, New) => {}
-                (_, Repeats(n) | Reverses(n)) if Some(n) == target => h.wrong_way += 1,
-                _ => h.wrong += 1,
+            .map(|l| l.split('\t').collect::<Vec<&str>>())
+            .filter(|f| f[4] == "rule");
+        for f in lines {
+            let sandbox = Sandbox::new();
+            let objects: Vec<Value> = (f[2].split(" ¦ ").enumerate())
+                .map(|(i, text)| json!({"Rule_number": i + 1, "Category": "CODE", "Instruction": text, "Why": "w"}))
+                .collect();
+            sandbox.write(RULES, serde_json::to_string(&objects).unwrap());
+            let run = sandbox.run(&[
+                "learn",
+                "--dry-run",
+                "-c",
+                "code",
+                "-w",
+                "w",
+                "--format",
+                "json",
+                &f[3].replace("\\n", " "),
+            ]);
+            let output = run.json();
+            let rule = |v: &Value| v["rule"].as_u64().unwrap();
+            let verdict = output["matches"].as_array().unwrap().first().map(rule);
+            let near: Vec<u64> = output["near"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(rule)
+                .collect();
+            match f[1].parse::<u64>().ok() {
+                Some(target) => {
+                    h.positives += 1;
+                    h.shown += usize::from(verdict == Some(target) || near.contains(&target));
+                    h.verdicts += usize::from(verdict == Some(target));
+                    h.wrong_verdicts += usize::from(verdict.is_some_and(|v| v != target));
+                }
+                None => {
+                    h.others += 1;
+                    h.others_shown += usize::from(verdict.is_some() || !near.is_empty());
+                    h.wrong_verdicts += usize::from(verdict.is_some());
+                }
             }
-            h.repeats += usize::from(f[0] == "repeat");
-            h.reversals += usize::from(f[0] == "reversal");
         }
-        eprintln!(
-            "{name}: repeats named {}/{}, reversals named {}/{}, a wrong rule {}/{}, the right rule the wrong way {}/{}",
-            h.repeats_named,
-            h.repeats,
-            h.reversals_named,
-            h.reversals,
-            h.wrong,
-            h.all,
-            h.wrong_way,
-            h.all
-        );
+        eprintln!("{name}: {h:?}");
         h
     }
-
-    /// Holds the floors (and the ceilings of the wrong verdicts) given.
-    fn holds(&self, repeats: f64, reversals: f64, wrong: f64, wrong_way: f64) {
-        let share = |n: usize, of: usize| n as f64 / of as f64;
-        assert!(
-            share(self.repeats_named, self.repeats) >= repeats,
-            "{}",
-            self.repeats_named
-        );
-        assert!(
-            share(self.reversals_named, self.reversals) >= reversals,
-            "{}",
-            self.reversals_named
-        );
-        assert!(share(self.wrong, self.all) <= wrong, "{}", self.wrong);
-        assert!(
-            share(self.wrong_way, self.all) <= wrong_way,
-            "{}",
-            self.wrong_way
-        );
-    }
 }
 
-/// The first frozen held-out pairs: the figures of src/docs/consistency.md, held a little
-/// below what they measured (above, for the wrong verdicts; the wrong rules at the issue's
-/// bound of 5%).
+/// The first frozen held-out pairs of the older matcher: held a little below what this
+/// session measured (see src/docs/consistency.md).
 #[test]
-fn the_judgment_over_the_frozen_held_out_pairs() {
-    HeldOut::measure("held-out", include_str!("../fixtures/pairs/heldout.tsv"))
-        .holds(0.48, 0.49, 0.05, 0.04);
+fn learn_over_the_frozen_held_out_pairs() {
+    let h = HeldOut::measure("held-out", include_str!("../fixtures/pairs/heldout.tsv"));
+    assert!(h.shown as f64 / h.positives as f64 >= HELD_OUT.0, "{h:?}");
+    assert!(h.wrong_verdicts <= HELD_OUT.1, "{h:?}");
 }
 
-/// The second frozen held-out pairs, written apart from the corpus and the matcher after
-/// the first had been looked at too often, measured once by the ninth session's matcher
-/// (124/289 repeats, 73/165 reversals, 7/845 wrong rules, 44/845 the wrong way) and a
-/// second time by the tenth's (125, 74, 7, 44): held a little below that, the wrong rules
-/// at the issue's bound.
+/// The second frozen held-out pairs, written apart from the corpus and the older matcher.
 #[test]
-fn the_judgment_over_the_second_held_out_pairs() {
-    HeldOut::measure("held-out 2", include_str!("../fixtures/pairs/heldout2.tsv"))
-        .holds(0.42, 0.44, 0.05, 0.06);
+fn learn_over_the_second_held_out_pairs() {
+    let h = HeldOut::measure("held-out 2", include_str!("../fixtures/pairs/heldout2.tsv"));
+    assert!(h.shown as f64 / h.positives as f64 >= HELD_OUT_2.0, "{h:?}");
+    assert!(h.wrong_verdicts <= HELD_OUT_2.1, "{h:?}");
 }
+
+/// The share of repeats and reversals whose rule `learn` refuses the text for or lists
+/// near, and the most wrong verdicts.
+/// Measured once: 32 of 62 and 94 of 131 shown (none refused for), no wrong verdict;
+/// a rule shown for 16 of 96 and 17 of 99 other texts.
+const HELD_OUT: (f64, usize) = (0.48, 0);
+const HELD_OUT_2: (f64, usize) = (0.68, 0);

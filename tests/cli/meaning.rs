@@ -284,3 +284,150 @@ fn the_kept_vectors_are_rebuilt_when_damaged_and_never_stale() {
     let status = hermetic_git(&mut status).output().unwrap();
     assert!(!String::from_utf8_lossy(&status.stdout).contains("vectors"));
 }
+
+/// What `check` reports of a pair of rules: a verdict of its own (the same words, or
+/// their reversal: what `learn` refuses), a near pair to settle, or nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reported {
+    Verdict,
+    Near,
+    Nothing,
+}
+
+/// The pairs `check` reports among `rules` (numbered from 1), by their two numbers.
+fn reported_pairs(sandbox: &Sandbox) -> Vec<(u64, u64, Reported)> {
+    let report = sandbox.run(&["check", "--format", "json"]).json();
+    let numbers = |message: &str| -> Vec<u64> {
+        message
+            .split("rule ")
+            .skip(1)
+            .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+            .collect()
+    };
+    (report["diagnostics"].as_array().unwrap().iter())
+        .filter_map(|d| {
+            let kind = match d["code"].as_str()? {
+                "similar-rules" | "conflicting-rules" => Reported::Verdict,
+                "near-rules" => Reported::Near,
+                _ => return None,
+            };
+            let n = numbers(d["message"].as_str()?);
+            Some((n[0].min(n[1]), n[0].max(n[1]), kind))
+        })
+        .collect()
+}
+
+/// The frozen held-out pairs (`pairs.jsonl`: the same rule in other words or another
+/// language, the same job done another way, and distinct rules of a topic), each pair in
+/// a scope of its own in one rules file, through one `check`: the pairs it reports, and
+/// a sample of `learn` refusals. Floors a little below what this session measured.
+#[test]
+fn check_over_the_held_out_rule_pairs() {
+    let text = std::fs::read_to_string(format!("{CORPUS}/pairs.jsonl")).unwrap();
+    let pairs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut file = Vec::new();
+    for (at, pair) in pairs.iter().enumerate() {
+        for (side, text) in [(1, &pair["a"]), (2, &pair["b"])] {
+            file.push(json!({"Rule_number": 2 * at + side, "Category": "CODE",
+                "Instruction": text, "Why": "team", "Paths": [format!("pair{at}/**")]}));
+        }
+    }
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&file).unwrap(),
+    );
+    let reported = reported_pairs(&sandbox);
+    let of_pair = |at: usize| {
+        let (a, b) = (2 * at as u64 + 1, 2 * at as u64 + 2);
+        (reported.iter())
+            .find(|(x, y, _)| (*x, *y) == (a, b))
+            .map_or(Reported::Nothing, |r| r.2)
+    };
+    let mut counts: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    for (at, pair) in pairs.iter().enumerate() {
+        let label = pair["label"].as_str().unwrap();
+        let got = match of_pair(at) {
+            Reported::Verdict => "verdict",
+            Reported::Near => "near",
+            Reported::Nothing => "nothing",
+        };
+        *counts.entry((label, got)).or_default() += 1;
+    }
+    eprintln!("held-out pairs through check: {counts:?}");
+    let count = |label: &str, got: &str| counts.get(&(label, got)).copied().unwrap_or(0);
+    let all = |label: &str| {
+        ["verdict", "near", "nothing"]
+            .iter()
+            .map(|g| count(label, g))
+            .sum::<usize>()
+    };
+    let found = |label: &str| count(label, "verdict") + count(label, "near");
+    // No distinct pair gets a verdict: `learn` refuses none of them.
+    assert_eq!(count("distinct", "verdict"), 0, "{counts:?}");
+    assert!(
+        found("same") as f64 / all("same") as f64 >= FOUND_SAME,
+        "{counts:?}"
+    );
+    assert!(
+        found("near") as f64 / all("near") as f64 >= FOUND_NEAR,
+        "{counts:?}"
+    );
+    assert!(
+        found("distinct") as f64 / all("distinct") as f64 <= FOUND_DISTINCT,
+        "{counts:?}"
+    );
+    // `learn` refuses as `check` judges: a sample of the distinct pairs, each learned
+    // beside its first rule, none refused.
+    for pair in pairs.iter().filter(|p| p["label"] == "distinct").take(12) {
+        let one = Sandbox::new();
+        let first = json!([{"Rule_number": 1, "Category": "CODE", "Instruction": pair["a"], "Why": "team"}]);
+        one.write(".agents/autofix.json", first.to_string());
+        let run = one.run(&[
+            "learn",
+            "--dry-run",
+            "-c",
+            "code",
+            "-w",
+            "w",
+            "--format",
+            "json",
+            pair["b"].as_str().unwrap(),
+        ]);
+        assert_eq!(run.json()["status"], "dry_run", "{pair}");
+    }
+}
+
+/// Same-rule pairs (in other words, or the other language) and same-job pairs `check`
+/// reports at least; distinct pairs of a topic it reports at most. Measured once: same
+/// 57/60, near 50/60, distinct 17/80 (none with a verdict).
+const FOUND_SAME: f64 = 0.93;
+const FOUND_NEAR: f64 = 0.80;
+const FOUND_DISTINCT: f64 = 0.25;
+
+/// The notes `check` gives on each realistic held-out file as it stands (every rule a
+/// rule of its own, several on one topic): near pairs a team must settle, or record as
+/// distinct, before `check` is quiet.
+#[test]
+fn check_over_the_held_out_files() {
+    for file in ["web", "cli", "data", "fr"] {
+        let rules = rules_of(file);
+        let sandbox = repo_with(&rules);
+        let reported = reported_pairs(&sandbox);
+        let near = reported.iter().filter(|r| r.2 == Reported::Near).count();
+        let verdicts = reported.iter().filter(|r| r.2 == Reported::Verdict).count();
+        eprintln!(
+            "{file} ({} rules): near pairs {near}, verdicts {verdicts}",
+            rules.len()
+        );
+        assert_eq!(verdicts, 0, "{reported:?}");
+        assert!(near <= MAX_NEAR_IN_A_FILE, "{file}: {reported:?}");
+    }
+}
+
+/// The most near pairs `check` may report in a realistic file of 50 to 60 rules (measured
+/// once: web 13, cli 16, data 17, fr 18).
+const MAX_NEAR_IN_A_FILE: usize = 20;

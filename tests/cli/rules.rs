@@ -14,15 +14,16 @@ fn learn(sandbox: &Sandbox, category: &str, why: &str, instruction: &str) -> Run
 }
 
 /// A file as the tool writes it, with `n` rules.
+/// Rules that say different things, far apart in meaning (no `near-rules` among them).
+const THINGS: [&str; 3] = [
+    "Run cargo fmt before committing.",
+    "Keep secrets out of the repository.",
+    "Write user-facing text in plain English.",
+];
+
 fn tool_written(sandbox: &Sandbox, n: usize) {
-    for i in 1..=n {
-        learn(
-            sandbox,
-            "code",
-            "user preference",
-            &format!("Always do thing {i}"),
-        )
-        .expect(0);
+    for thing in &THINGS[..n] {
+        learn(sandbox, "code", "user preference", thing).expect(0);
     }
 }
 
@@ -433,7 +434,13 @@ fn learning_an_active_instruction_again_adds_nothing() {
     let sandbox = Sandbox::new();
     tool_written(&sandbox, 2);
     let before = sandbox.read_bytes(RULES);
-    let run = learn(&sandbox, "style", "other", "  always DO thing 2 ").expect(0);
+    let run = learn(
+        &sandbox,
+        "style",
+        "other",
+        "  keep SECRETS out of the repository. ",
+    )
+    .expect(0);
     assert!(
         run.stdout.starts_with("Already known as rule #2 ([CODE])"),
         "{}",
@@ -442,18 +449,9 @@ fn learning_an_active_instruction_again_adds_nothing() {
     assert_eq!(sandbox.read_bytes(RULES), before);
     // A superseded instruction can be learned again.
     sandbox
-        .run(&[
-            "learn",
-            "-c",
-            "code",
-            "-w",
-            "w",
-            "-s",
-            "1",
-            "Always do thing 3",
-        ])
+        .run(&["learn", "-c", "code", "-w", "w", "-s", "1", THINGS[2]])
         .expect(0);
-    let run = learn(&sandbox, "code", "back", "Always do thing 1").expect(0);
+    let run = learn(&sandbox, "code", "back", THINGS[0]).expect(0);
     assert!(run.stdout.starts_with("Learned rule #4"), "{}", run.stdout);
 }
 
@@ -530,7 +528,8 @@ fn hand_written_markers_in_english_and_french() {
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(codes, ["dangling-supersedes"]);
+    // Rule 7 changes rule 6's job ("Use yarn" beside "Use pnpm"): a near pair to settle.
+    assert_eq!(codes, ["near-rules", "dangling-supersedes"]);
 }
 
 #[test]
@@ -659,7 +658,7 @@ fn check_reports_every_rule_problem() {
     );
     assert!(
         run.stdout
-            .ends_with("Checked 10 rules in .agents/autofix.json: 7 errors, 2 warnings.\n"),
+            .contains("Checked 10 rules in .agents/autofix.json: 7 errors, 2 warnings"),
         "{}",
         run.stdout
     );
@@ -1287,9 +1286,13 @@ fn supersede_references_in_free_text_are_real() {
         "Always use y",
     )
     .expect(0);
-    assert_eq!(
-        run.stdout,
-        "Learned rule #7 ([CODE]): Always use y \u{2014} saved to .agents/autofix.json\n  supersedes rule 6 (from Why)\n"
+    // (The conventions near it are listed after.)
+    assert!(
+        run.stdout.starts_with(
+            "Learned rule #7 ([CODE]): Always use y \u{2014} saved to .agents/autofix.json\n  supersedes rule 6 (from Why)\n"
+        ),
+        "{}",
+        run.stdout
     );
     let run = sandbox
         .run(&[
@@ -1362,8 +1365,20 @@ fn superseding_a_defective_rule_turns_check_green() {
         run.stdout
     );
     // The sanctioned fix: learn rules that supersede the defective ones.
-    learn(&sandbox, "ux", "supersedes rule 43", "Always label icons").expect(0);
-    learn(&sandbox, "code", "w", "Always z, which replaces rule 44").expect(0);
+    learn(
+        &sandbox,
+        "ux",
+        "supersedes rule 43",
+        "Give every icon button a label",
+    )
+    .expect(0);
+    learn(
+        &sandbox,
+        "code",
+        "w",
+        "Keep secrets out of logs, which replaces rule 44",
+    )
+    .expect(0);
     let run = sandbox.run(&["check"]).expect(0);
     assert!(
         run.stdout.contains("note[unknown-category]: rule 43"),
@@ -1483,23 +1498,38 @@ fn the_first_locale_variable_set_decides_and_lang_overrides_it() {
             ("LC_MESSAGES", "fr_CA.UTF-8"),
             ("LANG", "en_US.UTF-8"),
         ],
-        &["--dry-run", "-c", "tool", "-w", "w", "Always y"],
+        &[
+            "--dry-run",
+            "-c",
+            "tool",
+            "-w",
+            "w",
+            "Keep secrets out of the repository",
+        ],
     )
     .expect(0);
     assert_eq!(
         run.stdout,
-        "Apprendrait la règle n°2 ([TOOL]) : Always y \u{2014} dans .agents/autofix.json (simulation, rien n'est écrit)\n"
+        "Apprendrait la règle n°2 ([TOOL]) : Keep secrets out of the repository \u{2014} dans .agents/autofix.json (simulation, rien n'est écrit)\n"
     );
     // --lang wins over the locale, both ways.
     let run = learn_in_locale(
         &sandbox,
         &[("LC_ALL", "C")],
-        &["--lang", "fr", "-c", "tool", "-w", "w", "Always y"],
+        &[
+            "--lang",
+            "fr",
+            "-c",
+            "tool",
+            "-w",
+            "w",
+            "Keep secrets out of the repository",
+        ],
     )
     .expect(0);
     assert_eq!(
         run.stdout,
-        "Règle apprise n°2 ([TOOL]) : Always y \u{2014} enregistrée dans .agents/autofix.json\n"
+        "Règle apprise n°2 ([TOOL]) : Keep secrets out of the repository \u{2014} enregistrée dans .agents/autofix.json\n"
     );
     let run = learn_in_locale(
         &sandbox,

@@ -1990,7 +1990,7 @@ fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
             "the vault",
             "--supersedes",
             "org:2",
-            "Always keep credentials in the vault.",
+            "Never commit secrets to the repository - because the vault holds them.",
         ],
     )
     .expect(0);
@@ -2011,7 +2011,7 @@ fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
     assert_eq!(figure["corrections"], 5, "{ledger}");
     // The pnpm correction of Nov 5 repeats org:1 (imported Nov 2), the secrets one of Nov 6
     // org:2 (in force Nov 2 to Nov 10), the one of Nov 12 the local rule that replaced it
-    // (in other words); not the pnpm one of Nov 1, before the import.
+    // (its words, another reason); not the pnpm one of Nov 1, before the import.
     assert_eq!(figure["repeats"], 3, "{ledger}");
     assert_eq!(figure["committed_rules"], 3, "{ledger}");
     let rules = ledger["rules"].as_array().unwrap();

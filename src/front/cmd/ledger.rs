@@ -1,5 +1,6 @@
-//! `autofix retire` and `autofix ledger`: the rules'
-//! history — who learned each, what replaced or retired it, and whether it held.
+//! `autofix retire`, `autofix distinct` and `autofix ledger`: the rules' history — who
+//! learned each, what replaced or retired it, which near rules both hold, and whether
+//! they held.
 
 use std::process::ExitCode;
 
@@ -7,9 +8,9 @@ use crate::ops;
 use crate::ops::learning::AfterLearning;
 use crate::render::Render as _;
 
-use crate::front::cli::{LedgerArgs, RetireArgs, TextOrJson};
+use crate::front::cli::{DistinctArgs, LedgerArgs, RetireArgs, TextOrJson};
 use crate::front::context::{Context, eprint, print};
-use crate::front::history::retired_output;
+use crate::front::history::{distinct_output, retired_output};
 
 pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -24,6 +25,24 @@ pub(crate) fn retire(context: &Context, args: RetireArgs) -> anyhow::Result<Exit
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
     let (text, json) = retired_output(&learned, &request.rule, &request.why);
+    match args.format {
+        TextOrJson::Text if args.quiet => {}
+        TextOrJson::Text => print(&text)?,
+        TextOrJson::Json => print(&json)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn distinct(context: &Context, args: DistinctArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let request = ops::distinct::Request {
+        rules: [args.rules[0], args.rules[1]],
+        why: args.why,
+        dry_run: args.dry_run,
+    };
+    let learned = ops::distinct::record(&workspace, &request)?;
+    eprint(&learned.warnings_text(context.stderr_painter()));
+    let (text, json) = distinct_output(&learned, &request.why);
     match args.format {
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,

@@ -178,6 +178,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Check(args) => rules::check(&context, args),
         Command::Enforce(args) => enforce::enforce(&context, args),
         Command::Retire(args) => ledger::retire(&context, args),
+        Command::Distinct(args) => ledger::distinct(&context, args),
         Command::Ledger(args) => ledger::ledger(&context, args),
         Command::Where(args) => rules::where_(&context, args),
         Command::Preset(command) => preset::run(&context, command),

@@ -1,0 +1,392 @@
+//! The strict relation of a text to the rules: the one verdict the tool states itself. A
+//! text *repeats* a rule when one of its sentences says the rule's directive (its text
+//! before the reason) in the same words, and *reverses* it when it says the same words
+//! under the opposite polarity ("Always use X" / "Never use X", "Prefer X" / "Avoid X",
+//! "Utilise X" / "N'utilise pas X"). Case, spacing, punctuation at a word's edges and
+//! Markdown marks are set aside, and so are the words that only give a polarity. Anything
+//! less than that is for the sentence model to retrieve ([`crate::meaning`]) and for the
+//! agent or the person to judge: the tool states no verdict it cannot back.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+/// How a text relates to a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Kind {
+    /// The rule's directive in the same words.
+    Duplicate,
+    /// The rule's directive in the same words under the opposite polarity.
+    Contradiction,
+}
+
+/// An existing rule that a text repeats or reverses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Match {
+    /// The existing rule's number.
+    pub rule: u64,
+    pub kind: Kind,
+    /// The existing rule's instruction.
+    pub instruction: String,
+}
+
+/// A directive read strictly: its words, the polarity words taken out, and whether it
+/// forbids what they say.
+#[derive(Debug, PartialEq, Eq)]
+struct Statement {
+    words: String,
+    forbids: bool,
+}
+
+use crate::meaning::{AFFIRMING, DENYING};
+
+/// What opens a sentence to address the agent, not to say the rule ("No, use pnpm.", "I
+/// told you: never push to main."), in lower case.
+const LEADS: &[&str] = &[
+    "no, ",
+    "non, ",
+    "again, ",
+    "again: ",
+    "encore, ",
+    "so, ",
+    "ok, ",
+    "okay, ",
+    "i told you: ",
+    "i told you, ",
+    "i said: ",
+    "i said, ",
+    "as i said, ",
+    "je te l'ai dit : ",
+    "je te l'ai dit: ",
+    "je te l'ai dit, ",
+    "je t'ai dit : ",
+    "je t'ai dit, ",
+];
+
+/// A sentence's last clause that addresses the agent, not the rule ("Never push to main,
+/// I told you.").
+const TAILS: &[&str] = &[
+    ", i told you",
+    ", i said",
+    ", again",
+    ", please",
+    ", thanks",
+    ", je te l'ai dit",
+    ", je t'ai dit",
+    ", encore",
+    ", merci",
+    ", s'il te plaît",
+];
+
+/// How `text` reads strictly: `None` for a question, or when no word is left.
+fn statement(text: &str) -> Option<Statement> {
+    // A question asks; it states no rule.
+    if text.trim_end().ends_with('?') {
+        return None;
+    }
+    // Only what `learn` accepts of an instruction is compared.
+    let end = (0..=text.len().min(super::file::MAX_FIELD_CHARS * 4))
+        .rev()
+        .find(|&at| text.is_char_boundary(at))
+        .unwrap_or(0);
+    let mut flat = super::words_only(crate::meaning::directive(&text[..end])).replace('’', "'");
+    let said = flat.trim_end_matches(['!', '.', ' ']).len();
+    flat.truncate(said);
+    if let Some(tail) = TAILS.iter().find(|tail| flat.ends_with(*tail)) {
+        flat.truncate(flat.len() - tail.len());
+    }
+    while let Some(lead) = LEADS.iter().find(|lead| flat.starts_with(*lead)) {
+        flat.drain(..lead.len());
+    }
+    let mut words: Vec<&str> = Vec::new();
+    let mut forbids = false;
+    for raw in flat.split_whitespace() {
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+        let word = word.trim_start_matches('\'');
+        let (word, elided) = match word.strip_prefix("n'") {
+            Some(rest) if !rest.is_empty() => (rest, true),
+            _ => (word, false),
+        };
+        forbids |= elided;
+        if let Some(base) = word
+            .strip_suffix("n't")
+            .filter(|_| !DENYING.contains(&word))
+        {
+            forbids = true;
+            words.push(if base == "wo" { "will" } else { base });
+        } else if DENYING.contains(&word) {
+            // Any denial forbids: French says one twice ("ne … pas", "n'… jamais").
+            forbids = true;
+        } else if !word.is_empty() && !AFFIRMING.contains(&word) {
+            words.push(word);
+        }
+    }
+    // "do" is emphasis or the auxiliary of a denial ("do not"): never what a rule says.
+    words.retain(|word| *word != "do");
+    (!words.is_empty()).then(|| Statement {
+        words: words.join(" "),
+        forbids,
+    })
+}
+
+/// What sets aside an alternative after a sentence's directive ("Use pnpm, not npm"):
+/// the directive before it is said whole.
+const ALTERNATIVES: &[&str] = &[
+    ", not ",
+    ", never ",
+    " instead of ",
+    " rather than ",
+    ", pas ",
+    ", jamais ",
+    " au lieu de ",
+    " au lieu d'",
+    " plutôt que ",
+];
+
+/// The statements a text makes: the whole, each sentence of a longer one, and each of
+/// those before an alternative it sets aside.
+fn statements(text: &str) -> Vec<Statement> {
+    let mut pieces = vec![text];
+    let sentences: Vec<&str> = crate::meaning::sentences(text).collect();
+    if sentences.len() > 1 {
+        pieces.extend(sentences);
+    }
+    let mut said = Vec::new();
+    for piece in pieces {
+        said.extend(statement(piece));
+        // ASCII lower case keeps every byte's place, so an offset found in it cuts `piece`.
+        let lower = piece.to_ascii_lowercase();
+        if let Some(cut) = ALTERNATIVES.iter().filter_map(|a| lower.find(a)).min() {
+            said.extend(statement(&piece[..cut]));
+        }
+    }
+    said
+}
+
+/// The rules among `candidates` (number, instruction) that `text` repeats or reverses:
+/// repeats first, then the later rule.
+pub(crate) fn matches<'a>(
+    text: &str,
+    candidates: impl Iterator<Item = (u64, &'a str)>,
+) -> Vec<Match> {
+    let said = statements(text);
+    if said.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<(usize, Match)> = Vec::new();
+    for (at, (rule, instruction)) in candidates.enumerate() {
+        let Some(holds) = statement(instruction) else {
+            continue;
+        };
+        let kinds = (said.iter()).filter(|s| s.words == holds.words).map(|s| {
+            match s.forbids == holds.forbids {
+                true => Kind::Duplicate,
+                false => Kind::Contradiction,
+            }
+        });
+        if let Some(kind) = kinds.min() {
+            let instruction = instruction.to_string();
+            found.push((
+                at,
+                Match {
+                    rule,
+                    kind,
+                    instruction,
+                },
+            ));
+        }
+    }
+    found.sort_by(|(a_at, a), (b_at, b)| a.kind.cmp(&b.kind).then(b_at.cmp(a_at)));
+    found.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Two rules of a list in the strict relation: their positions, `earlier` < `later`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pair {
+    pub(crate) earlier: usize,
+    pub(crate) later: usize,
+    pub(crate) kind: Kind,
+}
+
+/// Every pair of `instructions` in the strict relation, by their later then earlier rule:
+/// rules are grouped by their words, so the cost is linear in the file.
+pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
+    let mut by_words: HashMap<String, Vec<(usize, bool)>> = HashMap::new();
+    for (at, instruction) in instructions.iter().enumerate() {
+        if let Some(said) = statement(instruction) {
+            by_words
+                .entry(said.words)
+                .or_default()
+                .push((at, said.forbids));
+        }
+    }
+    let mut pairs = Vec::new();
+    for group in by_words.values().filter(|group| group.len() > 1) {
+        for (i, &(later, forbids)) in group.iter().enumerate() {
+            // Against the nearest earlier rule of each polarity: a file holding a rule ten
+            // times is nine repeats, not forty-five.
+            let mut earlier: Vec<(usize, bool)> = group[..i].to_vec();
+            earlier.reverse();
+            for polarity in [forbids, !forbids] {
+                if let Some(&(earlier, _)) = earlier.iter().find(|(_, f)| *f == polarity) {
+                    let kind = match polarity == forbids {
+                        true => Kind::Duplicate,
+                        false => Kind::Contradiction,
+                    };
+                    pairs.push(Pair {
+                        earlier,
+                        later,
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+    pairs.sort_by_key(|pair| (pair.later, pair.earlier));
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str, rule: &str) -> Option<Kind> {
+        matches(text, [(1, rule)].into_iter())
+            .first()
+            .map(|m| m.kind)
+    }
+
+    #[test]
+    fn the_same_words_repeat_and_the_opposite_polarity_reverses() {
+        let rule = "Never use var in JavaScript - because of hoisting.";
+        assert_eq!(
+            kind("never use `var` in JavaScript", rule),
+            Some(Kind::Duplicate)
+        );
+        assert_eq!(
+            kind("Never use var in JavaScript!", rule),
+            Some(Kind::Duplicate)
+        );
+        assert_eq!(
+            kind("I told you: never use var in JavaScript", rule),
+            Some(Kind::Duplicate)
+        );
+        assert_eq!(
+            kind("No, never use var in JavaScript, I told you.", rule),
+            Some(Kind::Duplicate)
+        );
+        assert_eq!(
+            kind("Always use var in JavaScript.", rule),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind("Use var in JavaScript.", rule),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind("Prefer named exports.", "Avoid named exports."),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind("Don't push to main", "Push to main."),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind("Do not push to main", "Never push to main."),
+            Some(Kind::Duplicate)
+        );
+        assert_eq!(
+            kind("You shouldn't mock the DB", "You should mock the DB"),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind("N'utilise pas Moment.js", "Utilise Moment.js - parce que."),
+            Some(Kind::Contradiction)
+        );
+        assert_eq!(
+            kind(
+                "Ne jamais committer le fichier .env",
+                "Toujours committer le fichier .env"
+            ),
+            Some(Kind::Contradiction)
+        );
+    }
+
+    #[test]
+    fn the_directive_before_an_alternative_set_aside_repeats() {
+        let rule = "Always use pnpm to install packages - because of the lockfile.";
+        for text in [
+            "No, use pnpm to install packages, not npm.",
+            "Use pnpm to install packages instead of npm!",
+            "Utilise pnpm pour installer les paquets, pas npm.",
+        ] {
+            let rule = match text.starts_with("Utilise") {
+                true => "Utilise pnpm pour installer les paquets.",
+                false => rule,
+            };
+            assert_eq!(kind(text, rule), Some(Kind::Duplicate), "{text}");
+        }
+        // The rule says more than the text: no verdict.
+        assert_eq!(kind("Use pnpm.", "Use pnpm instead of npm."), None);
+    }
+
+    #[test]
+    fn other_words_are_not_a_verdict() {
+        assert_eq!(
+            kind(
+                "Run cargo clippy before committing.",
+                "Run cargo fmt before committing."
+            ),
+            None
+        );
+        assert_eq!(
+            kind(
+                "Use npm to install packages.",
+                "Use pnpm to install packages."
+            ),
+            None
+        );
+        assert_eq!(
+            kind(
+                "Install dependencies with pnpm.",
+                "Use pnpm to install packages."
+            ),
+            None
+        );
+        assert_eq!(kind("Never.", "Always."), None);
+    }
+
+    #[test]
+    fn a_sentence_of_a_longer_text_repeats() {
+        let text = "That broke the deploy again. No, never commit the .env file. Revert it.";
+        let found = matches(text, [(7, "Never commit the .env file.")].into_iter());
+        assert_eq!(
+            found.first().map(|m| (m.rule, m.kind)),
+            Some((7, Kind::Duplicate))
+        );
+    }
+
+    #[test]
+    fn pairs_are_found_by_their_words() {
+        let rules = [
+            "Use tabs.",
+            "Never push to main.",
+            "Always use tabs - because.",
+            "Push to main.",
+            "use tabs",
+        ];
+        let found: Vec<(usize, usize, Kind)> = pairs(&rules)
+            .iter()
+            .map(|p| (p.earlier, p.later, p.kind))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (0, 2, Kind::Duplicate),
+                (1, 3, Kind::Contradiction),
+                (2, 4, Kind::Duplicate)
+            ]
+        );
+    }
+}
