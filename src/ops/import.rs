@@ -96,6 +96,22 @@ pub(crate) struct Item {
     /// taking them out could lose what only they say.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stays: bool,
+    /// For a rule to add, the rule the sentence model finds nearest it, if near: an
+    /// active rule or one found before it, for the person to settle after the import
+    /// (`check` then notes the pair).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near: Option<NearTo>,
+}
+
+/// The rule near a rule to import: an active rule (`rule`) or one found before it
+/// (`place`, `CLAUDE.md:5`), and the cosine.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct NearTo {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
+    pub score: f64,
 }
 
 /// What a move did (or would do) to one hand-written file.
@@ -183,6 +199,7 @@ pub(crate) fn run(workspace: &Workspace, request: &Request) -> Result<Report, Im
         warnings: Vec::new(),
     };
     refuse_what_an_import_holds(workspace, &mut report.items);
+    mark_near(workspace, &mut report.items, &active);
     if request.write {
         learn_all(workspace, request, &mut report)?;
     }
@@ -224,6 +241,7 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
                 earlier_at: None,
                 message: None,
                 stays: false,
+                near: None,
             }
         })
         .collect();
@@ -264,6 +282,62 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
         item.rule = Some(number);
     }
     items
+}
+
+/// Marks each rule to add with the rule nearest it, if near ([`crate::meaning::near_pairs`],
+/// as `check` finds pairs): an active rule of the same scope or a rule to add found before
+/// it. Said before anything is written; past `check`'s bound nothing is sought.
+fn mark_near(workspace: &Workspace, items: &mut [Item], active: &[handwritten::ActiveRule<'_>]) {
+    let adding: Vec<usize> = (0..items.len())
+        .filter(|&at| items[at].status == Verdict::Add)
+        .collect();
+    let total = active.len() + adding.len();
+    if adding.is_empty() || total > crate::rules::check::MAX_NEAR_RULES {
+        return;
+    }
+    let mut texts: Vec<&str> = active.iter().map(|(_, text, _)| *text).collect();
+    texts.extend(
+        adding
+            .iter()
+            .map(|&at| items[at].found.instruction.as_str()),
+    );
+    let mut cache = crate::meaning::Cache::of_work_tree(&workspace.root);
+    let Ok(pairs) = crate::meaning::near_pairs(&texts, &mut cache) else {
+        return;
+    };
+    cache.save();
+    let paths_of = |at: usize| -> &[String] {
+        match at.checked_sub(active.len()) {
+            None => active[at].2,
+            Some(found) => &items[adding[found]].found.paths,
+        }
+    };
+    let mut marks: Vec<(usize, NearTo)> = Vec::new();
+    for pair in pairs {
+        let Some(later) = pair.later.checked_sub(active.len()).map(|at| adding[at]) else {
+            continue;
+        };
+        let same_scope = handwritten::same_globs(paths_of(pair.earlier), paths_of(pair.later));
+        if !same_scope || marks.iter().any(|(at, _)| *at == later) {
+            continue;
+        }
+        let near = match pair.earlier.checked_sub(active.len()) {
+            None => NearTo {
+                rule: Some(active[pair.earlier].0),
+                place: None,
+                score: (f64::from(pair.score) * 100.0).round() / 100.0,
+            },
+            Some(found) => NearTo {
+                rule: None,
+                place: Some(items[adding[found]].found.place()),
+                score: (f64::from(pair.score) * 100.0).round() / 100.0,
+            },
+        };
+        marks.push((later, near));
+    }
+    for (at, near) in marks {
+        items[at].near = Some(near);
+    }
 }
 
 /// A rule that repeats or reverses a rule imported from a git source is refused as `learn`

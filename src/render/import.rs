@@ -243,12 +243,22 @@ fn text(report: &Report, verbose: bool) -> String {
 impl Item {
     /// `add #4 [TOOL] Always use pnpm (src/**)`, `skip: repeats rule 2: …`.
     fn describe(&self) -> String {
-        let said = self.said();
+        let mut said = self.said();
         if self.stays {
-            format!("{said} (stays in {}: not in these words)", self.found.file)
-        } else {
-            said
+            said = format!("{said} (stays in {}: not in these words)", self.found.file);
         }
+        if let Some(near) = &self.near {
+            let to = match (&near.rule, &near.place) {
+                (Some(rule), _) => format!("rule {rule}"),
+                (None, Some(place)) => place.clone(),
+                (None, None) => String::new(),
+            };
+            said = format!(
+                "{said} (near {to}, cosine {:.2}: settle it after)",
+                near.score
+            );
+        }
+        said
     }
 
     fn said(&self) -> String {

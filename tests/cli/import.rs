@@ -297,6 +297,45 @@ fn repeats_of_existing_rules_and_of_each_other_are_skipped_and_moved() {
     assert_eq!(listing["counts"]["active"], 3, "{listing}");
 }
 
+/// A rule to add that comes near an active rule or a rule found before it (the same job,
+/// another tool) is added, and the preview says which, before anything is written.
+#[test]
+fn the_preview_names_the_rules_near_a_rule_to_add() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "repo/CLAUDE.md",
+        "# Rules\n\n- Use npm to install packages.\n- Run cargo fmt before committing.\n- Run cargo clippy before committing.\n",
+    );
+    sandbox
+        .run(&[
+            "-C",
+            "repo",
+            "learn",
+            "-c",
+            "tool",
+            "-w",
+            "team",
+            "Use pnpm to install packages.",
+        ])
+        .expect(0);
+    let text = import(&sandbox, &[]).expect(0).stdout;
+    assert!(
+        text.contains("add #2 [TOOL] Use npm to install packages. (near rule 1, cosine 0."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Run cargo clippy before committing. (near CLAUDE.md:4, cosine 0."),
+        "{text}"
+    );
+    let report = import(&sandbox, &["--format", "json"]).expect(0).json();
+    let near: Vec<&serde_json::Value> = (report["rules"].as_array().unwrap().iter())
+        .map(|r| &r["near"])
+        .collect();
+    assert_eq!(near[0]["rule"], 1, "{report}");
+    assert_eq!(near[1], &serde_json::Value::Null, "{report}");
+    assert_eq!(near[2]["place"], "CLAUDE.md:4", "{report}");
+}
+
 #[test]
 fn without_move_the_hand_written_files_stay_byte_for_byte() {
     let sandbox = repo_of("agents");
