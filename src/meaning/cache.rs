@@ -73,7 +73,8 @@ impl Cache {
             .filter(|(_, key)| !self.at.contains_key(*key))
             .map(|(text, _)| *text)
             .collect();
-        missing.sort_unstable();
+        // By length: a batch is padded to its longest text, so like lengths waste least.
+        missing.sort_unstable_by_key(|text| (text.len(), *text));
         missing.dedup();
         for (at, batch) in missing.chunks(encoder::BATCH).enumerate() {
             if at > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {

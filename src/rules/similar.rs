@@ -11,6 +11,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::meaning::{AFFIRMING, DENYING};
+
 /// How a text relates to a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,8 +40,6 @@ struct Statement {
     words: String,
     forbids: bool,
 }
-
-use crate::meaning::{AFFIRMING, DENYING};
 
 /// What opens a sentence to address the agent, not to say the rule ("No, use pnpm.", "I
 /// told you: never push to main."), in lower case.
