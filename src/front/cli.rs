@@ -28,10 +28,11 @@ Environment:
 const LEARN_EXIT_STATUS: &str = "\
 Exit status:
   0  learned, or already known as an active rule (nothing written)
-  1  refused: it repeats or contradicts an active rule in other words (nothing written;
+  1  refused: it says an active rule's words again, or reverses them (nothing written;
      --supersedes N if it replaces that rule, --force to keep both)
-  2  it could not (usage error, an invalid rules file, a missing supersede target,
-     lock timeout, a failed write); the file is left as it was
+  2  it could not (usage error, a statement that is no instruction without --force, an
+     invalid rules file, a missing supersede target, lock timeout, a failed write); the
+     file is left as it was
 
 Environment:
   AUTOFIX_LOCK_TIMEOUT         seconds to wait for the lock (default 10)
@@ -203,7 +204,7 @@ pub(crate) enum Command {
     /// Append a rule: locked, atomic, numbered highest + 1.
     #[command(
         after_help = LEARN_EXIT_STATUS,
-        override_usage = "autofix learn [OPTIONS] --category <CAT> --why <WHY> <INSTRUCTION>\n       \
+        override_usage = "autofix learn [OPTIONS] <INSTRUCTION>\n       \
                           autofix learn [OPTIONS] --json < rule.json"
     )]
     Learn(LearnArgs),
@@ -854,12 +855,14 @@ pub(crate) struct LearnArgs {
     #[arg(value_name = "INSTRUCTION", required_unless_present = "json")]
     pub(crate) instruction: Option<String>,
 
-    /// STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX or OTHER (any case, brackets allowed).
-    #[arg(short, long, value_name = "CAT", required_unless_present = "json")]
+    /// STYLE, CODE, ARCH, TOOL, PROCESS, DATA, UX or OTHER (any case, brackets allowed);
+    /// without it, guessed from the instruction's words (and said).
+    #[arg(short, long, value_name = "CAT")]
     pub(crate) category: Option<String>,
 
-    /// Why the rule exists: "user preference", "codebase pattern", "framework limitation".
-    #[arg(short, long, value_name = "WHY", required_unless_present = "json")]
+    /// Why the rule exists: "user preference", "codebase pattern", "framework limitation"
+    /// [default: user preference].
+    #[arg(short, long, value_name = "WHY")]
     pub(crate) why: Option<String>,
 
     /// The number of an older rule this one replaces, or an imported rule `NAME:N`

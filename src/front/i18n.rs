@@ -114,6 +114,12 @@ pub(crate) enum Message<'a> {
         instruction: Shown<'a>,
         path: Shown<'a>,
     },
+    /// A text refused because it states something instead of instructing.
+    RefusedStatement {
+        instruction: Shown<'a>,
+        path: Shown<'a>,
+        force: Shown<'a>,
+    },
     /// After the acknowledgement of a scoped rule: its globs, each in backquotes.
     AppliesTo { globs: Shown<'a> },
     /// After the acknowledgement of a checked rule: what it forbids or requires.
@@ -187,6 +193,13 @@ impl Message<'_> {
             Message::RefusedContradiction { instruction, path } => format!(
                 "Not learned: \"{instruction}\" contradicts an active rule \u{2014} {path} unchanged."
             ),
+            Message::RefusedStatement {
+                instruction,
+                path,
+                force,
+            } => format!(
+                "Not learned: \"{instruction}\" does not read as an instruction \u{2014} {path} unchanged.\nWrite it in the imperative (\"Always/Never do X - because Y\"), or learn it as it is with `{force}`. [not-imperative]"
+            ),
             Message::AppliesTo { globs } => format!("  applies to {globs}"),
             Message::Checks { require, pattern } => {
                 let verb = if require { "requires" } else { "forbids" };
@@ -257,6 +270,13 @@ impl Message<'_> {
             ),
             Message::RefusedContradiction { instruction, path } => format!(
                 "Non apprise : \"{instruction}\" contredit une règle active \u{2014} {path} inchangé."
+            ),
+            Message::RefusedStatement {
+                instruction,
+                path,
+                force,
+            } => format!(
+                "Non apprise : \"{instruction}\" ne se lit pas comme une consigne \u{2014} {path} inchangé.\nÉcrivez-la à l'impératif (« Toujours/Ne jamais faire X - parce que Y »), ou apprenez-la telle quelle avec `{force}`. [not-imperative]"
             ),
             Message::AppliesTo { globs } => format!("  s'applique à {globs}"),
             Message::Checks { require, pattern } => {
@@ -556,6 +576,16 @@ pub(crate) fn learned(learned: &Learned, lang: Lang, front: Front) -> String {
     text
 }
 
+/// The line saying which category `learn` guessed from the instruction's words.
+pub(crate) fn category_guessed(lang: Lang, category: &str) -> String {
+    match lang {
+        Lang::En => format!("  category {category}, guessed from its words (`-c` sets another)\n"),
+        Lang::Fr => {
+            format!("  catégorie {category}, devinée d'après ses mots (`-c` en fixe une autre)\n")
+        }
+    }
+}
+
 /// The line naming the exported copies a write brought up to date (none: nothing), as
 /// `learn` and `retire` print it.
 pub(crate) fn exports_refreshed(learned: &Learned, lang: Lang) -> String {
@@ -574,7 +604,7 @@ pub(crate) fn exports_refreshed(learned: &Learned, lang: Lang) -> String {
 
 fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
     let outcome = &learned.outcome;
-    let mut lines = vec![acknowledgement(learned).text(lang)];
+    let mut lines = vec![acknowledgement(learned, front).text(lang)];
     if !outcome.rule.paths.is_empty() {
         let globs: Vec<String> = outcome
             .rule
@@ -619,7 +649,7 @@ fn outcome_text(learned: &Learned, lang: Lang, front: Front) -> String {
         };
         lines.push(format!("{} [{}]", message.text(lang), code.as_str()));
     }
-    if outcome.status == Status::Refused {
+    if outcome.status == Status::Refused && !outcome.matches.is_empty() {
         lines.push(ways_on(outcome, lang, front));
     }
     for near in &learned.near {
@@ -697,7 +727,7 @@ fn ways_on(outcome: &Outcome, lang: Lang, front: Front) -> String {
 }
 
 /// The first line: learned, known, would be learned, or refused.
-fn acknowledgement(learned: &Learned) -> Message<'_> {
+fn acknowledgement(learned: &Learned, front: Front) -> Message<'_> {
     let outcome = &learned.outcome;
     let rule = &outcome.rule;
     let (number, category, instruction, path) = (
@@ -727,7 +757,15 @@ fn acknowledgement(learned: &Learned) -> Message<'_> {
         },
         Status::Refused => match outcome.matches.first().map(|m| m.kind) {
             Some(Kind::Contradiction) => Message::RefusedContradiction { instruction, path },
-            _ => Message::RefusedDuplicate { instruction, path },
+            Some(Kind::Duplicate) => Message::RefusedDuplicate { instruction, path },
+            None => Message::RefusedStatement {
+                instruction,
+                path,
+                force: Shown(match front {
+                    Front::Cli => "--force",
+                    Front::Mcp => "force: true",
+                }),
+            },
         },
     }
 }

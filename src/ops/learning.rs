@@ -135,6 +135,13 @@ pub(crate) fn learn_rule(
     request: Request,
     option: &str,
 ) -> anyhow::Result<Answer> {
+    // Once learned a rule stays in the file for good: a statement is refused at once, as
+    // `check` would report it (`not-imperative`), unless the person insists. What learning
+    // it would say (the rules it repeats, those near it) is still said.
+    let instruction = request.instruction.trim();
+    let statement = !request.force
+        && !instruction.is_empty()
+        && !crate::rules::check::is_imperative(instruction);
     let (mut local, mut imported) = (Vec::new(), Vec::new());
     for rule in request.supersedes {
         match rule {
@@ -172,10 +179,13 @@ pub(crate) fn learn_rule(
         return Ok(Answer::NotLearned(refusal));
     }
     let options = learn::Options {
-        dry_run: request.dry_run,
+        dry_run: request.dry_run || statement,
         lock_timeout: crate::io::lock::timeout()?,
     };
     let mut learned = learn(workspace, &rule, &options, after)?;
+    if statement && learned.outcome.status == learn::Status::DryRun {
+        learned.outcome.status = learn::Status::Refused;
+    }
     learned.near = near_rules(workspace, &learned.outcome);
     Ok(Answer::Learned(Box::new(learned)))
 }
@@ -331,6 +341,11 @@ pub(crate) fn refresh(workspace: &Workspace, saved: &str) -> (Vec<Refreshed>, Ve
 }
 
 impl Learned {
+    /// Refused as a statement, not an instruction (no active rule matched).
+    pub(crate) fn refused_as_statement(&self) -> bool {
+        self.outcome.status == learn::Status::Refused && self.outcome.matches.is_empty()
+    }
+
     /// The warnings' messages alone, as the JSON documents' `warnings` list them.
     pub(crate) fn warning_messages(&self) -> Vec<&str> {
         self.warnings.iter().map(|w| w.message.as_str()).collect()
@@ -355,6 +370,13 @@ impl Learned {
                 );
                 Diagnostic::new(code, message).in_file(&self.path)
             })
+            .chain(self.refused_as_statement().then(|| {
+                let message = format!(
+                    "\"{}\" does not read as an imperative",
+                    self.outcome.rule.instruction
+                );
+                Diagnostic::new(Code::NotImperative, message).in_file(&self.path)
+            }))
             .collect()
     }
 }

@@ -638,7 +638,7 @@ const STATEMENT_VERBS: &[&str] = &[
 /// A heuristic: an instruction reads as an imperative unless it opens with an article or
 /// pronoun, with an `-ing`/`-ed` form ("Using", "Added"), or with a subject followed by a
 /// modal or copula ("Tests should ..."). Conditions ("When ..., do ...") pass.
-fn is_imperative(instruction: &str) -> bool {
+pub(crate) fn is_imperative(instruction: &str) -> bool {
     let mut words = instruction
         .split_whitespace()
         .map(|w| {

@@ -147,7 +147,7 @@ fn man_prints_the_page_of_any_command() {
     );
     // Required arguments read as required in the synopsis.
     assert!(
-        text.contains("--category <CAT> --why <WHY> <INSTRUCTION>"),
+        text.contains("autofix learn [OPTIONS] <INSTRUCTION>"),
         "{text}"
     );
 
@@ -286,7 +286,7 @@ fn help_groups_global_options_and_shows_them_where_they_apply() {
     assert!(learn.contains("--file <PATH>"), "{learn}");
     assert!(learn.contains("AUTOFIX_LOCK_TIMEOUT"), "{learn}");
     assert!(
-        learn.contains("Usage: autofix learn [OPTIONS] --category <CAT> --why <WHY> <INSTRUCTION>"),
+        learn.contains("Usage: autofix learn [OPTIONS] <INSTRUCTION>"),
         "{learn}"
     );
     // The rules file means nothing to these commands, so they do not offer --file.

@@ -42,15 +42,24 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         None => Lang::from_env(),
     };
     let check = args.check_request();
+    // A quick correction needs no classification first: the category its words suggest
+    // (as `import` reads a hand-written line), said in the acknowledgement.
+    let guessed = (!args.json && args.category.is_none()).then(|| {
+        let instruction = args.instruction.as_deref().unwrap_or_default();
+        crate::export::handwritten::guess_category(instruction).as_str()
+    });
     let mut request = if args.json {
         let mut request = json_request(lang)?;
         request.force |= args.force;
         request
     } else {
         learning::Request {
-            category: args.category.unwrap_or_default(),
+            category: args
+                .category
+                .or(guessed.map(str::to_string))
+                .unwrap_or_default(),
             instruction: args.instruction.unwrap_or_default(),
-            why: args.why.unwrap_or_default(),
+            why: args.why.unwrap_or_else(|| "user preference".to_string()),
             supersedes: args.supersedes,
             force: args.force,
             paths: args.paths,
@@ -91,7 +100,15 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
             eprint(&i18n::learned(&learned, lang, Front::Cli));
             Ok(())
         }
-        TextOrJson::Text => print(&i18n::learned(&learned, lang, Front::Cli)),
+        TextOrJson::Text => {
+            let mut text = i18n::learned(&learned, lang, Front::Cli);
+            if let Some(category) =
+                guessed.filter(|_| learned.outcome.status != learn::Status::Duplicate)
+            {
+                text.push_str(&i18n::category_guessed(lang, category));
+            }
+            print(&text)
+        }
         TextOrJson::Json => print(&learned.to_json()),
     };
     match printed {
