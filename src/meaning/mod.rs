@@ -1,8 +1,10 @@
 //! Meaning: which rules a text comes near, by a pretrained sentence model compiled into
-//! the binary ([`encoder`]), the rules' vectors kept on disk ([`cache`]). The one
-//! retrieval its callers ask: it ranks rules by meaning and gives each its score; it
-//! judges nothing. What a text means to do is for the one who reads the whole
-//! conversation (the agent, or the person at the terminal).
+//! the binary ([`encoder`]), the rules' vectors kept on disk ([`cache`]). Two retrievals,
+//! one model: what a user typed against the rules ([`rank`], the prompt hook and
+//! `reflect`), and rule against rule ([`near_rules`], [`near_pairs`]: `learn`, `check`,
+//! `import`, `sources`), compared by their contents with what every rule shares taken out.
+//! It ranks and scores; it judges nothing. What a text means to do is for the one who
+//! reads the whole conversation (the agent, or the person at the terminal).
 
 pub(crate) mod cache;
 pub(crate) mod encoder;
@@ -68,9 +70,9 @@ pub(crate) const NEAR_RULES: f32 = 0.35;
 /// What every rule's vector shares, taken out before two rules are compared: raw, any two
 /// rules of a file score 0.85 to 0.97, and the part that tells them apart is small. The
 /// mean of the contents ([`content`]) of the rule pairs' train split's rules
-/// (`tests/fixtures/pairs/train.tsv`),
-/// 384 little-endian `f32`, written by the ignored test `meaning::tests::write_the_centre`
-/// and compared with a fresh mean in every test run.
+/// (`tests/fixtures/pairs/train.tsv`): 384 little-endian `f32`, written by the ignored
+/// test `meaning::tests::write_the_centre` and compared with a fresh mean in every test
+/// run.
 static CENTRE: &[u8; encoder::DIMENSIONS * 4] = include_bytes!("centre.bin");
 
 /// `vector` less the [`CENTRE`], made a unit vector again.
@@ -281,6 +283,21 @@ mod tests {
             "Utiliser pnpm"
         );
         assert_eq!(directive("Prefer named exports."), "Prefer named exports.");
+    }
+
+    #[test]
+    fn a_rules_content_leaves_its_polarity_and_reason_out() {
+        assert_eq!(
+            content("Never use `var` - because of hoisting."),
+            "use `var`"
+        );
+        assert_eq!(content("Always prefer named exports."), "named exports.");
+        assert_eq!(content("Do not push to main"), "push to main");
+        assert_eq!(
+            content("N'utilise jamais Moment.js parce que c'est lourd"),
+            "utilise Moment.js"
+        );
+        assert_eq!(content("Never."), "");
     }
 
     #[test]
