@@ -61,8 +61,10 @@ wins.
   ```
 
   CATEGORY is one of {categories}; WHY is brief (\"user preference\", \"bug lesson\");
-  add `--supersedes N` when it replaces rule N. Then redo the work so it follows the rule,
-  and acknowledge with the line `autofix learn` prints. `/learn <the rule>` is the same.
+  add `--supersedes N` when it replaces rule N. `autofix learn` lists the recorded rules
+  near the new one: if it replaces one of them, learn it again with `--supersedes N`. Then
+  redo the work so it follows the rule, and acknowledge with the line `autofix learn`
+  prints. `/learn <the rule>` is the same.
 - A note from `autofix hook user-prompt` that a prompt looks like a correction is a
   reminder, not an order: a local classifier noticed it, and a sentence model found the
   recorded rules nearest it. You read the whole conversation, so you judge: the user said

@@ -75,8 +75,8 @@ pub(crate) struct Outcome {
     pub supersedes: Vec<SupersedeReference>,
     /// The new rule, or for a duplicate the rule that already holds the instruction.
     pub rule: StoredRule,
-    /// The active rules the new one repeats or contradicts in other words, best first
-    /// (kept with `--force`, and left out when it supersedes them).
+    /// The active rules the new one repeats or reverses in their words (the strict
+    /// relation), repeats first (kept with `--force`, and left out when it supersedes them).
     pub matches: Vec<Match>,
     pub warnings: Vec<Diagnostic>,
 }
@@ -311,7 +311,7 @@ fn plan<'a>(
         );
         warnings.push(Diagnostic::new(Code::DuplicateRuleNumber, message));
     }
-    let matches = near_matches(document, rule);
+    let matches = strict_matches(document, rule);
     if !matches.is_empty() && !rule.force {
         let outcome = Outcome {
             status: Status::Refused,
@@ -443,9 +443,9 @@ fn holder<'d>(document: &'d Document, rule: &Validated) -> Option<file::Rule<'d>
     same.first().map(|&index| document.rule(index))
 }
 
-/// The active rules that `rule` repeats or contradicts in other words, except those it
-/// supersedes. Precedence is resolved only when something matched, which is rare.
-fn near_matches(document: &Document, rule: &Validated) -> Vec<Match> {
+/// The active rules whose words `rule` says again or reverses ([`similar`]), except those
+/// it supersedes. Precedence is resolved only when something matched, which is rare.
+fn strict_matches(document: &Document, rule: &Validated) -> Vec<Match> {
     // Rules of another scope are other rules, however alike their words.
     let candidates = document
         .rules()
