@@ -157,10 +157,7 @@ fn embed_batch(encoder: &Encoder, texts: &[&str]) -> Result<Vec<Vector>, ModelEr
     for text in texts {
         // The model reads 512 tokens at most, and no token is under a byte: tokenizing a
         // huge text whole would cost memory many times its size for nothing.
-        let end = (0..=text.len().min(MAX_TOKENS * 8))
-            .rev()
-            .find(|&at| text.is_char_boundary(at))
-            .unwrap_or(0);
+        let end = crate::report::jsonpos::floor_char_boundary(text, text.len().min(MAX_TOKENS * 8));
         let encoding = (encoder.tokenizer)
             .encode(format!("{PREFIX}{}", &text[..end]), true)
             .map_err(fail)?;

@@ -60,6 +60,11 @@ pub(crate) fn rank(
     Ok(ranked)
 }
 
+/// Past this many rules, `check`, `learn` and `import` do not ask the model which are near:
+/// every pair is compared, and the model reads each rule its cache does not hold (see
+/// `src/docs/performance.md`). A file that large is bulk work.
+pub(crate) const MAX_COMPARED: usize = 5_000;
+
 /// The centred cosine from which two rules are near: the same rule in other words or
 /// another language, its reversal, or the same job done another way ("Use npm …" beside
 /// "Use pnpm …"), for the one who knows the project to settle. Chosen on the rule pairs'

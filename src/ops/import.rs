@@ -286,13 +286,14 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
 
 /// Marks each rule to add with the rule nearest it, if near ([`crate::meaning::near_pairs`],
 /// as `check` finds pairs): an active rule of the same scope or a rule to add found before
-/// it. Said before anything is written; past `check`'s bound nothing is sought.
+/// it. Said before anything is written; past [`crate::meaning::MAX_COMPARED`] rules,
+/// nothing is sought.
 fn mark_near(workspace: &Workspace, items: &mut [Item], active: &[handwritten::ActiveRule<'_>]) {
     let adding: Vec<usize> = (0..items.len())
         .filter(|&at| items[at].status == Verdict::Add)
         .collect();
     let total = active.len() + adding.len();
-    if adding.is_empty() || total > crate::rules::check::MAX_NEAR_RULES {
+    if adding.is_empty() || total > crate::meaning::MAX_COMPARED {
         return;
     }
     let mut texts: Vec<&str> = active.iter().map(|(_, text, _)| *text).collect();

@@ -193,7 +193,7 @@ pub(crate) fn learn_rule(
 /// The active rules of the new rule's scope that the sentence model finds within
 /// [`crate::meaning::NEAR_RULES`] of it (at most [`NEAR_SHOWN`]), past the rule itself,
 /// those it repeats or reverses in the same words, and those it supersedes; none past
-/// [`crate::rules::check::MAX_NEAR_RULES`] rules.
+/// [`crate::meaning::MAX_COMPARED`] rules.
 fn near_rules(workspace: &Workspace, outcome: &learn::Outcome) -> Vec<NearRule> {
     if outcome.status == learn::Status::Duplicate {
         return Vec::new();
@@ -221,8 +221,8 @@ fn near_rules(workspace: &Workspace, outcome: &learn::Outcome) -> Vec<NearRule> 
         .filter_map(|r| Some((r.number().value()?, r.instruction().as_str()?)))
         .filter(|(number, _)| !left_out(*number))
         .collect();
-    // Past `check`'s bound the model is not asked: a file that large is bulk work.
-    if candidates.len() > crate::rules::check::MAX_NEAR_RULES {
+    // Past the bound the model is not asked: a file that large is bulk work.
+    if candidates.len() > crate::meaning::MAX_COMPARED {
         return Vec::new();
     }
     let texts: Vec<&str> = candidates.iter().map(|(_, text)| *text).collect();

@@ -27,7 +27,8 @@ pub(crate) fn char_column(source: &str, line: usize, byte_column: usize) -> usiz
     text[..before].chars().count() + 1
 }
 
-fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
+/// The largest char boundary of `source` at or before `offset` (at most its length).
+pub(crate) fn floor_char_boundary(source: &str, mut offset: usize) -> usize {
     while !source.is_char_boundary(offset) {
         offset -= 1;
     }

@@ -2,7 +2,7 @@
 //! shape, numbers, fields, supersede references); warnings are style (instructions that
 //! are not imperative, repeated instructions).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -223,16 +223,14 @@ fn lint(path: &Path, document: &Document, context: &Context<'_>, out: &mut Vec<D
     }
     linter.precedence();
     let active = linter.active_instructions();
-    lint_consistency(path, document, &linter.locator, &active, linter.out);
+    let strict = lint_consistency(path, document, &linter.locator, &active, linter.out);
     if context.near_rules {
-        lint_near(
-            path,
-            document,
-            &linter.locator,
-            &active,
-            context.git_dir,
-            linter.out,
-        );
+        let near = Near {
+            active: &active,
+            strict: &strict,
+            git_dir: context.git_dir,
+        };
+        lint_near(path, document, &linter.locator, &near, linter.out);
     }
 }
 
@@ -469,15 +467,20 @@ fn over_budget(path: &Path, document: &Arc<Document>, context: &Context<'_>) -> 
 /// `similar-rules` and `conflicting-rules` among the active rules (each instruction once:
 /// exact repeats are `duplicate-instruction`), reported on the newer rule of each pair: the
 /// strict relation ([`similar`]), the same directive in the same words or its reversal.
+/// The pairs found, by the two rules' indices in the document.
 fn lint_consistency(
     path: &Path,
     document: &Document,
     locator: &jsonpos::Locator,
     active: &[(usize, &str)],
     out: &mut Vec<Diagnostic>,
-) {
+) -> HashSet<(usize, usize)> {
     let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
-    for pair in similar::pairs(&texts) {
+    let pairs = similar::pairs(&texts);
+    let found = (pairs.iter())
+        .map(|pair| (active[pair.earlier].0, active[pair.later].0))
+        .collect();
+    for pair in pairs {
         let Some((older, newer, old, new)) = ordered(document, active, pair.earlier, pair.later)
         else {
             continue;
@@ -503,6 +506,7 @@ fn lint_consistency(
             )),
         );
     }
+    found
 }
 
 /// Two active rules (positions in `active`) as (older, newer, older's number, newer's),
@@ -521,9 +525,13 @@ fn ordered<'d>(
     Some((older, newer, old, new))
 }
 
-/// Past this many active rules, `near-rules` are not sought: every pair is compared, and
-/// the model reads each rule its cache does not hold (see `src/docs/performance.md`).
-pub(crate) const MAX_NEAR_RULES: usize = 5_000;
+/// What `near-rules` compares: the active rules (document index, instruction), and the
+/// pairs already in the strict relation (by document index), which are not noted twice.
+struct Near<'a> {
+    active: &'a [(usize, &'a str)],
+    strict: &'a HashSet<(usize, usize)>,
+    git_dir: Option<&'a Path>,
+}
 
 /// `near-rules`: pairs of active rules of the same scope that the sentence model finds
 /// near ([`crate::meaning::near_pairs`]) and the strict relation does not judge, unless a
@@ -534,17 +542,18 @@ fn lint_near(
     path: &Path,
     document: &Document,
     locator: &jsonpos::Locator,
-    active: &[(usize, &str)],
-    git_dir: Option<&Path>,
+    near: &Near<'_>,
     out: &mut Vec<Diagnostic>,
 ) {
-    if active.len() > MAX_NEAR_RULES {
+    let active = near.active;
+    if active.len() > crate::meaning::MAX_COMPARED {
         out.push(
             Diagnostic::new(
                 Code::NearRules,
                 format!(
-                    "near rules not sought: {} active rules, past {MAX_NEAR_RULES}",
-                    active.len()
+                    "near rules not sought: {} active rules, past {}",
+                    active.len(),
+                    crate::meaning::MAX_COMPARED
                 ),
             )
             .in_file(path),
@@ -560,21 +569,21 @@ fn lint_near(
         return;
     }
     let texts: Vec<&str> = active.iter().map(|(_, text)| *text).collect();
-    let mut cache = crate::meaning::Cache::open(git_dir);
+    let mut cache = crate::meaning::Cache::open(near.git_dir);
     let Ok(pairs) = crate::meaning::near_pairs(&texts, &mut cache) else {
         return;
     };
     cache.save();
-    let strict: std::collections::HashSet<(usize, usize)> = (similar::pairs(&texts).iter())
-        .map(|pair| (pair.earlier, pair.later))
-        .collect();
     let distinct = super::distinct::pairs(document);
     let mut found = Vec::new();
     // Each rule once, beside the older rule nearest it: a topic of four rules is three
     // notes, not six, and settling one shows the next.
     let mut noted = std::collections::HashSet::new();
     for pair in pairs {
-        if strict.contains(&(pair.earlier, pair.later)) {
+        if near
+            .strict
+            .contains(&(active[pair.earlier].0, active[pair.later].0))
+        {
             continue;
         }
         let Some((older, newer, old, new)) = ordered(document, &active, pair.earlier, pair.later)

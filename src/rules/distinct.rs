@@ -58,27 +58,22 @@ pub(crate) fn request(
     }
     let resolution = supersede::resolve(document);
     for number in [a, b] {
-        let rule = document
-            .rules()
-            .find(|rule| rule.number().value() == Some(number))
-            .ok_or_else(|| Refusal::Missing(number, workspace.shown.clone()))?;
-        if file::is_record(&rule) {
-            return Err(Refusal::Record(number));
-        }
-        let by = &resolution.superseded_by[rule.index];
-        if !by.is_empty() {
-            let by: Vec<String> = by.iter().map(u64::to_string).collect();
-            return Err(Refusal::NotActive(number, by.join(", ")));
+        match supersede::inactive(document, &resolution, number) {
+            None => {}
+            Some(supersede::Inactive::Missing) => {
+                return Err(Refusal::Missing(number, workspace.shown.clone()));
+            }
+            Some(supersede::Inactive::Record) => return Err(Refusal::Record(number)),
+            Some(supersede::Inactive::SupersededBy(by)) => {
+                return Err(Refusal::NotActive(number, by));
+            }
         }
     }
     let (a, b) = (a.min(b), a.max(b));
     if pairs(document).contains(&(a, b)) {
         return Err(Refusal::Already(a, b));
     }
-    let because = reason
-        .trim_end_matches('.')
-        .trim_start_matches("because ")
-        .trim();
+    let because = super::retire::because(reason);
     Ok(learn::Request {
         category: "OTHER".to_string(),
         // The pair is named in `Distinct` alone, which a merge renumbers.

@@ -672,11 +672,6 @@ pub(crate) fn distinct_pair(rule: &Rule<'_>) -> Option<(u64, u64)> {
     (a != b).then_some((a.min(b), a.max(b)))
 }
 
-/// Whether `rule` is a record, no rule of its own: a retirement, or two rules distinct.
-pub(crate) fn is_record(rule: &Rule<'_>) -> bool {
-    is_retirement(rule) || distinct_pair(rule).is_some()
-}
-
 /// "rule 12", or "the rule at position 4" (1-based, as every other message counts) for one
 /// without a valid number: how every check names a rule.
 pub(crate) fn rule_name(rule: &Rule<'_>) -> String {

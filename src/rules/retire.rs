@@ -4,7 +4,7 @@
 //! carries `"Retirement": true`, which makes the record itself inactive: it is not listed,
 //! exported or linted as a rule. The format is in `src/docs/rules.md`.
 
-use super::file::{self, Document};
+use super::file::Document;
 use super::learn;
 use super::supersede;
 use crate::io::workspace::Workspace;
@@ -16,7 +16,7 @@ pub(crate) enum Refusal {
     Missing(u64, String),
     #[error("rule {0} is already superseded (by {1}); only an active rule can be retired")]
     NotActive(u64, String),
-    #[error("rule {0} is a retirement record, not a rule")]
+    #[error("rule {0} is a record (a retirement, or two rules distinct), not a rule")]
     Record(u64),
     #[error("the reason is empty; say why rule {0} no longer holds (--why)")]
     NoReason(u64),
@@ -36,22 +36,17 @@ pub(crate) fn request(
         return Err(Refusal::NoReason(number));
     }
     let resolution = supersede::resolve(document);
-    let rule = document
-        .rules()
-        .find(|rule| rule.number().value() == Some(number))
-        .ok_or_else(|| Refusal::Missing(number, workspace.shown.clone()))?;
-    if file::is_retirement(&rule) {
-        return Err(Refusal::Record(number));
+    match supersede::inactive(document, &resolution, number) {
+        None => {}
+        Some(supersede::Inactive::Missing) => {
+            return Err(Refusal::Missing(number, workspace.shown.clone()));
+        }
+        Some(supersede::Inactive::Record) => return Err(Refusal::Record(number)),
+        Some(supersede::Inactive::SupersededBy(by)) => {
+            return Err(Refusal::NotActive(number, by));
+        }
     }
-    let by = &resolution.superseded_by[rule.index];
-    if !by.is_empty() {
-        let by: Vec<String> = by.iter().map(u64::to_string).collect();
-        return Err(Refusal::NotActive(number, by.join(", ")));
-    }
-    let because = reason
-        .trim_end_matches('.')
-        .trim_start_matches("because ")
-        .trim();
+    let because = because(reason);
     Ok(learn::Request {
         category: "OTHER".to_string(),
         instruction: format!("Stop following rule {number} - because {because}."),
@@ -64,6 +59,14 @@ pub(crate) fn request(
         retirement: true,
         distinct: None,
     })
+}
+
+/// A record's reason as it follows "- because" in its instruction.
+pub(crate) fn because(reason: &str) -> &str {
+    reason
+        .trim_end_matches('.')
+        .trim_start_matches("because ")
+        .trim()
 }
 
 #[cfg(test)]
@@ -93,7 +96,7 @@ mod tests {
         .unwrap();
         let found: Vec<bool> = document
             .rules()
-            .map(|rule| file::is_retirement(&rule))
+            .map(|rule| crate::rules::file::is_retirement(&rule))
             .collect();
         assert_eq!(found, [true, false, false, false]);
     }

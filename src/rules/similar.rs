@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::meaning::{AFFIRMING, DENYING};
+use crate::report::jsonpos;
 
 /// How a text relates to a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -86,10 +87,7 @@ fn statement(text: &str) -> Option<Statement> {
         return None;
     }
     // Only what `learn` accepts of an instruction is compared.
-    let end = (0..=text.len().min(super::file::MAX_FIELD_CHARS * 4))
-        .rev()
-        .find(|&at| text.is_char_boundary(at))
-        .unwrap_or(0);
+    let end = jsonpos::floor_char_boundary(text, text.len().min(super::file::MAX_FIELD_CHARS * 4));
     let mut flat = super::words_only(crate::meaning::directive(&text[..end])).replace('’', "'");
     let said = flat.trim_end_matches(['!', '.', ' ']).len();
     flat.truncate(said);

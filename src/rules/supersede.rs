@@ -293,6 +293,39 @@ impl Resolution {
     }
 }
 
+/// Why a rule number names no active rule of its own.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Inactive {
+    Missing,
+    /// A record (a retirement, or two rules distinct), no rule itself.
+    Record,
+    /// Superseded by these rules ("12, 14").
+    SupersededBy(String),
+}
+
+/// Why rule `number` of `document` is not active (`None`: it is), as `retire` and
+/// `distinct` refuse it.
+pub(crate) fn inactive(
+    document: &Document,
+    resolution: &Resolution,
+    number: u64,
+) -> Option<Inactive> {
+    let Some(rule) = document
+        .rules()
+        .find(|rule| rule.number().value() == Some(number))
+    else {
+        return Some(Inactive::Missing);
+    };
+    if resolution.is_record(rule.index) {
+        return Some(Inactive::Record);
+    }
+    let by = &resolution.superseded_by[rule.index];
+    (!by.is_empty()).then(|| {
+        let by: Vec<String> = by.iter().map(u64::to_string).collect();
+        Inactive::SupersededBy(by.join(", "))
+    })
+}
+
 /// Every reference a rule makes: its `Supersedes` array, then markers in `Why` and
 /// `Instruction`, without repeats.
 pub(crate) fn references(rule: &super::file::Rule<'_>) -> Vec<u64> {

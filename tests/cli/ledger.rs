@@ -413,7 +413,10 @@ fn retire_refuses_what_it_cannot_retire_and_writes_nothing() {
     // Refusals write nothing.
     for (args, message) in [
         (&["retire", "2", "--why", "again"][..], "already superseded"),
-        (&["retire", "4", "--why", "x"][..], "is a retirement record"),
+        (
+            &["retire", "4", "--why", "x"][..],
+            "is a record (a retirement, or two rules distinct), not a rule",
+        ),
         (&["retire", "7", "--why", "x"][..], "no rule 7"),
         (&["retire", "1", "--why", "  "][..], "the reason is empty"),
     ] {
