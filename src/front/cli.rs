@@ -217,6 +217,15 @@ pub(crate) enum Command {
     /// Record that two near rules both hold: `check` notes the pair no more.
     #[command(after_help = DISTINCT_EXIT_STATUS)]
     Distinct(DistinctArgs),
+    /// Answer a note of the prompt hook: the user restated rule N, or no lasting rule.
+    ///
+    /// A change or a new rule is answered by `autofix learn … --note ID`.
+    #[command(
+        after_help = VERDICT_EXIT_STATUS,
+        override_usage = "autofix verdict <NOTE> restated <RULE>\n       \
+                          autofix verdict <NOTE> nothing"
+    )]
+    Verdict(VerdictArgs),
     /// Lint the rules file.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
@@ -306,6 +315,7 @@ impl Command {
             Command::Enforce(args) => Some(args.workspace.clone()),
             Command::Retire(args) => Some(args.workspace.clone()),
             Command::Distinct(args) => Some(args.workspace.clone()),
+            Command::Verdict(args) => Some(args.workspace.clone()),
             Command::Ledger(args) => Some(args.workspace.clone()),
             Command::Export(args) => Some(args.workspace.clone()),
             Command::Import(args) => Some(args.workspace.clone()),
@@ -906,6 +916,11 @@ pub(crate) struct LearnArgs {
     #[arg(long)]
     pub(crate) force: bool,
 
+    /// Answer the prompt hook's note ID with this rule: a change (with --supersedes) or
+    /// a new rule, recorded for `ledger` once the rule is learned.
+    #[arg(long, value_name = "ID", conflicts_with = "user")]
+    pub(crate) note: Option<String>,
+
     /// Show the rule that would be learned, without writing.
     #[arg(long)]
     pub(crate) dry_run: bool,
@@ -1025,6 +1040,50 @@ pub(crate) struct RetireArgs {
     /// Show the record that would be appended, without writing.
     #[arg(long)]
     pub(crate) dry_run: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TextOrJson::Text)]
+    pub(crate) format: TextOrJson,
+}
+
+const VERDICT_EXIT_STATUS: &str = "\
+Each note the prompt hook gives carries an id (`note 3f9a2c`); the answer is kept in git's
+directory (autofix/notes.jsonl, never committed) and counted by `autofix ledger`.
+
+Exit status:
+  0  recorded
+  2  refused (an id the hook never gave here, a note answered already, a rule that is not
+     active, outside a git repository) or it could not be written; nothing was recorded";
+
+/// What the user said, as the agent judged it.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum SaidArg {
+    /// A recorded rule again (name it): follow it, nothing is learned.
+    Restated,
+    /// No lasting rule.
+    Nothing,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct VerdictArgs {
+    #[command(flatten)]
+    pub(crate) workspace: WorkspaceArgs,
+
+    /// Print nothing when it succeeds.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+
+    /// The note's id, as the hook gave it.
+    #[arg(value_name = "NOTE")]
+    pub(crate) note: String,
+
+    /// What the user said.
+    #[arg(value_enum, value_name = "SAID")]
+    pub(crate) said: SaidArg,
+
+    /// The rule restated: a number, or an imported rule `NAME:N`.
+    #[arg(value_name = "RULE", value_parser = RuleRef::parse)]
+    pub(crate) rule: Option<RuleRef>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = TextOrJson::Text)]

@@ -65,12 +65,16 @@ wins.
   near the new one: if it replaces one of them, learn it again with `--supersedes N`. Then
   redo the work so it follows the rule, and acknowledge with the line `autofix learn`
   prints. `/learn <the rule>` is the same.
-- A note from `autofix hook user-prompt` that a prompt looks like a correction is a
-  reminder, not an order: a local classifier noticed it, and a sentence model found the
-  recorded rules nearest it. You read the whole conversation, so you judge: the user said
-  a shown rule again, follow it and learn nothing; the user changed one, learn the change
-  with `--supersedes N`; the user said something new, learn it; not a lasting rule, carry
-  on. Only a note that says the user repeated a rule word for word is a verdict.
+- A note from `autofix hook user-prompt` (`note 3f9a2c. This prompt looks like a
+  correction…`) is a question, not an order: a local classifier noticed the prompt, and a
+  sentence model found the recorded rules nearest it. You read the whole conversation, so
+  you judge, and answer the note with the one command it gives for your verdict: the user
+  said a shown rule again (follow it: `autofix verdict ID restated N`), changed one
+  (`autofix learn \"…\" --supersedes N --note ID`), said something new (`autofix learn
+  \"…\" --note ID`), or none of these (`autofix verdict ID nothing`). `autofix ledger`
+  counts your answers. When the note says the user had to say a rule again several times,
+  give that rule a check if a pattern can catch a break of it. Only a note that says the
+  user repeated a rule word for word is a verdict of its own: follow it.
 
 Never edit `{rules_file}` or the generated rules (the autofix-rules block, files stamped
 `autofix:owned`) by hand, and never delete a rule: supersede it.

@@ -15,9 +15,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::capture::prompt::CHECK_AFTER;
 use crate::capture::reflect;
 use crate::capture::repeats::{self, ActiveRule};
 use crate::io::workspace::Workspace;
+use crate::ops::notes;
 use crate::ops::receipts::Receipt;
 use crate::ops::reflect::Sessions;
 use crate::rules::file::Document;
@@ -31,9 +33,25 @@ use crate::sources::layers::Layers;
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct Repeat {
     pub time: String,
-    pub agent: crate::export::hook::Agent,
+    pub agent: String,
     pub session: String,
     pub text: String,
+    /// Who judged it a repeat: `agent` (its verdict on a note of the prompt hook) or
+    /// `tool` (the rule said word for word, read from the sessions: the tool's estimate).
+    pub by: &'static str,
+    /// The note the agent answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A rule changed through a note: the agent learned the rule that supersedes it.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Change {
+    pub time: String,
+    pub note: String,
+    /// The rule learned in its place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learned: Option<u64>,
 }
 
 /// One rule's record: when it was learned, and the corrections it did not prevent.
@@ -55,6 +73,15 @@ pub(crate) struct RuleRecord<'a> {
     pub repeats: Vec<Repeat>,
     /// The breaks of it a check caught before the user saw them.
     pub catches: Vec<Catch>,
+    /// The changes the agent learned for it, answering a note.
+    pub changes: Vec<Change>,
+    /// Whether it has a check (`enforce` and the after-edit hook run it).
+    pub checked: bool,
+    /// Restated at least twice with no check: give it one, if a pattern can catch a
+    /// break of it (`learn --supersedes N --check …`).
+    pub needs_check: bool,
+    /// Restated although it has a check: the check misses what the user keeps seeing.
+    pub check_misses: bool,
 }
 
 /// One break of a rule a check caught (a receipt).
@@ -86,6 +113,30 @@ pub(crate) struct Figure {
     pub rules_caught: usize,
     /// catches / (catches + repeats); `None` when neither happened.
     pub caught_first: Option<f64>,
+    /// Of the repeats, those the agent judged (answering a note) and those the tool
+    /// found word for word in the sessions (its estimate, the only kind before notes).
+    pub repeats_by_agent: usize,
+    pub repeats_by_tool: usize,
+    /// The prompt hook's notes and the agent's answers.
+    pub notes: NoteFigure,
+}
+
+/// The notes the prompt hook gave over the period, and how the agent answered them.
+#[derive(Clone, Debug, Default, Serialize)]
+pub(crate) struct NoteFigure {
+    pub given: usize,
+    pub answered: usize,
+    pub unanswered: usize,
+    /// answered / given; `None` when no note was given.
+    pub answered_share: Option<f64>,
+    /// The user restated a rule.
+    pub restated: usize,
+    /// The user changed a rule (a superseding rule learned).
+    pub changed: usize,
+    /// The user said something new (a rule learned).
+    pub learned: usize,
+    /// No lasting rule.
+    pub nothing: usize,
 }
 
 /// The corrections, repeats and catches per day (or per week, over more than
@@ -168,6 +219,7 @@ pub(crate) struct Ledger {
     copies: Vec<History>,
     reflected: reflect::Report,
     receipts: Vec<Receipt>,
+    notes: Vec<notes::Entry>,
 }
 
 /// Reads what the ledger of `workspace` is built from.
@@ -204,6 +256,7 @@ pub(crate) fn read(workspace: &Workspace, request: Request) -> Result<Ledger, Ru
         copies,
         reflected,
         receipts: super::receipts::read(workspace),
+        notes: notes::read(workspace),
     })
 }
 
@@ -237,6 +290,7 @@ fn build<'a>(ledger: &'a Ledger, imported: Option<Imported<'a>>) -> Report<'a> {
         since,
         reflected,
         receipts,
+        notes,
         ..
     } = ledger;
     let document = document.as_ref();
@@ -266,6 +320,17 @@ fn build<'a>(ledger: &'a Ledger, imported: Option<Imported<'a>>) -> Report<'a> {
         })
         .collect();
     count_catches(document, history, &mut records, &mut events, receipts);
+    let in_period = |time: &str| since.as_deref().is_none_or(|since| time >= since);
+    count_notes(
+        document,
+        history,
+        &mut records,
+        &mut figure,
+        &mut events,
+        reflected,
+        notes.iter().filter(|entry| in_period(entry_time(entry))),
+    );
+    figure.repeats_by_tool = figure.repeats - figure.repeats_by_agent;
     if figure.corrections > 0 {
         figure.repeat_rate = rounded(figure.repeats as f64 / figure.corrections as f64);
     }
@@ -277,10 +342,15 @@ fn build<'a>(ledger: &'a Ledger, imported: Option<Imported<'a>>) -> Report<'a> {
     for record in &mut records {
         record.repeats.sort_by(|a, b| a.time.cmp(&b.time));
         record.catches.sort_by(|a, b| a.time.cmp(&b.time));
+        let restated = record.repeats.len();
+        record.needs_check = !record.checked && restated >= CHECK_AFTER;
+        record.check_misses = record.checked && restated > 0;
     }
+    // The rules to act on first: those that need a check, or whose check misses.
     records.sort_by(|a, b| {
-        (b.repeats.len(), b.catches.len())
-            .cmp(&(a.repeats.len(), a.catches.len()))
+        let to_act_on = |r: &RuleRecord<'_>| r.needs_check || r.check_misses;
+        (to_act_on(b).cmp(&to_act_on(a)))
+            .then((b.repeats.len(), b.catches.len()).cmp(&(a.repeats.len(), a.catches.len())))
             .then(a.source.cmp(&b.source))
             .then(a.number.cmp(&b.number))
     });
@@ -399,9 +469,11 @@ fn count_repeats(
             events.repeats.push(correction.time.clone());
             records[at].repeats.push(Repeat {
                 time: correction.time.clone(),
-                agent: correction.agent,
+                agent: correction.agent.as_str().to_string(),
                 session: correction.session.clone(),
                 text: correction.text.clone(),
+                by: "tool",
+                note: None,
             });
         }
     }
@@ -418,16 +490,7 @@ fn count_catches<'a>(
     receipts: Vec<&Receipt>,
 ) {
     let find = |records: &[RuleRecord<'_>], receipt: &Receipt| {
-        let local = || {
-            records
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| r.source.is_none())
-        };
-        local()
-            .find(|(_, r)| r.number == receipt.rule && r.instruction == receipt.instruction)
-            .or_else(|| local().find(|(_, r)| r.instruction == receipt.instruction))
-            .map(|(at, _)| at)
+        record_of(records, None, receipt.rule, &receipt.instruction)
     };
     let unmatched: Vec<&Receipt> = receipts
         .iter()
@@ -459,6 +522,150 @@ fn count_catches<'a>(
             line: receipt.line,
         });
     }
+}
+
+/// The record of the rule of `source` with `number` and `instruction`, else with
+/// `instruction` (a merge renumbered it).
+fn record_of(
+    records: &[RuleRecord<'_>],
+    source: Option<&str>,
+    number: u64,
+    instruction: &str,
+) -> Option<usize> {
+    let same_source = || (records.iter().enumerate()).filter(|(_, r)| r.source == source);
+    (same_source().find(|(_, r)| r.number == number && r.instruction == instruction))
+        .or_else(|| same_source().find(|(_, r)| r.instruction == instruction))
+        .map(|(at, _)| at)
+}
+
+/// When a line of the notes was written.
+fn entry_time(entry: &notes::Entry) -> &str {
+    match entry {
+        notes::Entry::Note(given) => &given.time,
+        notes::Entry::Verdict(verdict) => &verdict.time,
+    }
+}
+
+/// Counts the prompt hook's notes and the agent's verdicts on them: a rule restated is a
+/// repeat of it (the agent's), a rule changed is a change of it. A note given in a session
+/// the transcripts do not hold counts among the corrections too (the hook gave it for
+/// one). The tool's own verdicts are read from the sessions ([`count_repeats`]), not here.
+fn count_notes<'a, 'e>(
+    document: Option<&'a Document>,
+    history: &'a History,
+    records: &mut Vec<RuleRecord<'a>>,
+    figure: &mut Figure,
+    events: &mut Events,
+    reflected: &reflect::Report,
+    entries: impl Iterator<Item = &'e notes::Entry>,
+) {
+    use notes::{By, Entry, Said};
+    let mut given: HashMap<&str, &notes::Given> = HashMap::new();
+    let mut verdicts: Vec<&notes::Verdict> = Vec::new();
+    for entry in entries {
+        match entry {
+            Entry::Note(note) => {
+                given.insert(note.id.as_str(), note);
+            }
+            Entry::Verdict(verdict) if verdict.by == By::Agent => verdicts.push(verdict),
+            Entry::Verdict(_) => {}
+        }
+    }
+    let read_sessions: std::collections::HashSet<&str> = (reflected.candidates.iter())
+        .map(|c| c.session.as_str())
+        .collect();
+    for note in given.values() {
+        figure.notes.given += 1;
+        if !read_sessions.contains(note.session.as_str()) {
+            figure.corrections += 1;
+            events.corrections.push(note.time.clone());
+            let time = note.time.as_str();
+            if figure.from.as_deref().is_none_or(|from| time < from) {
+                figure.from = Some(note.time.clone());
+            }
+            if figure.to.as_deref().is_none_or(|to| time > to) {
+                figure.to = Some(note.time.clone());
+            }
+        }
+    }
+    let named: Vec<&notes::RuleNamed> = verdicts.iter().filter_map(|v| v.rule.as_ref()).collect();
+    add_uncommitted(document, history, records, &named);
+    let mut answered = std::collections::HashSet::new();
+    for verdict in verdicts {
+        let Some(note) = given.get(verdict.note.as_str()) else {
+            continue;
+        };
+        if !answered.insert(verdict.note.as_str()) {
+            continue;
+        }
+        match verdict.said {
+            Said::Restated => figure.notes.restated += 1,
+            Said::Changed => figure.notes.changed += 1,
+            Said::New => figure.notes.learned += 1,
+            Said::Nothing => figure.notes.nothing += 1,
+        }
+        let at = (verdict.rule.as_ref()).and_then(|rule| {
+            record_of(
+                records,
+                rule.source.as_deref(),
+                rule.rule,
+                &rule.instruction,
+            )
+        });
+        let Some(at) = at else {
+            continue;
+        };
+        match verdict.said {
+            Said::Restated => {
+                figure.repeats += 1;
+                figure.repeats_by_agent += 1;
+                events.repeats.push(note.time.clone());
+                records[at].repeats.push(Repeat {
+                    time: note.time.clone(),
+                    agent: note.agent.clone(),
+                    session: note.session.clone(),
+                    text: note.prompt.clone(),
+                    by: "agent",
+                    note: Some(note.id.clone()),
+                });
+            }
+            Said::Changed => records[at].changes.push(Change {
+                time: verdict.time.clone(),
+                note: note.id.clone(),
+                learned: verdict.learned,
+            }),
+            Said::New | Said::Nothing => {}
+        }
+    }
+    figure.notes.answered = answered.len();
+    figure.notes.unanswered = figure.notes.given - figure.notes.answered;
+    figure.notes.answered_share = (figure.notes.given > 0)
+        .then(|| rounded(figure.notes.answered as f64 / figure.notes.given as f64));
+}
+
+/// Adds the records of the local rules `named` that are not committed yet (a verdict on
+/// one counts too); each at most once.
+fn add_uncommitted<'a>(
+    document: Option<&'a Document>,
+    history: &'a History,
+    records: &mut Vec<RuleRecord<'a>>,
+    named: &[&notes::RuleNamed],
+) {
+    let missing: Vec<&&notes::RuleNamed> = (named.iter())
+        .filter(|rule| rule.source.is_none())
+        .filter(|rule| record_of(records, None, rule.rule, &rule.instruction).is_none())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let known: Vec<u64> = (records.iter())
+        .filter(|r| r.source.is_none())
+        .map(|r| r.number)
+        .collect();
+    let more = local_records(document, history, false, |number, instruction| {
+        (missing.iter()).any(|r| r.rule == number || r.instruction == instruction)
+    });
+    records.extend(more.into_iter().filter(|r| !known.contains(&r.number)));
 }
 
 /// The date of the commit that added local rule `number` with `instruction`, if any.
@@ -516,6 +723,10 @@ fn local_records<'a>(
             until,
             repeats: Vec::new(),
             catches: Vec::new(),
+            changes: Vec::new(),
+            checked: !matches!(rule.check(), crate::rules::file::CheckField::Missing),
+            needs_check: false,
+            check_misses: false,
         });
     }
     records
@@ -564,6 +775,11 @@ fn imported_records<'a>(
                 until,
                 repeats: Vec::new(),
                 catches: Vec::new(),
+                changes: Vec::new(),
+                // A source's checks are not run here (see `src/docs/sources.md`).
+                checked: false,
+                needs_check: false,
+                check_misses: false,
             });
         }
     }

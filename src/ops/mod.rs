@@ -18,6 +18,7 @@ pub(crate) mod import;
 pub(crate) mod learning;
 pub(crate) mod ledger;
 pub(crate) mod list;
+pub(crate) mod notes;
 pub(crate) mod receipts;
 pub(crate) mod reflect;
 pub(crate) mod retire;

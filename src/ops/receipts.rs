@@ -3,15 +3,14 @@
 //! pre-commit hook's `--staged`, or the work tree by hand) record one receipt per
 //! violation in `autofix/receipts.jsonl` under git's common directory (never committed,
 //! never sent anywhere), one JSON object a line, through the one write path under its
-//! lock. The same break seen again the same day (the hook, then the pre-commit hook, on
+//! lock ([`Journal`]). The same break seen again the same day (the hook, then the pre-commit hook, on
 //! one line) is one receipt. The file keeps its newest [`MAX_BYTES`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::io::git::Git;
-use crate::io::safe_write::{self, Fence};
+use crate::io::journal::{self, Journal};
 use crate::io::workspace::Workspace;
 
 /// The most bytes the receipts file keeps (some 5,000 receipts); the oldest go first.
@@ -57,9 +56,8 @@ pub(crate) struct Receipt {
 }
 
 /// The receipts file of the repository the workspace lies in; `None` outside git.
-fn location(workspace: &Workspace) -> Option<PathBuf> {
-    let common = Git::new(&workspace.root).common_dir().ok()?;
-    Some(common.join("autofix").join("receipts.jsonl"))
+fn journal_of(workspace: &Workspace) -> Option<Journal> {
+    Journal::of_repository(&workspace.root, "receipts.jsonl", MAX_BYTES)
 }
 
 /// One break a check caught: the rule (number and instruction), and where.
@@ -77,7 +75,7 @@ pub(crate) fn record(workspace: &Workspace, via: Via, breaks: &[Break<'_>]) -> a
     if breaks.is_empty() {
         return Ok(());
     }
-    let Some(path) = location(workspace) else {
+    let Some(journal) = journal_of(workspace) else {
         return Ok(());
     };
     let time = crate::report::calendar::now();
@@ -105,71 +103,34 @@ pub(crate) fn record(workspace: &Workspace, via: Via, breaks: &[Break<'_>]) -> a
             }
         })
         .collect();
-    append(&path, &fresh)
+    append(&journal, &fresh)
 }
 
-/// Appends the receipts not already recorded today, under the file's lock, and drops the
-/// oldest lines past [`MAX_BYTES`].
-fn append(path: &Path, fresh: &[Receipt]) -> anyhow::Result<()> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let fence = Fence::git_folder(folder);
-    let locked = fence.lock(path, safe_write::timeout()?)?;
-    let before = locked.read()?;
-    let old = String::from_utf8_lossy(before.as_deref().unwrap_or_default()).into_owned();
-    let seen: std::collections::HashSet<(String, String)> = parse(&old)
-        .map(|r| (day_of(&r.time).to_string(), r.key))
-        .collect();
-    let mut added = String::new();
-    let mut keys = seen;
-    for receipt in fresh {
-        if keys.insert((day_of(&receipt.time).to_string(), receipt.key.clone())) {
-            added.push_str(&serde_json::to_string(receipt)?);
-            added.push('\n');
+/// Appends the receipts not already recorded today.
+fn append(journal: &Journal, fresh: &[Receipt]) -> anyhow::Result<()> {
+    journal.append(|old| {
+        let mut keys: std::collections::HashSet<(String, String)> = journal::parse(old)
+            .map(|r: Receipt| (day_of(&r.time).to_string(), r.key))
+            .collect();
+        let mut added = String::new();
+        for receipt in fresh {
+            if keys.insert((day_of(&receipt.time).to_string(), receipt.key.clone())) {
+                added.push_str(&serde_json::to_string(receipt)?);
+                added.push('\n');
+            }
         }
-    }
-    if added.is_empty() {
-        return Ok(());
-    }
-    let mut text = old;
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str(&added);
-    locked.write(&[kept(&text).as_bytes()], before.as_deref())?;
-    Ok(())
-}
-
-/// The newest whole lines of `text` that fit in [`MAX_BYTES`].
-fn kept(text: &str) -> &str {
-    if text.len() <= MAX_BYTES {
-        return text;
-    }
-    let cut = text.len() - MAX_BYTES;
-    match text[cut..].find('\n') {
-        Some(at) => &text[cut + at + 1..],
-        None => "",
-    }
+        Ok((added, ()))
+    })
 }
 
 fn day_of(time: &str) -> &str {
     time.get(..10).unwrap_or(time)
 }
 
-fn parse(text: &str) -> impl Iterator<Item = Receipt> + '_ {
-    text.lines()
-        .filter_map(|line| serde_json::from_str::<Receipt>(line).ok())
-}
-
 /// The receipts recorded in the workspace's repository (a line that does not read as one
 /// is passed over); none outside git or before the first.
 pub(crate) fn read(workspace: &Workspace) -> Vec<Receipt> {
-    let Some(path) = location(workspace) else {
-        return Vec::new();
-    };
-    let Ok(bytes) = crate::io::limits::read_file(&path) else {
-        return Vec::new();
-    };
-    parse(&String::from_utf8_lossy(&bytes)).collect()
+    journal_of(workspace).map_or_else(Vec::new, |journal| journal.read())
 }
 
 /// A diagnostic's file (shown from the current directory, or from the root by the hook)
@@ -196,20 +157,4 @@ fn line_text(file: &Path, line: usize) -> String {
         .ok()
         .and_then(|text| text.lines().nth(line.saturating_sub(1)).map(str::to_string))
         .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_file_keeps_its_newest_whole_lines() {
-        let line = format!("{}\n", "x".repeat(99));
-        let text = line.repeat(MAX_BYTES / 100 + 5);
-        let kept = kept(&text);
-        assert!(kept.len() <= MAX_BYTES);
-        assert!(kept.len() > MAX_BYTES - 100);
-        assert!(kept.starts_with('x') && kept.ends_with('\n'));
-        assert_eq!(super::kept("a\n"), "a\n");
-    }
 }

@@ -134,19 +134,10 @@ fn find_skill(skill: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
 
 /// The command that installs a skill, quoted for a POSIX shell where needed.
 fn install_hint(skill: &str) -> String {
-    format!("npx skills add {} -g -y", shell_quote(skill))
-}
-
-fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    format!(
+        "npx skills add {} -g -y",
+        crate::report::text::shell_quote(skill)
+    )
 }
 
 #[cfg(test)]

@@ -52,6 +52,21 @@ impl Render for Report<'_> {
             "Breaks caught by a check before the user saw them: {}",
             figure.catches
         );
+        let notes = &figure.notes;
+        if let Some(share) = notes.answered_share {
+            let _ = writeln!(
+                out,
+                "Notes the prompt hook gave: {}, answered by the agent: {} ({:.1}%): restated {}, changed {}, new {}, no lasting rule {}; unanswered {}",
+                notes.given,
+                notes.answered,
+                share * 100.0,
+                notes.restated,
+                notes.changed,
+                notes.learned,
+                notes.nothing,
+                notes.unanswered
+            );
+        }
         if let Some(share) = figure.caught_first {
             let _ = writeln!(
                 out,
@@ -61,8 +76,15 @@ impl Render for Report<'_> {
                 share * 100.0
             );
         }
-        let shown_rules =
-            (self.rules.iter()).filter(|r| !r.repeats.is_empty() || !r.catches.is_empty());
+        if figure.repeats > 0 {
+            let _ = writeln!(
+                out,
+                "Repeats judged by the agent on a note: {}; found word for word by the tool (its estimate): {}",
+                figure.repeats_by_agent, figure.repeats_by_tool
+            );
+        }
+        let shown_rules = (self.rules.iter())
+            .filter(|r| !r.repeats.is_empty() || !r.catches.is_empty() || !r.changes.is_empty());
         for record in shown_rules {
             record_text(&mut out, record);
         }
@@ -71,6 +93,41 @@ impl Render for Report<'_> {
 
     fn to_json(&self) -> String {
         crate::report::text::json_document(self)
+    }
+}
+
+impl Render for crate::ops::notes::Verdict {
+    fn to_text(&self, _painter: Painter) -> String {
+        use crate::ops::notes::Said;
+        let rule = |verb: &str| {
+            self.rule.as_ref().map_or_else(String::new, |rule| {
+                format!(
+                    "{verb} rule {} (\"{}\")",
+                    rule.id(),
+                    shown(&rule.instruction)
+                )
+            })
+        };
+        let what = match self.said {
+            Said::Restated => format!("the user {}: follow it", rule("restated")),
+            Said::Changed => rule("the user changed"),
+            Said::New => "the user said something new".to_string(),
+            Said::Nothing => "no lasting rule".to_string(),
+        };
+        format!("Note {}: {what}.\n", self.note)
+    }
+
+    fn to_json(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Document<'a> {
+            version: u32,
+            #[serde(flatten)]
+            verdict: &'a crate::ops::notes::Verdict,
+        }
+        crate::report::text::json_document(&Document {
+            version: 1,
+            verdict: self,
+        })
     }
 }
 
@@ -93,6 +150,15 @@ fn record_text(out: &mut String, record: &RuleRecord<'_>) {
     if let Some(until) = record.until {
         let _ = writeln!(out, "  in force until {until} (then superseded or retired)");
     }
+    if record.needs_check {
+        let _ = writeln!(
+            out,
+            "  needs a check: restated {} with none; if a pattern can catch a break of it: autofix learn … --supersedes {id} --check 'REGEX'",
+            counted(record.repeats.len(), "time")
+        );
+    } else if record.check_misses {
+        let _ = writeln!(out, "  its check misses: restated although it has a check");
+    }
     if !record.repeats.is_empty() {
         let _ = writeln!(
             out,
@@ -102,13 +168,28 @@ fn record_text(out: &mut String, record: &RuleRecord<'_>) {
     }
     for repeat in &record.repeats {
         let first = repeat.text.lines().next().unwrap_or_default();
+        let by = match &repeat.note {
+            Some(note) => format!("agent, note {note}"),
+            None => "tool".to_string(),
+        };
         let _ = writeln!(
             out,
-            "    {}  {}  session {}  > {}",
+            "    {}  {}  session {}  ({by})  > {}",
             shown(&repeat.time),
-            repeat.agent.as_str(),
+            shown(&repeat.agent),
             shown(&repeat.session),
             shown(first)
+        );
+    }
+    for change in &record.changes {
+        let learned = change
+            .learned
+            .map_or_else(String::new, |n| format!(": rule {n} learned in its place"));
+        let _ = writeln!(
+            out,
+            "  changed {} (note {}){learned}",
+            shown(&change.time),
+            change.note
         );
     }
     if !record.catches.is_empty() {
@@ -143,6 +224,9 @@ pub(crate) fn to_html(report: &Report<'_>) -> String {
         repeat_rate: figure.repeat_rate,
         catches: figure.catches,
         caught_first: figure.caught_first,
+        notes_given: figure.notes.given,
+        notes_answered: figure.notes.answered,
+        repeats_by_agent: figure.repeats_by_agent,
         unit: report.timeline.unit,
         periods: (report.timeline.periods.iter())
             .map(|p| Period {
@@ -169,6 +253,8 @@ pub(crate) fn to_html(report: &Report<'_>) -> String {
                 active: r.active,
                 repeats: r.repeats.len(),
                 catches: r.catches.len(),
+                needs_check: r.needs_check,
+                check_misses: r.check_misses,
             })
             .collect(),
     };

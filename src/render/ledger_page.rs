@@ -18,6 +18,11 @@ pub(crate) struct Ledger<'a> {
     pub repeat_rate: f64,
     pub catches: usize,
     pub caught_first: Option<f64>,
+    /// The prompt hook's notes given and answered by the agent.
+    pub notes_given: usize,
+    pub notes_answered: usize,
+    /// Of the repeats, those the agent judged answering a note.
+    pub repeats_by_agent: usize,
     /// `day` or `week`.
     pub unit: &'a str,
     pub periods: Vec<Period<'a>>,
@@ -43,6 +48,9 @@ pub(crate) struct Rule<'a> {
     pub active: bool,
     pub repeats: usize,
     pub catches: usize,
+    /// Restated twice with no check, or restated although it has one.
+    pub needs_check: bool,
+    pub check_misses: bool,
 }
 
 /// The colours of the two kinds of break, the rate, and the page.
@@ -77,6 +85,7 @@ td.rank { color: var(--muted); width: 1%; }
 td .id { font-weight: 650; margin-right: 6px; }
 td .cat { color: var(--muted); font-size: 12px; margin-right: 6px; }
 td .old { color: var(--muted); font-size: 12px; }
+td .act { color: #c4431d; font-size: 12px; font-weight: 600; }
 .bar { display: block; height: 6px; border-radius: 3px; margin-top: 5px; }
 .empty { color: var(--muted); font-style: italic; padding: 10px 0; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
@@ -177,6 +186,18 @@ fn cards(out: &mut String, ledger: &Ledger<'_>) {
             "caught-first",
             caught_first,
             "of the rule breaks caught first".to_string(),
+        ),
+        (
+            "notes-answered",
+            if ledger.notes_given == 0 {
+                "–".to_string()
+            } else {
+                percent(ledger.notes_answered as f64 / ledger.notes_given as f64)
+            },
+            format!(
+                "of the {} notes answered by the agent ({} of the repeats its verdict)",
+                ledger.notes_given, ledger.repeats_by_agent
+            ),
         ),
     ];
     out.push_str("<section class=\"cards\">\n");
@@ -393,7 +414,7 @@ fn ranking(
         let width = value as f64 / most as f64 * 100.0;
         let _ = writeln!(
             out,
-            "<tr class=\"rule\" data-rule=\"{}\"><td class=\"rank\">{}</td><td><span class=\"id\">{}</span><span class=\"cat\">{}</span>{}{}<span class=\"bar\" style=\"width:{width:.0}%;background:{colour}\"></span></td><td class=\"n\">{value}</td></tr>",
+            "<tr class=\"rule\" data-rule=\"{}\"><td class=\"rank\">{}</td><td><span class=\"id\">{}</span><span class=\"cat\">{}</span>{}{}{}<span class=\"bar\" style=\"width:{width:.0}%;background:{colour}\"></span></td><td class=\"n\">{value}</td></tr>",
             escape(&rule.id),
             rank + 1,
             escape(&rule.id),
@@ -403,6 +424,13 @@ fn ranking(
                 ""
             } else {
                 " <span class=\"old\">(no longer in force)</span>"
+            },
+            if rule.needs_check {
+                " <span class=\"act\">(needs a check)</span>"
+            } else if rule.check_misses {
+                " <span class=\"act\">(its check misses)</span>"
+            } else {
+                ""
             },
         );
     }
@@ -497,6 +525,9 @@ mod tests {
             repeat_rate: 0.0,
             catches: 1,
             caught_first: Some(1.0),
+            notes_given: 0,
+            notes_answered: 0,
+            repeats_by_agent: 0,
             unit: "day",
             earlier: None,
             periods: vec![Period {

@@ -544,7 +544,7 @@ fn the_ledger_counts_the_corrections_a_rule_did_not_prevent() {
     assert!(rules.iter().all(|r| r["number"] != 3));
     let text = repo.autofix(&["ledger"]).expect(0).stdout;
     assert!(text.contains("Corrections captured: 5\nRepeats of a rule already learned: 2 (40.0%)\nRules that did not hold: 2 of 2 committed\n"), "{text}");
-    assert!(text.contains("  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  > No, use pnpm to install packages, not npm.\n"), "{text}");
+    assert!(text.contains("  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  (tool)  > No, use pnpm to install packages, not npm.\n"), "{text}");
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod matcher;
 mod mcp;
 mod meaning;
 mod merge;
+mod notes;
 mod one_copy;
 mod peer_tools;
 mod peers;

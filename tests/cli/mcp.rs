@@ -229,6 +229,7 @@ fn the_tool_list_is_deterministic_and_well_formed() {
             "rules",
             "learn",
             "retire",
+            "verdict",
             "check",
             "preset_validate",
             "preset_render"
@@ -513,7 +514,8 @@ fn the_official_python_client_connects_in_every_mode() {
                 "preset_render",
                 "preset_validate",
                 "retire",
-                "rules"
+                "rules",
+                "verdict"
             ])
         );
         for (tool, result) in report["results"].as_object().unwrap() {

@@ -2042,7 +2042,7 @@ fn the_ledger_attributes_repeats_of_imported_rules_to_them() {
         "{text}"
     );
     assert!(
-        text.contains("2026-11-02T10:00:00Z\n  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  > No, use pnpm to install packages, not npm.\n"),
+        text.contains("2026-11-02T10:00:00Z\n  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  (tool)  > No, use pnpm to install packages, not npm.\n"),
         "{text}"
     );
     assert!(

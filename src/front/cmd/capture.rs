@@ -29,9 +29,9 @@ pub(crate) fn hook(context: &Context, command: Option<HookCommand>) -> ExitCode 
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
-                    if let Some(output) = prompt::respond(prompt_agent(args.agent), &input, |cwd| {
-                        hook_rules(context, cwd)
-                    }) {
+                    let rules = |cwd: Option<&str>| hook_rules(context, cwd);
+                    let agent = prompt_agent(args.agent);
+                    if let Some(output) = prompt::respond(agent, &input, rules, give_note) {
                         let _ = print(&output);
                     }
                 }
@@ -74,6 +74,28 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
             crate::front::context::describe(&error)
         )),
     }
+}
+
+/// Records what the prompt hook heard in the repository's notes, and gives a correction's
+/// note its id; a note that cannot be kept goes without one (said on stderr: the hook
+/// never fails the prompt).
+fn give_note(heard: &prompt::Heard, typed: &prompt::Typed<'_>) -> Option<prompt::Note> {
+    let asked = ops::notes::Asked {
+        root: typed.root,
+        agent: typed.agent.as_str(),
+        session: typed.session,
+        prompt: typed.prompt,
+    };
+    let kept = match heard {
+        prompt::Heard::Restates(rule) => {
+            ops::notes::heard_word_for_word(&asked, rule).map(|()| None)
+        }
+        prompt::Heard::Correction(near) => ops::notes::give(&asked, near),
+    };
+    kept.unwrap_or_else(|error| {
+        eprint(&format!("autofix: the note was not kept: {error:#}\n"));
+        None
+    })
 }
 
 /// The active rules of the project a prompt was typed in, found from the hook input's

@@ -8,7 +8,7 @@ use crate::ops;
 use crate::ops::learning::AfterLearning;
 use crate::render::Render as _;
 
-use crate::front::cli::{DistinctArgs, LedgerArgs, RetireArgs, TextOrJson};
+use crate::front::cli::{DistinctArgs, LedgerArgs, RetireArgs, SaidArg, TextOrJson, VerdictArgs};
 use crate::front::context::{Context, eprint, print};
 use crate::front::history::{distinct_output, retired_output};
 
@@ -47,6 +47,28 @@ pub(crate) fn distinct(context: &Context, args: DistinctArgs) -> anyhow::Result<
         TextOrJson::Text if args.quiet => {}
         TextOrJson::Text => print(&text)?,
         TextOrJson::Json => print(&json)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `autofix verdict`: records the agent's answer to a note of the prompt hook.
+pub(crate) fn verdict(context: &Context, args: VerdictArgs) -> anyhow::Result<ExitCode> {
+    let workspace = context.workspace()?;
+    let said = match args.said {
+        SaidArg::Restated => ops::notes::Said::Restated,
+        SaidArg::Nothing => ops::notes::Said::Nothing,
+    };
+    let answer = ops::notes::Answer {
+        note: &args.note,
+        said,
+        rule: args.rule.as_ref(),
+        learned: None,
+    };
+    let verdict = ops::notes::answer(&workspace, &answer)?;
+    match args.format {
+        TextOrJson::Text if args.quiet => {}
+        TextOrJson::Text => print(&verdict.to_text(context.stdout_painter()))?,
+        TextOrJson::Json => print(&verdict.to_json())?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -79,6 +79,7 @@ fn usage_hint(error: &clap::Error) -> Option<String> {
                     | "-C"
                     | "--root"
                     | "--file"
+                    | "--note"
             );
             continue;
         }
@@ -179,6 +180,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Enforce(args) => enforce::enforce(&context, args),
         Command::Retire(args) => ledger::retire(&context, args),
         Command::Distinct(args) => ledger::distinct(&context, args),
+        Command::Verdict(args) => ledger::verdict(&context, args),
         Command::Ledger(args) => ledger::ledger(&context, args),
         Command::Where(args) => rules::where_(&context, args),
         Command::Preset(command) => preset::run(&context, command),

@@ -79,6 +79,12 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     } else {
         Destination::Project(&workspace)
     };
+    // A note is answered once, and only a note the hook gave: asked before the rule is
+    // written, so a wrong id learns nothing.
+    if let Some(note) = &args.note {
+        ops::notes::open(&workspace, note)?;
+    }
+    let superseded = request.supersedes.first().cloned();
     let answer = learning::learn_rule(into, request, "--supersedes").map_err(|error| {
         // learn's own refusals in the user's language; the rest as the library says them.
         let localized = error
@@ -92,6 +98,8 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
     };
     let painter = context.stderr_painter();
     eprint(&learned.warnings_text(painter));
+    let answered = (args.note.as_deref())
+        .and_then(|note| answer_note(&workspace, note, superseded.as_ref(), &learned.outcome));
     let refused = learned.outcome.status == learn::Status::Refused;
     let printed = match args.format {
         TextOrJson::Text if args.quiet && !refused => Ok(()),
@@ -106,6 +114,9 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
                 guessed.filter(|_| learned.outcome.status != learn::Status::Duplicate)
             {
                 text.push_str(&i18n::category_guessed(lang, category));
+            }
+            if let Some(answered) = &answered {
+                text.push_str(answered);
             }
             print(&text)
         }
@@ -123,6 +134,29 @@ pub(crate) fn learn(context: &Context, args: LearnArgs) -> anyhow::Result<ExitCo
         other => other?,
     }
     Ok(status(refused))
+}
+
+/// Records the answer `learn --note` gave ([`ops::notes::learned`]): the line that says so,
+/// for the acknowledgement. The rule is learned whatever happens here: a verdict that
+/// cannot be kept is a warning.
+fn answer_note(
+    workspace: &crate::io::workspace::Workspace,
+    note: &str,
+    superseded: Option<&crate::rules::reference::RuleRef>,
+    outcome: &learn::Outcome,
+) -> Option<String> {
+    match ops::notes::learned(workspace, note, superseded, outcome) {
+        Ok(verdict) => verdict.map(|verdict| {
+            format!(
+                "  note {note} answered: {}\n",
+                ops::notes::describe(&verdict)
+            )
+        }),
+        Err(error) => {
+            eprint(&format!("warning: note {note} was not answered: {error}\n"));
+            None
+        }
+    }
 }
 
 /// What `learn` says of a rule it does not learn over the imported rules: a repeat as a

@@ -66,6 +66,16 @@ arguments! {
         require: Option<String> => "Check the rule where it applies: every file in the rule's scope must match this regular expression somewhere. As the CLI's `--require`; not with `check`.",
         dry_run: Option<bool>,
         export: Option<bool> => "Refresh the exported copies (AGENTS.md, rule folders) after learning; default true.",
+        note: Option<String> => "The id of the prompt hook's note this rule answers (`note 3f9a2c`): a change (with `supersedes`) or a new rule, recorded for the ledger.",
+    }
+}
+
+arguments! {
+    /// `verdict`'s arguments.
+    VerdictArguments {
+        note: String => "The id of the prompt hook's note (`note 3f9a2c`).",
+        said: String => "\"restated\" (the user said a recorded rule again: name it in `rule`, and follow it) or \"nothing\" (no lasting rule). A change or a new rule is answered by `learn` with `note`.",
+        rule: Option<RuleRef> => "The rule restated: a number, or an imported rule \"org:4\".",
     }
 }
 

@@ -15,7 +15,7 @@ use crate::sources::layers::NotLearned;
 
 use super::arguments::{
     CheckArguments, LearnArguments, PresetRenderArguments, PresetValidateArguments,
-    RetireArguments, RulesArguments,
+    RetireArguments, RulesArguments, VerdictArguments,
 };
 use super::schema::input_schema;
 use super::{Fault, INVALID_PARAMS};
@@ -47,6 +47,7 @@ pub(super) fn call(context: &Context, params: &Value) -> Result<Value, Fault> {
         "rules" => rules(context, arguments),
         "learn" => learn_tool(context, arguments),
         "retire" => retire_tool(context, arguments),
+        "verdict" => verdict_tool(context, arguments),
         "check" => read::<CheckArguments>(name, arguments).and_then(|_| check(context)),
         "preset_validate" => preset_validate(context, arguments),
         "preset_render" => preset_render(context, arguments),
@@ -141,6 +142,10 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         after: AfterLearning::exporting(arguments.export.unwrap_or(true)),
     };
     let workspace = context.workspace().map_err(failure)?;
+    if let Some(note) = &arguments.note {
+        ops::notes::open(&workspace, note).map_err(|error| error.to_string())?;
+    }
+    let superseded = request.supersedes.first().cloned();
     let answer = learning::learn_rule(Destination::Project(&workspace), request, "`supersedes`")
         .map_err(failure)?;
     let learned = match answer {
@@ -160,9 +165,49 @@ fn learn_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answe
         crate::front::i18n::Front::Mcp,
     );
     text.push_str(&learned.warnings_text(crate::report::paint::Painter::new(false)));
+    let mut json = learned.to_value();
+    if let Some(note) = &arguments.note {
+        match ops::notes::learned(&workspace, note, superseded.as_ref(), &learned.outcome) {
+            Ok(Some(verdict)) => {
+                text.push_str(&format!(
+                    "note {note} answered: {}\n",
+                    ops::notes::describe(&verdict)
+                ));
+                json["note"] = serde_json::to_value(&verdict).unwrap_or_default();
+            }
+            Ok(None) => {}
+            Err(error) => {
+                text.push_str(&format!("warning: note {note} was not answered: {error}\n"));
+            }
+        }
+    }
+    Ok(Answer::Done { text, json })
+}
+
+fn verdict_tool(context: &Context, arguments: &Map<String, Value>) -> Result<Answer, String> {
+    let arguments: VerdictArguments = read("verdict", arguments)?;
+    let said = match arguments.said.as_str() {
+        "restated" => ops::notes::Said::Restated,
+        "nothing" => ops::notes::Said::Nothing,
+        other => {
+            return Err(format!(
+                "`said`: `{}` is neither \"restated\" nor \"nothing\" (a change or a new rule is answered by `learn` with `note`)",
+                crate::report::text::shown(other)
+            ));
+        }
+    };
+    let workspace = context.workspace().map_err(failure)?;
+    let answer = ops::notes::Answer {
+        note: &arguments.note,
+        said,
+        rule: arguments.rule.as_ref(),
+        learned: None,
+    };
+    let verdict = ops::notes::answer(&workspace, &answer).map_err(|error| error.to_string())?;
+    let json = serde_json::from_str(&verdict.to_json()).map_err(|error| error.to_string())?;
     Ok(Answer::Done {
-        text,
-        json: learned.to_value(),
+        text: verdict.to_text(crate::report::paint::Painter::new(false)),
+        json,
     })
 }
 
@@ -287,6 +332,13 @@ pub(super) fn list() -> Value {
             "Retire a rule",
             "Retire an active rule that no longer holds, without a replacement: appends a record (locked, atomic) that supersedes it, with the reason; nothing is deleted. To replace a rule instead, call `learn` with `supersedes`.",
             input_schema::<RetireArguments>(),
+            &writes(false),
+        ),
+        tool(
+            "verdict",
+            "Answer a note",
+            "Answer a note of the prompt hook (`note 3f9a2c. This prompt looks like a correction…`) with your verdict: the user restated a recorded rule (`said: \"restated\"` with `rule`: follow it, nothing is learned), or said no lasting rule (`said: \"nothing\"`). A change or a new rule is answered by `learn` with `note`. Recorded for the ledger; a note answered already, or never given, is refused.",
+            input_schema::<VerdictArguments>(),
             &writes(false),
         ),
         tool(
