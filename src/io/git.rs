@@ -91,6 +91,16 @@ pub(crate) struct Git {
     dir: PathBuf,
 }
 
+/// What every local run turns off: the programs a repository's own configuration could
+/// have git run while it only reads (a file-system monitor hook, git's hooks). The
+/// diffs `enforce` reads also pass `--no-ext-diff` and `--no-textconv`.
+const LOCAL_CONFIG: [&str; 4] = [
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+];
+
 impl Git {
     pub(crate) fn new(dir: impl Into<PathBuf>) -> Git {
         Git { dir: dir.into() }
@@ -99,9 +109,12 @@ impl Git {
     fn command<S: AsRef<OsStr>>(&self, args: &[S]) -> Command {
         let mut command = Command::new("git");
         command
+            .args(LOCAL_CONFIG)
             .args(args)
             .current_dir(&self.dir)
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            // An external diff named in the environment runs a program too.
+            .env_remove("GIT_EXTERNAL_DIFF");
         command
     }
 

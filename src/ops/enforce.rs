@@ -316,6 +316,7 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
             "--unified=0",
             "--no-color",
             "--no-ext-diff",
+            "--no-textconv",
             "--diff-filter=d",
         ];
         args.extend_from_slice(range);

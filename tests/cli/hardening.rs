@@ -584,3 +584,51 @@ fn a_bad_lock_timeout_fails_every_writer_and_nothing_else() {
     );
     assert_eq!((with.stdout, with.stderr), (without.stdout, without.stderr));
 }
+
+/// A repository's own git configuration can name programs git runs while it only reads
+/// (`core.fsmonitor` as a hook, `core.hooksPath`): no git call of autofix runs them.
+#[test]
+fn git_runs_nothing_the_repositorys_config_names() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    sandbox
+        .run(&[
+            "learn",
+            "Never call console.log in src.",
+            "--check",
+            r"console\.log",
+        ])
+        .expect(0);
+    let marker = sandbox.join("ran");
+    let hook = sandbox.write(
+        "hook.sh",
+        format!("#!/bin/sh\ntouch '{}'\n", marker.display()),
+    );
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let git = |args: &[&str]| {
+        let mut command = sandbox.program("git", args);
+        Run::from_command(crate::support::hermetic_git(&mut command)).expect(0);
+    };
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "rules"]);
+    sandbox.write("src/app.ts", "console.log(1);\n");
+    git(&["add", "src/app.ts"]);
+    git(&["config", "core.fsmonitor", &hook.display().to_string()]);
+    // git itself runs it: the repository really is set up to run a program (and warns
+    // that the hook answered no token).
+    let mut status = sandbox.program("git", &["status", "--short"]);
+    Run::from_command(crate::support::hermetic_git(&mut status)).expect_noisy(0);
+    assert!(marker.exists(), "git status did not run the fsmonitor hook");
+    std::fs::remove_file(&marker).unwrap();
+
+    sandbox.run(&["enforce", "--staged"]).expect(1);
+    sandbox.run(&["enforce"]).expect(1);
+    sandbox.run(&["enforce", "src/app.ts"]).expect(1);
+    sandbox.run(&["check", "--dry-run"]);
+    sandbox.run(&["ledger"]).expect(0);
+    assert!(
+        !marker.exists(),
+        "an autofix command ran the fsmonitor hook"
+    );
+}
