@@ -16,6 +16,7 @@ use crate::support::{BIN, Run, Sandbox, skip};
 
 mod chat;
 mod post_tool;
+mod verdict;
 
 const STUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/stub_model.py");
 

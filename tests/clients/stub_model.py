@@ -21,6 +21,7 @@ text), then plain text. Only loopback is ever bound.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -89,7 +90,15 @@ def scripted(body, calls, offered):
     done = tool_results(body)
     if done >= len(calls) or calls[done]["name"] not in offered:
         return None
-    return done, calls[done]
+    call = calls[done]
+    # `{note}` stands for the id of the last note of autofix's prompt hook the request holds,
+    # as a model would copy it from the note.
+    text = json.dumps(call)
+    if "{note}" in text:
+        found = re.findall(r"note ([0-9a-z]{6})\. ", json.dumps(body))
+        if found:
+            call = json.loads(text.replace("{note}", found[-1]))
+    return done, call
 
 
 def anthropic(handler, body, read_file, calls=()):

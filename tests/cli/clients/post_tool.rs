@@ -37,18 +37,22 @@ fn checked_repo(client: Client) -> Option<Repo> {
     ])
     .expect(0);
     if client == Client::Codex {
-        // A model Codex knows, so that it offers its `apply_patch` tool (to one it does not
-        // know it offers none, and the model patches through the shell, which runs no
-        // hook); the stub answers whatever the name.
-        let config = repo.home().join(".codex/config.toml");
-        let text = std::fs::read_to_string(&config).unwrap();
-        std::fs::write(
-            &config,
-            text.replace("model = \"gpt-stub\"", "model = \"gpt-5.5\""),
-        )
-        .unwrap();
+        offer_codex_tools(&repo);
     }
     Some(repo)
+}
+
+/// Gives Codex a model it knows, so that it offers its own tools (`apply_patch`,
+/// `exec_command`); to one it does not know it offers none it names so, and the stub
+/// answers whatever the name.
+pub(super) fn offer_codex_tools(repo: &Repo) {
+    let config = repo.home().join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("model = \"gpt-stub\"", "model = \"gpt-5.5\""),
+    )
+    .unwrap();
 }
 
 /// The tool call that writes `text` to `file` of the repository, in the client's tools.
@@ -69,7 +73,7 @@ fn write_call(repo: &Repo, client: Client, file: &str, text: &str) -> serde_json
 }
 
 /// The tool call that runs `command` in the client's shell.
-fn shell_call(client: Client, command: &str) -> serde_json::Value {
+pub(super) fn shell_call(client: Client, command: &str) -> serde_json::Value {
     match client {
         Client::Claude => json!({"name": "Bash", "input": {"command": command}}),
         Client::Gemini => json!({"name": "run_shell_command", "input": {"command": command}}),
