@@ -363,3 +363,44 @@ fn the_mcp_tools_answer_a_note_as_the_commands_do() {
     assert_eq!(ledger["figure"]["notes"]["answered"], 2, "{ledger}");
     assert_eq!(ledger["figure"]["repeats_by_agent"], 1, "{ledger}");
 }
+
+#[test]
+fn verdicts_killed_mid_write_lose_nothing_acknowledged_and_the_notes_still_read() {
+    let Some(repo) = repository() else { return };
+    let ids: Vec<String> = (0..16)
+        .map(|k| {
+            note(
+                &repo,
+                "No, use pnpm, not npm, I told you.",
+                &format!("s{k}"),
+            )
+            .1
+            .unwrap()
+        })
+        .collect();
+    let mut acknowledged = Vec::new();
+    for (k, id) in ids.iter().enumerate() {
+        let mut child = repo
+            .command(&["verdict", id, "restated", "1", "--quiet"])
+            .spawn()
+            .unwrap();
+        // Killed at a different point of its run each time, from at once to after it ends
+        // (here, about 12 of 16 end first).
+        std::thread::sleep(std::time::Duration::from_micros(2_500 * k as u64));
+        let _ = child.kill();
+        if child.wait().unwrap().success() {
+            acknowledged.push(id.clone());
+        }
+    }
+    let ledger = repo.run(&["ledger", "--format", "json"]).expect(0).json();
+    let recorded: Vec<&str> = (rule(&ledger, 1)["repeats"].as_array().unwrap().iter())
+        .map(|r| r["note"].as_str().unwrap())
+        .collect();
+    for id in &acknowledged {
+        assert!(recorded.contains(&id.as_str()), "{id} lost: {ledger}");
+    }
+    // Every note still reads, answered or not, and one more note is given and answered.
+    assert_eq!(ledger["figure"]["notes"]["given"], 16, "{ledger}");
+    let (_, id) = note(&repo, "No, use pnpm, not npm, I told you.", "after");
+    repo.run(&["verdict", &id.unwrap(), "nothing"]).expect(0);
+}
