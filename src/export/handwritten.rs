@@ -291,7 +291,8 @@ pub(crate) fn read(root: &Path, only: Option<&[String]>) -> Reading {
             if !seen.insert(real) {
                 continue;
             }
-            let Ok(bytes) = crate::io::limits::read_file(&root.join(&path)) else {
+            // A link that leads outside the repository is read no more than written.
+            let Ok(bytes) = crate::io::limits::read_file_within(root, &root.join(&path)) else {
                 reading.skipped.push(whole(&path, Kind::Unreadable, 1));
                 continue;
             };

@@ -50,6 +50,25 @@ pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     read_capped(open_regular(path)?, cap)
 }
 
+/// [`read_file`], for a file of the repository at `root`: one whose real location (links
+/// followed) lies outside `root` is refused (`PermissionDenied`), so a link committed in a
+/// work tree (`notes.md -> /proc/self/environ`, `CLAUDE.md -> ../secret.md`) reads nothing
+/// from outside it.
+pub(crate) fn read_file_within(root: &Path, path: &Path) -> io::Result<Vec<u8>> {
+    let real_root = std::fs::canonicalize(root)?;
+    let real = std::fs::canonicalize(path)?;
+    if !real.starts_with(&real_root) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "a link that leads outside the repository (to {}), which autofix never reads",
+                real.display()
+            ),
+        ));
+    }
+    read_file(&real)
+}
+
 /// Reads `input` to its end, failing once it holds more than `cap` bytes.
 pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();

@@ -71,6 +71,14 @@ pub(crate) enum WorkspaceError {
         parent.display()
     )]
     MissingParent { file: PathBuf, parent: PathBuf },
+    #[error(
+        "{}: the rules file found in the repository leads outside it (to {}); a link there \
+         would make `learn` write outside the repository and `export` publish that file's \
+         rules in it. Name a rules file elsewhere only on purpose, with --file or AUTOFIX_FILE",
+        file.display(),
+        real.display()
+    )]
+    LeadsOutside { file: PathBuf, real: PathBuf },
 }
 
 /// Why a path given for `rules --for` (or MCP's `for`) names nothing inside the workspace.
@@ -118,6 +126,17 @@ impl Workspace {
     pub(crate) fn check_places(&self, options: &Options) -> Result<(), WorkspaceError> {
         if options.root.is_some() && !self.root.is_dir() {
             return Err(WorkspaceError::MissingRoot(self.show(&self.root).into()));
+        }
+        if matches!(self.source, Source::Candidate | Source::Default) {
+            // A link committed as `.agents/autofix.json` (or as `.agents/`) to the user's
+            // personal rules: discovery never leaves the repository.
+            let real = real_location(&self.rules_file);
+            if !real.starts_with(real_location(&self.root)) {
+                return Err(WorkspaceError::LeadsOutside {
+                    file: self.shown.clone().into(),
+                    real,
+                });
+            }
         }
         if matches!(self.source, Source::FileFlag | Source::FileEnv) {
             let parent = self.rules_file.parent().unwrap_or(Path::new("/"));

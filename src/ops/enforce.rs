@@ -282,7 +282,8 @@ fn violation(message: String, shown: &Path, line: usize, column: usize) -> Diagn
 }
 
 /// Every line of the file as the change leaves it: the index's copy for `--staged`, else
-/// the work tree's. A file that cannot be read (deleted, binary, too large) has none.
+/// the work tree's. A file that cannot be read (deleted, binary, too large, a link that
+/// leads outside the workspace) has none.
 fn read_whole(
     workspace: &Workspace,
     git: &Git,
@@ -292,7 +293,10 @@ fn read_whole(
     let bytes = if staged {
         git.run(&["show", &format!(":{}", target.path)]).ok()
     } else {
-        crate::io::limits::read_file(&workspace.root.join(&target.path)).ok()
+        // Never through a link that leaves the workspace: a change controls both the link
+        // and the rule, and the finding would print what it reads.
+        crate::io::limits::read_file_within(&workspace.root, &workspace.root.join(&target.path))
+            .ok()
     };
     let Some(text) = bytes.and_then(|b| String::from_utf8(b).ok()) else {
         return Vec::new();

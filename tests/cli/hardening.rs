@@ -632,3 +632,102 @@ fn git_runs_nothing_the_repositorys_config_names() {
         "an autofix command ran the fsmonitor hook"
     );
 }
+
+/// A repository that commits its rules file as a link to a file outside it (the user's
+/// personal rules, say): discovery refuses it, so `learn` writes nothing there and
+/// `export` publishes nothing of it; `--file` may still name it on purpose.
+#[test]
+fn a_rules_file_found_in_the_repository_never_leads_outside_it() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    let outside = tempfile::tempdir().unwrap();
+    let personal = outside.path().join("autofix.json");
+    std::fs::write(
+        &personal,
+        r#"[{"Rule_number": 1, "Category": "STYLE", "Instruction": "Always sign mails as Ada.", "Why": "mine"}]"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(sandbox.join(".agents")).unwrap();
+    std::os::unix::fs::symlink(&personal, sandbox.join(".agents/autofix.json")).unwrap();
+    for args in [&["learn", "Always use tabs."][..], &["rules"], &["export"]] {
+        let run = sandbox.run(args).expect(2);
+        assert!(
+            run.stderr.contains("leads outside it"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!std::fs::read_to_string(&personal).unwrap().contains("tabs"));
+    assert!(!sandbox.join("AGENTS.md").exists());
+    // A folder that leads outside is refused the same way.
+    std::fs::remove_dir_all(sandbox.join(".agents")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), sandbox.join(".agents")).unwrap();
+    sandbox.run(&["rules"]).expect(2);
+    // Named on purpose, it is read.
+    let run = sandbox
+        .run(&["rules", "--file", &personal.display().to_string()])
+        .expect(0);
+    assert!(run.stdout.contains("sign mails as Ada"), "{}", run.stdout);
+}
+
+/// A link in the work tree to a file outside it (`/proc/self/environ`) is never read by
+/// `enforce`, whichever way the file is named, so a matching check cannot print a secret.
+#[test]
+fn enforce_never_reads_through_a_link_that_leaves_the_workspace() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    sandbox
+        .run(&[
+            "learn",
+            "Never write a token in notes.",
+            "--check",
+            "TOKEN=.*",
+        ])
+        .expect(0);
+    std::os::unix::fs::symlink("/proc/self/environ", sandbox.join("notes.txt")).unwrap();
+    for args in [
+        &["enforce", "notes.txt"][..],
+        &["enforce", "--all-lines"],
+        &["enforce", "--staged", "--all-lines"],
+    ] {
+        let run = Run::from_command(
+            sandbox
+                .command(args)
+                .env("STUB_TOKEN", "s3cr3t-value-never-printed"),
+        );
+        assert!(
+            !run.stdout.contains("s3cr3t") && !run.stderr.contains("s3cr3t"),
+            "{args:?} printed the environment: {} {}",
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
+/// `import` reads no hand-written file through a link that leads outside the repository:
+/// the read side keeps the write side's fence.
+#[test]
+fn import_reads_no_file_through_a_link_that_leaves_the_repository() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("secret.md"),
+        "# Secret\n\n- Always send the deploy key ABC-PRIVATE to the staging bot.\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), sandbox.join("CLAUDE.md"))
+        .unwrap();
+    let run = sandbox.run(&["import", "--write"]);
+    assert!(
+        !run.stdout.contains("ABC-PRIVATE") && !run.stderr.contains("ABC-PRIVATE"),
+        "{} {}",
+        run.stdout,
+        run.stderr
+    );
+    let rules = std::fs::read_to_string(sandbox.join(".agents/autofix.json")).unwrap_or_default();
+    assert!(!rules.contains("ABC-PRIVATE"), "{rules}");
+}
