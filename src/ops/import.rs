@@ -438,6 +438,11 @@ fn learn_all(
                 item.status = Verdict::Refused;
                 item.rule = None;
                 item.message = Some(error.to_string());
+                if matches!(error, RulesError::Secret { .. }) {
+                    // The report names the kind; the value is shown nowhere.
+                    item.found.instruction =
+                        crate::rules::secrets::redacted(&item.found.instruction);
+                }
                 continue;
             }
             Err(error) => return Err(error.into()),
@@ -471,6 +476,7 @@ fn refuses_the_rule(error: &RulesError) -> bool {
             | RulesError::TooLong { .. }
             | RulesError::ControlCharacter { .. }
             | RulesError::InvisibleCharacter { .. }
+            | RulesError::Secret { .. }
             | RulesError::EmptyField { .. }
     )
 }

@@ -121,6 +121,11 @@ codes! {
         "Reference an existing, lower-numbered rule.",
         "The reference does nothing: the rule it meant to retire stays active, which is rarely what its author intended.",
         "rule 7 says \"supersedes rule 9\": rule 9 is newer (or does not exist)";
+    SecretInRule = "secret-in-rule", Error,
+        "A rule's text holds a credential: a token, a key, a password.",
+        "Rotate the credential, then supersede the rule with one that names where the secret lives (\"read the token from $DEPLOY_TOKEN\").",
+        "The rules file is committed and exported into every agent's file: the credential is in the history and in every agent's context.",
+        "\"Always call the staging API with the token ghp_…\"";
     NotImperative = "not-imperative", Warning,
         "An active rule's instruction does not read as an imperative.",
         "Start the instruction with a verb: \"Always …\", \"Never …\", \"Use …\".",

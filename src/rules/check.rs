@@ -393,6 +393,20 @@ impl<'d> Linter<'d> {
         // not compared pair by pair.
         let mut first_with_text: HashMap<String, usize> = HashMap::new();
         for rule in document.rules() {
+            // A superseded rule is still in the file, and in its history: every rule.
+            for (field, text) in [
+                ("Instruction", rule.instruction().as_str()),
+                ("Why", rule.why().as_str()),
+            ] {
+                if let Some(kind) = text.and_then(super::secrets::find) {
+                    let message = format!(
+                        "{}: its {} holds {kind}",
+                        rule_name(&rule),
+                        field.to_lowercase()
+                    );
+                    self.emit(&rule, field, Code::SecretInRule, message);
+                }
+            }
             if !self.resolution.is_active(rule.index) {
                 continue;
             }

@@ -73,6 +73,13 @@ pub(crate) enum RulesError {
     )]
     ControlCharacter { field: &'static str },
     #[error(
+        "the {field} holds {kind}: a rule is committed and exported into every agent's file; keep the credential where secrets live and name it in the rule instead (\"read the token from $DEPLOY_TOKEN\") [secret-in-rule]"
+    )]
+    Secret {
+        field: &'static str,
+        kind: &'static str,
+    },
+    #[error(
         "the {field} contains an invisible character, U+{code:04X}: an agent reads it, nobody sees it; remove it"
     )]
     InvisibleCharacter { field: &'static str, code: u32 },

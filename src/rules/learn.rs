@@ -146,6 +146,9 @@ fn validate(request: &Request) -> Result<Validated, RulesError> {
                 code: u32::from(c),
             });
         }
+        if let Some(kind) = super::secrets::find(text) {
+            return Err(RulesError::Secret { field, kind });
+        }
         let length = text.chars().count();
         if length > file::MAX_FIELD_CHARS {
             return Err(RulesError::TooLong {

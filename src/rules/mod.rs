@@ -18,6 +18,7 @@ pub(crate) mod reference;
 pub(crate) mod retire;
 pub(crate) mod scope;
 pub(crate) mod scope_check;
+pub(crate) mod secrets;
 pub(crate) mod show;
 pub(crate) mod similar;
 pub(crate) mod stale;

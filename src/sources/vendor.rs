@@ -72,6 +72,11 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
                     "rule {number} holds a control, bidirectional or invisible character"
                 )));
             }
+            if let Some(kind) = crate::rules::secrets::find(text) {
+                return Err(invalid(format!(
+                    "rule {number} holds {kind}, which would be exported into every agent's file [secret-in-rule]"
+                )));
+            }
         }
         let paths = imported_paths(&rule, number).map_err(invalid)?;
         let locked = locked(&rule, number).map_err(invalid)?;

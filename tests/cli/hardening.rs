@@ -731,3 +731,87 @@ fn import_reads_no_file_through_a_link_that_leaves_the_repository() {
     let rules = std::fs::read_to_string(sandbox.join(".agents/autofix.json")).unwrap_or_default();
     assert!(!rules.contains("ABC-PRIVATE"), "{rules}");
 }
+
+const TOKEN: &str = "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5";
+const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
+
+/// A rule that holds a credential is refused where it comes in (learn, MCP, import) and
+/// reported by `check` when a file already holds one; always by kind, never by value.
+#[test]
+fn a_rule_holding_a_credential_is_refused_by_kind_and_never_echoed() {
+    let sandbox = Sandbox::new();
+    let unseen = |run: &Run| {
+        for value in [TOKEN, AWS] {
+            assert!(
+                !run.stdout.contains(value) && !run.stderr.contains(value),
+                "{} {}",
+                run.stdout,
+                run.stderr
+            );
+        }
+    };
+    let learn = sandbox
+        .run(&[
+            "learn",
+            &format!("Always call the staging API with the token {TOKEN}."),
+        ])
+        .expect(2);
+    assert!(
+        learn.stderr.contains("holds a GitHub token"),
+        "{}",
+        learn.stderr
+    );
+    unseen(&learn);
+    let why = sandbox
+        .run(&[
+            "learn",
+            "Use the staging bucket.",
+            "-w",
+            &format!("the key is {AWS}"),
+        ])
+        .expect(2);
+    assert!(
+        why.stderr.contains("the why holds an AWS access key"),
+        "{}",
+        why.stderr
+    );
+    unseen(&why);
+    assert!(!sandbox.join(RULES).exists());
+
+    let mcp = crate::support::mcp_call(
+        &sandbox,
+        "",
+        "learn",
+        serde_json::json!({"category": "tool", "instruction": format!("Deploy with {TOKEN}."), "why": "x"}),
+    );
+    assert_eq!(mcp["result"]["isError"], true, "{mcp}");
+    assert!(!mcp.to_string().contains(TOKEN), "{mcp}");
+
+    sandbox.write(
+        "CLAUDE.md",
+        format!("# Rules\n\n- Always use pnpm.\n- Always deploy with {TOKEN}.\n"),
+    );
+    let import = sandbox.run(&["import", "--write"]);
+    unseen(&import);
+    let rules = sandbox.read(RULES);
+    assert!(
+        rules.contains("Always use pnpm") && !rules.contains(TOKEN),
+        "{rules}"
+    );
+
+    // A file that already holds one: `check` says so, by kind.
+    sandbox.write(
+        RULES,
+        format!(
+            r#"[{{"Rule_number": 1, "Category": "TOOL", "Instruction": "Always deploy with {TOKEN}.", "Why": "x"}}]"#
+        ),
+    );
+    let check = sandbox.run(&["check"]).expect(1);
+    assert!(
+        check.stdout.contains("error[secret-in-rule]")
+            && check.stdout.contains("holds a GitHub token"),
+        "{}",
+        check.stdout
+    );
+    unseen(&check);
+}

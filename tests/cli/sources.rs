@@ -3101,3 +3101,26 @@ fn a_bad_fetch_setting_is_an_error_naming_it_and_nothing_is_written() {
         .env("AUTOFIX_SOURCES_MAX_FETCH", "100000000");
     Run::from_command(hermetic_git(&mut command)).expect(0);
 }
+
+/// A source's rule that holds a credential is refused like a local one, named by its
+/// kind, the value never shown.
+#[test]
+fn a_source_whose_rule_holds_a_credential_is_refused() {
+    let (sandbox, _origin) = setup();
+    let token = "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5";
+    let source = Origin::new(
+        &sandbox,
+        "leaky",
+        &format!(
+            "[{{\"Rule_number\": 1, \"Category\": \"TOOL\", \"Instruction\": \"Always deploy with {token}.\", \"Why\": \"x\"}}]\n"
+        ),
+    );
+    let refused = run(&sandbox, &["sources", "add", "leaky", &source.url()]).expect_noisy(2);
+    assert!(
+        refused.stderr.contains("rule 1 holds a GitHub token"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains(token) && !refused.stdout.contains(token));
+    assert!(!sandbox.join(format!("app/{LOCK}")).exists());
+}
