@@ -3124,3 +3124,30 @@ fn a_source_whose_rule_holds_a_credential_is_refused() {
     assert!(!refused.stderr.contains(token) && !refused.stdout.contains(token));
     assert!(!sandbox.join(format!("app/{LOCK}")).exists());
 }
+
+/// A local rule that says an imported rule word for word is not learned: the imported one
+/// reaches every agent already (issue: a local copy would reach them twice).
+#[test]
+fn a_local_rule_repeating_an_org_rule_word_for_word_is_not_learned() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let before = sandbox.read("app/.agents/autofix.json");
+    let text = "Always use the internal HTTP client - because it retries.";
+    let same = run(&sandbox, &["learn", text]).expect(0);
+    assert!(
+        same.stdout.starts_with("Already known as org:2"),
+        "{}",
+        same.stdout
+    );
+    // Its directive in the same words with another reason: refused as a local one is.
+    let restated = run(&sandbox, &["learn", "always use the internal HTTP client."]).expect(1);
+    assert!(
+        restated.stderr.contains("repeats the imported org:2"),
+        "{}",
+        restated.stderr
+    );
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), before);
+    // The locked one is refused outright.
+    run(&sandbox, &["learn", "Never log personal data."]).expect(1);
+    assert_eq!(sandbox.read("app/.agents/autofix.json"), before);
+}
