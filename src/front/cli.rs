@@ -748,6 +748,11 @@ pub(crate) struct InitArgs {
     #[arg(long)]
     pub(crate) export: bool,
 
+    /// List each merge-driver setting and `.gitattributes` line (folded into one line
+    /// otherwise).
+    #[arg(short, long)]
+    pub(crate) verbose: bool,
+
     /// Show what would be done, without writing.
     #[arg(long)]
     pub(crate) dry_run: bool,

@@ -98,6 +98,13 @@ pub(crate) struct Report {
     pub next_steps: Vec<String>,
 }
 
+/// A report as `init` shows it as text: its merge-driver steps folded into one line
+/// unless `verbose`.
+pub(crate) struct Shown<'a> {
+    pub report: &'a Report,
+    pub verbose: bool,
+}
+
 impl Report {
     /// 2 when a write failed, 1 on a refusal (with `--check`: on any change), else 0.
     pub(crate) fn exit_code(&self) -> u8 {

@@ -8,11 +8,41 @@ use serde::Serialize;
 
 use super::{Render, export};
 use crate::export::Mode;
-use crate::init::{Action, Report, Step};
+use crate::init::{Action, Report, Shown, Step};
 use crate::report::diagnostics::{Code, Diagnostic, DiagnosticJson, Position};
 use crate::report::paint::Painter;
 
 impl Report {
+    /// What follows the steps: the export's lines, whether it is done, the next steps.
+    fn rest_text(&self, painter: Painter) -> String {
+        let mut out = String::new();
+        if let Some(export) = &self.export {
+            out.push_str(&export.to_text(painter));
+            out.push_str(&export.warnings_text(painter));
+        }
+        let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
+            "Not set up: `autofix init` would change the files above."
+        } else if self.mode == Mode::Write && self.exit_code() == 2 {
+            "Not done: a write failed above; fix it and run `autofix init` again."
+        } else if self.mode == Mode::Write && self.exit_code() == 1 {
+            "Done, except what was refused above (left unchanged); fix it and run `autofix init` again."
+        } else if self.is_noop() {
+            "Nothing to change: the repository is already set up."
+        } else if self.mode == Mode::Write {
+            "Done."
+        } else {
+            "Nothing was written (dry run)."
+        };
+        let _ = writeln!(out, "{summary}");
+        if !self.next_steps.is_empty() && self.mode != Mode::Check {
+            out.push_str("Next steps:\n");
+            for step in &self.next_steps {
+                let _ = writeln!(out, "  - {step}");
+            }
+        }
+        out
+    }
+
     fn word(&self, action: Action) -> &'static str {
         match (self.mode, action) {
             (Mode::Write, Action::Created) => "created",
@@ -78,17 +108,20 @@ fn describe(step: &Step) -> String {
     text
 }
 
-impl Render for Report {
+impl Render for Shown<'_> {
     fn to_text(&self, painter: Painter) -> String {
+        let report = self.report;
         let mut out = String::new();
-        let width = self
-            .steps
+        let (folded, listed): (Vec<&Step>, Vec<&Step>) =
+            (report.steps.iter()).partition(|step| !self.verbose && is_merge_setup(step));
+        let width = listed
             .iter()
-            .map(|s| self.word(s.action).len())
+            .map(|s| report.word(s.action).len())
+            .chain((!folded.is_empty()).then_some(report.word(Action::Updated).len()))
             .max()
             .unwrap_or(0);
-        for step in &self.steps {
-            let padded = format!("{:width$}", self.word(step.action));
+        for step in &listed {
+            let padded = format!("{:width$}", report.word(step.action));
             let word = match step.action {
                 Action::Refused | Action::Failed => painter.error(&padded),
                 Action::Created | Action::Updated => painter.good(&padded),
@@ -101,31 +134,69 @@ impl Render for Report {
                 .unwrap_or_default();
             let _ = writeln!(out, "  {word}  {}{code}", describe(step));
         }
-        if let Some(export) = &self.export {
-            out.push_str(&export.to_text(painter));
-            out.push_str(&export.warnings_text(painter));
+        if let Some(line) = merge_setup_line(report, &folded, width, painter) {
+            out.push_str(&line);
         }
-        let summary = if self.exit_code() != 0 && self.mode == Mode::Check {
-            "Not set up: `autofix init` would change the files above."
-        } else if self.mode == Mode::Write && self.exit_code() == 2 {
-            "Not done: a write failed above; fix it and run `autofix init` again."
-        } else if self.mode == Mode::Write && self.exit_code() == 1 {
-            "Done, except what was refused above (left unchanged); fix it and run `autofix init` again."
-        } else if self.is_noop() {
-            "Nothing to change: the repository is already set up."
-        } else if self.mode == Mode::Write {
-            "Done."
-        } else {
-            "Nothing was written (dry run)."
-        };
-        let _ = writeln!(out, "{summary}");
-        if !self.next_steps.is_empty() && self.mode != Mode::Check {
-            out.push_str("Next steps:\n");
-            for step in &self.next_steps {
-                let _ = writeln!(out, "  - {step}");
-            }
-        }
+        out.push_str(&report.rest_text(painter));
         out
+    }
+
+    fn to_json(&self) -> String {
+        self.report.to_json()
+    }
+}
+
+/// A step of the merge drivers' setup: a git config entry or a `.gitattributes` line,
+/// done or already there (a refusal or a failure is always listed).
+fn is_merge_setup(step: &Step) -> bool {
+    step.step.ends_with("merge driver")
+        && matches!(
+            step.action,
+            Action::Created | Action::Updated | Action::Unchanged
+        )
+}
+
+/// The one line the folded merge-driver steps make: what changed, in counts.
+fn merge_setup_line(
+    report: &Report,
+    folded: &[&Step],
+    width: usize,
+    painter: Painter,
+) -> Option<String> {
+    let changed: Vec<&&Step> = folded
+        .iter()
+        .filter(|s| s.action != Action::Unchanged)
+        .collect();
+    if changed.is_empty() {
+        return None;
+    }
+    let lines = changed.iter().filter(|s| s.path.is_some()).count();
+    let entries = changed.len() - lines;
+    let mut parts = Vec::new();
+    if entries > 0 {
+        parts.push(format!(
+            "{} (this clone's)",
+            crate::report::text::counted(entries, "git config setting")
+        ));
+    }
+    if lines > 0 {
+        parts.push(crate::report::text::counted(lines, ".gitattributes line"));
+    }
+    let word = format!("{:width$}", report.word(Action::Updated));
+    Some(format!(
+        "  {}  merge drivers, so that git merges the rules, the exported files and the sources as autofix does: {} (`--verbose` lists them)\n",
+        painter.good(&word),
+        parts.join(", ")
+    ))
+}
+
+impl Render for Report {
+    fn to_text(&self, painter: Painter) -> String {
+        Shown {
+            report: self,
+            verbose: true,
+        }
+        .to_text(painter)
     }
 
     fn to_json(&self) -> String {

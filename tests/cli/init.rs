@@ -690,3 +690,32 @@ fn init_moves_an_old_command_stamp_into_the_frontmatter() {
         command_fixture("claude.md")
     );
 }
+
+/// The README's `init` example is what the binary prints in a new repository, line for
+/// line; the merge drivers' settings are one line unless `--verbose` lists them.
+#[test]
+fn init_prints_what_the_readme_shows_in_a_few_lines() {
+    let sandbox = repo();
+    let readme = include_str!("../../README.md");
+    let command = "$ autofix init --hook claude --export\n";
+    let start = readme.find(command).expect("the README's init example") + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let run = sandbox
+        .run(&["init", "--hook", "claude", "--export"])
+        .expect(0);
+    assert_eq!(run.stdout, shown);
+    assert!(run.stdout.lines().count() <= 20, "{}", run.stdout);
+    // Listed one by one where asked for.
+    let other = repo();
+    let verbose = other
+        .run(&["init", "--hook", "claude", "--export", "--verbose"])
+        .expect(0);
+    assert!(
+        verbose
+            .stdout
+            .contains("merge driver: set merge.autofix.driver (local config)"),
+        "{}",
+        verbose.stdout
+    );
+    assert!(!verbose.stdout.contains("`--verbose` lists them"));
+}

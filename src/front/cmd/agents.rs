@@ -146,6 +146,10 @@ pub(crate) fn init(context: &Context, args: InitArgs) -> anyhow::Result<ExitCode
                 root if root.is_empty() => ".".to_string(),
                 root => root,
             };
+            let report = init::Shown {
+                report: &report,
+                verbose: args.verbose,
+            };
             format!(
                 "Setting up autofix in {root}\n{}",
                 report.to_text(context.stdout_painter())
