@@ -120,6 +120,8 @@ pub(crate) struct Moved {
     pub file: String,
     /// Lines taken out.
     pub lines: usize,
+    /// Headings taken out with them: each left over nothing but blank lines.
+    pub headings: usize,
     /// `updated`, `removed` (nothing but frontmatter, blank lines or, in a rule folder,
     /// headings was left), `would-update` and `would-remove` in a preview, or `refused`.
     pub status: &'static str,
@@ -503,6 +505,8 @@ fn move_out(
         if ranges.is_empty() {
             continue;
         }
+        let taken_lines = ranges.len();
+        let headings = emptied_headings(&file.text, &mut ranges);
         ranges.sort_unstable();
         let mut kept = String::with_capacity(file.text.len());
         let mut at = 0;
@@ -514,7 +518,8 @@ fn move_out(
         let empty = nothing_left(&kept, file.format.is_folder());
         let mut entry = Moved {
             file: file.path.clone(),
-            lines: ranges.len(),
+            lines: taken_lines,
+            headings,
             status: match (request.write, empty) {
                 (false, false) => "would-update",
                 (false, true) => "would-remove",
@@ -540,6 +545,60 @@ fn move_out(
         moved.push(entry);
     }
     moved
+}
+
+/// Adds to `ranges` (the lines taken out of `text`) each heading whose section they leave
+/// empty: every line under it, to the next heading of its level or above, taken out or
+/// blank, and at least one taken out. A heading that had nothing under it before stays,
+/// as does one over what is left (a parent over a subsection that remains), and the
+/// document's `#` title.
+fn emptied_headings(text: &str, ranges: &mut Vec<(usize, usize)>) -> usize {
+    use crate::export::markdown::{self, Context};
+    let lines = markdown::lines(text);
+    let level = |line: &markdown::Line<'_>| {
+        let trimmed = line.text.trim_start();
+        (line.context == Context::Text && trimmed.starts_with('#'))
+            .then(|| trimmed.bytes().take_while(|&b| b == b'#').count())
+    };
+    let taken = |ranges: &[(usize, usize)], line: &markdown::Line<'_>| {
+        ranges
+            .iter()
+            .any(|&(start, next)| start <= line.start && line.next <= next)
+    };
+    // Deepest first, so that a parent whose last subsection goes is seen after it.
+    // A `#` title names the document, not a section: it stays.
+    let mut headings: Vec<(usize, usize)> = (lines.iter().enumerate())
+        .filter_map(|(at, line)| Some((at, level(line)?)))
+        .filter(|&(_, depth)| depth > 1)
+        .collect();
+    headings.sort_by_key(|&(at, depth)| (std::cmp::Reverse(depth), at));
+    let mut emptied = 0;
+    for (at, depth) in headings {
+        let section = lines[at + 1..]
+            .iter()
+            .take_while(|line| level(line).is_none_or(|inner| inner > depth));
+        let (mut any_taken, mut all_gone) = (false, true);
+        for line in section {
+            if taken(ranges, line) {
+                any_taken = true;
+            } else if !line.text.trim().is_empty() {
+                all_gone = false;
+            }
+        }
+        if any_taken && all_gone {
+            // The heading, and the blank lines of its section with it.
+            ranges.push((lines[at].start, lines[at].next));
+            let blank = lines[at + 1..]
+                .iter()
+                .take_while(|line| level(line).is_none_or(|inner| inner > depth))
+                .filter(|line| line.text.trim().is_empty() && !taken(ranges, line))
+                .map(|line| (line.start, line.next))
+                .collect::<Vec<_>>();
+            ranges.extend(blank);
+            emptied += 1;
+        }
+    }
+    emptied
 }
 
 fn refusal(error: &AtomicError) -> String {

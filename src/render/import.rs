@@ -220,6 +220,11 @@ fn text(report: &Report, verbose: bool) -> String {
     for moved in &report.moved {
         let why = match &moved.message {
             Some(message) => format!(": {message}"),
+            None if moved.headings > 0 => format!(
+                " ({} taken out, and {} left empty; the rest unchanged)",
+                crate::report::text::counted(moved.lines, "line"),
+                crate::report::text::counted(moved.headings, "heading")
+            ),
             None => format!(
                 " ({} taken out, the rest unchanged)",
                 crate::report::text::counted(moved.lines, "line")

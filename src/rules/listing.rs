@@ -498,7 +498,7 @@ impl Listing {
                 let number = entry.number.map_or(1, |n| n.to_string().len());
                 let mut line =
                     number + 2 + chars(&entry.category) + 2 + chars(entry.instruction) + 1;
-                if self.budget.is_none() {
+                if self.budget.is_none() && !only_provenance(entry.why) {
                     line += 3 + chars(entry.why);
                 }
                 if !entry.superseded_by.is_empty() {
@@ -925,7 +925,15 @@ fn write_line(
     out.write_all(b"\n")
 }
 
-/// `Instruction — why [superseded by N]`: a rule after its number and category.
+/// Whether a rule's reason only says where it came from (`import` writes "Imported from
+/// CLAUDE.md:7 by `autofix import`"): kept in the file (`rules N` shows it), left out of
+/// what agents read, where it would cost tokens on every rule and tell them nothing.
+pub(crate) fn only_provenance(why: &str) -> bool {
+    why.starts_with("Imported from ") && why.ends_with(" by `autofix import`")
+}
+
+/// `Instruction — why [superseded by N]`: a rule after its number and category (the why
+/// left out when it [only says where the rule came from](only_provenance)).
 fn write_body(
     out: &mut impl Write,
     entry: &Entry<'_>,
@@ -933,14 +941,11 @@ fn write_body(
     escape: &Escape,
     scope: bool,
 ) -> io::Result<()> {
-    for part in [
-        &escape(entry.instruction),
-        " \u{2014} ",
-        emphasis,
-        &escape(entry.why),
-        emphasis,
-    ] {
-        out.write_all(part.as_bytes())?;
+    out.write_all(escape(entry.instruction).as_bytes())?;
+    if !only_provenance(entry.why) {
+        for part in [" \u{2014} ", emphasis, &escape(entry.why), emphasis] {
+            out.write_all(part.as_bytes())?;
+        }
     }
     write_superseded_by(out, entry)?;
     if scope {

@@ -90,6 +90,44 @@ fn without_lines(text: &str, lines: &[u64]) -> String {
         .collect()
 }
 
+/// The lines a move takes out of `text` besides the rules' `moved` lines: each heading (a
+/// `#` line outside a code fence) over a section that the move leaves blank, and that
+/// section's blank lines; a heading over nothing before the move stays, as does a `#`
+/// title.
+fn emptied_heading_lines(text: &str, moved: &[u64]) -> Vec<u64> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut fenced = false;
+    let mut level = vec![None; lines.len()];
+    for (at, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            level[at] = Some(line.bytes().take_while(|&b| b == b'#').count());
+        }
+    }
+    let mut out: Vec<u64> = moved.to_vec();
+    let mut headings: Vec<(usize, usize)> = (level.iter().enumerate())
+        .filter_map(|(at, l)| Some((at, (*l)?)))
+        .filter(|&(_, depth)| depth > 1)
+        .collect();
+    headings.sort_by_key(|&(at, depth)| (std::cmp::Reverse(depth), at));
+    for (at, depth) in headings {
+        let section: Vec<usize> = (at + 1..lines.len())
+            .take_while(|&k| level[k].is_none_or(|inner| inner > depth))
+            .collect();
+        let taken = |k: usize| out.contains(&(k as u64 + 1));
+        let any_taken = section.iter().any(|&k| taken(k));
+        let all_gone = section
+            .iter()
+            .all(|&k| taken(k) || lines[k].trim().is_empty());
+        if any_taken && all_gone {
+            out.push(at as u64 + 1);
+            out.extend(section.iter().map(|&k| k as u64 + 1));
+        }
+    }
+    out
+}
+
 /// Whether a file keeps nothing but frontmatter, blank lines and (in a rule folder)
 /// headings: what a move removes whole.
 fn is_empty_rule_file(path: &str, text: &str) -> bool {
@@ -177,7 +215,7 @@ fn import_round_trips_every_supported_format() {
                 .filter(|r| r["file"] == file.as_str())
                 .flat_map(|r| r["line"].as_u64().unwrap()..=r["last_line"].as_u64().unwrap())
                 .collect();
-            let kept = without_lines(&text, &moved);
+            let kept = without_lines(&text, &emptied_heading_lines(&text, &moved));
             let path = sandbox.join(format!("repo/{file}"));
             if is_empty_rule_file(file, &kept) {
                 assert!(!path.exists(), "{fixture}: {file} should be gone");
@@ -594,7 +632,8 @@ fn a_move_loses_no_line() {
         ("CLAUDE.md", claude),
         (".cursor/rules/typescript.mdc", cursor),
     ] {
-        let now = sandbox.read(format!("repo/{file}"));
+        // A file left with nothing is removed.
+        let now = fs::read_to_string(sandbox.join(format!("repo/{file}"))).unwrap_or_default();
         for line in original.lines().filter(|l| l.starts_with("- ")) {
             let line = line.trim_start_matches("- ");
             let kept = now.lines().any(|l| l.trim_start_matches("- ") == line);
@@ -651,4 +690,43 @@ fn words(text: &str) -> String {
         .collect();
     let joined = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
     joined.trim_end_matches('.').to_string()
+}
+
+/// `--move` leaves no heading over nothing (a heading over prose, or empty before, stays),
+/// and the imported rules' provenance stays in the file: the exported copies and the
+/// listing agents read carry the rule, not "Imported from CLAUDE.md:5".
+#[test]
+fn a_move_leaves_no_empty_heading_and_agents_read_no_provenance() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "repo/CLAUDE.md",
+        "# Rules\n\n## Tooling\n\n- Always use pnpm to install packages.\n- Never commit the .env file.\n\n## Style\n\n### Naming\n\n- Always name files in kebab-case.\n\n## Notes\n\nThe app is a shop.\n\n## Empty on purpose\n",
+    );
+    fs::create_dir(sandbox.join("repo/.git")).unwrap();
+    let run = import(&sandbox, &["--write", "--move"]).expect(0);
+    assert!(
+        run.stdout.contains(
+            "CLAUDE.md (3 lines taken out, and 3 headings left empty; the rest unchanged)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        sandbox.read("repo/CLAUDE.md"),
+        "# Rules\n\n## Notes\n\nThe app is a shop.\n\n## Empty on purpose\n"
+    );
+    sandbox.run(&["-C", "repo", "export"]).expect(0);
+    let agents = sandbox.read("repo/AGENTS.md");
+    assert!(
+        agents.contains("Always use pnpm to install packages."),
+        "{agents}"
+    );
+    assert!(!agents.contains("Imported from"), "{agents}");
+    let listing = sandbox.run(&["-C", "repo", "rules"]).expect(0).stdout;
+    assert!(!listing.contains("Imported from"), "{listing}");
+    let whole = sandbox.run(&["-C", "repo", "rules", "1"]).expect(0).stdout;
+    assert!(
+        whole.contains("Imported from CLAUDE.md:5 by `autofix import`"),
+        "{whole}"
+    );
 }
