@@ -91,15 +91,12 @@ pub(crate) struct Git {
     dir: PathBuf,
 }
 
-/// What every local run turns off: the programs a repository's own configuration could
-/// have git run while it only reads (a file-system monitor hook, git's hooks). The
-/// diffs `enforce` reads also pass `--no-ext-diff` and `--no-textconv`.
-const LOCAL_CONFIG: [&str; 4] = [
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-];
+/// What every local run turns off: the program a repository's own configuration could
+/// have git run while it only reads (a file-system monitor hook). No local run commits,
+/// merges or checks out, so no git hook runs; `init --pre-commit` asks git where the
+/// hooks live, so `core.hooksPath` is left as configured. The diffs `enforce` reads also
+/// pass `--no-ext-diff` and `--no-textconv`.
+const LOCAL_CONFIG: [&str; 2] = ["-c", "core.fsmonitor=false"];
 
 impl Git {
     pub(crate) fn new(dir: impl Into<PathBuf>) -> Git {

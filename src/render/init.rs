@@ -112,12 +112,20 @@ impl Render for Shown<'_> {
     fn to_text(&self, painter: Painter) -> String {
         let report = self.report;
         let mut out = String::new();
-        let (folded, listed): (Vec<&Step>, Vec<&Step>) =
-            (report.steps.iter()).partition(|step| !self.verbose && is_merge_setup(step));
+        let (folded, listed): (Vec<&Step>, Vec<&Step>) = (report.steps.iter())
+            .partition(|step| !self.verbose && report.mode == Mode::Write && is_merge_setup(step));
         let width = listed
             .iter()
             .map(|s| report.word(s.action).len())
-            .chain((!folded.is_empty()).then_some(report.word(Action::Updated).len()))
+            .chain((!folded.is_empty()).then(|| {
+                let any_changed = folded.iter().any(|s| s.action != Action::Unchanged);
+                let shown = if any_changed {
+                    Action::Updated
+                } else {
+                    Action::Unchanged
+                };
+                report.word(shown).len()
+            }))
             .max()
             .unwrap_or(0);
         for step in &listed {
@@ -147,7 +155,8 @@ impl Render for Shown<'_> {
 }
 
 /// A step of the merge drivers' setup: a git config entry or a `.gitattributes` line,
-/// done or already there (a refusal or a failure is always listed).
+/// done or already there (a refusal or a failure is always listed). Folded only when
+/// written: `--check` and `--dry-run` list what they would change.
 fn is_merge_setup(step: &Step) -> bool {
     step.step.ends_with("merge driver")
         && matches!(
@@ -168,7 +177,13 @@ fn merge_setup_line(
         .filter(|s| s.action != Action::Unchanged)
         .collect();
     if changed.is_empty() {
-        return None;
+        let word = format!("{:width$}", report.word(Action::Unchanged));
+        return (!folded.is_empty()).then(|| {
+            format!(
+                "  {}  merge drivers: installed already (`--verbose` lists them)\n",
+                painter.dim(&word)
+            )
+        });
     }
     let lines = changed.iter().filter(|s| s.path.is_some()).count();
     let entries = changed.len() - lines;

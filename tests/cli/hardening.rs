@@ -226,8 +226,17 @@ fn a_rules_file_linked_to_dev_zero_fails_fast_naming_it() {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.join(".agents")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", sandbox.join(RULES)).unwrap();
+    // Found by discovery, it leads outside the repository: refused for that.
+    let run = run_limited(&sandbox, 400_000, "rules", None).expect(2);
+    assert!(
+        run.stderr.contains(".agents/autofix.json") && run.stderr.contains("leads outside it"),
+        "{}",
+        run.stderr
+    );
+    // Named on purpose, it is read as a file is: a device is refused at once.
     for args in ["rules", "check", "rules --all --format json"] {
-        let run = run_limited(&sandbox, 400_000, args, None).expect(2);
+        let args = format!("{args} --file .agents/autofix.json");
+        let run = run_limited(&sandbox, 400_000, &args, None).expect(2);
         assert!(
             run.stderr.contains(".agents/autofix.json")
                 && run.stderr.contains("not a regular file (a device)"),
@@ -239,7 +248,7 @@ fn a_rules_file_linked_to_dev_zero_fails_fast_naming_it() {
     let run = run_limited(
         &sandbox,
         400_000,
-        "rules --format hook --agent claude",
+        "rules --format hook --agent claude --file .agents/autofix.json",
         None,
     );
     let run = run.expect_noisy(0);

@@ -719,3 +719,23 @@ fn init_prints_what_the_readme_shows_in_a_few_lines() {
     );
     assert!(!verbose.stdout.contains("`--verbose` lists them"));
 }
+
+/// The default setup warns about nothing: in a repository with a hand-written CLAUDE.md
+/// and a `.github/` folder, `init --export` and every later `export` write each agent's
+/// copy once, and no advice would remove what a client the user set up reads.
+#[test]
+fn the_default_setup_is_warning_free() {
+    let sandbox = repo();
+    sandbox.write("CLAUDE.md", "# Project\n\nThe app is a shop.\n");
+    sandbox.write(".github/workflows/ci.yml", "on: push\n");
+    let init = sandbox.run(&["init", "--hook", "claude", "--export"]);
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    assert_eq!(init.stderr, "");
+    sandbox
+        .run(&["learn", "Always use pnpm to install packages."])
+        .expect(0);
+    let export = sandbox.run(&["export"]);
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(!export.stderr.contains("warning"), "{}", export.stderr);
+    assert!(!export.stdout.contains("warning"), "{}", export.stdout);
+}

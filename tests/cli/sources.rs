@@ -2062,7 +2062,7 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
         "{check}"
     );
     // Before any source: a clone set up now merges a lock added later.
-    let init = run(&sandbox, &["init"]).expect(0).stdout;
+    let init = run(&sandbox, &["init", "--verbose"]).expect(0).stdout;
     assert!(
         init.contains("sources merge driver: set merge.autofix-sources.driver (local config)"),
         "{init}"
@@ -2089,7 +2089,10 @@ fn init_installs_the_sources_merge_driver_once_and_a_lock_merge_then_uses_it() {
     );
     // Idempotent: nothing changes the second time, and `--check` is satisfied.
     let again = run(&sandbox, &["init"]).expect(0).stdout;
-    assert!(again.contains("sources merge driver: installed"), "{again}");
+    assert!(
+        again.contains("merge drivers: installed already"),
+        "{again}"
+    );
     assert!(again.contains("Nothing to change"), "{again}");
     assert_eq!(sandbox.read("app/.gitattributes"), attributes);
     run(&sandbox, &["init", "--check"]).expect(0);
