@@ -417,7 +417,8 @@ impl<'d> Linter<'d> {
                 let message = format!(
                     "{}: \"{}\" does not read as an imperative",
                     rule_name(&rule),
-                    text::clipped(instruction, 60)
+                    // A credential is reported by `secret-in-rule`, never shown here.
+                    text::clipped(&super::secrets::redacted(instruction), 60)
                 );
                 self.emit(&rule, "Instruction", Code::NotImperative, message);
             }

@@ -808,17 +808,21 @@ fn a_rule_holding_a_credential_is_refused_by_kind_and_never_echoed() {
         "{rules}"
     );
 
-    // A file that already holds one: `check` says so, by kind.
+    // A file that already holds one: `check` says so, by kind, and its other findings
+    // (this one is no imperative either) do not quote it.
     sandbox.write(
         RULES,
         format!(
-            r#"[{{"Rule_number": 1, "Category": "TOOL", "Instruction": "Always deploy with {TOKEN}.", "Why": "x"}}]"#
+            r#"[{{"Rule_number": 1, "Category": "TOOL", "Instruction": "The deploy token is {TOKEN}.", "Why": "x"}}]"#
         ),
     );
     let check = sandbox.run(&["check"]).expect(1);
     assert!(
         check.stdout.contains("error[secret-in-rule]")
-            && check.stdout.contains("holds a GitHub token"),
+            && check.stdout.contains("holds a GitHub token")
+            && check
+                .stdout
+                .contains("\"The deploy token is [hidden].\" does not read"),
         "{}",
         check.stdout
     );
