@@ -78,7 +78,7 @@ fn scan(check: &Compiled, path: &str, text: &str, out: &mut Matched) {
     for (k, line) in text.lines().enumerate() {
         // As `enforce`: a long line is passed over, a line that states the rule obeys it.
         if line.len() > MAX_LINE_BYTES
-            || !check.regex.is_match(line)
+            || !check.regex().is_some_and(|regex| regex.is_match(line))
             || line.contains(check.instruction.as_str())
         {
             continue;
@@ -102,7 +102,7 @@ fn finding(
     let mut message = format!(
         "rule {}: its check `{}` already matches {} in {} it applies to: {}",
         check.number,
-        check.regex.as_str(),
+        check.pattern(),
         counted(matched.lines, "line"),
         counted(matched.files, "file"),
         matched.first.join(", ")

@@ -35,71 +35,112 @@ use crate::rules::pattern::Kind;
 /// The most violations one notice names (the rest are counted).
 const MAX_NAMED: usize = 10;
 
-/// The hook's answer to `input`, the agent's payload (`None`: print nothing). `workspace`
-/// finds the project from the payload's `cwd`.
+/// How long one edit's checks may take to compile: a file in the scope of a thousand
+/// checks must not hold the agent past its hook's timeout. The checks not compiled by
+/// then are not run on this edit (said on stderr); `autofix enforce` runs them all.
+const COMPILE_BUDGET: std::time::Duration = std::time::Duration::from_millis(700);
+
+/// What the hook says: to the agent (`None`: print nothing), and to the person on
+/// stderr (the checks it had no time to run).
+pub(crate) struct Said {
+    pub answer: Option<String>,
+    pub not_run: Option<String>,
+}
+
+/// The hook's answer to `input`, the agent's payload. `workspace` finds the project from
+/// the payload's `cwd`.
 pub(crate) fn respond(
     agent: ToolAgent,
     input: &[u8],
     workspace: impl FnOnce(Option<&str>) -> Workspace,
-) -> anyhow::Result<Option<String>> {
+) -> anyhow::Result<Said> {
     let Some(call) = tool_call::read(agent, input) else {
-        return Ok(None);
+        return Ok(Said {
+            answer: None,
+            not_run: None,
+        });
     };
     let workspace = workspace(call.cwd.as_ref().and_then(|c| c.to_str()));
-    let broken = violations(&workspace, call.cwd.as_deref(), &call.written)?;
+    let (broken, not_run) = violations(&workspace, call.cwd.as_deref(), &call.written)?;
     let reminder = call.failed.as_ref().and_then(|failed| {
         let found = cause_of(&workspace, call.cwd.as_deref(), failed)?;
         first_in_session(agent, call.session.as_deref(), &found).then(|| reminder(&found))
     });
-    Ok(answer(agent, &broken, reminder.as_deref()))
+    Ok(Said {
+        answer: answer(agent, &broken, reminder.as_deref()),
+        not_run: (not_run > 0).then(|| {
+            format!(
+                "autofix: {} not run on this edit (over the hook's {} ms to compile them); \
+                 `autofix enforce` runs every check\n",
+                crate::report::text::counted(not_run, "check"),
+                COMPILE_BUDGET.as_millis()
+            )
+        }),
+    })
 }
 
 /// The rules the written files break, as `rule-broken` diagnostics: the one check of an
 /// agent's edit, whichever agent made it. None for a file outside the workspace,
-/// unreadable, or in no checked rule's scope.
-pub(crate) fn violations(
+/// unreadable, or in no checked rule's scope. Beside them, how many applying checks were
+/// not run, past [`COMPILE_BUDGET`].
+fn violations(
     workspace: &Workspace,
     cwd: Option<&Path>,
     written: &[Written],
-) -> anyhow::Result<Vec<Diagnostic>> {
+) -> anyhow::Result<(Vec<Diagnostic>, usize)> {
     if written.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let checks = enforce::compiled(workspace)?;
     let mut out = Vec::new();
     if checks.is_empty() {
-        return Ok(out);
+        return Ok((out, 0));
     }
+    let deadline = std::time::Instant::now() + COMPILE_BUDGET;
+    let mut not_run = 0;
     for one in written {
         let file = match cwd {
             Some(cwd) => cwd.join(&one.file),
             None => one.file.clone(),
         };
-        check_file(workspace, &checks, &file, one.pieces.as_deref(), &mut out);
+        let edit = Edit {
+            file: &file,
+            pieces: one.pieces.as_deref(),
+        };
+        not_run += check_file(workspace, &checks, &edit, deadline, &mut out);
     }
+
     // Kept for the ledger; a receipt that cannot be written never stops the hook.
     let _ = enforce::keep_receipts(workspace, super::receipts::Via::Edit, &out);
-    Ok(out)
+    Ok((out, not_run))
 }
 
-/// The checks whose scope holds `file`, on the lines `pieces` wrote (all of them: `None`).
+/// A file an agent wrote, and the pieces it wrote (`None`: the whole file).
+struct Edit<'a> {
+    file: &'a Path,
+    pieces: Option<&'a [String]>,
+}
+
+/// The checks whose scope holds the edited file, on the lines its pieces wrote; a check
+/// not compiled yet past `deadline` is passed over. How many were passed over.
 fn check_file(
     workspace: &Workspace,
     checks: &[Compiled],
-    file: &Path,
-    pieces: Option<&[String]>,
+    edit: &Edit<'_>,
+    deadline: std::time::Instant,
     out: &mut Vec<Diagnostic>,
-) {
-    let Some(path) = inside(&workspace.root, file) else {
-        return;
+) -> usize {
+    let Some(path) = inside(&workspace.root, edit.file) else {
+        return 0;
     };
     let applying = enforce::applying(workspace, checks, &path);
     if applying.is_empty() {
-        return;
+        return 0;
     }
-    let Ok(text) = crate::io::limits::read_to_string(file) else {
-        return;
+    let Ok(text) = crate::io::limits::read_to_string(edit.file) else {
+        return 0;
     };
+    let pieces = edit.pieces;
     let whole: Vec<(usize, String)> = text
         .lines()
         .enumerate()
@@ -110,9 +151,15 @@ fn check_file(
         Some(pieces) => written_lines(&text, pieces),
     };
     let shown = PathBuf::from(path);
+    let mut not_run = 0;
     for check in applying {
+        if !check.is_compiled() && std::time::Instant::now() > deadline {
+            not_run += 1;
+            continue;
+        }
         check_one(check, &shown, &lines, &whole, out);
     }
+    not_run
 }
 
 fn check_one(

@@ -63,7 +63,10 @@ pub(crate) struct Compiled {
     pub instruction: String,
     globs: Vec<String>,
     pub kind: Kind,
-    pub regex: Regex,
+    pattern: String,
+    /// Compiled when first asked for ([`Compiled::regex`]): a check whose scope holds no
+    /// file of the run costs nothing.
+    regex: std::cell::OnceCell<Option<Regex>>,
 }
 
 impl Compiled {
@@ -71,9 +74,28 @@ impl Compiled {
         self.globs.is_empty()
             || scope::matching(self.globs.iter().map(String::as_str), path).is_some()
     }
+
+    /// The check's pattern compiled, or `None` when it does not compile (`check`'s
+    /// `invalid-check` says why; no run applies it).
+    pub(crate) fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| crate::rules::pattern::compile(&self.pattern).ok())
+            .as_ref()
+    }
+
+    /// The pattern as the rule writes it.
+    pub(crate) fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Whether the pattern was compiled already (by an earlier file of the run).
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.regex.get().is_some()
+    }
 }
 
-/// The active rules' checks that compile (one that does not is `check`'s `invalid-check`).
+/// The active rules' checks, their patterns compiled when first used (one that does not
+/// compile is `check`'s `invalid-check`, and no run applies it).
 pub(crate) fn compiled(workspace: &Workspace) -> anyhow::Result<Vec<Compiled>> {
     let Some(document) = crate::rules::load(workspace.shown_path())? else {
         return Ok(Vec::new());
@@ -85,7 +107,6 @@ pub(crate) fn compiled(workspace: &Workspace) -> anyhow::Result<Vec<Compiled>> {
         else {
             continue;
         };
-        let Ok(regex) = check.compile() else { continue };
         if !resolution.is_active(rule.index) {
             continue;
         }
@@ -95,7 +116,8 @@ pub(crate) fn compiled(workspace: &Workspace) -> anyhow::Result<Vec<Compiled>> {
             instruction: rule.instruction().display().to_string(),
             globs: rule.paths().globs().to_vec(),
             kind: check.kind,
-            regex,
+            pattern: check.pattern.clone(),
+            regex: std::cell::OnceCell::new(),
         });
     }
     Ok(checks)
@@ -111,7 +133,9 @@ struct Target {
 
 /// Runs the checks over the changes the request names.
 pub(crate) fn run(workspace: &Workspace, request: &Request) -> anyhow::Result<Report> {
-    let checks = compiled(workspace)?;
+    let mut checks = compiled(workspace)?;
+    // The report counts the checks that run: those that compile.
+    checks.retain(|check| check.regex().is_some());
     let mut report = Report {
         checks: checks.len(),
         ..Report::default()
@@ -178,6 +202,7 @@ pub(crate) fn applying<'c>(
     if is_own_file(workspace, path) {
         return Vec::new();
     }
+    // Only the scope is looked at: a pattern is compiled when a line is matched.
     checks.iter().filter(|c| c.applies_to(path)).collect()
 }
 
@@ -199,7 +224,7 @@ pub(crate) fn forbid(
     out: &mut Vec<Diagnostic>,
 ) {
     for (number, line) in lines {
-        let Some(found) = check.regex.find(line) else {
+        let Some(found) = check.regex().and_then(|regex| regex.find(line)) else {
             continue;
         };
         // A line that states the rule (an exported copy, a doc quoting it) obeys it.
@@ -212,7 +237,7 @@ pub(crate) fn forbid(
             check.number,
             check.instruction,
             crate::report::text::shown(found.as_str()),
-            check.regex.as_str()
+            check.pattern
         );
         out.push(violation(message, shown, *number, column));
     }
@@ -224,14 +249,12 @@ pub(crate) fn require(
     file: &[(usize, String)],
     out: &mut Vec<Diagnostic>,
 ) {
-    if file.iter().any(|(_, line)| check.regex.is_match(line)) {
+    if (file.iter()).any(|(_, line)| check.regex().is_some_and(|regex| regex.is_match(line))) {
         return;
     }
     let message = format!(
         "breaks rule {}: {} (no line matches `{}`)",
-        check.number,
-        check.instruction,
-        check.regex.as_str()
+        check.number, check.instruction, check.pattern
     );
     out.push(violation(message, shown, 1, 0));
 }

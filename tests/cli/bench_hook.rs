@@ -105,3 +105,55 @@ fn bench_post_tool_hook() {
         sides,
     );
 }
+
+/// The after-tool hook in a repository of 1,000 checked rules: 300 whose scope holds the
+/// file written, 700 scoped elsewhere (which cost nothing: a pattern is compiled only for
+/// a file it applies to), each pattern a heavy one (`(?:\w+\s*){0,8}…`). Target: under
+/// a second, whatever the checks (past 700 ms of compiling, the rest are not run on that
+/// edit, and stderr says so).
+#[test]
+#[ignore = "benchmark: cargo test --release --test cli bench -- --ignored --nocapture --test-threads=1"]
+fn bench_post_tool_hook_at_1000_checks() {
+    let sandbox = Sandbox::new();
+    let rules: Vec<serde_json::Value> = (1..=1000)
+        .map(|n| {
+            let mut rule = serde_json::json!({"Rule_number": n, "Category": "CODE",
+                "Instruction": format!("Never call legacy_api_{n} in new code"), "Why": "w",
+                "Check": {"Forbid": format!(r"(?:\w+\s*){{0,8}}legacy_api_{n}\s*\(")}});
+            if n > 300 {
+                rule["Paths"] = serde_json::json!([format!("services/s{n}/**")]);
+            }
+            rule
+        })
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let text = "export const a = 1;\nlegacy_api_5(x);\n";
+    let file = sandbox.write("src/app.ts", text);
+    let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
+        "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": text}, "tool_response": {}});
+    let input = sandbox.write("post-tool.json", payload.to_string());
+    let mut make_version = || -> Command { sandbox.command(&["--version"]) };
+    let mut make_hook = || {
+        let mut command = sandbox.command(&["hook", "post-tool", "--agent", "claude"]);
+        command.stdin(Stdio::from(File::open(&input).unwrap()));
+        command
+    };
+    let (mut n1, mut n2) = (noop, noop);
+    let sides: &mut [Side<'_>] = &mut [
+        ("autofix --version", &mut make_version, &mut n1),
+        (
+            "hook post-tool, 1,000 checked rules (300 applying)",
+            &mut make_hook,
+            &mut n2,
+        ),
+    ];
+    compare(
+        "after-tool hook at 1,000 checked rules beside the start-up",
+        "each hook run under 1 s",
+        sides,
+    );
+}

@@ -595,3 +595,42 @@ fn a_bare_hook_command_exits_0_and_says_why() {
     );
     assert!(!help.stdout.contains("`Forbid`"), "{}", help.stdout);
 }
+
+/// A thousand heavy checks whose scope holds the file: the hook answers (the rule broken
+/// early in the file is named), and any check it had no time to compile is counted on
+/// stderr, never silently dropped.
+#[test]
+fn the_after_edit_hook_at_a_thousand_checks_names_the_break_and_counts_what_it_skips() {
+    let sandbox = Sandbox::new();
+    let rules: Vec<serde_json::Value> = (1..=1000)
+        .map(|n| {
+            serde_json::json!({"Rule_number": n, "Category": "CODE",
+                "Instruction": format!("Never call legacy_api_{n} in new code"), "Why": "w",
+                "Check": {"Forbid": format!(r"(?:\w+\s*){{0,8}}legacy_api_{n}\s*\(")}})
+        })
+        .collect();
+    sandbox.write(
+        ".agents/autofix.json",
+        serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    let text = "export const a = 1;\nlegacy_api_1(x);\n";
+    let file = sandbox.write("src/app.ts", text);
+    let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
+        "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": file, "content": text}, "tool_response": {}});
+    let run = sandbox.run_with_stdin(
+        &["hook", "post-tool", "--agent", "claude"],
+        &payload.to_string(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("breaks rule 1:"), "{}", run.stdout);
+    // Either every check ran, or stderr says how many did not.
+    if !run.stderr.is_empty() {
+        assert!(
+            run.stderr.contains("checks not run on this edit")
+                && run.stderr.contains("`autofix enforce` runs every check"),
+            "{}",
+            run.stderr
+        );
+    }
+}

@@ -59,16 +59,20 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
         EditAgent::Codex => ToolAgent::Codex,
         EditAgent::Gemini => ToolAgent::Gemini,
     };
-    let answer = (|| -> anyhow::Result<Option<String>> {
+    let answer = (|| -> anyhow::Result<crate::ops::edit_hook::Said> {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)?;
         crate::ops::edit_hook::respond(agent, &input, |cwd| hook_workspace(context, cwd))
     })();
     match answer {
-        Ok(Some(text)) => {
-            let _ = print(&text);
+        Ok(said) => {
+            if let Some(text) = said.answer {
+                let _ = print(&text);
+            }
+            if let Some(line) = said.not_run {
+                eprint(&line);
+            }
         }
-        Ok(None) => {}
         Err(error) => eprint(&format!(
             "autofix: the edit was not checked: {}\n",
             crate::front::context::describe(&error)
