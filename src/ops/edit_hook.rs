@@ -176,26 +176,44 @@ fn check_one(
 }
 
 /// The lines of `text` each piece the tool wrote covers (where it first occurs), numbered
-/// as in the file.
+/// as in the file. One pass over the file finds every piece (a MultiEdit of thousands of
+/// pieces must not read the file once per piece).
 fn written_lines(text: &str, pieces: &[String]) -> Vec<(usize, String)> {
-    let mut lines = Vec::new();
-    for piece in pieces.iter().filter(|p| !p.is_empty()) {
-        let Some(at) = text.find(piece.as_str()) else {
-            continue;
-        };
-        let first = text[..at].matches('\n').count();
-        let count = piece.lines().count().max(1);
-        lines.extend(
-            text.lines()
-                .enumerate()
-                .skip(first)
-                .take(count)
-                .map(|(k, line)| (k + 1, line.to_string())),
-        );
+    let pieces: Vec<&str> = (pieces.iter())
+        .map(String::as_str)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Ok(finder) = aho_corasick::AhoCorasick::new(&pieces) else {
+        return Vec::new();
+    };
+    let mut first_at: Vec<Option<usize>> = vec![None; pieces.len()];
+    let mut missing = pieces.len();
+    for found in finder.find_overlapping_iter(text) {
+        let slot = &mut first_at[found.pattern().as_usize()];
+        if slot.is_none() {
+            *slot = Some(found.start());
+            missing -= 1;
+            if missing == 0 {
+                break;
+            }
+        }
     }
-    lines.sort();
-    lines.dedup();
-    lines
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .collect();
+    let file_lines: Vec<&str> = text.lines().collect();
+    let mut numbers: Vec<usize> = Vec::new();
+    for (piece, at) in pieces.iter().zip(first_at) {
+        let Some(at) = at else { continue };
+        let first = starts.partition_point(|&start| start <= at) - 1;
+        let count = piece.lines().count().max(1);
+        numbers.extend((first..first + count).filter(|&k| k < file_lines.len()));
+    }
+    numbers.sort_unstable();
+    numbers.dedup();
+    (numbers.into_iter())
+        .map(|k| (k + 1, file_lines[k].to_string()))
+        .collect()
 }
 
 /// `file` from the workspace root, `/`-separated; `None` outside it.

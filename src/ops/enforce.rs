@@ -314,7 +314,13 @@ fn read_whole(
     staged: bool,
 ) -> Vec<(usize, String)> {
     let bytes = if staged {
-        git.run(&["show", &format!(":{}", target.path)]).ok()
+        // The index's copy, if it is within the read cap as a file on disk must be.
+        let blob = format!(":{}", target.path);
+        let size = git.text(&["cat-file", "-s", &blob]).ok();
+        let cap = crate::io::limits::max_file_bytes().unwrap_or(u64::MAX);
+        size.and_then(|size| size.trim().parse::<u64>().ok())
+            .filter(|&size| size <= cap)
+            .and_then(|_| git.run(&["show", &blob]).ok())
     } else {
         // Never through a link that leaves the workspace: a change controls both the link
         // and the rule, and the finding would print what it reads.
@@ -347,7 +353,10 @@ fn targets(workspace: &Workspace, git: &Git, changes: &Changes) -> anyhow::Resul
             "--diff-filter=d",
         ];
         args.extend_from_slice(range);
-        let mut parser = DiffParser::default();
+        let mut parser = DiffParser {
+            cap: crate::io::limits::max_file_bytes()?,
+            ..DiffParser::default()
+        };
         git.each_line(&args, MAX_LINE_BYTES, |line| parser.line(line))?;
         Ok(parser
             .files
@@ -445,6 +454,11 @@ struct DiffParser {
     files: Vec<(String, Vec<(usize, String)>)>,
     /// The next line number of the new file inside a hunk; `None` in a file's header.
     next: Option<usize>,
+    /// The most bytes of added lines one file may hold (`AUTOFIX_MAX_FILE_BYTES`, as
+    /// every read): past it, the file's lines are dropped and the file passed over.
+    cap: u64,
+    /// The bytes of the current file's added lines so far.
+    held: u64,
 }
 
 impl DiffParser {
@@ -452,6 +466,7 @@ impl DiffParser {
         let line = String::from_utf8_lossy(line);
         if line.starts_with("diff --git ") {
             self.next = None;
+            self.held = 0;
             return;
         }
         if let Some(hunk) = line.strip_prefix("@@ ") {
@@ -466,8 +481,14 @@ impl DiffParser {
             }
             Some(number) => {
                 if let Some(added) = line.strip_prefix('+') {
+                    self.held += added.len() as u64 + 1;
                     if let Some((_, lines)) = self.files.last_mut() {
-                        lines.push((number, added.to_string()));
+                        if self.held > self.cap {
+                            // Over the read cap, as a file read from disk would be.
+                            *lines = Vec::new();
+                        } else {
+                            lines.push((number, added.to_string()));
+                        }
                     }
                     self.next = Some(number + 1);
                 }
@@ -491,7 +512,10 @@ mod tests {
     #[test]
     fn reads_added_lines_with_their_numbers() {
         let diff = "diff --git a/src/a.ts b/src/a.ts\nindex 1..2 100644\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,0 +4,2 @@ fn\n+console.log(1)\n++++ not a header\n@@ -9 +11 @@\n-old\n+new\ndiff --git a/b b/b\nnew file mode 100644\n--- /dev/null\n+++ b/b\n@@ -0,0 +1 @@\n+x\n";
-        let mut parser = DiffParser::default();
+        let mut parser = DiffParser {
+            cap: u64::MAX,
+            ..DiffParser::default()
+        };
         for line in diff.lines() {
             parser.line(line.as_bytes());
         }

@@ -727,3 +727,32 @@ fn outside_a_repository_enforce_and_the_merge_driver_say_why_they_need_git() {
         );
     }
 }
+
+/// The diff path reads no more than a file read from disk may be (`AUTOFIX_MAX_FILE_BYTES`):
+/// a staged file over the cap is passed over, as in the work tree, not held in memory.
+#[test]
+fn the_staged_diff_keeps_to_the_read_cap() {
+    let Some(sandbox) = crate::support::tracked_repo(&[]) else {
+        return;
+    };
+    sandbox
+        .run(&[
+            "learn",
+            "Never call console.log in src.",
+            "--check",
+            r"console\.log",
+        ])
+        .expect(0);
+    let big: String = (0..200).map(|n| format!("const v{n} = {n};\n")).collect();
+    sandbox.write("src/big.ts", format!("{big}console.log(1);\n"));
+    let mut add = sandbox.program("git", &["add", "src/big.ts"]);
+    Run::from_command(crate::support::hermetic_git(&mut add)).expect(0);
+    for args in [
+        &["enforce", "--staged"][..],
+        &["enforce", "--staged", "--all-lines"],
+    ] {
+        sandbox.run(args).expect(1);
+        let capped = Run::from_command(sandbox.command(args).env("AUTOFIX_MAX_FILE_BYTES", "1000"));
+        assert_eq!(capped.code, 0, "{args:?}: {}", capped.stdout);
+    }
+}

@@ -634,3 +634,42 @@ fn the_after_edit_hook_at_a_thousand_checks_names_the_break_and_counts_what_it_s
         );
     }
 }
+
+/// A MultiEdit of 2,000 pieces on a 20,000-line file: every piece is found in one pass,
+/// and the break in one of them is named at its line.
+#[test]
+fn a_multiedit_of_two_thousand_pieces_names_the_break_at_its_line() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".agents/autofix.json",
+        r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Never call console.log in src", "Why": "w", "Check": {"Forbid": "console\\.log"}}]"#,
+    );
+    let mut lines: Vec<String> = (1..=20_000)
+        .map(|n| format!("export const value_{n} = compute_{n}({n});"))
+        .collect();
+    lines[19_990] = "console.log(value_19991);".to_string();
+    let file = sandbox.write("src/big.ts", lines.join("\n") + "\n");
+    let edits: Vec<serde_json::Value> = (18_000..20_000)
+        .map(|k| serde_json::json!({"old_string": "x", "new_string": lines[k]}))
+        .collect();
+    let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
+        "hook_event_name": "PostToolUse", "tool_name": "MultiEdit",
+        "tool_input": {"file_path": file, "edits": edits}, "tool_response": {}});
+    let run = sandbox
+        .run_with_stdin(
+            &["hook", "post-tool", "--agent", "claude"],
+            &payload.to_string(),
+        )
+        .expect(0);
+    assert!(
+        run.stdout.contains("src/big.ts:19991 breaks rule 1"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("breaks rule 1").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+}
