@@ -42,7 +42,7 @@ const COMPILE_BUDGET: std::time::Duration = std::time::Duration::from_millis(700
 
 /// What the hook says: to the agent (`None`: print nothing), and to the person on
 /// stderr (the checks it had no time to run).
-pub(crate) struct Said {
+pub(crate) struct Output {
     pub answer: Option<String>,
     pub not_run: Option<String>,
 }
@@ -53,9 +53,9 @@ pub(crate) fn respond(
     agent: ToolAgent,
     input: &[u8],
     workspace: impl FnOnce(Option<&str>) -> Workspace,
-) -> anyhow::Result<Said> {
+) -> anyhow::Result<Output> {
     let Some(call) = tool_call::read(agent, input) else {
-        return Ok(Said {
+        return Ok(Output {
             answer: None,
             not_run: None,
         });
@@ -66,7 +66,7 @@ pub(crate) fn respond(
         let found = cause_of(&workspace, call.cwd.as_deref(), failed)?;
         first_in_session(agent, call.session.as_deref(), &found).then(|| reminder(&found))
     });
-    Ok(Said {
+    Ok(Output {
         answer: answer(agent, &broken, reminder.as_deref()),
         not_run: (not_run > 0).then(|| {
             format!(
@@ -109,7 +109,6 @@ fn violations(
         };
         not_run += check_file(workspace, &checks, &edit, deadline, &mut out);
     }
-
     // Kept for the ledger; a receipt that cannot be written never stops the hook.
     let _ = enforce::keep_receipts(workspace, super::receipts::Via::Edit, &out);
     Ok((out, not_run))

@@ -59,17 +59,17 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
         EditAgent::Codex => ToolAgent::Codex,
         EditAgent::Gemini => ToolAgent::Gemini,
     };
-    let answer = (|| -> anyhow::Result<crate::ops::edit_hook::Said> {
+    let answer = (|| -> anyhow::Result<crate::ops::edit_hook::Output> {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)?;
         crate::ops::edit_hook::respond(agent, &input, |cwd| hook_workspace(context, cwd))
     })();
     match answer {
-        Ok(said) => {
-            if let Some(text) = said.answer {
+        Ok(output) => {
+            if let Some(text) = output.answer {
                 let _ = print(&text);
             }
-            if let Some(line) = said.not_run {
+            if let Some(line) = output.not_run {
                 eprint(&line);
             }
         }
