@@ -415,6 +415,7 @@ pub(crate) fn add(layout: &Layout, source: Source) -> Result<Added, SourceError>
     }
     let fetched = fetch::fetch(&source, None)?;
     let rules = vendor::parse(&source.name, &fetched.bytes)?;
+    vendor::refuse_checks(&source.name, &rules)?;
     let pin = pin(&source, &fetched, &rules);
     let active = rules.iter().filter(|r| r.superseded_by.is_empty()).count();
     let name = source.name.clone();
@@ -501,6 +502,7 @@ pub(crate) fn update(
         .map(|(pin, _)| pin.commit.clone());
     let fetched = fetch::fetch(&source, pinned.as_deref())?;
     let rules = vendor::parse(name, &fetched.bytes)?;
+    vendor::refuse_checks(name, &rules)?;
     let new_pin = pin(&source, &fetched, &rules);
     if let Some((old, _)) = &before
         && *old == new_pin

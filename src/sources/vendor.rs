@@ -23,6 +23,9 @@ pub(crate) struct Imported {
     pub locked: bool,
     /// The source's own rules that supersede it (empty: active in the source).
     pub superseded_by: Vec<u64>,
+    /// Whether the source gives it a `Check`, which no repository runs for an imported
+    /// rule: `sources add` and `update` refuse such a version ([`refuse_checks`]).
+    pub checked: bool,
 }
 
 /// Reads a source's rules file: valid UTF-8, strictly an autofix rules file, within the
@@ -88,6 +91,7 @@ pub(crate) fn parse(name: &str, bytes: &[u8]) -> Result<Vec<Imported>, SourceErr
             paths,
             locked,
             superseded_by,
+            checked: !matches!(rule.check(), crate::rules::file::CheckField::Missing),
         });
     }
     imported.sort_by_key(|rule| rule.number);
@@ -151,6 +155,28 @@ fn scope_of(paths: &[String]) -> String {
         let globs: Vec<String> = paths.iter().map(|g| format!("`{g}`")).collect();
         globs.join(", ")
     }
+}
+
+/// Refuses a version of source `name` whose rules give a `Check`: a check runs in every
+/// repository that imports it (the after-edit hook, the pre-commit hook, CI), so a source
+/// does not get to add one; accepted and ignored, a team would believe it enforced.
+pub(crate) fn refuse_checks(name: &str, rules: &[Imported]) -> Result<(), SourceError> {
+    let checked: Vec<String> = (rules.iter())
+        .filter(|rule| rule.checked)
+        .map(|rule| format!("{name}:{}", rule.number))
+        .collect();
+    if checked.is_empty() {
+        return Ok(());
+    }
+    Err(SourceError::Invalid(format!(
+        "source `{name}`: {} a `Check`, and autofix runs no check of an imported rule; \
+         drop it from the source, or learn the rule here with `--check` (a local rule \
+         that supersedes it)",
+        match checked.as_slice() {
+            [one] => format!("rule {one} has"),
+            many => format!("rules {} have", many.join(", ")),
+        }
+    )))
 }
 
 /// The rule-level difference between two versions of a source, one line a change:

@@ -3154,3 +3154,39 @@ fn a_local_rule_repeating_an_org_rule_word_for_word_is_not_learned() {
     run(&sandbox, &["learn", "Never log personal data."]).expect(1);
     assert_eq!(sandbox.read("app/.agents/autofix.json"), before);
 }
+
+/// A source whose rule gives a `Check` is refused at `add` and at `update`, with the rule
+/// named: no repository runs an imported rule's check, and accepted in silence a team would
+/// believe it enforced.
+#[test]
+fn a_sources_check_is_refused_never_ignored_in_silence() {
+    let (sandbox, origin) = setup();
+    let checked = Origin::new(
+        &sandbox,
+        "checked",
+        "[{\"Rule_number\": 1, \"Category\": \"CODE\", \"Instruction\": \"Never call eval.\", \"Why\": \"x\", \"Check\": {\"Forbid\": \"eval\\\\(\"}}]\n",
+    );
+    let refused = run(&sandbox, &["sources", "add", "checked", &checked.url()]).expect_noisy(2);
+    assert!(
+        refused.stderr.contains("rule checked:1 has a `Check`"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!sandbox.join(format!("app/{LOCK}")).exists());
+    // A version that adds one is refused at `update`, and the pin stays.
+    add_org(&sandbox, &origin);
+    let pinned = lock_json(&sandbox);
+    origin.commit(
+        ".agents/autofix.json",
+        "[{\"Rule_number\": 1, \"Category\": \"DATA\", \"Instruction\": \"Never log personal data - because of the GDPR.\", \"Why\": \"org policy\", \"Locked\": true, \"Check\": {\"Forbid\": \"log\\\\(user\"}}]\n",
+        "add a check",
+    );
+    origin.push(&sandbox, false);
+    let update = run(&sandbox, &["sources", "update", "org"]).expect_noisy(2);
+    assert!(
+        update.stderr.contains("rule org:1 has a `Check`"),
+        "{}",
+        update.stderr
+    );
+    assert_eq!(lock_json(&sandbox), pinned);
+}
