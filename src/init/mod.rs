@@ -696,6 +696,32 @@ fn any_hook_installed(root: &Path) -> bool {
     })
 }
 
+/// Where rules written by hand are (AGENTS.md, CLAUDE.md, rule folders), and how they
+/// come in: autofix's block beside them says it records none yet.
+fn handwritten_step(root: &Path) -> Option<String> {
+    let reading = crate::export::handwritten::read(root, None);
+    if reading.rules.is_empty() {
+        return None;
+    }
+    let mut files: Vec<&str> = Vec::new();
+    for found in &reading.rules {
+        if !files.contains(&found.file.as_str()) {
+            files.push(&found.file);
+        }
+    }
+    let verb = if reading.rules.len() == 1 {
+        "is"
+    } else {
+        "are"
+    };
+    Some(format!(
+        "{} {verb} written by hand in {}: `autofix import` shows them, `autofix import \
+         --write --move` makes them numbered rules and takes them out of those files.",
+        crate::report::text::counted(reading.rules.len(), "rule"),
+        files.join(", ")
+    ))
+}
+
 fn next_steps(report: &Report, request: &Request) -> Vec<String> {
     let mut steps = Vec::new();
     let mut changed: Vec<&str> = report
@@ -731,6 +757,7 @@ fn next_steps(report: &Report, request: &Request) -> Vec<String> {
             steps.push(format!("Commit the new files: git add {}", paths.join(" ")));
         }
     }
+    steps.extend(handwritten_step(&request.root));
     let peers = Peers::detect(&request.root).tools();
     // Only where nothing is exported yet: a repository already set up needs no reminder.
     if !request.export && peers.is_empty() && !export::targets::any_exported(&request.root) {

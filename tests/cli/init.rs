@@ -739,3 +739,36 @@ fn the_default_setup_is_warning_free() {
     assert!(!export.stderr.contains("warning"), "{}", export.stderr);
     assert!(!export.stdout.contains("warning"), "{}", export.stdout);
 }
+
+/// A repository whose AGENTS.md holds rules written by hand: `init` names them and how they
+/// come in (autofix's block beside them says it records none yet), and `learn` of one of
+/// them warns that the agents would get it twice.
+#[test]
+fn rules_written_by_hand_are_named_at_init_and_at_learn() {
+    let sandbox = repo();
+    sandbox.write(
+        "AGENTS.md",
+        "# Agents\n\n## Rules\n\n- Always use pnpm to install packages.\n- Never commit the .env file.\n",
+    );
+    let init = sandbox.run(&["init", "--export"]).expect(0);
+    assert!(
+        init.stdout
+            .contains("2 rules are written by hand in AGENTS.md: `autofix import` shows them"),
+        "{}",
+        init.stdout
+    );
+    assert!(
+        sandbox
+            .read("AGENTS.md")
+            .contains("the text outside this block is the file's own")
+    );
+    let learn = sandbox
+        .run(&["learn", "Always use pnpm to install packages."])
+        .expect_noisy(0);
+    assert!(
+        learn.stderr.contains("warning[handwritten-duplicate]")
+            && learn.stderr.contains("AGENTS.md:5"),
+        "{}",
+        learn.stderr
+    );
+}
