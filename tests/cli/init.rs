@@ -772,3 +772,42 @@ fn rules_written_by_hand_are_named_at_init_and_at_learn() {
         learn.stderr
     );
 }
+
+/// The README's first console session (learn, rules, check in a new repository) is what
+/// the binary prints, command by command.
+#[test]
+fn the_readmes_first_session_is_what_the_binary_prints() {
+    let readme = include_str!("../../README.md");
+    let start = readme
+        .find("```console\n$ autofix learn")
+        .expect("the README's session")
+        + 11;
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let sandbox = repo();
+    let mut commands = 0;
+    for session in block.split("$ autofix ").filter(|s| !s.is_empty()) {
+        let (line, shown) = session.split_once('\n').unwrap();
+        let run = sandbox.run(&words(line)).expect(0);
+        assert_eq!(run.stdout, shown, "autofix {line}");
+        commands += 1;
+    }
+    assert_eq!(commands, 3);
+}
+
+/// A command line's words as a shell splits them: spaces outside double quotes.
+fn words(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').unwrap();
+            out.push(&quoted[..end]);
+            rest = quoted[end + 1..].trim_start();
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            out.push(&rest[..end]);
+            rest = rest[end..].trim_start();
+        }
+    }
+    out
+}
