@@ -492,24 +492,10 @@ fn count_catches<'a>(
     let find = |records: &[RuleRecord<'_>], receipt: &Receipt| {
         record_of(records, None, receipt.rule, &receipt.instruction)
     };
-    let unmatched: Vec<&Receipt> = receipts
-        .iter()
-        .copied()
-        .filter(|receipt| find(records, receipt).is_none())
+    let named: Vec<(u64, &str)> = (receipts.iter())
+        .map(|r| (r.rule, r.instruction.as_str()))
         .collect();
-    if !unmatched.is_empty() {
-        let more = local_records(document, history, false, |number, instruction| {
-            unmatched
-                .iter()
-                .any(|r| r.rule == number || r.instruction == instruction)
-        });
-        let known: Vec<u64> = records
-            .iter()
-            .filter(|r| r.source.is_none())
-            .map(|r| r.number)
-            .collect();
-        records.extend(more.into_iter().filter(|r| !known.contains(&r.number)));
-    }
+    add_uncommitted(document, history, records, &named);
     for receipt in receipts {
         let Some(at) = find(records, receipt) else {
             continue;
@@ -588,7 +574,11 @@ fn count_notes<'a, 'e>(
             }
         }
     }
-    let named: Vec<&notes::RuleNamed> = verdicts.iter().filter_map(|v| v.rule.as_ref()).collect();
+    let named: Vec<(u64, &str)> = (verdicts.iter())
+        .filter_map(|v| v.rule.as_ref())
+        .filter(|rule| rule.source.is_none())
+        .map(|rule| (rule.rule, rule.instruction.as_str()))
+        .collect();
     add_uncommitted(document, history, records, &named);
     let mut answered = std::collections::HashSet::new();
     for verdict in verdicts {
@@ -643,17 +633,17 @@ fn count_notes<'a, 'e>(
         .then(|| rounded(figure.notes.answered as f64 / figure.notes.given as f64));
 }
 
-/// Adds the records of the local rules `named` that are not committed yet (a verdict on
-/// one counts too); each at most once.
+/// Adds the records of the local rules `named` (number, instruction) that have none yet:
+/// rules not committed, which a catch or a verdict still counts for; each at most once. A
+/// rule the file does not have (another branch's) gets none.
 fn add_uncommitted<'a>(
     document: Option<&'a Document>,
     history: &'a History,
     records: &mut Vec<RuleRecord<'a>>,
-    named: &[&notes::RuleNamed],
+    named: &[(u64, &str)],
 ) {
-    let missing: Vec<&&notes::RuleNamed> = (named.iter())
-        .filter(|rule| rule.source.is_none())
-        .filter(|rule| record_of(records, None, rule.rule, &rule.instruction).is_none())
+    let missing: Vec<&(u64, &str)> = (named.iter())
+        .filter(|(number, instruction)| record_of(records, None, *number, instruction).is_none())
         .collect();
     if missing.is_empty() {
         return;
@@ -663,7 +653,7 @@ fn add_uncommitted<'a>(
         .map(|r| r.number)
         .collect();
     let more = local_records(document, history, false, |number, instruction| {
-        (missing.iter()).any(|r| r.rule == number || r.instruction == instruction)
+        (missing.iter()).any(|(n, text)| *n == number || *text == instruction)
     });
     records.extend(more.into_iter().filter(|r| !known.contains(&r.number)));
 }

@@ -79,30 +79,16 @@ fn bench_post_tool_hook() {
     let text: String = (1..=1000)
         .map(|n| format!("export const value_{n} = compute({n}, \"some text on line {n}\");\n"))
         .collect();
-    let file = sandbox.write("src/big.ts", &text);
-    let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
-        "hook_event_name": "PostToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": file, "content": text}, "tool_response": {}});
-    let input = sandbox.write("post-tool.json", payload.to_string());
-    let mut make_version = || -> Command { sandbox.command(&["--version"]) };
-    let mut make_hook = || {
-        let mut command = sandbox.command(&["hook", "post-tool", "--agent", "claude"]);
-        command.stdin(Stdio::from(File::open(&input).unwrap()));
-        command
+    let hook = Hook {
+        file: "src/big.ts",
+        text: &text,
+        label: "hook post-tool, 1,000 lines, 100 checks",
     };
-    let (mut n1, mut n2) = (noop, noop);
-    let sides: &mut [Side<'_>] = &mut [
-        ("autofix --version", &mut make_version, &mut n1),
-        (
-            "hook post-tool, 1,000 lines, 100 checks",
-            &mut make_hook,
-            &mut n2,
-        ),
-    ];
-    compare(
+    post_tool_beside_the_start_up(
+        &sandbox,
+        &hook,
         "after-tool hook beside the start-up",
         "the hook run < 3 x autofix --version (autofix / this > 0.33)",
-        sides,
     );
 }
 
@@ -130,11 +116,33 @@ fn bench_post_tool_hook_at_1000_checks() {
         ".agents/autofix.json",
         serde_json::to_string_pretty(&rules).unwrap(),
     );
-    let text = "export const a = 1;\nlegacy_api_5(x);\n";
-    let file = sandbox.write("src/app.ts", text);
+    let hook = Hook {
+        file: "src/app.ts",
+        text: "export const a = 1;\nlegacy_api_5(x);\n",
+        label: "hook post-tool, 1,000 checked rules (300 applying)",
+    };
+    post_tool_beside_the_start_up(
+        &sandbox,
+        &hook,
+        "after-tool hook at 1,000 checked rules beside the start-up",
+        "each hook run under 1 s",
+    );
+}
+
+/// The file a benchmarked `Write` writes, and how the comparison names the hook's run.
+struct Hook<'a> {
+    file: &'a str,
+    text: &'a str,
+    label: &'a str,
+}
+
+/// Compares `hook post-tool` on a `Write` of `hook.file` with `autofix --version`, in
+/// `sandbox` (its rules written already).
+fn post_tool_beside_the_start_up(sandbox: &Sandbox, hook: &Hook<'_>, title: &str, target: &str) {
+    let file = sandbox.write(hook.file, hook.text);
     let payload = serde_json::json!({"session_id": "s", "cwd": sandbox.path(),
         "hook_event_name": "PostToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": file, "content": text}, "tool_response": {}});
+        "tool_input": {"file_path": file, "content": hook.text}, "tool_response": {}});
     let input = sandbox.write("post-tool.json", payload.to_string());
     let mut make_version = || -> Command { sandbox.command(&["--version"]) };
     let mut make_hook = || {
@@ -145,15 +153,7 @@ fn bench_post_tool_hook_at_1000_checks() {
     let (mut n1, mut n2) = (noop, noop);
     let sides: &mut [Side<'_>] = &mut [
         ("autofix --version", &mut make_version, &mut n1),
-        (
-            "hook post-tool, 1,000 checked rules (300 applying)",
-            &mut make_hook,
-            &mut n2,
-        ),
+        (hook.label, &mut make_hook, &mut n2),
     ];
-    compare(
-        "after-tool hook at 1,000 checked rules beside the start-up",
-        "each hook run under 1 s",
-        sides,
-    );
+    compare(title, target, sides);
 }

@@ -55,6 +55,16 @@ fn note(sandbox: &Sandbox, prompt: &str, session: &str) -> (String, Option<Strin
     (text, id)
 }
 
+/// The ids of `count` notes on one correction, each typed in a session of its own.
+fn notes_given(repo: &Sandbox, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|k| {
+            let (text, id) = note(repo, "No, use pnpm, not npm, I told you.", &format!("s{k}"));
+            id.unwrap_or_else(|| panic!("a note with an id: {text}"))
+        })
+        .collect()
+}
+
 /// The code spans of a note: the commands it offers.
 fn commands(note: &str) -> Vec<&str> {
     note.split('`').skip(1).step_by(2).collect()
@@ -280,17 +290,7 @@ fn the_ledger_credits_the_agents_verdicts_and_a_rule_restated_twice_is_pointed_t
 #[test]
 fn verdicts_written_at_once_by_many_processes_are_all_kept() {
     let Some(repo) = repository() else { return };
-    let ids: Vec<String> = (0..12)
-        .map(|k| {
-            note(
-                &repo,
-                "No, use pnpm, not npm, I told you.",
-                &format!("s{k}"),
-            )
-            .1
-            .unwrap()
-        })
-        .collect();
+    let ids = notes_given(&repo, 12);
     let mut children: Vec<std::process::Child> = ids
         .iter()
         .map(|id| {
@@ -367,17 +367,7 @@ fn the_mcp_tools_answer_a_note_as_the_commands_do() {
 #[test]
 fn verdicts_killed_mid_write_lose_nothing_acknowledged_and_the_notes_still_read() {
     let Some(repo) = repository() else { return };
-    let ids: Vec<String> = (0..16)
-        .map(|k| {
-            note(
-                &repo,
-                "No, use pnpm, not npm, I told you.",
-                &format!("s{k}"),
-            )
-            .1
-            .unwrap()
-        })
-        .collect();
+    let ids = notes_given(&repo, 16);
     let mut acknowledged = Vec::new();
     for (k, id) in ids.iter().enumerate() {
         let mut child = repo
