@@ -17,8 +17,8 @@ use crate::export::handwritten::{self, Found, HandFile, Skipped};
 use crate::io::atomic::AtomicError;
 use crate::io::safe_write::Fence;
 use crate::io::workspace::Workspace;
-use crate::ops::learning::{self, AfterLearning, Refreshed};
-use crate::report::diagnostics::{Code, Diagnostic};
+use crate::ops::learning::{self, Refreshed};
+use crate::report::diagnostics::Diagnostic;
 use crate::rules::similar::{self, Kind};
 use crate::rules::{self, RulesError, learn, listing};
 
@@ -258,12 +258,19 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
         .into_iter()
         .map(|pair| (pair.earlier, pair.later, pair.kind))
         .collect();
-    // The same words are the same rule, whatever the matcher makes of them.
-    for later in 0..found.len() {
-        for earlier in 0..later {
-            if rules::same_instruction(texts[earlier], texts[later]) {
-                later_of.push((earlier, later, Kind::Duplicate));
-            }
+    // The same words are the same rule, whatever the matcher makes of them: each later
+    // one repeats the first of its scope (keyed as `same_instruction` and `same_globs`
+    // compare, so a long file is read once, not once a line).
+    let mut first_of: std::collections::HashMap<(String, Vec<&str>), usize> =
+        std::collections::HashMap::new();
+    for (at, found) in found.iter().enumerate() {
+        let mut scope: Vec<&str> = found.paths.iter().map(String::as_str).collect();
+        scope.sort_unstable();
+        scope.dedup();
+        let key = (texts[at].trim().to_lowercase(), scope);
+        match first_of.get(&key) {
+            Some(&earlier) => later_of.push((earlier, at, Kind::Duplicate)),
+            None => _ = first_of.insert(key, at),
         }
     }
     later_of.sort_by_key(|&(earlier, later, _)| (later, earlier));
@@ -347,6 +354,9 @@ fn mark_near(workspace: &Workspace, items: &mut [Item], active: &[handwritten::A
 /// refuses it (a locked one whatever the flags): `learn`'s front ends ask the sources'
 /// layers before the learn path, and so does `import`.
 fn refuse_what_an_import_holds(workspace: &Workspace, items: &mut [Item]) {
+    let Some(imports) = crate::sources::layers::Imports::open(workspace) else {
+        return;
+    };
     for item in items.iter_mut().filter(|i| i.status == Verdict::Add) {
         let request = learn::Request {
             category: item.category.to_string(),
@@ -355,7 +365,7 @@ fn refuse_what_an_import_holds(workspace: &Workspace, items: &mut [Item]) {
             paths: item.found.paths.clone(),
             ..Default::default()
         };
-        match crate::sources::layers::imported_refusal(workspace, &request) {
+        match imports.refusal(workspace, &request) {
             Some(crate::sources::layers::NotLearned::Refused(why)) => {
                 item.status = Verdict::Refused;
                 item.rule = None;
@@ -391,12 +401,27 @@ fn drop_repeats_of_what_is_not_held(items: &mut [Item]) {
 /// [`rules::holds_words_of`]) stays in its file: a repeat judged by meaning may say
 /// something its rule does not.
 fn keep_what_no_rule_words(items: &mut [Item], rules_then: &[(String, Vec<String>)]) {
+    let scope = |paths: &[String]| {
+        let mut globs: Vec<String> = paths.to_vec();
+        globs.sort_unstable();
+        globs.dedup();
+        globs
+    };
+    // Each rule's words, whole and without its reason, as `holds_words_of` compares them:
+    // one look-up a line, not a scan of the rules.
+    let worded: std::collections::HashSet<(String, Vec<String>)> = (rules_then.iter())
+        .flat_map(|(rule, paths)| {
+            let whole = rules::words_only(rule);
+            let directive = rules::words_only(crate::meaning::directive(rule));
+            [(whole, scope(paths)), (directive, scope(paths))]
+        })
+        .collect();
     for item in items.iter_mut().filter(|i| i.status.held()) {
-        let found = &item.found;
-        item.stays = !rules_then.iter().any(|(rule, paths)| {
-            handwritten::same_globs(paths, &found.paths)
-                && rules::holds_words_of(rule, &found.instruction)
-        });
+        let key = (
+            rules::words_only(&item.found.instruction),
+            scope(&item.found.paths),
+        );
+        item.stays = !worded.contains(&key);
     }
 }
 
@@ -415,27 +440,29 @@ fn against_active(found: &Found, active: &[handwritten::ActiveRule<'_>]) -> Opti
         .map(|m| (Verdict::Contradicts, m.rule))
 }
 
-/// Learns every rule to add, one by one through the learn path, which checks each again
-/// under the lock (another writer may have learned it meanwhile).
+/// Learns every rule to add in one locked write ([`learn::learn_all`]), which checks each
+/// again under the lock (another writer may have learned it meanwhile).
 fn learn_all(
     workspace: &Workspace,
     request: &Request,
     report: &mut Report,
 ) -> Result<(), ImportError> {
-    let options = learn::Options {
-        dry_run: false,
-        lock_timeout: request.lock_timeout,
-    };
-    for item in report.items.iter_mut().filter(|i| i.status == Verdict::Add) {
-        let rule = learn::Request {
+    let mut adding: Vec<&mut Item> = (report.items.iter_mut())
+        .filter(|i| i.status == Verdict::Add)
+        .collect();
+    let requests: Vec<learn::Request> = (adding.iter())
+        .map(|item| learn::Request {
             category: item.category.to_string(),
             instruction: item.found.instruction.clone(),
             why: item.why.clone(),
             paths: item.found.paths.clone(),
             ..Default::default()
-        };
-        let learned = match learning::learn(workspace, &rule, &options, AfterLearning::Skip) {
-            Ok(learned) => learned,
+        })
+        .collect();
+    let batch = learn::learn_all(workspace.shown_path(), &requests, request.lock_timeout)?;
+    for (item, outcome) in adding.iter_mut().zip(batch.outcomes) {
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
             Err(error) if refuses_the_rule(&error) => {
                 item.status = Verdict::Refused;
                 item.rule = None;
@@ -449,7 +476,6 @@ fn learn_all(
             }
             Err(error) => return Err(error.into()),
         };
-        let outcome = &learned.outcome;
         (item.status, item.rule) = match outcome.status {
             learn::Status::Duplicate => (Verdict::RepeatsRule, Some(outcome.rule.number)),
             learn::Status::Refused => match outcome.matches.first() {
@@ -461,11 +487,9 @@ fn learn_all(
                 (Verdict::Added, Some(outcome.rule.number))
             }
         };
-        // That the rule is still written by hand is the move's business, said once.
-        report.warnings.extend(
-            (learned.warnings.into_iter()).filter(|w| w.code != Code::HandwrittenDuplicate),
-        );
+        report.warnings.extend(outcome.warnings);
     }
+    report.warnings.extend(batch.warnings);
     Ok(())
 }
 

@@ -143,8 +143,7 @@ impl Report {
             });
         } else if self.write && !self.move_lines && held > 0 {
             line.push_str(&format!(
-                "The hand-written files still state {}: an agent that reads them and autofix's copy gets each twice. Run `autofix import --write --move` to take them out.\n",
-                crate::report::text::counted(held, "of these rules")
+                "The hand-written files still state {held} of these rules: an agent that reads them and autofix's copy gets each twice. Run `autofix import --write --move` to take them out.\n",
             ));
         }
         line

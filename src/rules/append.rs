@@ -90,6 +90,15 @@ pub(crate) fn splice<'a>(document: &'a Document, rule: &StoredRule) -> Splice<'a
     splice_objects(document, &[render_object(rule, unit, newline)])
 }
 
+/// The file with `rules` (at least one) added as the last elements, in order, in pieces.
+pub(crate) fn splice_rules<'a>(document: &'a Document, rules: &[StoredRule]) -> Splice<'a> {
+    let Layout { unit, newline } = layout(document);
+    let objects: Vec<String> = (rules.iter())
+        .map(|rule| render_object(rule, unit, newline))
+        .collect();
+    splice_objects(document, &objects)
+}
+
 /// The new text of the file with `objects` added as the last elements, in order. Each
 /// object is already laid out for the file ([`layout`]): its first line unindented, its
 /// other lines indented one level deeper than the array's elements. No objects: the

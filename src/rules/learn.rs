@@ -3,10 +3,11 @@
 //! the text, check it reads back, write a temp file, fsync, rename, fsync the directory.
 //! Once the rename has happened the rule is committed; later trouble is only a warning.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use super::append::{Splice, StoredRule, splice};
+use super::append::{Splice, StoredRule, splice, splice_rules};
 use super::category::normalize;
 use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
@@ -257,7 +258,7 @@ pub(crate) fn learn(
     let Some(text) = text else {
         return Ok(outcome);
     };
-    verify(path, &document, &text, &outcome.rule)?;
+    verify(path, &document, &text, std::slice::from_ref(&outcome.rule))?;
     let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
     let expected = existed.then_some(document.source.as_bytes());
     if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
@@ -266,6 +267,105 @@ pub(crate) fn learn(
             .push(Diagnostic::new(Code::NotFlushed, warning));
     }
     Ok(outcome)
+}
+
+/// What [`learn_all`] did: each request's outcome, or why that rule is not a valid one,
+/// in order; and the file's warnings.
+#[derive(Debug)]
+pub(crate) struct Batch {
+    pub outcomes: Vec<Result<Outcome, RulesError>>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Learns `requests` in one locked write (`import`): each checked as `learn` checks it,
+/// against the rules the file held and against the batch's rules before it in the same
+/// words; numbered on from the highest; the new text read back, then written once. A
+/// request that is not a valid rule is refused alone (its error in `outcomes`); a problem
+/// with the file refuses them all. Rules of the batch near each other in other words are
+/// the caller's to compare (`import` compares them before).
+pub(crate) fn learn_all(
+    path: &Path,
+    requests: &[Request],
+    lock_timeout: Duration,
+) -> Result<Batch, RulesError> {
+    Fence::rules_file().resolve(path)?.check_writable()?;
+    let locked = (Fence::rules_file().lock(path, lock_timeout)).map_err(from_atomic)?;
+    let source = super::read(&locked.target().path)?;
+    let existed = source.is_some();
+    let document = super::parse_strict(path, source.unwrap_or_default())?;
+    let numbers = sorted_numbers(&document);
+    // The file's rules by their instruction as `same_instruction` compares it: one look-up
+    // a request, not a scan of the file.
+    let mut held: HashMap<String, Vec<usize>> = HashMap::new();
+    for rule in document.rules() {
+        if let Some(text) = rule.instruction().as_str() {
+            held.entry(text.trim().to_lowercase())
+                .or_default()
+                .push(rule.index);
+        }
+    }
+    let mut planned: Vec<StoredRule> = Vec::new();
+    let mut planned_at: HashMap<(String, Vec<String>), usize> = HashMap::new();
+    let mut outcomes = Vec::with_capacity(requests.len());
+    for request in requests {
+        let rule = match validate(request) {
+            Ok(rule) => rule,
+            Err(error) => {
+                outcomes.push(Err(error));
+                continue;
+            }
+        };
+        let key = rule.instruction.trim().to_lowercase();
+        let candidates = held.get(&key).into_iter().flatten().copied();
+        if let Some(existing) = holder(&document, &rule, candidates) {
+            outcomes.push(Ok(duplicate(&existing)));
+            continue;
+        }
+        let mut scope = rule.paths.clone();
+        scope.sort_unstable();
+        let key = (key, scope);
+        if let Some(&at) = planned_at.get(&key) {
+            outcomes.push(Ok(Outcome {
+                status: Status::Duplicate,
+                supersedes: Vec::new(),
+                rule: planned[at].clone(),
+                matches: Vec::new(),
+                warnings: Vec::new(),
+            }));
+            continue;
+        }
+        let number = numbered(path, document.max_number(), planned.len() as u64 + 1)?;
+        let mut outcome = plan_new(path, &document, &rule, Status::Learned, &numbers, number)?;
+        if outcome.status != Status::Refused {
+            planned_at.insert(key, planned.len());
+            planned.push(outcome.rule.clone());
+        }
+        // The file's duplicate numbers are said once, not once a rule.
+        if has_duplicate_numbers(&numbers) {
+            outcome.warnings.clear();
+        }
+        outcomes.push(Ok(outcome));
+    }
+    let mut warnings = Vec::new();
+    if has_duplicate_numbers(&numbers) && !planned.is_empty() {
+        let message = format!(
+            "{} has duplicate Rule_numbers; learned from {} (highest + 1). Run `autofix check`.",
+            path.display(),
+            planned[0].number
+        );
+        warnings.push(Diagnostic::new(Code::DuplicateRuleNumber, message));
+    }
+    if planned.is_empty() {
+        return Ok(Batch { outcomes, warnings });
+    }
+    let text = splice_rules(&document, &planned);
+    verify(path, &document, &text, &planned)?;
+    let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
+    let expected = existed.then_some(document.source.as_bytes());
+    if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
+        warnings.push(Diagnostic::new(Code::NotFlushed, warning));
+    }
+    Ok(Batch { outcomes, warnings })
 }
 
 /// A lock failure stays a lock failure (it has its own message in every language).
@@ -284,18 +384,41 @@ fn plan<'a>(
     rule: &Validated,
     status: Status,
 ) -> Result<(Outcome, Option<Splice<'a>>), RulesError> {
-    if let Some(existing) = holder(document, rule) {
+    let candidates = document.rules().map(|existing| existing.index);
+    if let Some(existing) = holder(document, rule, candidates) {
         return Ok((duplicate(&existing), None));
     }
     let numbers = sorted_numbers(document);
-    check_references(path, document, rule, &numbers)?;
-    let number = document
-        .max_number()
-        .checked_add(1)
+    let number = numbered(path, document.max_number(), 1)?;
+    let outcome = plan_new(path, document, rule, status, &numbers, number)?;
+    if outcome.status == Status::Refused {
+        return Ok((outcome, None));
+    }
+    let text = splice(document, &outcome.rule);
+    Ok((outcome, Some(text)))
+}
+
+/// The number of the `nth` rule appended (from 1) to a file whose highest is `highest`.
+fn numbered(path: &Path, highest: u64, nth: u64) -> Result<u64, RulesError> {
+    (highest.checked_add(nth))
         .filter(|n| *n <= MAX_RULE_NUMBER)
         .ok_or_else(|| RulesError::NumberOverflow {
             path: path.to_path_buf(),
-        })?;
+        })
+}
+
+/// The outcome of appending `rule` as `number` to `document` (`numbers`: its rule numbers,
+/// sorted), which holds no rule with its instruction: learned, or refused as a repeat or a
+/// reversal of an active rule.
+fn plan_new(
+    path: &Path,
+    document: &Document,
+    rule: &Validated,
+    status: Status,
+    numbers: &[u64],
+    number: u64,
+) -> Result<Outcome, RulesError> {
+    check_references(path, document, rule, numbers)?;
     let stored = StoredRule {
         number,
         category: rule.category.as_str().to_string(),
@@ -307,7 +430,7 @@ fn plan<'a>(
         distinct: rule.distinct,
     };
     let mut warnings = Vec::new();
-    if has_duplicate_numbers(&numbers) {
+    if has_duplicate_numbers(numbers) {
         let message = format!(
             "{} has duplicate Rule_numbers; learned as {number} (highest + 1). Run `autofix check`.",
             path.display()
@@ -315,25 +438,18 @@ fn plan<'a>(
         warnings.push(Diagnostic::new(Code::DuplicateRuleNumber, message));
     }
     let matches = strict_matches(document, rule);
-    if !matches.is_empty() && !rule.force {
-        let outcome = Outcome {
-            status: Status::Refused,
-            supersedes: Vec::new(),
-            rule: stored,
-            matches,
-            warnings,
-        };
-        return Ok((outcome, None));
-    }
-    let text = splice(document, &stored);
-    let outcome = Outcome {
-        status,
-        supersedes: rule.references.clone(),
+    let refused = !matches.is_empty() && !rule.force;
+    Ok(Outcome {
+        status: if refused { Status::Refused } else { status },
+        supersedes: if refused {
+            Vec::new()
+        } else {
+            rule.references.clone()
+        },
         rule: stored,
         matches,
         warnings,
-    };
-    Ok((outcome, Some(text)))
+    })
 }
 
 /// The outcome of learning a rule `existing` already holds: that rule, nothing written.
@@ -414,12 +530,17 @@ fn check_references(
     Ok(())
 }
 
-/// The active rule that already holds `rule`'s instruction, unless `rule` supersedes it.
-fn holder<'d>(document: &'d Document, rule: &Validated) -> Option<file::Rule<'d>> {
+/// The active rule among `candidates` (indexes into `document`) that already holds
+/// `rule`'s instruction, unless `rule` supersedes it.
+fn holder<'d>(
+    document: &'d Document,
+    rule: &Validated,
+    candidates: impl Iterator<Item = usize>,
+) -> Option<file::Rule<'d>> {
     // Precedence (a scan of every rule's text) matters only when some rule holds the same
     // instruction, which is rare: find those first.
-    let mut same: Vec<usize> = document
-        .rules()
+    let mut same: Vec<usize> = candidates
+        .map(|index| document.rule(index))
         .filter(|existing| {
             existing
                 .instruction()
@@ -493,12 +614,6 @@ fn has_duplicate_numbers(numbers: &[u64]) -> bool {
     numbers.windows(2).any(|pair| pair[0] == pair[1])
 }
 
-/// The new text must read back as exactly the old rules (same bytes) plus the new one.
-/// `append` only inserts between the last rule and the closing `]`, so it is enough to
-/// check that everything around the insertion is the old text, byte for byte, and that the
-/// inserted text is one comma and one object holding the new rule: together with the old
-/// text being a valid array (it was parsed), that makes the new text the old array plus
-/// that object, without parsing the whole file a second time.
 /// Whether the check read back is the one stored (none for none).
 fn same_check(read: super::file::CheckField<'_>, stored: Option<&super::pattern::Check>) -> bool {
     match (read, stored) {
@@ -508,11 +623,17 @@ fn same_check(read: super::file::CheckField<'_>, stored: Option<&super::pattern:
     }
 }
 
+/// The new text must read back as exactly the old rules (same bytes) plus the new ones.
+/// `append` only inserts between the last rule and the closing `]`, so it is enough to
+/// check that everything around the insertion is the old text, byte for byte, and that the
+/// inserted text is one comma and the objects holding the new rules, in order: together
+/// with the old text being a valid array (it was parsed), that makes the new text the old
+/// array plus those objects, without parsing the whole file a second time.
 fn verify(
     path: &Path,
     old: &Document,
     new: &Splice<'_>,
-    rule: &StoredRule,
+    rules: &[StoredRule],
 ) -> Result<(), RulesError> {
     let failed = || RulesError::Verify {
         path: path.to_path_buf(),
@@ -536,18 +657,17 @@ fn verify(
         (false, false) => format!("[{}]", middle.strip_prefix(',').ok_or_else(failed)?),
     };
     let new = file::parse(wrapped).map_err(|_| failed())?;
-    if new.len() != 1 {
-        return Err(failed());
-    }
-    let last = &new.rule(0);
-    let same_new = last.number() == Number::Valid(rule.number)
-        && last.category().as_str() == Some(&rule.category)
-        && last.instruction().as_str() == Some(&rule.instruction)
-        && last.why().as_str() == Some(&rule.why)
-        && same_paths(&last.paths(), &rule.paths)
-        && same_check(last.check(), rule.check.as_ref())
-        && super::file::is_retirement(last) == rule.retirement
-        && super::file::distinct_pair(last) == rule.distinct.map(|[a, b]| (a, b));
+    let same_new = new.len() == rules.len()
+        && (new.rules().zip(rules)).all(|(read, rule)| {
+            read.number() == Number::Valid(rule.number)
+                && read.category().as_str() == Some(&rule.category)
+                && read.instruction().as_str() == Some(&rule.instruction)
+                && read.why().as_str() == Some(&rule.why)
+                && same_paths(&read.paths(), &rule.paths)
+                && same_check(read.check(), rule.check.as_ref())
+                && super::file::is_retirement(&read) == rule.retirement
+                && super::file::distinct_pair(&read) == rule.distinct.map(|[a, b]| (a, b))
+        });
     if same_new { Ok(()) } else { Err(failed()) }
 }
 
@@ -609,13 +729,14 @@ mod tests {
                 distinct: None,
             };
             let text = splice(&document, &rule);
-            verify(path, &document, &text, &rule).unwrap_or_else(|e| panic!("{source:?}: {e}"));
+            verify(path, &document, &text, std::slice::from_ref(&rule))
+                .unwrap_or_else(|e| panic!("{source:?}: {e}"));
             let other = StoredRule {
                 why: "other".into(),
                 ..rule.clone()
             };
             assert!(
-                verify(path, &document, &text, &other).is_err(),
+                verify(path, &document, &text, std::slice::from_ref(&other)).is_err(),
                 "{source:?}"
             );
             let rechecked = StoredRule {
@@ -623,7 +744,7 @@ mod tests {
                 ..rule.clone()
             };
             assert_eq!(
-                verify(path, &document, &text, &rechecked).is_err(),
+                verify(path, &document, &text, std::slice::from_ref(&rechecked)).is_err(),
                 rule.check.is_some(),
                 "{source:?}"
             );
@@ -632,7 +753,7 @@ mod tests {
                 ..rule.clone()
             };
             assert!(
-                verify(path, &document, &text, &rescoped).is_err(),
+                verify(path, &document, &text, std::slice::from_ref(&rescoped)).is_err(),
                 "{source:?}"
             );
             let no_comma = Splice {
@@ -641,7 +762,7 @@ mod tests {
             };
             if !document.is_empty() {
                 assert!(
-                    verify(path, &document, &no_comma, &rule).is_err(),
+                    verify(path, &document, &no_comma, std::slice::from_ref(&rule)).is_err(),
                     "{source:?}"
                 );
             }
@@ -651,7 +772,7 @@ mod tests {
                     ..text.clone()
                 };
                 assert!(
-                    verify(path, &document, &shorter_head, &rule).is_err(),
+                    verify(path, &document, &shorter_head, std::slice::from_ref(&rule)).is_err(),
                     "{source:?}"
                 );
             }
@@ -660,7 +781,7 @@ mod tests {
                 ..text.clone()
             };
             assert!(
-                verify(path, &document, &renamed, &rule).is_err(),
+                verify(path, &document, &renamed, std::slice::from_ref(&rule)).is_err(),
                 "{source:?}"
             );
         }

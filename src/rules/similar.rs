@@ -221,13 +221,12 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
     }
     let mut pairs = Vec::new();
     for group in by_words.values().filter(|group| group.len() > 1) {
-        for (i, &(later, forbids)) in group.iter().enumerate() {
-            // Against the nearest earlier rule of each polarity: a file holding a rule ten
-            // times is nine repeats, not forty-five.
-            let mut earlier: Vec<(usize, bool)> = group[..i].to_vec();
-            earlier.reverse();
+        // Against the nearest earlier rule of each polarity: a file holding a rule ten
+        // times is nine repeats, not forty-five.
+        let mut last: [Option<usize>; 2] = [None, None];
+        for &(later, forbids) in group {
             for polarity in [forbids, !forbids] {
-                if let Some(&(earlier, _)) = earlier.iter().find(|(_, f)| *f == polarity) {
+                if let Some(earlier) = last[usize::from(polarity)] {
                     let kind = match polarity == forbids {
                         true => Kind::Duplicate,
                         false => Kind::Contradiction,
@@ -239,6 +238,7 @@ pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
                     });
                 }
             }
+            last[usize::from(forbids)] = Some(later);
         }
     }
     pairs.sort_by_key(|pair| (pair.later, pair.earlier));

@@ -603,11 +603,43 @@ pub(crate) fn imported_refusal(
     workspace: &crate::io::workspace::Workspace,
     request: &crate::rules::learn::Request,
 ) -> Option<NotLearned> {
-    let layout = Layout::of(workspace);
-    if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
-        return None;
+    Imports::open(workspace)?.refusal(workspace, request)
+}
+
+/// The imported rules of a workspace that has sources, read once for many requests
+/// (`import` asks for each rule it found).
+pub(crate) struct Imports {
+    layout: Layout,
+    layers: Layers,
+}
+
+impl Imports {
+    /// The workspace's imported rules; `None` when it has no sources.
+    pub(crate) fn open(workspace: &crate::io::workspace::Workspace) -> Option<Imports> {
+        let layout = Layout::of(workspace);
+        if layout.manifest.symlink_metadata().is_err() && layout.lock.symlink_metadata().is_err() {
+            return None;
+        }
+        let layers = load(&layout, referencing(&workspace.rules_file).as_ref());
+        Some(Imports { layout, layers })
     }
-    let layers = load(&layout, referencing(&workspace.rules_file).as_ref());
+
+    /// [`imported_refusal`] of `request`.
+    pub(crate) fn refusal(
+        &self,
+        workspace: &crate::io::workspace::Workspace,
+        request: &crate::rules::learn::Request,
+    ) -> Option<NotLearned> {
+        refusal(workspace, &self.layout, &self.layers, request)
+    }
+}
+
+fn refusal(
+    workspace: &crate::io::workspace::Workspace,
+    layout: &Layout,
+    layers: &Layers,
+    request: &crate::rules::learn::Request,
+) -> Option<NotLearned> {
     let superseded = qualified_references(&request.why);
     let mut scope: Vec<&str> = request.paths.iter().map(String::as_str).collect();
     scope.sort_unstable();

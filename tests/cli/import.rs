@@ -730,3 +730,103 @@ fn a_move_leaves_no_empty_heading_and_agents_read_no_provenance() {
         "{whole}"
     );
 }
+
+/// A hand-written file of `lines` distinct rules, and every third one said again.
+fn many_rules(lines: usize) -> String {
+    let mut text = String::from("# Rules\n\n");
+    for i in 0..lines {
+        text.push_str(&format!(
+            "- Always call helper_{i} before step {i} in module m{}.\n",
+            i % 97
+        ));
+    }
+    for i in (0..lines).step_by(3) {
+        text.push_str(&format!(
+            "- always call helper_{i} before step {i} in module m{}\n",
+            i % 97
+        ));
+    }
+    text
+}
+
+/// The renames onto the rules file in an `strace` log: how many times it was replaced.
+fn replaces_of_the_rules_file(trace: &str) -> usize {
+    (trace.lines())
+        .filter(|line| line.contains("rename") && line.contains("autofix.json\""))
+        .filter(|line| !line.contains("= -1"))
+        .count()
+}
+
+/// Imports `lines` rules into a file holding one rule already: one locked replace of the
+/// rules file for the whole import, the new rules numbered on from the old one in the
+/// order found, each said-again line skipped as a repeat.
+fn one_write_for_a_whole_import(lines: usize) {
+    let sandbox = Sandbox::new();
+    fs::create_dir_all(sandbox.join("repo/.git")).unwrap();
+    sandbox.write("repo/CLAUDE.md", many_rules(lines));
+    sandbox
+        .run(&["-C", "repo", "learn", "Never push to main."])
+        .expect(0);
+    let trace = sandbox.join("trace.txt");
+    let mut command = sandbox.program(
+        "strace",
+        &[
+            "-f",
+            "-qq",
+            // Only the traced calls stop the process (the model's threads make many more).
+            "--seccomp-bpf",
+            "-e",
+            "trace=rename,renameat,renameat2",
+            "-o",
+            trace.to_str().unwrap(),
+            crate::support::BIN,
+            "-C",
+            "repo",
+            "import",
+            "--write",
+        ],
+    );
+    let run = crate::support::Run::from_command(&mut command).expect(0);
+    let repeats = lines.div_ceil(3);
+    assert!(
+        run.stdout.contains(&format!(
+            "Added {lines} rules to repo/.agents/autofix.json ({repeats} skipped as repeats)."
+        )),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        replaces_of_the_rules_file(&fs::read_to_string(&trace).unwrap()),
+        1
+    );
+    let rules: Vec<serde_json::Value> =
+        serde_json::from_str(&sandbox.read("repo/.agents/autofix.json")).unwrap();
+    assert_eq!(rules.len(), lines + 1);
+    for (at, rule) in rules.iter().enumerate().skip(1) {
+        assert_eq!(rule["Rule_number"], at + 1);
+        let i = at - 1;
+        let said = format!(
+            "Always call helper_{i} before step {i} in module m{}.",
+            i % 97
+        );
+        assert_eq!(rule["Instruction"], said.as_str());
+    }
+    sandbox.run(&["-C", "repo", "check"]).expect(0);
+}
+
+#[test]
+fn an_import_is_one_locked_write() {
+    if crate::support::which("strace").is_none() {
+        return crate::support::skip("strace", "the count of writes needs strace");
+    }
+    one_write_for_a_whole_import(90);
+}
+
+#[test]
+#[ignore = "heavy: run in release by .ci/run"]
+fn an_import_of_100k_lines_is_one_locked_write() {
+    if crate::support::which("strace").is_none() {
+        return crate::support::skip("strace", "the count of writes needs strace");
+    }
+    one_write_for_a_whole_import(100_000);
+}

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::support::{BIN, Run, Sandbox};
+use crate::support::{BIN, Run, Sandbox, which};
 
 const RULES: &str = ".agents/autofix.json";
 
@@ -291,14 +291,6 @@ fn k1_a_thousand_random_kills() {
         }
     }
     eprintln!("1000 runs: {committed} committed, {killed} killed");
-}
-
-fn which(program: &str) -> Option<String> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
-        .map(|found| found.display().to_string())
 }
 
 /// Whether `strace` can trace and inject here (it needs ptrace).

@@ -248,6 +248,15 @@ impl Sandbox {
 /// installed the tool itself (it lists such tools in `AUTOFIX_CI_TOOLS`), a skip means the
 /// install is broken, and the test fails instead.
 #[track_caller]
+/// Where `program` is on `PATH`, if anywhere.
+pub(crate) fn which(program: &str) -> Option<String> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+        .map(|found| found.display().to_string())
+}
+
 pub(crate) fn skip(tool: &str, what: &str) {
     let installed_by_ci = std::env::var("AUTOFIX_CI_TOOLS")
         .is_ok_and(|tools| tools.split_whitespace().any(|t| t == tool));
