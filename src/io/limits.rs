@@ -47,7 +47,12 @@ pub(crate) fn max_file_bytes() -> io::Result<u64> {
 /// link to one) is read, see [`open_regular`].
 pub(crate) fn read_file(path: &Path) -> io::Result<Vec<u8>> {
     let cap = max_file_bytes()?;
-    read_capped(open_regular(path)?, cap)
+    let file = open_regular(path)?;
+    // Sized from the file's length (and one byte to see its end), not grown by doubling:
+    // a large rules file would otherwise hold up to twice its size while it is read.
+    let length = file.metadata()?.len().min(cap);
+    let bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0).saturating_add(1));
+    read_capped_into(file, cap, bytes)
 }
 
 /// [`read_file`], for a file of the repository at `root`: one whose real location (links
@@ -71,7 +76,11 @@ pub(crate) fn read_file_within(root: &Path, path: &Path) -> io::Result<Vec<u8>> 
 
 /// Reads `input` to its end, failing once it holds more than `cap` bytes.
 pub(crate) fn read_capped(input: impl Read, cap: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+    read_capped_into(input, cap, Vec::new())
+}
+
+/// [`read_capped`] into `bytes` (empty, with the capacity the caller expects to need).
+fn read_capped_into(input: impl Read, cap: u64, mut bytes: Vec<u8>) -> io::Result<Vec<u8>> {
     input.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(io::Error::new(io::ErrorKind::InvalidData, TooLarge { cap }));

@@ -546,7 +546,7 @@ impl Report {
             .filter_map(|check| {
                 let diagnostic = Diagnostic::new(check.code?, &check.message);
                 Some(match &check.fix {
-                    Some(fix) => diagnostic.with_help(fix),
+                    Some(fix) => diagnostic.with_help(fix.clone()),
                     None => diagnostic,
                 })
             })

@@ -52,7 +52,7 @@ pub(crate) fn check(page: &Page<'_>, bytes: &[u8], diagnostics: &mut Vec<Diagnos
         Diagnostic::new(Code::InvalidStorePage, message)
             .in_file(page.shown)
             .at(pointer, Some(Position { line, column: 1 }))
-            .with_help(help)
+            .with_help(help.to_string())
     };
     let help = "start the page with `---`, then `locale`, `slug`, `title`, `summary` and `status`, then `---`";
     let Ok(text) = std::str::from_utf8(bytes) else {

@@ -485,7 +485,7 @@ pub(crate) fn check_files(
     let mut seen: HashSet<PathBuf> = diagnostics
         .iter()
         .filter(|d| d.code == Code::InvalidJson)
-        .filter_map(|d| d.file.clone())
+        .filter_map(|d| d.file.as_deref().map(Path::to_path_buf))
         .collect();
     seen.extend(docs.iter().map(|d| d.path.clone()));
     let mut pending = vec![PathBuf::new()];

@@ -268,7 +268,11 @@ impl Dir {
             Resolved::Missing { why, .. } if required.is_some() || why != NOT_FOUND => {
                 Diagnostic::new(Code::MissingFile, format!("`{name}` {why}"))
                     .in_file(shown)
-                    .with_help(required.unwrap_or("replace it with a JSON file, or remove it"))
+                    .with_help(
+                        required
+                            .unwrap_or("replace it with a JSON file, or remove it")
+                            .to_string(),
+                    )
             }
             Resolved::Missing { .. } => return Ok(Opened::Absent),
             Resolved::Escapes => Diagnostic::new(

@@ -43,13 +43,23 @@ fn summary(report: &Report) -> String {
 
 impl Render for Report {
     fn to_text(&self, painter: Painter) -> String {
-        let mut out = diagnostics::text_of(&self.diagnostics, painter);
-        if !self.diagnostics.is_empty() {
-            out.push('\n');
+        let mut out = Vec::new();
+        self.write_text(&mut out, painter)
+            .expect("writing to memory cannot fail");
+        String::from_utf8(out).expect("the report is text")
+    }
+
+    fn write_text(&self, out: &mut dyn std::io::Write, painter: Painter) -> std::io::Result<()> {
+        let mut finding = String::new();
+        for diagnostic in &self.diagnostics {
+            finding.clear();
+            diagnostics::render_text(&mut finding, diagnostic, painter);
+            out.write_all(finding.as_bytes())?;
         }
-        out.push_str(&summary(self));
-        out.push('\n');
-        out
+        if !self.diagnostics.is_empty() {
+            out.write_all(b"\n")?;
+        }
+        writeln!(out, "{}", summary(self))
     }
 
     fn to_json(&self) -> String {

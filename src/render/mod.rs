@@ -27,6 +27,12 @@ pub(crate) trait Render {
     /// without color ignores it).
     fn to_text(&self, painter: Painter) -> String;
 
+    /// [`Render::to_text`], written to `out` as it is made: a report of many findings
+    /// need not be held whole in memory.
+    fn write_text(&self, out: &mut dyn std::io::Write, painter: Painter) -> std::io::Result<()> {
+        out.write_all(self.to_text(painter).as_bytes())
+    }
+
     /// The `--format json` document: pretty JSON with its `version`, then a newline.
     fn to_json(&self) -> String;
 }

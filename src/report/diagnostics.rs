@@ -5,7 +5,8 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -558,11 +559,13 @@ pub(crate) struct Position {
 pub(crate) struct Diagnostic {
     pub code: Code,
     pub message: String,
-    pub file: Option<PathBuf>,
+    /// Shared: the findings of one file name it once.
+    pub file: Option<Arc<Path>>,
     /// A JSON pointer into the file (`/commands/3/skill`); empty for the whole document.
     pub pointer: String,
     pub position: Option<Position>,
-    pub help: Option<String>,
+    /// Most helps are fixed text, kept without a copy.
+    pub help: Option<Cow<'static, str>>,
     /// Found in a superseded rule: reported as a note (see [`Diagnostic::in_history`]).
     pub history: bool,
 }
@@ -580,8 +583,13 @@ impl Diagnostic {
         }
     }
 
-    pub(crate) fn in_file(mut self, file: impl Into<PathBuf>) -> Self {
-        self.file = Some(file.into());
+    pub(crate) fn in_file(self, file: impl AsRef<Path>) -> Self {
+        self.in_shared_file(Arc::from(file.as_ref()))
+    }
+
+    /// [`Diagnostic::in_file`], the name shared with the file's other findings.
+    pub(crate) fn in_shared_file(mut self, file: Arc<Path>) -> Self {
+        self.file = Some(file);
         self
     }
 
@@ -591,7 +599,7 @@ impl Diagnostic {
         self
     }
 
-    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn with_help(mut self, help: impl Into<Cow<'static, str>>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -615,7 +623,7 @@ impl Diagnostic {
         self.severity() == Severity::Error
     }
 
-    fn sort_key(&self) -> (&Option<PathBuf>, Option<Position>, &str, Code) {
+    fn sort_key(&self) -> (&Option<Arc<Path>>, Option<Position>, &str, Code) {
         (&self.file, self.position, &self.pointer, self.code)
     }
 }
@@ -808,7 +816,7 @@ impl DiagnosticJson<'static> {
             column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
             message: Cow::Owned(diagnostic.message),
             pointer: Cow::Owned(diagnostic.pointer),
-            help: diagnostic.help.map(Cow::Owned),
+            help: diagnostic.help,
         }
     }
 }

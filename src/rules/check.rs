@@ -211,7 +211,7 @@ fn rules_help(code: Code) -> &'static str {
 
 fn lint(path: &Path, document: &Document, context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let mut linter = Linter {
-        path,
+        path: path.into(),
         document,
         resolution: supersede::resolve(document),
         locator: jsonpos::Locator::default(),
@@ -236,7 +236,8 @@ fn lint(path: &Path, document: &Document, context: &Context<'_>, out: &mut Vec<D
 
 /// The state of one `lint`: where diagnostics go, and what every check needs.
 struct Linter<'d> {
-    path: &'d Path,
+    /// The file's name, shared by its findings.
+    path: std::sync::Arc<Path>,
     document: &'d Document,
     resolution: supersede::Resolution,
     /// One line index for every diagnostic's position: a file with a problem in each of
@@ -249,7 +250,7 @@ impl<'d> Linter<'d> {
     fn emit(&mut self, rule: &Rule<'_>, field: &str, code: Code, message: String) {
         let (pointer, position) = field_at(self.document, &self.locator, rule, field);
         let diagnostic = Diagnostic::new(code, message)
-            .in_file(self.path)
+            .in_shared_file(std::sync::Arc::clone(&self.path))
             .at(pointer, position)
             .with_help(rules_help(code));
         // History judged by its fix: a superseded rule's problem has been dealt with.
@@ -709,7 +710,7 @@ mod tests {
             .expect("text that was read always lints")
             .diagnostics
             .into_iter()
-            .map(|d| (d.code, d.position, d.help))
+            .map(|d| (d.code, d.position, d.help.map(String::from)))
             .collect()
     }
 

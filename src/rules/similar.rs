@@ -210,39 +210,58 @@ pub(crate) struct Pair {
 /// Every pair of `instructions` in the strict relation, by their later then earlier rule:
 /// rules are grouped by their words, so the cost is linear in the file.
 pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
-    let mut by_words: HashMap<String, Vec<(usize, bool)>> = HashMap::new();
-    for (at, instruction) in instructions.iter().enumerate() {
-        if let Some(said) = statement(instruction) {
-            by_words
-                .entry(said.words)
-                .or_default()
-                .push((at, said.forbids));
-        }
-    }
+    // Each statement's words kept as a hash (random keys: no text is made to collide),
+    // not a copy: a file of 100k rules would hold its words twice. Rules of one hash are
+    // compared by their words again, so a collision joins nothing.
+    use std::hash::BuildHasher as _;
+    let state = std::collections::hash_map::RandomState::new();
+    let mut keyed: Vec<(u64, usize)> = (instructions.iter().enumerate())
+        .filter_map(|(at, text)| Some((state.hash_one(statement(text)?.words), at)))
+        .collect();
+    keyed.sort_unstable();
     let mut pairs = Vec::new();
-    for group in by_words.values().filter(|group| group.len() > 1) {
-        // Against the nearest earlier rule of each polarity: a file holding a rule ten
-        // times is nine repeats, not forty-five.
-        let mut last: [Option<usize>; 2] = [None, None];
-        for &(later, forbids) in group {
-            for polarity in [forbids, !forbids] {
-                if let Some(earlier) = last[usize::from(polarity)] {
-                    let kind = match polarity == forbids {
-                        true => Kind::Duplicate,
-                        false => Kind::Contradiction,
-                    };
-                    pairs.push(Pair {
-                        earlier,
-                        later,
-                        kind,
-                    });
-                }
+    for run in keyed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+    {
+        let mut by_words: HashMap<String, Vec<(usize, bool)>> = HashMap::new();
+        for &(_, at) in run {
+            if let Some(said) = statement(instructions[at]) {
+                by_words
+                    .entry(said.words)
+                    .or_default()
+                    .push((at, said.forbids));
             }
-            last[usize::from(forbids)] = Some(later);
+        }
+        for group in by_words.values().filter(|group| group.len() > 1) {
+            pair_within(group, &mut pairs);
         }
     }
     pairs.sort_by_key(|pair| (pair.later, pair.earlier));
     pairs
+}
+
+/// The pairs among `group` (rules of the same words, in file order): each against the
+/// nearest earlier rule of each polarity, so a file holding a rule ten times is nine
+/// repeats, not forty-five.
+fn pair_within(group: &[(usize, bool)], pairs: &mut Vec<Pair>) {
+    let mut last: [Option<usize>; 2] = [None, None];
+    for &(later, forbids) in group {
+        for polarity in [forbids, !forbids] {
+            if let Some(earlier) = last[usize::from(polarity)] {
+                let kind = match polarity == forbids {
+                    true => Kind::Duplicate,
+                    false => Kind::Contradiction,
+                };
+                pairs.push(Pair {
+                    earlier,
+                    later,
+                    kind,
+                });
+            }
+        }
+        last[usize::from(forbids)] = Some(later);
+    }
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ fn verify_references(
     out.extend(layer_conflicts(layers, document));
     for diagnostic in &mut out[start..] {
         if diagnostic.file.is_none() {
-            diagnostic.file = Some(rules_file.into());
+            diagnostic.file = Some(Path::new(rules_file).into());
         }
     }
     out

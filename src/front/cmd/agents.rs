@@ -75,7 +75,7 @@ pub(crate) fn export(context: &Context, args: ExportArgs) -> anyhow::Result<Exit
                 .diagnostics()
                 .into_iter()
                 .map(|mut finding| {
-                    finding.file = finding.file.map(|file| request.root.join(file));
+                    finding.file = finding.file.map(|file| request.root.join(file).into());
                     finding
                 })
                 .collect();

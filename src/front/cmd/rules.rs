@@ -303,7 +303,13 @@ pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCo
         report.diagnostics.extend(existing);
     }
     print(&match args.format {
-        DiagnosticsFormat::Text => report.to_text(context.stdout_painter()),
+        DiagnosticsFormat::Text => {
+            // Written as it is made: a file of many findings need not be held twice.
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            report.write_text(&mut stdout, context.stdout_painter())?;
+            std::io::Write::flush(&mut stdout)?;
+            return Ok(status(report.has_errors()));
+        }
         DiagnosticsFormat::Json => report.to_json(),
         DiagnosticsFormat::Github => report.to_github(),
         DiagnosticsFormat::Sarif => crate::report::sarif::render(
