@@ -499,6 +499,8 @@ pub(crate) struct Watch<'a> {
 enum Stopped {
     TimedOut,
     TooLarge(u64),
+    /// A signal came ([`crate::io::interrupt`]).
+    Interrupted,
 }
 
 impl Remote {
@@ -553,6 +555,8 @@ impl Remote {
             .command(args)
             .spawn()
             .map_err(|error| GitError::Spawn { error })?;
+        // Who leads git's group, for a later run to end it if this one is killed outright.
+        let _ = fs::write(self.dir.join(GROUP_FILE), group_record(child.id()));
         let stdout = read_in_thread(child.stdout.take().expect("piped"), cap + 1);
         let stderr = read_in_thread(child.stderr.take().expect("piped"), 64 * 1024);
         let ended = self.wait(&mut child, watch);
@@ -571,6 +575,10 @@ impl Remote {
                     Stopped::TooLarge(cap) => GitError::OverCap {
                         args: args.join(" "),
                         cap,
+                    },
+                    Stopped::Interrupted => GitError::Failed {
+                        args: args.join(" "),
+                        message: "interrupted by a signal".into(),
                     },
                 });
             }
@@ -604,6 +612,10 @@ impl Remote {
                 Ok(Some(status)) => return Ok(status),
                 Ok(None) => {}
                 Err(_) => return Err(Stopped::TimedOut),
+            }
+            if crate::io::interrupt::interrupted() {
+                kill_group(child.id());
+                return Err(Stopped::Interrupted);
             }
             let elapsed = start.elapsed();
             if elapsed >= self.timeout {
@@ -697,6 +709,38 @@ fn weight(dir: &Path) -> u64 {
         .sum()
 }
 
+/// The file in a remote run's directory naming the process group of its git run.
+pub(crate) const GROUP_FILE: &str = "autofix-git-group";
+
+/// `PID START`: the group's leader and when it started (Linux's `/proc/PID/stat` field
+/// 22), so a later run ends that group only if its leader is that same process.
+fn group_record(leader: u32) -> String {
+    format!("{leader} {}", started(leader).unwrap_or_default())
+}
+
+/// When process `pid` started, in clock ticks after boot (Linux only).
+fn started(pid: u32) -> Option<String> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name (field 2) is in brackets and may hold spaces: count after its `)`.
+    let after = stat.rsplit_once(')')?.1;
+    after.split_whitespace().nth(19).map(str::to_string)
+}
+
+/// Ends the process group a killed run left, as `record` ([`group_record`]) names it: only
+/// when its leader still runs and started when recorded (never a stranger that took the
+/// number since).
+pub(crate) fn end_left_group(record: &str) {
+    let Some((leader, start)) = record.trim().split_once(' ') else {
+        return;
+    };
+    let Ok(leader) = leader.parse::<u32>() else {
+        return;
+    };
+    if !start.is_empty() && started(leader).as_deref() == Some(start) {
+        kill_group(leader);
+    }
+}
+
 /// Sends SIGKILL to the process group `leader` leads: git and all it started. Done here,
 /// not by a shell's `kill -- -PGID`, which some shells (dash) refuse.
 #[cfg(unix)]
@@ -716,6 +760,26 @@ fn kill_group(leader: u32) {
 
 #[cfg(not(unix))]
 fn kill_group(_leader: u32) {}
+
+/// Whether process `pid` runs (or has yet to be reaped).
+#[cfg(unix)]
+#[allow(unsafe_code)]
+pub(crate) fn process_lives(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 sends nothing; `kill` only says whether the process exists.
+    let sent = unsafe { libc::kill(pid, 0) };
+    sent == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// The user this process runs as.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+pub(crate) fn current_uid() -> u32 {
+    // SAFETY: `geteuid` reads no memory of ours and cannot fail.
+    unsafe { libc::geteuid() }
+}
 
 /// `path` relative to the work tree's top, comparing real paths (the top git reports has
 /// its symlinks resolved; the rules file or its directories may not exist yet).

@@ -39,16 +39,63 @@ fn timeout() -> Result<Duration, SourceError> {
         .map_err(SourceError::Io)
 }
 
-/// A scratch bare repository for one fetch; removed when dropped.
-fn scratch() -> Result<(tempfile::TempDir, Remote), SourceError> {
+/// A scratch bare repository for one fetch, removed when dropped, even when a signal
+/// ends the run (then the signal is raised again once it is gone).
+struct Scratch {
+    // Dropped in this order: the folder goes before the guard raises a caught signal.
+    dir: tempfile::TempDir,
+    _guard: crate::io::interrupt::Guard,
+}
+
+/// What every scratch folder's name starts with; the process's id follows, so a later run
+/// knows whether the run that made it still lives.
+const SCRATCH_PREFIX: &str = "autofix-source-";
+
+fn scratch() -> Result<(Scratch, Remote), SourceError> {
+    let guard = crate::io::interrupt::Guard::new();
+    reclaim_scratch(&std::env::temp_dir());
     let dir = tempfile::Builder::new()
-        .prefix("autofix-source-")
+        .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
         .tempdir()
         .map_err(|error| SourceError::Io(format!("cannot create a scratch directory: {error}")))?;
     let remote = Remote::new(dir.path(), timeout()?);
+    let scratch = Scratch { dir, _guard: guard };
     remote.run(&["init", "--bare", "-q", "."], 4096)?;
-    Ok((dir, remote))
+    Ok((scratch, remote))
 }
+
+/// Removes the scratch folders in `temp` that a run killed outright (`kill -9`) left, and
+/// ends the git run each names if it still runs: those of this user whose process is gone.
+#[cfg(unix)]
+fn reclaim_scratch(temp: &std::path::Path) {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    let me = crate::io::git::current_uid();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = (name.to_str())
+            .and_then(|name| name.strip_prefix(SCRATCH_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let path = entry.path();
+        let mine = (std::fs::symlink_metadata(&path)).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if !mine || pid == std::process::id() || crate::io::git::process_lives(pid) {
+            continue;
+        }
+        if let Ok(record) = std::fs::read_to_string(path.join(crate::io::git::GROUP_FILE)) {
+            crate::io::git::end_left_group(&record);
+        }
+        let _ = std::fs::remove_dir_all(&path);
+    }
+}
+
+#[cfg(not(unix))]
+fn reclaim_scratch(_temp: &std::path::Path) {}
 
 /// The cap on what a fetch may bring: `AUTOFIX_SOURCES_MAX_FETCH` bytes when set (to
 /// refuse less on a small runner), else [`MAX_FETCHED_BYTES`].
@@ -63,7 +110,7 @@ fn fetch_cap() -> Result<u64, SourceError> {
 /// A scratch repository holding `source`'s ref, commits and trees only (`tree:0`: no
 /// file is fetched until it is read); the ref's full name and commit. The fetch is held to
 /// the cap while it runs, not only once it is done.
-fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote, Resolved), SourceError> {
+fn fetched(source: &Source) -> Result<(Scratch, Remote, Resolved), SourceError> {
     let (dir, remote) = scratch()?;
     let resolved = resolve_in(&remote, source)?;
     let progress = format!("fetching `{}` from {}", source.name, source.url);
@@ -81,7 +128,7 @@ fn fetched(source: &Source) -> Result<(tempfile::TempDir, Remote, Resolved), Sou
         ],
         MAX_FILE_BYTES,
         &Watch {
-            dir_cap: Some((dir.path(), cap)),
+            dir_cap: Some((dir.dir.path(), cap)),
             progress: Some(&progress),
         },
     );
@@ -218,12 +265,58 @@ pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, So
     })
 }
 
+/// What a source's server holds for a pin: the commit its ref names now, and the blob id
+/// of its rules file at the pinned commit (`sources outdated` compares it with the lock's:
+/// a copy re-hashed with both its digest and its blob id passes every offline check, never
+/// this one). The pinned commit must be in the ref's history, as for a fetch.
+pub(crate) fn pinned_blob(source: &Source, pinned: &str) -> Result<(String, String), SourceError> {
+    source.validate().map_err(SourceError::Invalid)?;
+    if !is_commit_id(pinned) {
+        return Err(SourceError::Invalid("a pin is not a commit id".into()));
+    }
+    let (_dir, remote, resolved) = fetched(source)?;
+    if pinned != resolved.commit
+        && (remote.run(
+            &["merge-base", "--is-ancestor", pinned, &resolved.commit],
+            4096,
+        ))
+        .is_err()
+    {
+        return Err(SourceError::Rewritten {
+            name: source.name.clone(),
+            reference: source.reference.clone(),
+            pinned: pinned.to_string(),
+            now: resolved.commit,
+        });
+    }
+    let blob = blob_id(&remote, source, pinned)?;
+    Ok((resolved.commit, blob))
+}
+
 /// The rules file at `commit`: a regular file (not a link, not a folder), within the cap.
 fn read_file(
     remote: &Remote,
     source: &Source,
     commit: &str,
 ) -> Result<(String, Vec<u8>), SourceError> {
+    let id = blob_id(remote, source, commit)?;
+    let size = String::from_utf8_lossy(&remote.run(&["cat-file", "-s", &id], 4096)?)
+        .trim()
+        .parse::<u64>()
+        .unwrap_or(u64::MAX);
+    if size > MAX_FILE_BYTES {
+        return Err(SourceError::TooLarge {
+            name: source.name.clone(),
+            what: format!("{} ({size} bytes)", source.path),
+            cap: MAX_FILE_BYTES,
+        });
+    }
+    let bytes = remote.run(&["cat-file", "blob", &id], MAX_FILE_BYTES)?;
+    Ok((id, bytes))
+}
+
+/// The blob id of the rules file at `commit`, a regular file (not a link, not a folder).
+fn blob_id(remote: &Remote, source: &Source, commit: &str) -> Result<String, SourceError> {
     let missing = || SourceError::NoFile {
         name: source.name.clone(),
         path: source.path.clone(),
@@ -242,19 +335,7 @@ fn read_file(
             source.name, source.path
         )));
     }
-    let size = String::from_utf8_lossy(&remote.run(&["cat-file", "-s", id], 4096)?)
-        .trim()
-        .parse::<u64>()
-        .unwrap_or(u64::MAX);
-    if size > MAX_FILE_BYTES {
-        return Err(SourceError::TooLarge {
-            name: source.name.clone(),
-            what: format!("{} ({size} bytes)", source.path),
-            cap: MAX_FILE_BYTES,
-        });
-    }
-    let bytes = remote.run(&["cat-file", "blob", id], MAX_FILE_BYTES)?;
-    Ok(((*id).to_string(), bytes))
+    Ok((*id).to_string())
 }
 
 /// Whether commit `b` descends from commit `a` (`Some(true)`), `a` from `b`

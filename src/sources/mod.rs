@@ -625,13 +625,35 @@ fn reopened(
 /// Where a source stands against its server.
 #[derive(Debug)]
 pub(crate) enum Outdated {
-    Current { commit: String },
-    Behind { pinned: String, now: String },
-    NotLocked { now: String },
-    Unknown { error: String },
+    Current {
+        commit: String,
+    },
+    /// The pinned commit is no longer in the ref's history (a force-push).
+    Rewritten {
+        pinned: String,
+        now: String,
+    },
+    /// The lock names a blob the source's file never was at the pinned commit: the copy
+    /// and its lock were edited together.
+    Differs {
+        commit: String,
+        locked: String,
+        source: String,
+    },
+    Behind {
+        pinned: String,
+        now: String,
+    },
+    NotLocked {
+        now: String,
+    },
+    Unknown {
+        error: String,
+    },
 }
 
-/// `sources outdated`: each source's pin against what its ref names now (`ls-remote`).
+/// `sources outdated`: each source's pin against its server: the commit its ref names
+/// now, and the rules file's blob id at the pinned commit against the lock's.
 pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, SourceError> {
     let state = layout.read()?;
     Ok(state
@@ -644,13 +666,25 @@ pub(crate) fn outdated(layout: &Layout) -> Result<Vec<(String, Outdated)>, Sourc
                 .sources
                 .get(&source.name)
                 .filter(|pin| pin.matches(source));
-            let status = match (fetch::resolve(source), pin) {
+            let remote = match pin {
+                Some(pin) => fetch::pinned_blob(source, &pin.commit).map(|(now, b)| (now, Some(b))),
+                None => fetch::resolve(source).map(|now| (now, None)),
+            };
+            let status = match (remote, pin) {
+                (Err(SourceError::Rewritten { pinned, now, .. }), _) => {
+                    Outdated::Rewritten { pinned, now }
+                }
                 (Err(error), _) => Outdated::Unknown {
                     error: error.to_string(),
                 },
-                (Ok(now), None) => Outdated::NotLocked { now },
-                (Ok(now), Some(pin)) if now == pin.commit => Outdated::Current { commit: now },
-                (Ok(now), Some(pin)) => Outdated::Behind {
+                (Ok((now, _)), None) => Outdated::NotLocked { now },
+                (Ok((_, Some(blob))), Some(pin)) if blob != pin.blob => Outdated::Differs {
+                    commit: pin.commit.clone(),
+                    locked: pin.blob.clone(),
+                    source: blob,
+                },
+                (Ok((now, _)), Some(pin)) if now == pin.commit => Outdated::Current { commit: now },
+                (Ok((now, _)), Some(pin)) => Outdated::Behind {
                     pinned: pin.commit.clone(),
                     now,
                 },

@@ -317,7 +317,11 @@ fn a_force_pushed_pin_fails_closed_and_writes_nothing() {
     origin.commit("README", "rewritten\n", "rewrite");
     origin.push(&sandbox, true);
     let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
-    assert!(outdated.stdout.contains("behind"), "{}", outdated.stdout);
+    assert!(
+        outdated.stdout.contains("org: rewritten: pinned "),
+        "{}",
+        outdated.stdout
+    );
     let update = run(&sandbox, &["sources", "update"]).expect_noisy(1);
     assert!(
         update.stderr.contains("is not in the history of `main`"),
@@ -1475,8 +1479,13 @@ fn a_fetch_that_hangs_is_ended_at_the_timeout() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
     assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
-    let pid = fs::read_to_string(&pid_file).unwrap();
-    // Killed: gone, or a zombie waiting for a parent that reaps it.
+    assert_ended(&pid_file);
+}
+
+/// The process whose id `pid_file` holds is killed: gone, or a zombie waiting for a parent
+/// that reaps it.
+fn assert_ended(pid_file: &Path) {
+    let pid = fs::read_to_string(pid_file).unwrap();
     let stat = fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
     let state = stat
         .rsplit(')')
@@ -1488,6 +1497,76 @@ fn a_fetch_that_hangs_is_ended_at_the_timeout() {
         matches!(state, None | Some("Z")),
         "the ssh helper lives on: {stat}"
     );
+}
+
+/// The scratch folders of source fetches in `temp`.
+fn scratch_folders(temp: &Path) -> Vec<String> {
+    (fs::read_dir(temp).unwrap().flatten())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("autofix-source-"))
+        .collect()
+}
+
+/// A fetch ended by a signal (SIGTERM, as `kill` or a CI runner sends it) removes its
+/// scratch repository and ends git's whole group, and the process still ends by that
+/// signal; one killed outright (`kill -9`) leaves them, and the next fetch reclaims both.
+#[cfg(unix)]
+#[test]
+fn a_signal_during_a_fetch_leaves_no_scratch_folder_or_helper() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let (sandbox, origin) = setup();
+    let temp = sandbox.join("tmp");
+    fs::create_dir_all(&temp).unwrap();
+    for (signal, number) in [("TERM", 15), ("KILL", 9)] {
+        let pid_file = sandbox.join(format!("helper-{signal}.pid"));
+        let ssh = format!("sleep 300 & echo $! > '{}'; wait; true", pid_file.display());
+        let mut command = sandbox.command_in(
+            "app",
+            &[
+                "sources",
+                "add",
+                "slow",
+                "ssh://git@example.invalid/rules.git",
+            ],
+        );
+        hermetic_git(&mut command)
+            .env("TMPDIR", &temp)
+            .env("AUTOFIX_SOURCES_TIMEOUT", "120")
+            .env("GIT_SSH_COMMAND", &ssh)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let mut child = command.spawn().unwrap();
+        let start = std::time::Instant::now();
+        while !pid_file.exists() && start.elapsed() < std::time::Duration::from_secs(60) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(pid_file.exists(), "git never ran the ssh command");
+        let pid = child.id().to_string();
+        sandbox
+            .program("kill", &[&format!("-{signal}"), &pid])
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+        if signal == "TERM" {
+            assert_eq!(scratch_folders(&temp), Vec::<String>::new());
+            assert_ended(&pid_file);
+            continue;
+        }
+        let left = scratch_folders(&temp);
+        assert_eq!(left.len(), 1, "{left:?}");
+        assert!(
+            left[0].starts_with(&format!("autofix-source-{pid}-")),
+            "{left:?}"
+        );
+        let mut next = sandbox.command_in("app", &["sources", "add", "org", &origin.url()]);
+        hermetic_git(&mut next).env("TMPDIR", &temp);
+        Run::from_command(&mut next).expect(0);
+        assert_eq!(scratch_folders(&temp), Vec::<String>::new());
+        assert_ended(&pid_file);
+    }
 }
 
 #[test]
@@ -2383,6 +2462,71 @@ fn a_copy_forged_with_its_sha256_recomputed_in_the_lock_is_caught_offline() {
     let list = run(&sandbox, &["sources", "list"]).expect(0).stdout;
     assert!(list.contains("does not match the lock"), "{list}");
     run(&sandbox, &["sources", "update"]).expect_noisy(1);
+}
+
+/// git's blob id of `bytes`, as `git hash-object` computes it.
+fn blob_id(bytes: &[u8]) -> String {
+    use sha1::Digest as _;
+    let mut hasher = sha1::Sha1::new();
+    hasher.update(format!("blob {}\0", bytes.len()).as_bytes());
+    hasher.update(bytes);
+    (hasher.finalize().iter())
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A copy forged with both its SHA-256 and its blob id recomputed in the lock passes
+/// every offline check; `outdated` asks the source for its file's blob at the pinned
+/// commit and says the copy is not it (exit 1), and `update` fetches the real file again.
+#[test]
+fn a_copy_forged_with_its_digest_and_blob_id_is_caught_by_outdated() {
+    let (sandbox, origin) = setup();
+    add_org(&sandbox, &origin);
+    let real = sandbox.read(format!("app/{COPY}"));
+    let forged = real.replace("Never log personal data", "Always log personal data");
+    sandbox.write(format!("app/{COPY}"), &forged);
+    let pin = lock_json(&sandbox)["sources"]["org"].clone();
+    let (sha256, blob) = (
+        pin["sha256"].as_str().unwrap(),
+        pin["blob"].as_str().unwrap(),
+    );
+    let lock = (sandbox.read(format!("app/{LOCK}")))
+        .replace(sha256, &sha256sum(&sandbox, forged.as_bytes()))
+        .replace(blob, &blob_id(forged.as_bytes()));
+    sandbox.write(format!("app/{LOCK}"), lock);
+    let check = run(&sandbox, &["check"]).expect(0);
+    assert!(
+        !check.stdout.contains("source-tampered"),
+        "{}",
+        check.stdout
+    );
+    let rules = run(&sandbox, &["rules"]).expect(0).stdout;
+    assert!(rules.contains("Always log personal data"), "{rules}");
+
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
+    assert!(
+        outdated.stdout.contains(&format!(
+            "org: the locked copy is not the source's file at {}: the lock names blob {}, the source holds {}; run `autofix sources update org` to fetch it again",
+            &pin["commit"].as_str().unwrap()[..12],
+            &blob_id(forged.as_bytes())[..12],
+            &blob[..12]
+        )),
+        "{}",
+        outdated.stdout
+    );
+    let json = run(&sandbox, &["sources", "outdated", "--format", "json"]).expect(1);
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(json["sources"][0]["status"], "differs");
+    assert_eq!(json["sources"][0]["source_blob"], blob);
+
+    run(&sandbox, &["sources", "update", "org"]).expect(0);
+    assert_eq!(sandbox.read(format!("app/{COPY}")), real);
+    let outdated = run(&sandbox, &["sources", "outdated"]).expect(0);
+    assert!(
+        outdated.stdout.contains("org: current at"),
+        "{}",
+        outdated.stdout
+    );
 }
 
 /// Whether strace can trace and inject here (it needs ptrace).

@@ -278,6 +278,33 @@ fn outdated(layout: &Layout, format: TextOrJson) -> anyhow::Result<ExitCode> {
                 format!("{name}: current at {}", short(&commit)),
                 serde_json::json!({"name": name, "status": "current", "pinned": commit, "now": commit}),
             ),
+            Outdated::Differs {
+                commit,
+                locked,
+                source,
+            } => {
+                rank = rank.max(1);
+                (
+                    format!(
+                        "{name}: the locked copy is not the source's file at {}: the lock names blob {}, the source holds {}; run `autofix sources update {name}` to fetch it again",
+                        short(&commit),
+                        short(&locked),
+                        short(&source)
+                    ),
+                    serde_json::json!({"name": name, "status": "differs", "pinned": commit, "locked_blob": locked, "source_blob": source}),
+                )
+            }
+            Outdated::Rewritten { pinned, now } => {
+                rank = rank.max(1);
+                (
+                    format!(
+                        "{name}: rewritten: pinned {} is not in the ref's history any more, which is now at {}; review it, then `autofix sources update --force {name}`",
+                        short(&pinned),
+                        short(&now)
+                    ),
+                    serde_json::json!({"name": name, "status": "rewritten", "pinned": pinned, "now": now}),
+                )
+            }
             Outdated::Behind { pinned, now } => {
                 rank = rank.max(1);
                 (
