@@ -244,18 +244,8 @@ pub(crate) fn fetch(source: &Source, pinned: Option<&str>) -> Result<Fetched, So
     )?)
     .trim()
     .to_string();
-    if let Some(pinned) = pinned
-        && pinned != commit
-        && remote
-            .run(&["merge-base", "--is-ancestor", pinned, &commit], 4096)
-            .is_err()
-    {
-        return Err(SourceError::Rewritten {
-            name: source.name.clone(),
-            reference: source.reference.clone(),
-            pinned: pinned.to_string(),
-            now: commit,
-        });
+    if let Some(pinned) = pinned {
+        require_in_history(&remote, source, pinned, &commit)?;
     }
     let (blob, bytes) = read_file(&remote, source, &commit)?;
     Ok(Fetched {
@@ -275,22 +265,29 @@ pub(crate) fn pinned_blob(source: &Source, pinned: &str) -> Result<(String, Stri
         return Err(SourceError::Invalid("a pin is not a commit id".into()));
     }
     let (_dir, remote, resolved) = fetched(source)?;
-    if pinned != resolved.commit
-        && (remote.run(
-            &["merge-base", "--is-ancestor", pinned, &resolved.commit],
-            4096,
-        ))
-        .is_err()
-    {
-        return Err(SourceError::Rewritten {
-            name: source.name.clone(),
-            reference: source.reference.clone(),
-            pinned: pinned.to_string(),
-            now: resolved.commit,
-        });
-    }
+    require_in_history(&remote, source, pinned, &resolved.commit)?;
     let blob = blob_id(&remote, source, pinned)?;
     Ok((resolved.commit, blob))
+}
+
+/// The pinned commit is `now` or one of its ancestors, or the source's history was
+/// rewritten: fail closed.
+fn require_in_history(
+    remote: &Remote,
+    source: &Source,
+    pinned: &str,
+    now: &str,
+) -> Result<(), SourceError> {
+    let ancestor = || (remote.run(&["merge-base", "--is-ancestor", pinned, now], 4096)).is_ok();
+    if pinned == now || ancestor() {
+        return Ok(());
+    }
+    Err(SourceError::Rewritten {
+        name: source.name.clone(),
+        reference: source.reference.clone(),
+        pinned: pinned.to_string(),
+        now: now.to_string(),
+    })
 }
 
 /// The rules file at `commit`: a regular file (not a link, not a folder), within the cap.
