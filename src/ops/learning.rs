@@ -348,7 +348,7 @@ impl Learned {
 
     /// The warnings' messages alone, as the JSON documents' `warnings` list them.
     pub(crate) fn warning_messages(&self) -> Vec<&str> {
-        self.warnings.iter().map(|w| w.message.as_str()).collect()
+        self.warnings.iter().map(|w| &*w.message).collect()
     }
 
     /// The active rules the new one repeats (`similar-rules`) or contradicts

@@ -398,7 +398,10 @@ mod tests {
         let mut diagnostics = Vec::new();
         let root = doc.root("`execution`", &mut diagnostics).unwrap();
         check_execution(&root, &mut diagnostics);
-        diagnostics.into_iter().map(|d| d.message).collect()
+        diagnostics
+            .into_iter()
+            .map(|d| d.message.into_string())
+            .collect()
     }
 
     #[test]

@@ -174,7 +174,7 @@ impl Report {
                     diff: o.diff.as_deref(),
                 })
                 .collect(),
-            warnings: self.warnings.iter().map(|w| w.message.as_str()).collect(),
+            warnings: self.warnings.iter().map(|w| &*w.message).collect(),
             notes: &self.notes,
             diagnostics: findings
                 .into_iter()

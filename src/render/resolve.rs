@@ -107,7 +107,7 @@ impl Render for Outcome {
                     theirs: change(c.theirs),
                 })
                 .collect(),
-            warnings: merged.warnings.iter().map(|w| w.message.as_str()).collect(),
+            warnings: merged.warnings.iter().map(|w| &*w.message).collect(),
             diagnostics: crate::report::diagnostics::json_of(&merged.warnings),
         };
         crate::report::text::json_document(&json)

@@ -558,11 +558,12 @@ pub(crate) struct Position {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Diagnostic {
     pub code: Code,
-    pub message: String,
+    /// Boxed, as `pointer`: many findings are kept at once, and a box holds no spare room.
+    pub message: Box<str>,
     /// Shared: the findings of one file name it once.
     pub file: Option<Arc<Path>>,
     /// A JSON pointer into the file (`/commands/3/skill`); empty for the whole document.
-    pub pointer: String,
+    pub pointer: Box<str>,
     pub position: Option<Position>,
     /// Most helps are fixed text, kept without a copy.
     pub help: Option<Cow<'static, str>>,
@@ -574,9 +575,9 @@ impl Diagnostic {
     pub(crate) fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
-            message: message.into(),
+            message: message.into().into_boxed_str(),
             file: None,
-            pointer: String::new(),
+            pointer: Box::default(),
             position: None,
             help: None,
             history: false,
@@ -594,7 +595,7 @@ impl Diagnostic {
     }
 
     pub(crate) fn at(mut self, pointer: impl Into<String>, position: Option<Position>) -> Self {
-        self.pointer = pointer.into();
+        self.pointer = pointer.into().into_boxed_str();
         self.position = position;
         self
     }
@@ -814,8 +815,8 @@ impl DiagnosticJson<'static> {
             file: diagnostic.file.as_ref().map(|f| f.display().to_string()),
             line: diagnostic.position.map(|p| p.line),
             column: diagnostic.position.map(|p| p.column).filter(|&c| c > 0),
-            message: Cow::Owned(diagnostic.message),
-            pointer: Cow::Owned(diagnostic.pointer),
+            message: Cow::Owned(diagnostic.message.into_string()),
+            pointer: Cow::Owned(diagnostic.pointer.into_string()),
             help: diagnostic.help,
         }
     }

@@ -83,9 +83,12 @@ impl Locator {
     pub(crate) fn position(&self, source: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(source, offset.min(source.len()));
         let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', source.as_bytes()).map(|i| i + 1))
-                .collect()
+            // Sized first: a large file's index would otherwise grow to twice its need.
+            let lines = memchr::memchr_iter(b'\n', source.as_bytes()).count() + 1;
+            let mut starts = Vec::with_capacity(lines);
+            starts.push(0);
+            starts.extend(memchr::memchr_iter(b'\n', source.as_bytes()).map(|i| i + 1));
+            starts
         });
         let line = starts.partition_point(|&start| start <= offset);
         let line_start = starts[line - 1];

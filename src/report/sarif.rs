@@ -191,7 +191,7 @@ pub(crate) fn render(
             let file = diagnostic.file.as_deref().unwrap_or(fallback_file);
             let (uri, uri_base_id) = uri(file, base);
             let position = diagnostic.position;
-            let mut message = diagnostic.message.clone();
+            let mut message = diagnostic.message.to_string();
             if let Some(help) = &diagnostic.help {
                 message.push_str("\nhelp: ");
                 message.push_str(help);

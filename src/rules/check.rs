@@ -390,9 +390,7 @@ impl<'d> Linter<'d> {
     fn active_instructions(&mut self) -> Vec<(usize, &'d str)> {
         let document = self.document;
         let mut active: Vec<(usize, &str)> = Vec::new();
-        // Keyed by the text as `same_instruction` compares it, so a file of 100k rules is
-        // not compared pair by pair.
-        let mut first_with_text: HashMap<String, usize> = HashMap::new();
+        let mut first_with_text: FirstWithText = FirstWithText::default();
         for rule in document.rules() {
             // A superseded rule is still in the file, and in its history: every rule.
             for (field, text) in [
@@ -423,8 +421,7 @@ impl<'d> Linter<'d> {
                 );
                 self.emit(&rule, "Instruction", Code::NotImperative, message);
             }
-            let key = instruction_key(instruction);
-            if let Some(&earlier) = first_with_text.get(&key) {
+            if let Some(earlier) = first_with_text.earlier(document, rule.index, instruction) {
                 let message = format!(
                     "{} repeats the instruction of {}",
                     rule_name(&rule),
@@ -432,7 +429,6 @@ impl<'d> Linter<'d> {
                 );
                 self.emit(&rule, "Instruction", Code::DuplicateInstruction, message);
             } else {
-                first_with_text.insert(key, rule.index);
                 active.push((rule.index, instruction));
             }
         }
@@ -640,6 +636,40 @@ fn lint_near(
 }
 
 /// The instruction as [`super::same_instruction`] compares it: trimmed, case folded.
+/// The first rule of each instruction, as `same_instruction` compares them, so a file of
+/// 100k rules is not compared pair by pair. Kept by the key's hash (random keys), not a
+/// copy of every text: two texts of one hash are compared by their keys, and the rare
+/// second text of a hash is kept whole.
+#[derive(Default)]
+struct FirstWithText<S = std::collections::hash_map::RandomState> {
+    hasher: S,
+    by_hash: HashMap<u64, usize>,
+    collided: HashMap<String, usize>,
+}
+
+impl<S: std::hash::BuildHasher> FirstWithText<S> {
+    /// The earlier rule with `instruction`, or `None` (then rule `index` is the first).
+    fn earlier(&mut self, document: &Document, index: usize, instruction: &str) -> Option<usize> {
+        let key = instruction_key(instruction);
+        let hash = self.hasher.hash_one(&key);
+        let Some(&first) = self.by_hash.get(&hash) else {
+            self.by_hash.insert(hash, index);
+            return None;
+        };
+        let first_key = (document.rule(first).instruction().as_str()).map(instruction_key);
+        if first_key.as_deref() == Some(key.as_str()) {
+            return Some(first);
+        }
+        match self.collided.get(&key) {
+            Some(&earlier) => Some(earlier),
+            None => {
+                self.collided.insert(key, index);
+                None
+            }
+        }
+    }
+}
+
 fn instruction_key(instruction: &str) -> String {
     let trimmed = instruction.trim();
     if trimmed.is_ascii() {
@@ -704,6 +734,35 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hasher that gives every text the same hash: every look-up collides.
+    #[derive(Default)]
+    struct Colliding;
+
+    impl std::hash::Hasher for Colliding {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, _bytes: &[u8]) {}
+    }
+
+    #[test]
+    fn the_first_rule_of_each_instruction_survives_colliding_hashes() {
+        let source = r#"[
+  {"Rule_number": 1, "Category": "CODE", "Instruction": "Use tabs", "Why": "w"},
+  {"Rule_number": 2, "Category": "CODE", "Instruction": "Use pnpm", "Why": "w"},
+  {"Rule_number": 3, "Category": "CODE", "Instruction": " use TABS ", "Why": "w"},
+  {"Rule_number": 4, "Category": "CODE", "Instruction": "USE PNPM", "Why": "w"},
+  {"Rule_number": 5, "Category": "CODE", "Instruction": "Use yarn", "Why": "w"}
+]"#;
+        let document = crate::rules::file::parse(source.to_string()).unwrap();
+        let mut first: FirstWithText<std::hash::BuildHasherDefault<Colliding>> =
+            FirstWithText::default();
+        let earlier: Vec<Option<usize>> = (document.rules())
+            .map(|rule| first.earlier(&document, rule.index, rule.instruction().as_str().unwrap()))
+            .collect();
+        assert_eq!(earlier, [None, None, Some(0), Some(1), None]);
+    }
 
     fn codes(source: &str) -> Vec<(Code, Option<diagnostics::Position>, Option<String>)> {
         check(Path::new("a.json"), Ok(Some(source.to_string())))

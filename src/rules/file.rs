@@ -78,11 +78,27 @@ struct Record {
     category: StoredText,
     instruction: StoredText,
     why: StoredText,
+    /// The fields most rules do not have, kept apart: a file of 100k plain rules holds
+    /// none of them (see `src/docs/performance.md`).
+    rare: Option<Box<Rare>>,
+}
+
+/// A rule's optional fields, and the problem of an object not read field by field.
+#[derive(Debug)]
+struct Rare {
     supersedes: Stored<Vec<u64>>,
     paths: Stored<Vec<String>>,
     check: Stored<super::pattern::Check>,
     malformed: Option<String>,
 }
+
+/// No optional field: what a record without [`Rare`] reads as.
+static NONE_RARE: Rare = Rare {
+    supersedes: Stored::Missing,
+    paths: Stored::Missing,
+    check: Stored::Missing,
+    malformed: None,
+};
 
 /// A field that is missing, read (`T`), or present as other raw JSON.
 #[derive(Debug)]
@@ -153,7 +169,7 @@ impl<'a> Rule<'a> {
 
     /// The optional `Supersedes` array.
     pub(crate) fn supersedes(&self) -> Supersedes<'a> {
-        match &self.record.supersedes {
+        match &self.record.rare().supersedes {
             Stored::Missing => Supersedes::Missing,
             Stored::Read(numbers) => Supersedes::Numbers(numbers),
             Stored::Invalid(span) => Supersedes::Invalid(span.get(self.source)),
@@ -162,7 +178,7 @@ impl<'a> Rule<'a> {
 
     /// The optional `Paths` array: the globs the rule is scoped to ([`super::scope`]).
     pub(crate) fn paths(&self) -> Paths<'a> {
-        match &self.record.paths {
+        match &self.record.rare().paths {
             Stored::Missing => Paths::Missing,
             Stored::Read(globs) => Paths::Globs(globs),
             Stored::Invalid(span) => Paths::Invalid(span.get(self.source)),
@@ -171,7 +187,7 @@ impl<'a> Rule<'a> {
 
     /// The optional `Check` ([`super::pattern`]): what `enforce` looks for in scope.
     pub(crate) fn check(&self) -> CheckField<'a> {
-        match &self.record.check {
+        match &self.record.rare().check {
             Stored::Missing => CheckField::Missing,
             Stored::Read(check) => CheckField::Check(check),
             Stored::Invalid(span) => CheckField::Invalid(span.get(self.source)),
@@ -180,11 +196,15 @@ impl<'a> Rule<'a> {
 
     /// Set when the object could not be read field by field (a repeated key).
     pub(crate) fn malformed(&self) -> Option<&'a str> {
-        self.record.malformed.as_deref()
+        self.record.rare().malformed.as_deref()
     }
 }
 
 impl Record {
+    fn rare(&self) -> &Rare {
+        self.rare.as_deref().unwrap_or(&NONE_RARE)
+    }
+
     fn view<'a>(&'a self, source: &'a str) -> Rule<'a> {
         Rule {
             index: self.index,
@@ -457,6 +477,9 @@ fn read_rule(source: &str, index: usize, raw: &str) -> Record {
         category: StoredText::Missing,
         instruction: StoredText::Missing,
         why: StoredText::Missing,
+        rare: None,
+    };
+    let mut rare = Rare {
         supersedes: Stored::Missing,
         paths: Stored::Missing,
         check: Stored::Missing,
@@ -473,22 +496,27 @@ fn read_rule(source: &str, index: usize, raw: &str) -> Record {
             rule.category = text(source, fields.category);
             rule.instruction = text(source, fields.instruction);
             rule.why = text(source, fields.why);
-            rule.supersedes = fields
+            rare.supersedes = fields
                 .supersedes
                 .map_or(Stored::Missing, |f| supersedes(source, f.raw));
-            rule.paths = fields
+            rare.paths = fields
                 .paths
                 .map_or(Stored::Missing, |f| paths(source, f.raw));
-            rule.check = fields.check.map_or(Stored::Missing, |f| {
+            rare.check = fields.check.map_or(Stored::Missing, |f| {
                 super::pattern::Check::from_json(f.raw)
                     .map_or_else(|_| Stored::Invalid(Span::of(source, f.raw)), Stored::Read)
             });
-            rule.malformed = undecodable("Category", fields.category)
+            rare.malformed = undecodable("Category", fields.category)
                 .or_else(|| undecodable("Instruction", fields.instruction))
                 .or_else(|| undecodable("Why", fields.why));
         }
-        Err(problem) => rule.malformed = Some(problem),
+        Err(problem) => rare.malformed = Some(problem),
     }
+    let none = matches!(
+        (&rare.supersedes, &rare.paths, &rare.check, &rare.malformed),
+        (Stored::Missing, Stored::Missing, Stored::Missing, None)
+    );
+    rule.rare = (!none).then(|| Box::new(rare));
     rule
 }
 

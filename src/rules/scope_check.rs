@@ -122,7 +122,7 @@ mod tests {
         let mut out = Vec::new();
         lint(Path::new("r.json"), &document, tracked, &mut out);
         out.into_iter()
-            .map(|d| (d.code, d.pointer, d.message))
+            .map(|d| (d.code, d.pointer.into_string(), d.message.into_string()))
             .collect()
     }
 

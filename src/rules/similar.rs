@@ -210,11 +210,17 @@ pub(crate) struct Pair {
 /// Every pair of `instructions` in the strict relation, by their later then earlier rule:
 /// rules are grouped by their words, so the cost is linear in the file.
 pub(crate) fn pairs(instructions: &[&str]) -> Vec<Pair> {
-    // Each statement's words kept as a hash (random keys: no text is made to collide),
-    // not a copy: a file of 100k rules would hold its words twice. Rules of one hash are
-    // compared by their words again, so a collision joins nothing.
-    use std::hash::BuildHasher as _;
-    let state = std::collections::hash_map::RandomState::new();
+    // Random keys: no text is made to collide.
+    pairs_hashed(
+        instructions,
+        &std::collections::hash_map::RandomState::new(),
+    )
+}
+
+/// [`pairs`], each statement's words kept as a hash by `state`, not a copy: a file of 100k
+/// rules would hold its words twice. Rules of one hash are compared by their words again,
+/// so a collision joins nothing.
+fn pairs_hashed(instructions: &[&str], state: &impl std::hash::BuildHasher) -> Vec<Pair> {
     let mut keyed: Vec<(u64, usize)> = (instructions.iter().enumerate())
         .filter_map(|(at, text)| Some((state.hash_one(statement(text)?.words), at)))
         .collect();
@@ -267,6 +273,34 @@ fn pair_within(group: &[(usize, bool)], pairs: &mut Vec<Pair>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A hasher that gives every text the same hash: every rule lands in one group.
+    #[derive(Default)]
+    struct Colliding;
+
+    impl std::hash::Hasher for Colliding {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, _bytes: &[u8]) {}
+    }
+
+    #[test]
+    fn colliding_hashes_pair_only_rules_of_the_same_words() {
+        let rules = [
+            "Use tabs.",
+            "Use pnpm.",
+            "Never use tabs.",
+            "use pnpm",
+            "Use yarn.",
+        ];
+        let colliding = std::hash::BuildHasherDefault::<Colliding>::default();
+        assert_eq!(pairs_hashed(&rules, &colliding), pairs(&rules));
+        let found: Vec<(usize, usize)> = (pairs(&rules).iter())
+            .map(|pair| (pair.earlier, pair.later))
+            .collect();
+        assert_eq!(found, [(0, 2), (1, 3)]);
+    }
 
     fn kind(text: &str, rule: &str) -> Option<Kind> {
         matches(text, [(1, rule)].into_iter())

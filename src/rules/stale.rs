@@ -168,7 +168,7 @@ pub(crate) fn lint(
             .in_file(path)
             .at(pointer.clone(), position)
             .with_help(Code::StalePath.fix());
-        out.retain(|d| !(d.code == Code::UnmatchedScope && d.pointer == pointer));
+        out.retain(|d| !(d.code == Code::UnmatchedScope && *d.pointer == *pointer));
         out.push(diagnostic);
     }
 }
