@@ -76,7 +76,11 @@ impl Cache {
         // By length: a batch is padded to its longest text, so like lengths waste least.
         missing.sort_unstable_by_key(|text| (text.len(), *text));
         missing.dedup();
-        for (at, batch) in missing.chunks(encoder::BATCH).enumerate() {
+        let size = match deadline {
+            Some(_) => encoder::BATCH,
+            None => encoder::BULK_BATCH,
+        };
+        for (at, batch) in missing.chunks(size).enumerate() {
             if at > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                 break;
             }

@@ -27,9 +27,13 @@ pub(crate) const DIMENSIONS: usize = 384;
 /// The most tokens a text is read to (the model's positions); the rest is cut off.
 const MAX_TOKENS: usize = 512;
 
-/// How many texts one forward pass reads: enough to keep the matrix products busy, few
-/// enough that padding to the longest costs little.
+/// How many texts one forward pass reads when a caller waits on a deadline (the hook):
+/// one batch is read whatever the time, so it stays short.
 pub(crate) const BATCH: usize = 16;
+
+/// How many texts one forward pass reads in bulk work (`check`, `import`): larger matrix
+/// products, which the matrix library splits across the cores.
+pub(crate) const BULK_BATCH: usize = 64;
 
 /// What every text is prefixed with, on both sides of a comparison, as the model's card
 /// asks for symmetric tasks: <https://huggingface.co/intfloat/multilingual-e5-small>.
@@ -143,7 +147,7 @@ fn load() -> Result<Encoder, ModelError> {
 pub(crate) fn embed(texts: &[&str]) -> Result<Vec<Vector>, ModelError> {
     let encoder = encoder()?;
     let mut vectors = Vec::with_capacity(texts.len());
-    for batch in texts.chunks(BATCH) {
+    for batch in texts.chunks(BULK_BATCH) {
         vectors.extend(embed_batch(encoder, batch)?);
     }
     Ok(vectors)
