@@ -1,9 +1,9 @@
 //! Interruption while a source is fetched: SIGINT, SIGTERM and SIGHUP are caught while a
 //! [`Guard`] lives, so the git run in progress is ended with its whole process group and
-//! the scratch repository removed; when the last guard goes, the signal is raised again
-//! with its default action, and the process ends by it as it would have. Elsewhere the
-//! signals keep their default action (every write of the tool survives a kill). On other
-//! systems than unix nothing is caught.
+//! the scratch repository removed; when the last guard goes, each signal gets back the
+//! action it had and a caught one is raised again, so the process ends by it as it would
+//! have. Elsewhere the signals keep their action (every write of the tool survives a
+//! kill). On other systems than unix nothing is caught.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, Ordering};
