@@ -729,6 +729,7 @@ fn started(pid: u32) -> Option<String> {
 /// Ends the process group a killed run left, as `record` ([`group_record`]) names it: only
 /// when its leader still runs and started when recorded (never a stranger that took the
 /// number since).
+#[cfg(unix)]
 pub(crate) fn end_left_group(record: &str) {
     let Some((leader, start)) = record.trim().split_once(' ') else {
         return;
