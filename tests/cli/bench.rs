@@ -661,6 +661,20 @@ fn peak_memory(fixture: &Fixture) {
         &distinct,
         "check",
     );
+    // A finding on every rule: each instruction made a statement ("The keep …"), which
+    // `check` warns does not read as an imperative.
+    let warned = fixture.sandbox.write(
+        "warned-100000.json",
+        distinct_rules_file(100_000)
+            .replace("\"Instruction\": \"Always ", "\"Instruction\": \"The "),
+    );
+    print_peak(
+        fixture,
+        "check on 100k distinct rules, a warning on each",
+        "<= 5 x file size",
+        &warned.display().to_string(),
+        "check",
+    );
     let large = fixture
         .sandbox
         .write("distinct-310000.json", distinct_rules_file(310_000));
