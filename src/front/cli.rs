@@ -338,7 +338,8 @@ const SOURCES_EXIT_STATUS: &str = "\
 Exit status:
   0  done (outdated: every source is at its ref's commit)
   1  refused to protect the pins (a force-pushed pin, a tampered copy, an oversized
-     source; nothing written); outdated: a source is behind or not locked
+     source; nothing written); outdated: a source is behind, not locked, rewritten
+     (its pin left the ref's history), or its locked copy differs from the source's file
   2  it could not run (usage error, a failed fetch, an invalid manifest); outdated: a
      source could not be reached
 
