@@ -28,7 +28,7 @@ use std::path::Path;
 use crate::report::diagnostics::{Code, Diagnostic};
 use crate::rules::append::{self, Layout};
 use crate::rules::file::{Document, MAX_RULE_NUMBER, Rule};
-use crate::rules::{self, same_instruction, supersede};
+use crate::rules::{self, instruction_key, same_instruction, supersede};
 
 pub(crate) use render::{Pick, pick};
 
@@ -431,12 +431,6 @@ fn match_base(base: &Document, side: &Document) -> Matching {
         }
     }
     Matching { fate, claimed }
-}
-
-/// The key two instructions share exactly when [`same_instruction`] holds for them: trimmed
-/// and lower-cased (ASCII lower-casing is the same as Unicode's on ASCII text).
-fn instruction_key(text: &str) -> String {
-    text.trim().to_lowercase()
 }
 
 /// Whether `b` reads as an edit of `a`: the same instruction (ignoring case), or at least

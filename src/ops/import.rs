@@ -259,15 +259,15 @@ fn judge(found: &[Found], active: &[handwritten::ActiveRule<'_>], next: u64) -> 
         .map(|pair| (pair.earlier, pair.later, pair.kind))
         .collect();
     // The same words are the same rule, whatever the matcher makes of them: each later
-    // one repeats the first of its scope (keyed as `same_instruction` and `same_globs`
-    // compare, so a long file is read once, not once a line).
+    // one repeats the first of its scope (keyed as `same_globs` compares scopes, so a long
+    // file is read once, not once a line).
     let mut first_of: std::collections::HashMap<(String, Vec<&str>), usize> =
         std::collections::HashMap::new();
     for (at, found) in found.iter().enumerate() {
         let mut scope: Vec<&str> = found.paths.iter().map(String::as_str).collect();
         scope.sort_unstable();
         scope.dedup();
-        let key = (texts[at].trim().to_lowercase(), scope);
+        let key = (rules::instruction_key(texts[at]), scope);
         match first_of.get(&key) {
             Some(&earlier) => later_of.push((earlier, at, Kind::Duplicate)),
             None => _ = first_of.insert(key, at),

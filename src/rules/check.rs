@@ -11,7 +11,7 @@ use super::file::{self, Document, Number, ParseError, Rule, Supersedes, Text, ru
 use super::listing;
 use super::similar::{self, Kind};
 use super::supersede::{self, DanglingReason};
-use super::{Category, RulesError};
+use super::{Category, RulesError, instruction_key};
 use crate::report::diagnostics::{self, Code, Counts, Diagnostic};
 use crate::report::jsonpos;
 use crate::report::text::{self, JsonKind};
@@ -635,7 +635,6 @@ fn lint_near(
     out.extend(found);
 }
 
-/// The instruction as [`super::same_instruction`] compares it: trimmed, case folded.
 /// The first rule of each instruction, as `same_instruction` compares them, so a file of
 /// 100k rules is not compared pair by pair. Kept by the key's hash (random keys), not a
 /// copy of every text: two texts of one hash are compared by their keys, and the rare
@@ -667,15 +666,6 @@ impl<S: std::hash::BuildHasher> FirstWithText<S> {
                 None
             }
         }
-    }
-}
-
-fn instruction_key(instruction: &str) -> String {
-    let trimmed = instruction.trim();
-    if trimmed.is_ascii() {
-        trimmed.to_ascii_lowercase()
-    } else {
-        trimmed.to_lowercase()
     }
 }
 
@@ -735,17 +725,6 @@ impl Report {
 mod tests {
     use super::*;
 
-    /// A hasher that gives every text the same hash: every look-up collides.
-    #[derive(Default)]
-    struct Colliding;
-
-    impl std::hash::Hasher for Colliding {
-        fn finish(&self) -> u64 {
-            0
-        }
-        fn write(&mut self, _bytes: &[u8]) {}
-    }
-
     #[test]
     fn the_first_rule_of_each_instruction_survives_colliding_hashes() {
         let source = r#"[
@@ -756,8 +735,8 @@ mod tests {
   {"Rule_number": 5, "Category": "CODE", "Instruction": "Use yarn", "Why": "w"}
 ]"#;
         let document = crate::rules::file::parse(source.to_string()).unwrap();
-        let mut first: FirstWithText<std::hash::BuildHasherDefault<Colliding>> =
-            FirstWithText::default();
+        type Colliding = std::hash::BuildHasherDefault<crate::rules::similar::tests::Colliding>;
+        let mut first: FirstWithText<Colliding> = FirstWithText::default();
         let earlier: Vec<Option<usize>> = (document.rules())
             .map(|rule| first.earlier(&document, rule.index, rule.instruction().as_str().unwrap()))
             .collect();

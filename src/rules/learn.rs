@@ -13,7 +13,7 @@ use super::file::{self, Document, MAX_RULE_NUMBER, Number};
 use super::similar::{self, Match};
 use super::{Category, RulesError, same_instruction, scope, supersede};
 use crate::io::atomic::AtomicError;
-use crate::io::safe_write::Fence;
+use crate::io::safe_write::{Fence, Locked};
 use crate::report::diagnostics::{Code, Diagnostic};
 
 /// What to learn, its imported supersessions already marked in the reason (the front
@@ -246,27 +246,46 @@ pub(crate) fn learn(
         let document = super::parse_strict(path, source)?;
         return plan(path, &document, &rule, Status::DryRun).map(|(outcome, _)| outcome);
     }
-    // The one safe-write path: the sidecar lock, stale temp files swept, re-read under the
-    // lock (another writer may have appended since we resolved).
-    let locked = Fence::rules_file()
-        .lock(path, options.lock_timeout)
-        .map_err(from_atomic)?;
-    let source = super::read(&locked.target().path)?;
-    let existed = source.is_some();
-    let document = super::parse_strict(path, source.unwrap_or_default())?;
+    let (locked, document, existed) = read_locked(path, options.lock_timeout)?;
     let (mut outcome, text) = plan(path, &document, &rule, Status::Learned)?;
     let Some(text) = text else {
         return Ok(outcome);
     };
-    verify(path, &document, &text, std::slice::from_ref(&outcome.rule))?;
+    let rules = std::slice::from_ref(&outcome.rule);
+    let warning = write_verified(path, &locked, &document, existed, &text, rules)?;
+    outcome.warnings.extend(warning);
+    Ok(outcome)
+}
+
+/// The one safe-write path, its first half: the sidecar lock, stale temp files swept, and
+/// the file read again under it (another writer may have appended since we resolved); and
+/// whether it existed.
+fn read_locked(path: &Path, timeout: Duration) -> Result<(Locked, Document, bool), RulesError> {
+    let locked = Fence::rules_file()
+        .lock(path, timeout)
+        .map_err(from_atomic)?;
+    let source = super::read(&locked.target().path)?;
+    let existed = source.is_some();
+    let document = super::parse_strict(path, source.unwrap_or_default())?;
+    Ok((locked, document, existed))
+}
+
+/// Its second half: `text` must read back as `document` and `rules` ([`verify`]), then
+/// replaces the file, unless it changed since it was read. A write not flushed to disk
+/// is a warning: the rules are saved.
+fn write_verified(
+    path: &Path,
+    locked: &Locked,
+    document: &Document,
+    existed: bool,
+    text: &Splice<'_>,
+    rules: &[StoredRule],
+) -> Result<Option<Diagnostic>, RulesError> {
+    verify(path, document, text, rules)?;
     let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
     let expected = existed.then_some(document.source.as_bytes());
-    if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
-        outcome
-            .warnings
-            .push(Diagnostic::new(Code::NotFlushed, warning));
-    }
-    Ok(outcome)
+    let warning = locked.write(&pieces, expected).map_err(from_atomic)?;
+    Ok(warning.map(|warning| Diagnostic::new(Code::NotFlushed, warning)))
 }
 
 /// What [`learn_all`] did: each request's outcome, or why that rule is not a valid one,
@@ -288,18 +307,14 @@ pub(crate) fn learn_all(
     requests: &[Request],
     lock_timeout: Duration,
 ) -> Result<Batch, RulesError> {
-    Fence::rules_file().resolve(path)?.check_writable()?;
-    let locked = (Fence::rules_file().lock(path, lock_timeout)).map_err(from_atomic)?;
-    let source = super::read(&locked.target().path)?;
-    let existed = source.is_some();
-    let document = super::parse_strict(path, source.unwrap_or_default())?;
+    let (locked, document, existed) = read_locked(path, lock_timeout)?;
     let numbers = sorted_numbers(&document);
     // The file's rules by their instruction as `same_instruction` compares it: one look-up
     // a request, not a scan of the file.
     let mut held: HashMap<String, Vec<usize>> = HashMap::new();
     for rule in document.rules() {
         if let Some(text) = rule.instruction().as_str() {
-            held.entry(text.trim().to_lowercase())
+            held.entry(super::instruction_key(text))
                 .or_default()
                 .push(rule.index);
         }
@@ -315,7 +330,7 @@ pub(crate) fn learn_all(
                 continue;
             }
         };
-        let key = rule.instruction.trim().to_lowercase();
+        let key = super::instruction_key(&rule.instruction);
         let candidates = held.get(&key).into_iter().flatten().copied();
         if let Some(existing) = holder(&document, &rule, candidates) {
             outcomes.push(Ok(duplicate(&existing)));
@@ -359,12 +374,8 @@ pub(crate) fn learn_all(
         return Ok(Batch { outcomes, warnings });
     }
     let text = splice_rules(&document, &planned);
-    verify(path, &document, &text, &planned)?;
-    let pieces: Vec<&[u8]> = text.pieces().iter().map(|piece| piece.as_bytes()).collect();
-    let expected = existed.then_some(document.source.as_bytes());
-    if let Some(warning) = locked.write(&pieces, expected).map_err(from_atomic)? {
-        warnings.push(Diagnostic::new(Code::NotFlushed, warning));
-    }
+    let warning = write_verified(path, &locked, &document, existed, &text, &planned)?;
+    warnings.extend(warning);
     Ok(Batch { outcomes, warnings })
 }
 

@@ -188,6 +188,13 @@ pub(crate) fn holds_words_of(rule: &str, line: &str) -> bool {
     line == words_only(rule) || line == words_only(crate::meaning::directive(rule))
 }
 
+/// The key two instructions share exactly when [`same_instruction`] holds for them: trimmed
+/// and lower-cased (ASCII lower-casing is the same as Unicode's on ASCII text). For maps
+/// that find a repeated instruction in one look-up, not a scan.
+pub(crate) fn instruction_key(text: &str) -> String {
+    text.trim().to_lowercase()
+}
+
 /// Instructions compare equal ignoring case and surrounding whitespace.
 pub(crate) fn same_instruction(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim(), b.trim());

@@ -271,12 +271,13 @@ fn pair_within(group: &[(usize, bool)], pairs: &mut Vec<Pair>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// A hasher that gives every text the same hash: every rule lands in one group.
+    /// A hasher that gives every text the same hash: every look-up collides (also for
+    /// `check`'s first rule of each instruction).
     #[derive(Default)]
-    struct Colliding;
+    pub(in crate::rules) struct Colliding;
 
     impl std::hash::Hasher for Colliding {
         fn finish(&self) -> u64 {

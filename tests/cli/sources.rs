@@ -1459,6 +1459,20 @@ fn exports_carry_the_imported_rules_and_go_stale_when_a_pin_moves() {
 #[test]
 fn a_fetch_that_hangs_is_ended_at_the_timeout() {
     let (sandbox, _origin) = setup();
+    let pid_file = sandbox.join("helper.pid");
+    let mut command = add_over_a_hanging_ssh(&sandbox, &pid_file);
+    command.env("AUTOFIX_SOURCES_TIMEOUT", "1");
+    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
+    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
+    assert_ended(&pid_file);
+}
+
+/// `sources add` in `app/` of a source over ssh whose ssh command never answers: it
+/// starts a helper of its own (through /bin/sh: dash on Debian), whose id it writes to
+/// `pid_file`, and which outlives it unless its whole process group is killed.
+fn add_over_a_hanging_ssh(sandbox: &Sandbox, pid_file: &Path) -> std::process::Command {
     let mut command = sandbox.command_in(
         "app",
         &[
@@ -1468,18 +1482,9 @@ fn a_fetch_that_hangs_is_ended_at_the_timeout() {
             "ssh://git@example.invalid/rules.git",
         ],
     );
-    // The ssh command git runs (through /bin/sh: dash on Debian) starts a helper of its
-    // own that outlives it unless its whole process group is killed.
-    let pid_file = sandbox.join("helper.pid");
     let ssh = format!("sleep 300 & echo $! > '{}'; wait; true", pid_file.display());
-    hermetic_git(&mut command)
-        .env("AUTOFIX_SOURCES_TIMEOUT", "1")
-        .env("GIT_SSH_COMMAND", &ssh);
-    let run = run_bounded(&mut command, std::time::Duration::from_secs(60));
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("timed out after 1 s"), "{}", run.stderr);
-    assert!(!sandbox.join(format!("app/{MANIFEST}")).exists());
-    assert_ended(&pid_file);
+    hermetic_git(&mut command).env("GIT_SSH_COMMAND", ssh);
+    command
 }
 
 /// The process whose id `pid_file` holds is killed: gone, or a zombie waiting for a parent
@@ -1519,20 +1524,10 @@ fn a_signal_during_a_fetch_leaves_no_scratch_folder_or_helper() {
     fs::create_dir_all(&temp).unwrap();
     for (signal, number) in [("TERM", 15), ("KILL", 9)] {
         let pid_file = sandbox.join(format!("helper-{signal}.pid"));
-        let ssh = format!("sleep 300 & echo $! > '{}'; wait; true", pid_file.display());
-        let mut command = sandbox.command_in(
-            "app",
-            &[
-                "sources",
-                "add",
-                "slow",
-                "ssh://git@example.invalid/rules.git",
-            ],
-        );
-        hermetic_git(&mut command)
+        let mut command = add_over_a_hanging_ssh(&sandbox, &pid_file);
+        command
             .env("TMPDIR", &temp)
             .env("AUTOFIX_SOURCES_TIMEOUT", "120")
-            .env("GIT_SSH_COMMAND", &ssh)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
