@@ -247,7 +247,8 @@ const QUESTION_WORDS: &[&str] = &[
 /// score of its sentences (alone or with the next one) reaches the model's threshold. It
 /// stops at the first unit that does.
 pub(crate) fn is_correction(prompt: &str) -> bool {
-    best_unit(prompt, Some(model::THRESHOLD)) >= model::THRESHOLD
+    let threshold = model::threshold();
+    best_unit(prompt, Some(threshold)) >= threshold
 }
 
 /// The prompt's score: the model's logit of its most correction-like unit (a sentence, or
@@ -273,10 +274,10 @@ fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
                 (feature, weight)
             })
             .collect();
-        let alone = model::BIAS + weighted.iter().map(|(_, w)| w).sum::<f32>();
+        let alone = model::bias() + weighted.iter().map(|(_, w)| w).sum::<f32>();
         best = best.max(alone);
         if let Some(previous) = &previous {
-            best = best.max(model::BIAS + union_sum(previous, &weighted));
+            best = best.max(model::bias() + union_sum(previous, &weighted));
         }
         if stop_at.is_some_and(|at| best >= at) {
             return best;
@@ -285,7 +286,7 @@ fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
     }
     if best == f32::NEG_INFINITY {
         // No sentence at all: the one unit `empty`.
-        return model::BIAS + model::weight("empty").unwrap_or(0.0);
+        return model::bias() + model::weight("empty").unwrap_or(0.0);
     }
     best
 }
@@ -547,7 +548,7 @@ mod tests {
         prompt_units(prompt)
             .iter()
             .map(|unit| {
-                model::BIAS
+                model::bias()
                     + unit
                         .iter()
                         .map(|f| model::weight(f).unwrap_or(0.0))
