@@ -316,10 +316,7 @@ mod tests {
         assert_eq!((rule.rule, rule.score), (1, 1.0));
         // A request on the rule's topic corrects nothing: no note, whatever the rule.
         assert_eq!(
-            heard(
-                "please replace the console.error calls with the logger",
-                &logger
-            ),
+            heard("show me where the logger is configured", &logger),
             None
         );
         assert_eq!(heard("run the tests", &logger), None);

@@ -139,6 +139,12 @@ fn the_hook_over_the_training_sets() {
         0.98,
         0.02,
     );
+    assert_floors(
+        "prompts-train-styles.tsv",
+        include_str!("../fixtures/prompts-train-styles.tsv"),
+        0.98,
+        0.02,
+    );
 }
 
 #[test]
@@ -160,6 +166,12 @@ fn the_hook_over_the_development_sets() {
         include_str!("../fixtures/prompts-dev-fr.tsv"),
         0.95,
         0.23,
+    );
+    assert_floors(
+        "prompts-dev-styles.tsv",
+        include_str!("../fixtures/prompts-dev-styles.tsv"),
+        0.92,
+        0.10,
     );
 }
 
@@ -1075,7 +1087,7 @@ fn the_hook_shows_the_rules_near_a_correction_and_judges_none() {
         r#"[{"Rule_number": 1, "Category": "CODE", "Instruction": "Use the logger, never console.log.", "Why": "one log format"}]"#,
     );
     for prompt in [
-        "please replace the console.error calls with the logger",
+        "show me where the logger is configured",
         "run the tests",
         "Does the logger write to stderr?",
     ] {

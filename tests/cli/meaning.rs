@@ -236,11 +236,12 @@ fn the_hook_over_the_held_out_web_file_at_1000_rules() {
 }
 
 /// Right rule shown (of repeats and reversals), corrections noticed, ordinary requests
-/// given a note (at most): a little below this session's figures (right rule 62-68%,
-/// noticed 64-74%, ordinary noted 6-10%; 55% at 1,000 rules). The targets are far
-/// above: the classifier's gate lets a third of the corrections by.
-const FLOORS: (f64, f64, f64) = (0.58, 0.60, 0.12);
-const FLOORS_AT_1000: f64 = 0.50;
+/// given a note (at most): a little below the figures measured since the classifier read
+/// the styles sets (right rule 62-71%, noticed 66-76%, ordinary noted 3-9%; 63% at 1,000
+/// rules). The targets are far above: the classifier's gate lets a quarter of the
+/// corrections by.
+const FLOORS: (f64, f64, f64) = (0.58, 0.62, 0.12);
+const FLOORS_AT_1000: f64 = 0.58;
 
 /// The rules' vectors kept under `.git/autofix/`: a damaged file is read as empty and
 /// written anew, an edited rule is read again (a vector is keyed by its text), and git
