@@ -132,8 +132,9 @@ pub(crate) enum Heard {
     Correction(Vec<Nearby>),
 }
 
-/// How long the hook lets the model read rules its cache does not hold yet.
-const READING: std::time::Duration = std::time::Duration::from_millis(400);
+/// How long the hook lets the model load and read rules its cache does not hold yet: no
+/// batch starts that should end past it, so a call ends well within a second.
+const READING: std::time::Duration = std::time::Duration::from_millis(600);
 
 /// The most rules a note shows.
 pub(crate) const SHOWN: usize = 3;

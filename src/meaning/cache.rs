@@ -60,9 +60,10 @@ impl Cache {
     }
 
     /// The vectors of `texts`, in order: those kept, and the others read by the model, a
-    /// batch at a time, until `deadline` (the first batch whatever the time): a text it
-    /// had no time for is `None` (the next call reads on where this one stopped, since
-    /// what was read is kept).
+    /// batch at a time, while the next batch should end before `deadline` (it is expected
+    /// to take as long as the last one; the first batch is read whatever the time): a
+    /// text it had no time for is `None` (the next call reads on where this one stopped,
+    /// since what was read is kept).
     pub(crate) fn vectors(
         &mut self,
         texts: &[&str],
@@ -80,11 +81,24 @@ impl Cache {
             Some(_) => encoder::BATCH,
             None => encoder::BULK_BATCH,
         };
+        if !missing.is_empty() {
+            // Loaded before the first batch is timed, so its time predicts the next one's.
+            encoder::load_once()?;
+        }
+        // A batch's time grows with its longest text (every text is padded to it), and
+        // texts are read shortest first: the next batch is expected to take the last one's
+        // time scaled by their longest texts.
+        let mut last_batch = (Duration::ZERO, 1);
         for (at, batch) in missing.chunks(size).enumerate() {
-            if at > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            let started = Instant::now();
+            let longest = batch.last().map_or(1, |text| text.len().max(1));
+            let expected = (last_batch.0).mul_f64(longest as f64 / last_batch.1 as f64);
+            if at > 0 && deadline.is_some_and(|deadline| started + expected >= deadline) {
                 break;
             }
-            for (text, vector) in batch.iter().zip(encoder::embed(batch)?) {
+            let vectors = encoder::embed(batch)?;
+            last_batch = (started.elapsed(), longest);
+            for (text, vector) in batch.iter().zip(vectors) {
                 // Kept as the file keeps it, so a vector read now and one read from the
                 // file compare alike: every score is the same whatever the cache held.
                 let vector = (vector.into_iter())

@@ -83,6 +83,11 @@ fn encoder() -> Result<&'static Encoder, ModelError> {
         .map_err(|error| ModelError(error.clone()))
 }
 
+/// Loads the model now, if it is not loaded yet.
+pub(crate) fn load_once() -> Result<(), ModelError> {
+    encoder().map(|_| ())
+}
+
 fn load() -> Result<Encoder, ModelError> {
     let device = Device::Cpu;
     let tensors = safetensors::SafeTensors::deserialize(&WEIGHTS.0).map_err(fail)?;

@@ -482,8 +482,8 @@ fn bench_prompt_hook() {
 
 /// The prompt hook on a correction that says one of 1,000 distinct rules again (the
 /// sentence model loaded, the rules' vectors kept from the warm-up's calls), on the same
-/// with no vector kept (the cache removed before each call: the model reads rules for at
-/// most 0.4 s), and on an ordinary prompt (the classifier alone), beside the process's
+/// with no vector kept (the cache removed before each call: the model loads and reads
+/// rules while a batch should end within 0.6 s), and on an ordinary prompt (the classifier alone), beside the process's
 /// start-up, all through `sh`.
 fn prompt_hook_beside_start_up(sandbox: &Sandbox) {
     let dir = sandbox.join("hook");

@@ -113,9 +113,9 @@ struct Figures {
 }
 
 /// The figures of `prompts` against `rules`, once the rules' vectors are all kept: a hook
-/// call reads rules for at most 0.4 s, so the first calls fill the cache a part at a time,
-/// as a user's first prompts would, and what a call shows would depend on the machine's
-/// speed until it is full.
+/// call loads the model and reads rules within 0.6 s, so the first calls fill the cache a
+/// part at a time, as a user's first prompts would, and what a call shows would depend on
+/// the machine's speed until it is full.
 fn measure(name: &str, rules: &[(u64, String)], prompts: &[Value]) -> Figures {
     let sandbox = repo_with(rules);
     let cache = sandbox.join(".git/autofix/vectors.bin");
