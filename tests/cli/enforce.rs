@@ -139,6 +139,20 @@ fn a_staged_console_log_in_scope_is_caught_and_an_old_one_is_not() {
 }
 
 /// Files named are read from disk, so `enforce FILE` needs no repository; the changes do.
+/// `enforce` whole in each format, on a staged `console.log` the rule forbids.
+#[test]
+fn enforce_in_every_format() {
+    let repo = Repo::new();
+    repo.stage_a_new_log();
+    for format in ["text", "json", "github", "sarif"] {
+        let run = repo.autofix(&["enforce", "--format", format]);
+        insta::assert_snapshot!(
+            format!("enforce_{format}"),
+            crate::snapshots::shown(&repo.sandbox, &run)
+        );
+    }
+}
+
 #[test]
 fn named_files_are_checked_outside_a_git_work_tree() {
     let sandbox = Sandbox::new();

@@ -673,3 +673,62 @@ fn a_multiedit_of_two_thousand_pieces_names_the_break_at_its_line() {
         run.stdout
     );
 }
+
+/// Every hook's answer whole, in each client's shape: the session hook, the prompt hook on
+/// a correction (the recorded rules nearest it shown; outside git, with no note id), the
+/// after-edit hook on a broken check and the after-failure hook on a wrong package manager.
+#[test]
+fn every_hooks_answer_for_each_client() {
+    let sandbox = with_a_checked_rule();
+    // And a rule for every file, which the session hook says.
+    let mut rules: serde_json::Value =
+        serde_json::from_str(&sandbox.read(".agents/autofix.json")).unwrap();
+    rules.as_array_mut().unwrap().push(serde_json::json!({"Rule_number": 2,
+        "Category": "TOOL", "Instruction": "Always use pnpm to install packages", "Why": "the lockfile"}));
+    sandbox.write(".agents/autofix.json", rules.to_string());
+    sandbox.write("pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    let shown = |run: &Run| crate::snapshots::shown(&sandbox, run);
+    let correction = r#"{"prompt": "No, don't use console.log in src, we log through the logger"}"#;
+    for agent in ["claude", "codex", "gemini", "copilot", "qwen"] {
+        let session = sandbox.run(&["rules", "--format", "hook", "--agent", agent]);
+        insta::assert_snapshot!(format!("hook_session_{agent}"), shown(&session));
+        let prompt = sandbox.run_with_stdin(&["hook", "user-prompt", "--agent", agent], correction);
+        insta::assert_snapshot!(format!("hook_user_prompt_{agent}"), shown(&prompt));
+    }
+    let file = sandbox.write("src/a.ts", "const a = 1;\nconsole.log(a);\n");
+    let cwd = sandbox.path().display().to_string();
+    let patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n const a = 1;\n+console.log(a);\n*** End Patch\n";
+    for (agent, payload) in [
+        (
+            "claude",
+            serde_json::json!({"session_id": "s", "cwd": cwd, "hook_event_name": "PostToolUse",
+                "tool_name": "Write", "tool_input": {"file_path": file, "content": "const a = 1;\nconsole.log(a);\n"},
+                "tool_response": {}}),
+        ),
+        (
+            "codex",
+            serde_json::json!({"session_id": "c1", "cwd": cwd, "hook_event_name": "PostToolUse",
+                "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_response": "Success"}),
+        ),
+        (
+            "gemini",
+            serde_json::json!({"session_id": "g1", "cwd": cwd, "hook_event_name": "AfterTool",
+                "tool_name": "replace", "tool_input": {"file_path": file, "old_string": "x", "new_string": "console.log(a);"},
+                "tool_response": {"llmContent": "ok"}}),
+        ),
+    ] {
+        let run = post_tool(&sandbox, agent, &payload);
+        insta::assert_snapshot!(format!("hook_post_tool_{agent}"), shown(&run));
+    }
+    let failure = post_tool(
+        &sandbox,
+        "claude",
+        &failed_bash(
+            &sandbox,
+            "s1",
+            "npm install",
+            "npm error code EUNSUPPORTEDPROTOCOL",
+        ),
+    );
+    insta::assert_snapshot!("hook_post_tool_failure_claude", shown(&failure));
+}

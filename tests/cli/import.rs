@@ -254,6 +254,21 @@ fn import_round_trips_every_supported_format() {
     }
 }
 
+/// `import` whole: the preview (text, verbose, JSON) and the write with `--move`.
+#[test]
+fn import_previews_and_writes_in_every_format() {
+    let sandbox = repo_of("claude");
+    for (name, args) in [
+        ("import_text", &[][..]),
+        ("import_verbose", &["--verbose"]),
+        ("import_json", &["--format", "json"]),
+        ("import_write_move", &["--write", "--move"]),
+    ] {
+        let run = import(&sandbox, args);
+        insta::assert_snapshot!(name, crate::snapshots::shown(&sandbox, &run));
+    }
+}
+
 #[test]
 fn the_preview_says_what_is_not_a_rule_and_why() {
     let sandbox = repo_of("claude");

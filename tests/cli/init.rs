@@ -811,3 +811,36 @@ fn words(line: &str) -> Vec<&str> {
     }
     out
 }
+
+/// `init`'s output whole on a fresh git repository, then `doctor`'s on what it set up
+/// (text and JSON), with this build first on `PATH`, where git finds the merge driver.
+#[test]
+fn init_and_doctor_outputs_whole() {
+    let sandbox = Sandbox::new();
+    let run = |program: &str, args: &[&str]| {
+        let mut command = sandbox.program(program, args);
+        crate::support::Run::from_command(crate::support::hermetic_git(&mut command))
+    };
+    if run("git", &["init", "-q", "-b", "main"]).code != 0 {
+        crate::support::skip("git", "the snapshots of init and doctor");
+        return;
+    }
+    // The machine's git version and this build's path, as doctor names them.
+    let version = run("git", &["--version"]).stdout;
+    let version: Vec<&str> = (version.split_whitespace().nth(2).unwrap_or("").split('.'))
+        .take(2)
+        .collect();
+    let shown = |run: &crate::support::Run| {
+        (crate::snapshots::shown(&sandbox, run))
+            .replace(crate::support::BIN, "[autofix]")
+            .replace(&format!("git {},", version.join(".")), "git [version],")
+    };
+    let init = run(crate::support::BIN, &["init"]);
+    insta::assert_snapshot!("init_text", shown(&init));
+    let again = run(crate::support::BIN, &["init"]);
+    insta::assert_snapshot!("init_again_text", shown(&again));
+    for format in ["text", "json"] {
+        let doctor = run(crate::support::BIN, &["doctor", "--format", format]);
+        insta::assert_snapshot!(format!("doctor_{format}"), shown(&doctor));
+    }
+}

@@ -547,6 +547,34 @@ fn the_ledger_counts_the_corrections_a_rule_did_not_prevent() {
     assert!(text.contains("  repeated 1 time since:\n    2026-11-05T10:00:00.000Z  claude  session ledger-1  (tool)  > No, use pnpm to install packages, not npm.\n"), "{text}");
 }
 
+/// The ledger (text, JSON and its page) and `reflect` (text and JSON) whole, as people and
+/// programs read them, on the history of `ledger_repo`.
+#[test]
+fn the_ledger_and_reflect_in_every_format() {
+    let repo = ledger_repo();
+    // Claude Code's folder of the sandbox's sessions: its path with `-` for each other
+    // character.
+    let folder: String = (repo.sandbox.path().display().to_string().chars())
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    for (name, args) in [
+        ("ledger_text", &["ledger"][..]),
+        ("ledger_json", &["ledger", "--format", "json"]),
+        ("ledger_html", &["ledger", "--html", "-"]),
+        ("reflect_text", &["reflect"]),
+        ("reflect_json", &["reflect", "--format", "json"]),
+    ] {
+        let run = repo.autofix(args);
+        let mut shown = crate::snapshots::shown(&repo.sandbox, &run).replace(&folder, "[folder]");
+        // The page says when it was written (a UTC time of 20 characters).
+        if let Some(at) = shown.find("--html</code> on ") {
+            let time = at + "--html</code> on ".len();
+            shown.replace_range(time..time + 20, "[time]");
+        }
+        insta::assert_snapshot!(name, shown);
+    }
+}
+
 #[test]
 fn the_ledger_since_a_date_counts_that_period_only() {
     let repo = ledger_repo();

@@ -252,6 +252,40 @@ fn the_tool_list_is_deterministic_and_well_formed() {
     second.finish();
 }
 
+/// Every tool's result whole, as an agent reads it: the tool list, then a call of each
+/// tool on the bundled examples (a dry-run `learn`, a `retire` and a `verdict` refused).
+#[test]
+fn every_tools_result_as_the_agent_reads_it() {
+    let sandbox = example_workspace();
+    let mut server = Server::start(&sandbox);
+    let list = server.request(1, "tools/list", json!({}));
+    let pretty = |value: &Value| serde_json::to_string_pretty(value).unwrap();
+    insta::assert_snapshot!("mcp_tools_list", pretty(&list["result"]));
+    for (id, (tool, arguments)) in [
+        ("rules", json!({"category": ["tool"]})),
+        (
+            "learn",
+            json!({"category": "ux", "instruction": "Always label icons", "why": "a11y", "dry_run": true}),
+        ),
+        ("retire", json!({"rule": 999, "why": "gone"})),
+        ("verdict", json!({"note": "000000", "said": "nothing"})),
+        ("check", json!({})),
+        ("preset_validate", json!({"paths": ["presets", "broken-presets"]})),
+        (
+            "preset_render",
+            json!({"preset": "presets/last30days", "set": {"topic": "rust"}, "commands": ["research"]}),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let result = server.call(10 + id as u64, tool, arguments);
+        let shown = pretty(&result).replace(&sandbox.path().display().to_string(), "[sandbox]");
+        insta::assert_snapshot!(format!("mcp_{tool}"), shown);
+    }
+    assert_eq!(server.finish(), 0);
+}
+
 /// The CLI's `--format json` document for `args`, parsed.
 fn cli_json(sandbox: &Sandbox, args: &[&str]) -> Value {
     let run = sandbox.run(args);

@@ -2,7 +2,10 @@
 //! (text, JSON, GitHub workflow commands, SARIF), the listing (text, Markdown, JSON), the
 //! Markdown files `export` writes and its `--check` report (text, JSON, GitHub, SARIF),
 //! `learn`'s answer, a rule's history (`rules N`), `preset list|render|validate`, `explain`
-//! and `--help`. Each output is made deterministic (no color: not a terminal; the sandbox's
+//! and `--help`. The outputs whose set-up lives in another module are snapshot there with
+//! [`shown`]: every hook's answer for each client (`hooks`), `init` and `doctor` (`init`),
+//! `sources` (`sources`), the ledger and `reflect` (`ledger`), `import`, `enforce` and the
+//! MCP tools' results (`mcp`). Each output is made deterministic (no color: not a terminal; the sandbox's
 //! path replaced by `[sandbox]`; no dates in these outputs) and compared with its snapshot
 //! in `tests/cli/snapshots/`. A missing snapshot fails: insta writes a `.snap.new` beside
 //! it and, under CI (`CI` set, and `.ci/run` exports `INSTA_UPDATE=no`), writes nothing
@@ -25,7 +28,7 @@ const RULES_WITH_FINDINGS: &str = r#"[
 "#;
 
 /// What a run printed, the sandbox's path replaced so the snapshot is the same anywhere.
-fn shown(sandbox: &Sandbox, run: &Run) -> String {
+pub(crate) fn shown(sandbox: &Sandbox, run: &Run) -> String {
     let path = sandbox.path().display().to_string();
     let mut out = format!("exit: {}\n--- stdout\n{}", run.code, run.stdout);
     if !run.stderr.is_empty() {

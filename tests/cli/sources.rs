@@ -220,6 +220,46 @@ fn add_pins_vendors_and_lists_the_imported_rules() {
     assert_eq!(sandbox.read(format!("app/{LOCK}")), before);
 }
 
+/// Each `sources` command's output whole: add, list (text and JSON), outdated when
+/// current and when behind, update's dry run and update. git's dates and identity are
+/// fixed, so the commits are the same on every run.
+#[test]
+fn every_sources_commands_output() {
+    let (sandbox, origin) = setup();
+    let shown = |run: &Run| crate::snapshots::shown(&sandbox, run);
+    insta::assert_snapshot!("sources_add", shown(&add_org(&sandbox, &origin)));
+    for (name, args) in [
+        ("sources_list", &["sources", "list"][..]),
+        (
+            "sources_list_json",
+            &["sources", "list", "--format", "json"],
+        ),
+        ("sources_outdated_current", &["sources", "outdated"]),
+    ] {
+        insta::assert_snapshot!(name, shown(&run(&sandbox, args)));
+    }
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client - because v1 is retired.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(&sandbox, false);
+    for (name, args) in [
+        ("sources_outdated_behind", &["sources", "outdated"][..]),
+        (
+            "sources_update_dry_run",
+            &["sources", "update", "--dry-run"],
+        ),
+        ("sources_update", &["sources", "update"]),
+    ] {
+        insta::assert_snapshot!(name, shown(&run(&sandbox, args)));
+    }
+}
+
 #[test]
 fn a_moved_branch_is_outdated_and_update_shows_the_rule_level_diff() {
     let (sandbox, origin) = setup();
