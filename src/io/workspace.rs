@@ -33,6 +33,15 @@ pub(crate) struct Options {
     pub file: Option<PathBuf>,
 }
 
+/// What finds a hook's workspace, handed down by the front end: the process's directory
+/// and the settings discovery reads (`AUTOFIX_FILE`, the ceiling directories).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Finder {
+    pub cwd: PathBuf,
+    pub rules_file: Option<OsString>,
+    pub ceilings: Option<OsString>,
+}
+
 /// How the rules file was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Source {
@@ -177,6 +186,29 @@ impl Workspace {
                 Ok(parts.join("/"))
             })
             .collect()
+    }
+
+    /// The workspace of the project a hook ran in: found from `cwd`, the directory the
+    /// hook's input names (else `finder`'s own), as every command finds its workspace, and
+    /// shown (so read) from this process's directory.
+    pub(crate) fn of_hook(finder: &Finder, cwd: Option<&str>) -> Workspace {
+        let from = match cwd.map(Path::new) {
+            Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd,
+            _ => finder.cwd.as_path(),
+        };
+        let found = Workspace::discover_from(
+            &Options::default(),
+            from,
+            finder.rules_file.clone(),
+            finder.ceilings.clone(),
+        );
+        Workspace::new(
+            found.root,
+            found.rules_file,
+            found.source,
+            found.candidates,
+            &finder.cwd,
+        )
     }
 
     /// The pure part of [`Workspace::discover`], for tests.

@@ -47,12 +47,12 @@ pub(crate) struct Output {
     pub not_run: Option<String>,
 }
 
-/// The hook's answer to `input`, the agent's payload. `workspace` finds the project from
-/// the payload's `cwd`.
+/// The hook's answer to `input`, the agent's payload, in the project the payload's `cwd`
+/// lies in (as `finder` finds it).
 pub(crate) fn respond(
     agent: ToolAgent,
     input: &[u8],
-    workspace: impl FnOnce(Option<&str>) -> Workspace,
+    finder: &crate::io::workspace::Finder,
 ) -> anyhow::Result<Output> {
     let Some(call) = tool_call::read(agent, input) else {
         return Ok(Output {
@@ -60,7 +60,7 @@ pub(crate) fn respond(
             not_run: None,
         });
     };
-    let workspace = workspace(call.cwd.as_ref().and_then(|c| c.to_str()));
+    let workspace = Workspace::of_hook(finder, call.cwd.as_ref().and_then(|c| c.to_str()));
     let (broken, not_run) = violations(&workspace, call.cwd.as_deref(), &call.written)?;
     let reminder = call.failed.as_ref().and_then(|failed| {
         let found = cause_of(&workspace, call.cwd.as_deref(), failed)?;

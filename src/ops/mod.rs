@@ -8,7 +8,8 @@
 //! removing the sources of imported rules and locking their rules (`sources`); running the
 //! rules' checks over what changed (`enforce`) or on the file an agent just wrote
 //! (`edit_hook`, reading each agent's payload with `tool_call`), each break they catch kept
-//! on this machine for the ledger (`receipts`).
+//! on this machine for the ledger (`receipts`); the prompt hook, from the agent's input to
+//! the rules near a correction and its note (`prompt_hook`, `notes`).
 
 pub(crate) mod distinct;
 pub(crate) mod dry_run;
@@ -19,6 +20,7 @@ pub(crate) mod learning;
 pub(crate) mod ledger;
 pub(crate) mod list;
 pub(crate) mod notes;
+pub(crate) mod prompt_hook;
 pub(crate) mod receipts;
 pub(crate) mod reflect;
 pub(crate) mod retire;

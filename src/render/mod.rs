@@ -15,6 +15,7 @@ pub(crate) mod learn;
 pub(crate) mod ledger;
 pub(crate) mod ledger_page;
 pub(crate) mod preset;
+pub(crate) mod prompt_hook;
 pub(crate) mod reflect;
 pub(crate) mod resolve;
 pub(crate) mod show;

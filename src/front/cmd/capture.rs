@@ -3,8 +3,6 @@
 
 use std::process::ExitCode;
 
-use crate::capture::prompt;
-use crate::capture::repeats::ActiveRule;
 use crate::ops;
 use crate::render::Render as _;
 
@@ -29,10 +27,13 @@ pub(crate) fn hook(context: &Context, command: Option<HookCommand>) -> ExitCode 
         HookCommand::UserPrompt(args) => {
             match crate::io::limits::read_capped(std::io::stdin().lock(), PROMPT_CAP) {
                 Ok(input) => {
-                    let rules = |cwd: Option<&str>| hook_rules(context, cwd);
                     let agent = prompt_agent(args.agent);
-                    if let Some(output) = prompt::respond(agent, &input, rules, give_note) {
-                        let _ = print(&output);
+                    if let Some(answer) = ops::prompt_hook::respond(agent, &input, &finder(context))
+                    {
+                        if let Some(why) = &answer.not_kept {
+                            eprint(&format!("autofix: the note was not kept: {why}\n"));
+                        }
+                        let _ = print(&crate::render::prompt_hook::to_client(&answer));
                     }
                 }
                 Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
@@ -62,7 +63,7 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
     let answer = (|| -> anyhow::Result<crate::ops::edit_hook::Output> {
         let cap = crate::io::limits::max_file_bytes()?;
         let input = crate::io::limits::read_capped(std::io::stdin().lock(), cap)?;
-        crate::ops::edit_hook::respond(agent, &input, |cwd| hook_workspace(context, cwd))
+        crate::ops::edit_hook::respond(agent, &input, &finder(context))
     })();
     match answer {
         Ok(output) => {
@@ -80,62 +81,17 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
     }
 }
 
-/// Records what the prompt hook heard in the repository's notes, and gives a correction's
-/// note its id; a note that cannot be kept goes without one (said on stderr: the hook
-/// never fails the prompt).
-fn give_note(heard: &prompt::Heard, typed: &prompt::Typed<'_>) -> Option<prompt::Note> {
-    let asked = ops::notes::Asked {
-        root: typed.root,
-        agent: typed.agent.as_str(),
-        session: typed.session,
-        prompt: typed.prompt,
-    };
-    let kept = match heard {
-        prompt::Heard::Restates(rule) => {
-            ops::notes::heard_word_for_word(&asked, rule).map(|()| None)
-        }
-        prompt::Heard::Correction(near) => ops::notes::give(&asked, near),
-    };
-    kept.unwrap_or_else(|error| {
-        eprint(&format!("autofix: the note was not kept: {error:#}\n"));
-        None
-    })
-}
-
-/// The active rules of the project a prompt was typed in, found from the hook input's
-/// `cwd` (else the current directory) as every command finds its workspace; none when
-/// there is no readable rules file: the reminder is then the plain one. With them, the
-/// project's root (git's directory there keeps the rules' vectors).
-fn hook_rules(context: &Context, cwd: Option<&str>) -> (Vec<ActiveRule>, std::path::PathBuf) {
-    let workspace = hook_workspace(context, cwd);
-    let rules = ops::reflect::active_rules(&workspace).unwrap_or_default();
-    (rules, workspace.root)
-}
-
-/// The workspace of the project a hook ran in: found from the hook input's `cwd` (else
-/// the current directory) as every command finds its workspace.
-fn hook_workspace(context: &Context, cwd: Option<&str>) -> crate::io::workspace::Workspace {
-    let from = match cwd.map(std::path::Path::new) {
-        Some(cwd) if cwd.is_absolute() && cwd.is_dir() => cwd.to_path_buf(),
-        _ => context
+/// What finds the workspace of the project a hook ran in (from the hook input's `cwd`),
+/// as every command finds its workspace.
+fn finder(context: &Context) -> crate::io::workspace::Finder {
+    crate::io::workspace::Finder {
+        cwd: context
             .cwd()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default(),
-    };
-    let found = crate::io::workspace::Workspace::discover_from(
-        &crate::io::workspace::Options::default(),
-        &from,
-        crate::io::settings::get().rules_file.clone(),
-        crate::io::settings::get().ceilings.clone(),
-    );
-    // Shown (and so read) from this process's directory, not the prompt's.
-    crate::io::workspace::Workspace::new(
-        found.root,
-        found.rules_file,
-        found.source,
-        found.candidates,
-        context.cwd().unwrap_or(std::path::Path::new("")),
-    )
+        rules_file: crate::io::settings::get().rules_file.clone(),
+        ceilings: crate::io::settings::get().ceilings.clone(),
+    }
 }
 
 pub(crate) fn reflect(context: &Context, args: ReflectArgs) -> anyhow::Result<ExitCode> {
