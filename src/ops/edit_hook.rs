@@ -1,20 +1,8 @@
 //! `hook post-tool --agent claude|codex|gemini`: the rules' checks on the file an agent
 //! just wrote, at the moment of the edit, and a reminder to record the lesson when a tool
 //! call failed on a wrong assumption (`capture::failure`). Each agent's payload is read by
-//! `tool_call`; every agent's edit goes through the one [`violations`].
-//!
-//! The answers, in the form each agent feeds back to its model:
-//! - Claude Code, an edit that breaks a rule: `{"decision": "block", "reason": NOTICE}` (the
-//!   tool has run; the "block" only prompts Claude with the reason:
-//!   <https://code.claude.com/docs/en/hooks#posttooluse-decision-control>); a failure:
-//!   `{"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext"}}`
-//!   (<https://code.claude.com/docs/en/hooks#posttoolusefailure>).
-//! - Codex: `{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext"}}`,
-//!   added to the next model request
-//!   (<https://github.com/openai/codex/blob/main/codex-rs/hooks/schema/generated/post-tool-use.command.output.schema.json>).
-//! - Gemini CLI: `{"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext"}}`,
-//!   appended to the tool's result
-//!   (<https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/reference.md#aftertool>).
+//! `tool_call`; every agent's edit goes through the one [`violations`]. What it found is a
+//! value, [`Output`], which `render::edit_hook` words in the form each agent reads.
 //!
 //! When nothing is broken and no cause is found, no output at all. Only the text the tool
 //! wrote is checked (the whole file for a whole-file write), so old code in the file does
@@ -32,19 +20,19 @@ use crate::io::workspace::Workspace;
 use crate::report::diagnostics::Diagnostic;
 use crate::rules::pattern::Kind;
 
-/// The most violations one notice names (the rest are counted).
-const MAX_NAMED: usize = 10;
-
 /// How long one edit's checks may take to compile: a file in the scope of a thousand
 /// checks must not hold the agent past its hook's timeout. The checks not compiled by
 /// then are not run on this edit (said on stderr); `autofix enforce` runs them all.
-const COMPILE_BUDGET: std::time::Duration = std::time::Duration::from_millis(700);
+pub(crate) const COMPILE_BUDGET: std::time::Duration = std::time::Duration::from_millis(700);
 
-/// What the hook says: to the agent (`None`: print nothing), and to the person on
-/// stderr (the checks it had no time to run).
+/// What the hook found: the rules the edit breaks, the wrong assumption behind a failed
+/// call when this session has not been told of it yet, and how many checks it had no time
+/// to run.
 pub(crate) struct Output {
-    pub answer: Option<String>,
-    pub not_run: Option<String>,
+    pub agent: ToolAgent,
+    pub broken: Vec<Diagnostic>,
+    pub failure: Option<Found>,
+    pub not_run: usize,
 }
 
 /// The hook's answer to `input`, the agent's payload, in the project the payload's `cwd`
@@ -56,26 +44,23 @@ pub(crate) fn respond(
 ) -> anyhow::Result<Output> {
     let Some(call) = tool_call::read(agent, input) else {
         return Ok(Output {
-            answer: None,
-            not_run: None,
+            agent,
+            broken: Vec::new(),
+            failure: None,
+            not_run: 0,
         });
     };
     let workspace = Workspace::of_hook(finder, call.cwd.as_ref().and_then(|c| c.to_str()));
     let (broken, not_run) = violations(&workspace, call.cwd.as_deref(), &call.written)?;
-    let reminder = call.failed.as_ref().and_then(|failed| {
+    let failure = call.failed.as_ref().and_then(|failed| {
         let found = cause_of(&workspace, call.cwd.as_deref(), failed)?;
-        first_in_session(agent, call.session.as_deref(), &found).then(|| reminder(&found))
+        first_in_session(agent, call.session.as_deref(), &found).then_some(found)
     });
     Ok(Output {
-        answer: answer(agent, &broken, reminder.as_deref()),
-        not_run: (not_run > 0).then(|| {
-            format!(
-                "autofix: {} not run on this edit (over the hook's {} ms to compile them); \
-                 `autofix enforce` runs every check\n",
-                crate::report::text::counted(not_run, "check"),
-                COMPILE_BUDGET.as_millis()
-            )
-        }),
+        agent,
+        broken,
+        failure,
+        not_run,
     })
 }
 
@@ -227,60 +212,6 @@ fn inside(root: &Path, file: &Path) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-/// The notice naming each broken rule (its number and instruction), or `None`.
-fn notice(violations: &[Diagnostic]) -> Option<String> {
-    if violations.is_empty() {
-        return None;
-    }
-    let mut notice = String::from(
-        "autofix: this edit breaks a rule of this repository. Fix it now, before going on:\n",
-    );
-    for diagnostic in violations.iter().take(MAX_NAMED) {
-        let file = diagnostic
-            .file
-            .as_deref()
-            .map(|f| f.display().to_string())
-            .unwrap_or_default();
-        let line = diagnostic.position.map_or(1, |p| p.line);
-        notice.push_str(&format!("- {file}:{line} {}\n", diagnostic.message));
-    }
-    if violations.len() > MAX_NAMED {
-        notice.push_str(&format!("- and {} more\n", violations.len() - MAX_NAMED));
-    }
-    Some(notice.trim_end().to_string())
-}
-
-/// The agent's answer: the notice of the broken rules and the failure's reminder.
-fn answer(agent: ToolAgent, broken: &[Diagnostic], reminder: Option<&str>) -> Option<String> {
-    let notice = notice(broken);
-    match agent {
-        ToolAgent::Claude => match (notice, reminder) {
-            (Some(reason), _) => {
-                let answer = serde_json::json!({"decision": "block", "reason": reason});
-                Some(format!("{answer}\n"))
-            }
-            (None, Some(reminder)) => Some(crate::export::hook::additional_context(
-                "PostToolUseFailure",
-                reminder,
-            )),
-            (None, None) => None,
-        },
-        ToolAgent::Codex | ToolAgent::Gemini => {
-            let text: Vec<String> = notice
-                .into_iter()
-                .chain(reminder.map(String::from))
-                .collect();
-            let event = if agent == ToolAgent::Codex {
-                "PostToolUse"
-            } else {
-                "AfterTool"
-            };
-            (!text.is_empty())
-                .then(|| crate::export::hook::additional_context(event, &text.join("\n\n")))
-        }
-    }
-}
-
 /// The wrong assumption behind a failed call, the lockfiles looked for at the workspace
 /// root and in the call's folder.
 fn cause_of(workspace: &Workspace, cwd: Option<&Path>, failed: &Failed) -> Option<Found> {
@@ -295,21 +226,6 @@ fn cause_of(workspace: &Workspace, cwd: Option<&Path>, failed: &Failed) -> Optio
         found.subject.clone_from(path);
     }
     Some(found)
-}
-
-/// The reminder to record the lesson of a failure.
-fn reminder(found: &Found) -> String {
-    let categories = crate::rules::Category::ALL
-        .map(crate::rules::Category::as_str)
-        .join(", ");
-    format!(
-        "autofix: this tool call failed on a wrong assumption ({}: `{}`). Once it is put \
-         right, if it taught something about this repository, record it as a rule so that \
-         no session assumes it again: autofix learn -c CATEGORY -w \"WHY\" \"Always/Never \
-         ...\" (CATEGORY: {categories}).",
-        found.cause.describe(),
-        found.subject
-    )
 }
 
 /// Whether `found` is named for the first time in this session, remembering it. Without

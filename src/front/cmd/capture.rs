@@ -67,10 +67,10 @@ fn post_tool(context: &Context, agent: crate::front::cli::EditAgent) {
     })();
     match answer {
         Ok(output) => {
-            if let Some(text) = output.answer {
+            if let Some(text) = crate::render::edit_hook::to_agent(&output) {
                 let _ = print(&text);
             }
-            if let Some(line) = output.not_run {
+            if let Some(line) = crate::render::edit_hook::not_run(&output) {
                 eprint(&line);
             }
         }
