@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Annotate, Render};
-use crate::report::diagnostics::{self, Counts, DiagnosticJson};
+use crate::report::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
 use crate::rules::check::Report;
@@ -65,6 +65,13 @@ impl Render for Report {
     fn to_json(&self) -> String {
         crate::report::text::json_document(&document(self))
     }
+
+    /// Each finding's JSON made as it is written: a file with a finding on every rule
+    /// need not hold the document, nor a copy of each finding, beside the report.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &document(self))?;
+        out.write_all(b"\n")
+    }
 }
 
 impl Annotate for Report {
@@ -91,7 +98,16 @@ fn document(report: &Report) -> ReportJson<'_> {
         rules: report.rules,
         ok: !report.has_errors(),
         summary: report.counts(),
-        diagnostics: diagnostics::json_of(&report.diagnostics),
+        diagnostics: Findings(&report.diagnostics),
+    }
+}
+
+/// The findings as a JSON array, each in its JSON shape when it is serialised.
+struct Findings<'a>(&'a [Diagnostic]);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(DiagnosticJson::from))
     }
 }
 
@@ -104,5 +120,5 @@ struct ReportJson<'a> {
     rules: usize,
     ok: bool,
     summary: Counts,
-    diagnostics: Vec<DiagnosticJson<'a>>,
+    diagnostics: Findings<'a>,
 }

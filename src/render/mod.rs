@@ -37,6 +37,11 @@ pub(crate) trait Render {
 
     /// The `--format json` document: pretty JSON with its `version`, then a newline.
     fn to_json(&self) -> String;
+
+    /// [`Render::to_json`], written to `out` as it is made.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(self.to_json().as_bytes())
+    }
 }
 
 /// A report with a GitHub Actions form: one workflow command per finding.

@@ -27,7 +27,7 @@ struct Run<'a> {
     tool: Tool,
     automation_details: AutomationDetails<'a>,
     column_kind: &'static str,
-    results: Vec<SarifResult>,
+    results: Results<'a>,
 }
 
 #[derive(Serialize)]
@@ -185,37 +185,21 @@ pub(crate) fn render(
     base: &Path,
     fallback_file: &Path,
 ) -> String {
-    let results = diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let file = diagnostic.file.as_deref().unwrap_or(fallback_file);
-            let (uri, uri_base_id) = uri(file, base);
-            let position = diagnostic.position;
-            let mut message = diagnostic.message.to_string();
-            if let Some(help) = &diagnostic.help {
-                message.push_str("\nhelp: ");
-                message.push_str(help);
-            }
-            SarifResult {
-                rule_id: diagnostic.code.as_str(),
-                rule_index: Code::ALL
-                    .iter()
-                    .position(|c| *c == diagnostic.code)
-                    .expect("every code is in Code::ALL"),
-                level: level(diagnostic.severity()),
-                message: Text { text: message },
-                locations: [Location {
-                    physical_location: PhysicalLocation {
-                        artifact_location: ArtifactLocation { uri, uri_base_id },
-                        region: Region {
-                            start_line: position.map_or(1, |p| p.line.max(1)),
-                            start_column: position.map_or(1, |p| p.column.max(1)),
-                        },
-                    },
-                }],
-            }
-        })
-        .collect();
+    let mut out = Vec::new();
+    write(&mut out, diagnostics, category, base, fallback_file)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("JSON is text")
+}
+
+/// [`render`], written to `out` as it is made: each result is made as it is written, so a
+/// file with a finding on every rule is never held whole as a log.
+pub(crate) fn write(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    category: &str,
+    base: &Path,
+    fallback_file: &Path,
+) -> std::io::Result<()> {
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",
@@ -230,10 +214,60 @@ pub(crate) fn render(
             },
             automation_details: AutomationDetails { id: category },
             column_kind: "unicodeCodePoints",
-            results,
+            results: Results {
+                diagnostics,
+                base,
+                fallback_file,
+            },
         }],
     };
-    crate::report::text::json_document(&log)
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
+}
+
+/// The results of a run, each made from its finding when it is serialised.
+struct Results<'a> {
+    diagnostics: &'a [Diagnostic],
+    base: &'a Path,
+    fallback_file: &'a Path,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let results = (self.diagnostics.iter())
+            .map(|diagnostic| result(diagnostic, self.base, self.fallback_file));
+        serializer.collect_seq(results)
+    }
+}
+
+/// One finding as a SARIF result.
+fn result(diagnostic: &Diagnostic, base: &Path, fallback_file: &Path) -> SarifResult {
+    let file = diagnostic.file.as_deref().unwrap_or(fallback_file);
+    let (uri, uri_base_id) = uri(file, base);
+    let position = diagnostic.position;
+    let mut message = diagnostic.message.to_string();
+    if let Some(help) = &diagnostic.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    SarifResult {
+        rule_id: diagnostic.code.as_str(),
+        rule_index: Code::ALL
+            .iter()
+            .position(|c| *c == diagnostic.code)
+            .expect("every code is in Code::ALL"),
+        level: level(diagnostic.severity()),
+        message: Text { text: message },
+        locations: [Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation { uri, uri_base_id },
+                region: Region {
+                    start_line: position.map_or(1, |p| p.line.max(1)),
+                    start_column: position.map_or(1, |p| p.column.max(1)),
+                },
+            },
+        }],
+    }
 }
 
 #[cfg(test)]

@@ -302,23 +302,21 @@ pub(crate) fn check(context: &Context, args: CheckArgs) -> anyhow::Result<ExitCo
         let existing = crate::ops::dry_run::existing_matches(&workspace)?;
         report.diagnostics.extend(existing);
     }
-    print(&match args.format {
-        DiagnosticsFormat::Text => {
-            // Written as it is made: a file of many findings need not be held twice.
-            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            report.write_text(&mut stdout, context.stdout_painter())?;
-            std::io::Write::flush(&mut stdout)?;
-            return Ok(status(report.has_errors()));
-        }
-        DiagnosticsFormat::Json => report.to_json(),
-        DiagnosticsFormat::Github => report.to_github(),
-        DiagnosticsFormat::Sarif => crate::report::sarif::render(
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        // Written as they are made: a file of many findings need not be held twice.
+        DiagnosticsFormat::Text => report.write_text(&mut stdout, context.stdout_painter())?,
+        DiagnosticsFormat::Json => report.write_json(&mut stdout)?,
+        DiagnosticsFormat::Github => stdout.write_all(report.to_github().as_bytes())?,
+        DiagnosticsFormat::Sarif => crate::report::sarif::write(
+            &mut stdout,
             &report.diagnostics,
             "autofix-check/",
             &workspace.repository_root(),
             Path::new(&report.path),
-        ),
-    })?;
+        )?,
+    }
+    stdout.flush()?;
     Ok(status(report.has_errors()))
 }
 
