@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Annotate, Render};
-use crate::report::diagnostics::{self, Counts, Diagnostic, DiagnosticJson};
+use crate::report::diagnostics::{self, Counts, JsonFindings};
 use crate::report::paint::Painter;
 use crate::report::text::counted;
 use crate::rules::check::Report;
@@ -98,16 +98,7 @@ fn document(report: &Report) -> ReportJson<'_> {
         rules: report.rules,
         ok: !report.has_errors(),
         summary: report.counts(),
-        diagnostics: Findings(&report.diagnostics),
-    }
-}
-
-/// The findings as a JSON array, each in its JSON shape when it is serialised.
-struct Findings<'a>(&'a [Diagnostic]);
-
-impl Serialize for Findings<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(DiagnosticJson::from))
+        diagnostics: JsonFindings(&report.diagnostics),
     }
 }
 
@@ -120,5 +111,5 @@ struct ReportJson<'a> {
     rules: usize,
     ok: bool,
     summary: Counts,
-    diagnostics: Findings<'a>,
+    diagnostics: JsonFindings<'a>,
 }

@@ -9,6 +9,7 @@
 pub(crate) mod check;
 pub(crate) mod doctor;
 pub(crate) mod edit_hook;
+pub(crate) mod enforce;
 pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod init;

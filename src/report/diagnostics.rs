@@ -752,6 +752,16 @@ pub(crate) fn json_of(diagnostics: &[Diagnostic]) -> Vec<DiagnosticJson<'_>> {
     diagnostics.iter().map(DiagnosticJson::from).collect()
 }
 
+/// Findings as a JSON array, each made in its JSON shape as it is serialised: a document
+/// written as it is made holds no copy of them.
+pub(crate) struct JsonFindings<'a>(pub &'a [Diagnostic]);
+
+impl serde::Serialize for JsonFindings<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(DiagnosticJson::from))
+    }
+}
+
 /// GitHub's escaping of a workflow command's message (actions/toolkit `command.ts`).
 fn escape_data(text: &str) -> String {
     text.replace('%', "%25")

@@ -1,14 +1,15 @@
 //! `autofix enforce`: the rules' checks over what changed, in text, JSON, GitHub
 //! annotations or SARIF.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::front::cli::{DiagnosticsFormat, EnforceArgs};
-use crate::front::context::{Context, print, status};
-use crate::ops::enforce::{self, Changes, Report};
+use crate::front::context::{Context, status};
+use crate::ops::enforce::{self, Changes};
+use crate::render::Render as _;
 use crate::report::diagnostics::{self, Counts};
-use crate::report::text::json_document;
 
 pub(crate) fn enforce(context: &Context, args: EnforceArgs) -> anyhow::Result<ExitCode> {
     let workspace = context.workspace()?;
@@ -29,44 +30,22 @@ pub(crate) fn enforce(context: &Context, args: EnforceArgs) -> anyhow::Result<Ex
         ));
     }
     diagnostics::sort(&mut report.diagnostics);
-    print(&match args.format {
-        DiagnosticsFormat::Text => {
-            let mut text = diagnostics::text_of(&report.diagnostics, context.stdout_painter());
-            text.push_str(&summary(&report));
-            text
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        // Written as they are made: a run over a whole repository can find many breaks.
+        DiagnosticsFormat::Text => report.write_text(&mut stdout, context.stdout_painter())?,
+        DiagnosticsFormat::Json => report.write_json(&mut stdout)?,
+        DiagnosticsFormat::Github => {
+            stdout.write_all(diagnostics::github_of(&report.diagnostics).as_bytes())?;
         }
-        DiagnosticsFormat::Json => json(&report),
-        DiagnosticsFormat::Github => diagnostics::github_of(&report.diagnostics),
-        DiagnosticsFormat::Sarif => crate::report::sarif::render(
+        DiagnosticsFormat::Sarif => crate::report::sarif::write(
+            &mut stdout,
             &report.diagnostics,
             "autofix-enforce/",
             &workspace.repository_root(),
             Path::new(&workspace.shown),
-        ),
-    })?;
-    Ok(status(Counts::of(&report.diagnostics).errors > 0))
-}
-
-fn summary(report: &Report) -> String {
-    use crate::report::text::{counted, plural_s};
-    if report.checks == 0 {
-        return "No active rule has a check: nothing to enforce (add one with `autofix learn --check REGEX`).\n"
-            .to_string();
+        )?,
     }
-    format!(
-        "Checked {} against {} rule{} with a check: {}.\n",
-        counted(report.files, "file"),
-        report.checks,
-        plural_s(report.checks),
-        counted(report.diagnostics.len(), "violation"),
-    )
-}
-
-fn json(report: &Report) -> String {
-    json_document(&serde_json::json!({
-        "version": 1,
-        "checks": report.checks,
-        "files": report.files,
-        "diagnostics": diagnostics::json_of(&report.diagnostics),
-    }))
+    stdout.flush()?;
+    Ok(status(Counts::of(&report.diagnostics).errors > 0))
 }
