@@ -14,12 +14,12 @@ pub(crate) fn to_client(answer: &Answer) -> String {
     )
 }
 
-/// The context line added to a prompt the hook hears (`capture::repeats::hear`): for a rule said
-/// word for word, to follow it; for a correction, the rules nearest it for the agent to
-/// judge, and the one command that answers the note (`note`, when the repository keeps
-/// notes): said again, `verdict ID restated N`; changed, `learn … --supersedes N --note
-/// ID`; new, `learn … --note ID`; none of these, `verdict ID nothing`. Each command stands
-/// in a code span, ready to copy but for its placeholders.
+/// The context line added to a prompt the hook hears (`capture::repeats::hear`): for a
+/// rule said word for word, to follow it; for a correction, the rules nearest it for the
+/// agent to judge, and the one command that answers the note (`note`, when the repository
+/// keeps notes): said again, `verdict ID restated N`; changed, `learn … --supersedes N
+/// --note ID`; new, `learn … --note ID`; none of these, `verdict ID nothing`. Each command
+/// stands in a code span, ready to copy but for its placeholders.
 fn reminder(heard: &Heard, note: Option<&Note>) -> String {
     let learn = "autofix learn \"Always/Never ...\"";
     // The rule is in the agent's context already: the note names it by its number and
