@@ -43,19 +43,11 @@ fn summary(report: &Report) -> String {
 
 impl Render for Report {
     fn to_text(&self, painter: Painter) -> String {
-        let mut out = Vec::new();
-        self.write_text(&mut out, painter)
-            .expect("writing to memory cannot fail");
-        String::from_utf8(out).expect("the report is text")
+        super::written(|out| self.write_text(out, painter))
     }
 
     fn write_text(&self, out: &mut dyn std::io::Write, painter: Painter) -> std::io::Result<()> {
-        let mut finding = String::new();
-        for diagnostic in &self.diagnostics {
-            finding.clear();
-            diagnostics::render_text(&mut finding, diagnostic, painter);
-            out.write_all(finding.as_bytes())?;
-        }
+        diagnostics::write_text(out, &self.diagnostics, painter)?;
         if !self.diagnostics.is_empty() {
             out.write_all(b"\n")?;
         }

@@ -49,3 +49,10 @@ pub(crate) trait Render {
 pub(crate) trait Annotate: Render {
     fn to_github(&self) -> String;
 }
+
+/// The text `write` writes, collected: [`Render::to_text`] of a report that streams it.
+fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
+    let mut out = Vec::new();
+    write(&mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("a report is text")
+}

@@ -729,6 +729,22 @@ pub(crate) fn render_github(out: &mut String, diagnostic: &Diagnostic) {
     let _ = writeln!(out, "::{}", escape_data(&message));
 }
 
+/// Every diagnostic as text, written to `out` one at a time (a report of many findings
+/// need not be held whole).
+pub(crate) fn write_text(
+    out: &mut dyn std::io::Write,
+    diagnostics: &[Diagnostic],
+    painter: Painter,
+) -> std::io::Result<()> {
+    let mut finding = String::new();
+    for diagnostic in diagnostics {
+        finding.clear();
+        render_text(&mut finding, diagnostic, painter);
+        out.write_all(finding.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// Every diagnostic in the text form, in order: the one text renderer of findings.
 pub(crate) fn text_of(diagnostics: &[Diagnostic], painter: Painter) -> String {
     let mut out = String::new();

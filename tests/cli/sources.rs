@@ -220,6 +220,21 @@ fn add_pins_vendors_and_lists_the_imported_rules() {
     assert_eq!(sandbox.read(format!("app/{LOCK}")), before);
 }
 
+/// Pushes the source's second version, rule 3 superseding rule 2, and returns its rules.
+fn push_v2(sandbox: &Sandbox, origin: &Origin) -> Vec<OrgRule> {
+    let mut v2 = ORG_V1.to_vec();
+    v2.push((
+        3,
+        "TOOL",
+        "Always use the v2 HTTP client - because v1 is retired.",
+        "supersedes rule 2",
+        false,
+    ));
+    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
+    origin.push(sandbox, false);
+    v2
+}
+
 /// Each `sources` command's output whole: add, list (text and JSON), outdated when
 /// current and when behind, update's dry run and update. git's dates and identity are
 /// fixed, so the commits are the same on every run.
@@ -238,16 +253,7 @@ fn every_sources_commands_output() {
     ] {
         insta::assert_snapshot!(name, shown(&run(&sandbox, args)));
     }
-    let mut v2 = ORG_V1.to_vec();
-    v2.push((
-        3,
-        "TOOL",
-        "Always use the v2 HTTP client - because v1 is retired.",
-        "supersedes rule 2",
-        false,
-    ));
-    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
-    origin.push(&sandbox, false);
+    push_v2(&sandbox, &origin);
     for (name, args) in [
         ("sources_outdated_behind", &["sources", "outdated"][..]),
         (
@@ -265,16 +271,7 @@ fn a_moved_branch_is_outdated_and_update_shows_the_rule_level_diff() {
     let (sandbox, origin) = setup();
     add_org(&sandbox, &origin);
     run(&sandbox, &["sources", "outdated"]).expect(0);
-    let mut v2 = ORG_V1.to_vec();
-    v2.push((
-        3,
-        "TOOL",
-        "Always use the v2 HTTP client - because v1 is retired.",
-        "supersedes rule 2",
-        false,
-    ));
-    origin.commit(".agents/autofix.json", &rules_file(&v2), "v2");
-    origin.push(&sandbox, false);
+    let v2 = push_v2(&sandbox, &origin);
     let head = git(&sandbox, &origin.bare, &["rev-parse", "main"]);
 
     let outdated = run(&sandbox, &["sources", "outdated"]).expect(1);
