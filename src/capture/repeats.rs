@@ -387,7 +387,7 @@ mod tuning {
     #[ignore]
     fn floors_on_the_dev_split() {
         let corpus = include_str!("../../tests/fixtures/pairs/dev.tsv");
-        let mut cache = Cache::open(None);
+        let mut cache = Cache::default();
         let floors = [0.0f32, 0.78, 0.80, 0.82, 0.84, 0.86, 0.88];
         let mut right = vec![0usize; floors.len()];
         let mut shown_other = vec![0usize; floors.len()];

@@ -1,6 +1,8 @@
 //! The rules' vectors kept on disk, so the model reads a rule's text once, not on every
-//! call: `autofix/vectors.bin` under git's common directory (never committed, never sent
-//! anywhere). Each vector is keyed by the model and the text it was read from, so it is
+//! call: `autofix/vectors.bin` under git's common directory, and outside git (the personal
+//! rules, a folder that is no repository) in the per-user cache
+//! (`$XDG_CACHE_HOME/autofix/`, else `~/.cache/autofix/`); never committed, never sent
+//! anywhere. Each vector is keyed by the model and the text it was read from, so it is
 //! never stale: an edited rule is a new key, a new model new keys. A missing or damaged
 //! file is rebuilt; a write that would have to wait for another writer's lock is
 //! skipped (that writer saves the same vectors), so nobody waits on it.
@@ -28,6 +30,8 @@ const MAX_RECORDS: usize = 20_000;
 #[derive(Default)]
 pub(crate) struct Cache {
     path: Option<PathBuf>,
+    /// Whether `path` is under git's directory (else in the per-user cache).
+    in_git: bool,
     /// In the file's order, oldest first.
     known: Vec<(Key, Vector)>,
     at: HashMap<Key, usize>,
@@ -37,12 +41,20 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
-    /// The cache of the repository whose git common directory is `git_dir`; `None`: no
-    /// file (outside git), every vector read by the model.
+    /// The cache of the repository whose git common directory is `git_dir`; `None`: the
+    /// per-user cache (none without `XDG_CACHE_HOME` or `HOME`: every vector read by the
+    /// model). Keys name the model and the text, so one file serves any folder.
     pub(crate) fn open(git_dir: Option<&Path>) -> Cache {
-        let path = git_dir.map(|dir| dir.join("autofix").join("vectors.bin"));
+        let folder = match git_dir {
+            Some(dir) => Some(dir.join("autofix")),
+            None => {
+                (crate::io::settings::get().cache_home.as_ref()).map(|home| home.join("autofix"))
+            }
+        };
+        let path = folder.map(|folder| folder.join("vectors.bin"));
         let mut cache = Cache {
             path,
+            in_git: git_dir.is_some(),
             ..Cache::default()
         };
         if let Some(bytes) = cache.path.as_ref().and_then(|p| std::fs::read(p).ok()) {
@@ -125,7 +137,11 @@ impl Cache {
             return;
         }
         let folder = path.parent().unwrap_or(Path::new("."));
-        let Ok(locked) = Fence::git_folder(folder).lock(path, Duration::ZERO) else {
+        let fence = match self.in_git {
+            true => Fence::git_folder(folder),
+            false => Fence::user_directory(),
+        };
+        let Ok(locked) = fence.lock(path, Duration::ZERO) else {
             return;
         };
         // Another process may have saved vectors since this one read the file: keep them.

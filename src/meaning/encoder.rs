@@ -78,7 +78,10 @@ const TABLE: &str = "embeddings.word_embeddings.weight";
 fn encoder() -> Result<&'static Encoder, ModelError> {
     static ENCODER: OnceLock<Result<Encoder, String>> = OnceLock::new();
     ENCODER
-        .get_or_init(|| load().map_err(|error| error.0))
+        .get_or_init(|| {
+            let loaded = || load().map_err(|error| error.0);
+            one_thread().map_or_else(loaded, |pool| pool.install(loaded))
+        })
         .as_ref()
         .map_err(|error| ModelError(error.clone()))
 }
@@ -148,14 +151,28 @@ fn load() -> Result<Encoder, ModelError> {
     Ok(encoder)
 }
 
-/// The vectors of `texts`, in order.
+/// The vectors of `texts`, in order. Up to a [`BATCH`] (a prompt, a rule just learned)
+/// is read by one thread: split across the cores, its small matrix products gain nothing
+/// and the idle workers spin, which cost a `learn` half again its CPU time.
 pub(crate) fn embed(texts: &[&str]) -> Result<Vec<Vector>, ModelError> {
     let encoder = encoder()?;
-    let mut vectors = Vec::with_capacity(texts.len());
-    for batch in texts.chunks(BULK_BATCH) {
-        vectors.extend(embed_batch(encoder, batch)?);
+    let read = || {
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BULK_BATCH) {
+            vectors.extend(embed_batch(encoder, batch)?);
+        }
+        Ok(vectors)
+    };
+    match one_thread() {
+        Some(pool) if texts.len() <= BATCH => pool.install(read),
+        _ => read(),
     }
-    Ok(vectors)
+}
+
+/// A pool of one worker, for small work (see [`embed`]).
+fn one_thread() -> Option<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    (POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().num_threads(1).build().ok())).as_ref()
 }
 
 /// One forward pass over `texts`, padded to the longest; the mean of each text's own

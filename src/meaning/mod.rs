@@ -109,7 +109,12 @@ pub(crate) fn near_rules(
     if mine.is_empty() {
         return Ok(Vec::new());
     }
-    let mine = centred(&encoder::embed(&[mine.as_str()])?.remove(0));
+    // Through the cache: the text is often a rule just learned, which the next call
+    // compares with its own.
+    let Some(mine) = cache.vectors(&[mine.as_str()], None)?.remove(0) else {
+        return Ok(Vec::new());
+    };
+    let mine = centred(&mine);
     let contents: Vec<String> = rules.iter().map(|rule| content(rule)).collect();
     let contents: Vec<&str> = contents.iter().map(String::as_str).collect();
     let deadline = budget.map(|budget| std::time::Instant::now() + budget);
@@ -387,7 +392,7 @@ mod tests {
             "Run cargo fmt before committing.",
             "Prefer named exports over default exports.",
         ];
-        let mut cache = Cache::open(None);
+        let mut cache = Cache::default();
         let rank = |text: &str, cache: &mut Cache| rank(text, &rules, cache, None).unwrap()[0].at;
         assert_eq!(rank("Non, utilise pnpm, pas npm.", &mut cache), 0);
         assert_eq!(
@@ -436,7 +441,7 @@ mod tuning {
     #[test]
     #[ignore]
     fn near_rules_on_the_dev_pairs() {
-        let mut cache = Cache::open(None);
+        let mut cache = Cache::default();
         let mut found: Vec<(&str, f32, f32)> = Vec::new();
         for f in dev_lines() {
             let v: Vec<Vec<f32>> = f[2].split(" ¦ ").map(|r| vector(&mut cache, r)).collect();
@@ -484,7 +489,7 @@ mod tuning {
     #[test]
     #[ignore]
     fn near_rules_in_one_dev_file() {
-        let mut cache = Cache::open(None);
+        let mut cache = Cache::default();
         let mut file: Vec<&str> = dev_lines()
             .flat_map(|f| f[2].split(" ¦ ").map(directive).collect::<Vec<_>>())
             .collect();

@@ -286,6 +286,39 @@ fn the_kept_vectors_are_rebuilt_when_damaged_and_never_stale() {
     assert!(!String::from_utf8_lossy(&status.stdout).contains("vectors"));
 }
 
+/// Outside git (the personal rules, a folder that is no repository) the vectors are kept
+/// in the per-user cache, `$XDG_CACHE_HOME/autofix/` else `~/.cache/autofix/`: each rule
+/// learned is read by the model once, and nothing is written beside the rules.
+#[test]
+fn outside_git_the_vectors_are_kept_in_the_per_user_cache() {
+    let sandbox = Sandbox::new();
+    let record = 16 + 384 * 2;
+    let learned = ["Always use named exports", "Never push directly to main"];
+    for rule in learned {
+        sandbox.run(&["learn", rule, "--no-export"]).expect(0);
+    }
+    // The first rule's vector, kept when the second was compared with it, then the second's.
+    let cache = sandbox.join("home/.cache/autofix/vectors.bin");
+    let kept = std::fs::read(&cache).unwrap();
+    assert!(kept.starts_with(b"AFVEC01\n"));
+    assert_eq!(kept.len(), 8 + 2 * record);
+    let mut beside: Vec<_> = std::fs::read_dir(sandbox.join(".agents"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    beside.sort();
+    assert_eq!(beside, [".gitignore", "autofix.json"]);
+    // `XDG_CACHE_HOME` names another folder.
+    let mut learn = sandbox.command(&["learn", "Always run the linter", "--no-export"]);
+    let status = learn
+        .env("XDG_CACHE_HOME", sandbox.join("xdg"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let elsewhere = std::fs::read(sandbox.join("xdg/autofix/vectors.bin")).unwrap();
+    assert_eq!(elsewhere.len(), 8 + 3 * record);
+}
+
 /// What `check` reports of a pair of rules: a verdict of its own (the same words, or
 /// their reversal: what `learn` refuses), a near pair to settle, or nothing.
 #[derive(Clone, Copy, Debug, PartialEq)]
