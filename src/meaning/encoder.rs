@@ -153,7 +153,7 @@ fn load() -> Result<Encoder, ModelError> {
 
 /// The vectors of `texts`, in order. Up to a [`BATCH`] (a prompt, a rule just learned)
 /// is read by one thread: split across the cores, its small matrix products gain nothing
-/// and the idle workers spin, which cost a `learn` half again its CPU time.
+/// and the idle worker spins.
 pub(crate) fn embed(texts: &[&str]) -> Result<Vec<Vector>, ModelError> {
     let encoder = encoder()?;
     let read = || {
