@@ -78,10 +78,7 @@ const TABLE: &str = "embeddings.word_embeddings.weight";
 fn encoder() -> Result<&'static Encoder, ModelError> {
     static ENCODER: OnceLock<Result<Encoder, String>> = OnceLock::new();
     ENCODER
-        .get_or_init(|| {
-            let loaded = || load().map_err(|error| error.0);
-            one_thread().map_or_else(loaded, |pool| pool.install(loaded))
-        })
+        .get_or_init(|| load().map_err(|error| error.0))
         .as_ref()
         .map_err(|error| ModelError(error.clone()))
 }

@@ -287,8 +287,8 @@ fn the_kept_vectors_are_rebuilt_when_damaged_and_never_stale() {
 }
 
 /// Outside git (the personal rules, a folder that is no repository) the vectors are kept
-/// in the per-user cache, `$XDG_CACHE_HOME/autofix/` else `~/.cache/autofix/`: each rule
-/// learned is read by the model once, and nothing is written beside the rules.
+/// in the per-user cache, `$XDG_CACHE_HOME/autofix/` else `~/.cache/autofix/`: a vector
+/// for each rule compared, and nothing written beside the rules.
 #[test]
 fn outside_git_the_vectors_are_kept_in_the_per_user_cache() {
     let sandbox = Sandbox::new();
