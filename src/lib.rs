@@ -14,6 +14,9 @@
 //! - `ops`: the operations both front ends offer (`service`, `learning`, `ledger`);
 //! - the domains: `merge`, `init`, `capture`, `export`, `sources` over `rules`, and
 //!   `preset` beside them;
+//! - `meaning`: which rules a text comes near, by the sentence model compiled in;
+//! - `text`: one way to read text for every reader of it (sentences, words, cue phrases,
+//!   the linear scorer and its trainer);
 //! - `report`: diagnostics and their renderers, positions in JSON, color, counted nouns;
 //! - `io`: the one write path (`safe_write` over `atomic` and `lock`), discovery
 //!   (`workspace`), the one place that runs git, and the size limits of every read.
@@ -37,6 +40,7 @@ mod render;
 mod report;
 mod rules;
 mod sources;
+mod text;
 
 pub use report::diagnostics::Code;
 

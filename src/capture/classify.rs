@@ -12,242 +12,26 @@
 //! labelled corpus) scores each unit; the prompt is a correction when its best unit
 //! reaches the threshold, so a correction buried in a long request still counts.
 
-use super::model;
+use std::sync::OnceLock;
 
-/// Personal cues (the feature `k personal`): the user addresses a mistake of the agent's.
-/// Hand-written before the model; the model weighs them with the rest.
-const PERSONAL: &[&str] = &[
-    "i told you",
-    "i already told you",
-    "i've told you",
-    "ive told you",
-    "i have told you",
-    "how many times",
-    "i said to",
-    "i said not",
-    "i said we",
-    "i said use",
-    "i asked you to",
-    "i asked you not",
-    "you forgot",
-    "you keep",
-    "you always forget",
-    "you did it again",
-    "you were supposed to",
-    "you should have",
-    "you shouldn't have",
-    "you should not have",
-    "you ignored",
-    "you didn't follow",
-    "you did not follow",
-    "that's not what i",
-    "that is not what i",
-    "this is not what i",
-    "not what i asked",
-    "je t'ai dit",
-    "je t'avais dit",
-    "je vous ai dit",
-    "je vous avais dit",
-    "je te l'ai dit",
-    "je l'ai deja dit",
-    "combien de fois",
-    "tu as oublie",
-    "tu as encore",
-    "tu oublies",
-    "vous avez oublie",
-    "tu aurais du",
-    "vous auriez du",
-    "tu n'aurais pas du",
-    "ce n'est pas ce que",
-    "c'est pas ce que",
-];
+use crate::text::cues::{EXCUSES, PERSONAL, QUESTION_WORDS, STRONG, STRONG_OPENERS, TOLD, WEAK};
+use crate::text::fold_accent;
+use crate::text::linear::Linear;
 
-/// Lasting-rule cues (`k strong`): "from now on", "désormais".
-const STRONG: &[&str] = &[
-    "from now on",
-    "going forward",
-    "from here on",
-    "in the future ,",
-    "next time",
-    "for future reference",
-    "never again",
-    "don't ever",
-    "do not ever",
-    "never ever",
-    "that's wrong",
-    "that is wrong",
-    "this is wrong",
-    "that's not right",
-    "that is not right",
-    "not like that",
-    "not that way",
-    "we always",
-    "we never",
-    "we don't use",
-    "we do not use",
-    "we prefer",
-    "our convention",
-    "the convention here",
-    "in this repo we",
-    "in this project we",
-    "in this codebase we",
-    "here we use",
-    "we use tabs",
-    "we use spaces",
-    "please remember",
-    "remember that",
-    "keep in mind",
-    "stop using",
-    "stop adding",
-    "stop doing",
-    "stop writing",
-    "stop creating",
-    "stop putting",
-    "stop running",
-    "stop changing",
-    "stop touching",
-    "a partir de maintenant",
-    "desormais",
-    "dorenavant",
-    "a l'avenir",
-    "la prochaine fois",
-    "plus jamais",
-    "ne jamais",
-    "c'est faux",
-    "pas comme ca",
-    "on utilise toujours",
-    "on n'utilise jamais",
-    "on n'utilise pas",
-    "ici on utilise",
-    "chez nous on",
-    "dans ce projet on",
-    "dans ce repo on",
-    "nous utilisons toujours",
-    "souviens-toi",
-    "rappelle-toi",
-    "retiens que",
-    "arrete de",
-    "arretez de",
-    "n'utilise jamais",
-    "n'utilisez jamais",
-];
+/// The model's file, written by `train` (see [`crate::text::linear`] for its form).
+const MODEL_FILE: &str = include_str!("model.tsv");
 
-/// Openers (`k opener`), matched at the start of a sentence (after `|`).
-const STRONG_OPENERS: &[&str] = &[
-    "| no ,",
-    "| no |",
-    "| no no",
-    "| nope",
-    "| non ,",
-    "| non |",
-    "| non non",
-    "| wrong",
-    "| always ",
-    "| never ",
-    "| toujours ",
-    "| jamais ",
-    "| ne jamais",
-    "| we use ",
-    "| on utilise ",
-    "| nous utilisons ",
-    "| utilise plutot",
-    "| utilisez plutot",
-    "| ne touche jamais",
-];
-
-/// Weak cues (`k weak`, and `k weak 2` for two or more): common in corrections and in
-/// ordinary prompts alike.
-const WEAK: &[&str] = &[
-    "instead",
-    "rather than",
-    "not npm",
-    "not yarn",
-    "again",
-    "why did you",
-    "why would you",
-    "pourquoi as-tu",
-    "pourquoi tu as",
-    "pourquoi avez-vous",
-    "plutot",
-    "au lieu de",
-    "a la place",
-    "encore",
-    "wrong",
-    "incorrect",
-    "mistake",
-    "erreur",
-    "faux",
-    "don't",
-    "do not",
-    "dont",
-    "never",
-    "always",
-    "ne pas",
-    "n'utilise pas",
-    "n'utilisez pas",
-    "ne mets pas",
-    "ne fais pas",
-    "ne touche pas",
-    "stop",
-    "anymore",
-    "any more",
-    "in this repo",
-    "in this project",
-    "dans ce projet",
-    "please use",
-    "use only",
-    "only use",
-];
-
-/// Phrases that look like cues but are not ("never mind", "no problem"): `k excuse`.
-const EXCUSES: &[&str] = &[
-    "| never mind",
-    "| nevermind",
-    "| no problem",
-    "| no worries",
-    "| no rush",
-    "| no idea",
-    "| no need",
-    "| non merci",
-    "| always-on",
-];
-
-/// Words that open a question that asks for information rather than correcting: a
-/// question that starts with one is `k asks`.
-const QUESTION_WORDS: &[&str] = &[
-    "how",
-    "what",
-    "where",
-    "which",
-    "who",
-    "when",
-    "can",
-    "could",
-    "would",
-    "is",
-    "are",
-    "does",
-    "do",
-    "should",
-    "will",
-    "comment",
-    "quel",
-    "quelle",
-    "quels",
-    "quelles",
-    "ou",
-    "est-ce",
-    "peux-tu",
-    "pouvez-vous",
-    "qu'est-ce",
-    "combien",
-];
+/// The classifier's model, read on first use.
+fn model() -> &'static Linear {
+    static MODEL: OnceLock<Linear> = OnceLock::new();
+    MODEL.get_or_init(|| Linear::read(MODEL_FILE))
+}
 
 /// Whether `prompt` is a correction or a convention worth recording as a rule: the best
 /// score of its sentences (alone or with the next one) reaches the model's threshold. It
 /// stops at the first unit that does.
 pub(crate) fn is_correction(prompt: &str) -> bool {
-    let threshold = model::threshold();
+    let threshold = model().threshold;
     best_unit(prompt, Some(threshold)) >= threshold
 }
 
@@ -270,14 +54,14 @@ fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
         let weighted: Vec<(String, f32)> = sentence
             .into_iter()
             .map(|feature| {
-                let weight = model::weight(&feature).unwrap_or(0.0);
+                let weight = model().weight(&feature).unwrap_or(0.0);
                 (feature, weight)
             })
             .collect();
-        let alone = model::bias() + weighted.iter().map(|(_, w)| w).sum::<f32>();
+        let alone = model().bias + weighted.iter().map(|(_, w)| w).sum::<f32>();
         best = best.max(alone);
         if let Some(previous) = &previous {
-            best = best.max(model::bias() + union_sum(previous, &weighted));
+            best = best.max(model().bias + union_sum(previous, &weighted));
         }
         if stop_at.is_some_and(|at| best >= at) {
             return best;
@@ -286,7 +70,7 @@ fn best_unit(prompt: &str, stop_at: Option<f32>) -> f32 {
     }
     if best == f32::NEG_INFINITY {
         // No sentence at all: the one unit `empty`.
-        return model::bias() + model::weight("empty").unwrap_or(0.0);
+        return model().bias + model().weight("empty").unwrap_or(0.0);
     }
     best
 }
@@ -410,7 +194,7 @@ fn cue_features(sentence: &str, question: bool, features: &mut Vec<String>) {
             features.push(format!("k {name} 2"));
         }
     };
-    push("personal", count(PERSONAL));
+    push("personal", count(PERSONAL) + count(&TOLD));
     push("strong", count(STRONG));
     push("opener", count(STRONG_OPENERS));
     push("weak", count(WEAK));
@@ -512,19 +296,6 @@ fn normalize(prompt: &str) -> String {
     out
 }
 
-/// French accents folded, so "désormais" and "desormais" match one cue.
-fn fold_accent(c: char) -> char {
-    match c {
-        'à' | 'â' | 'ä' => 'a',
-        'é' | 'è' | 'ê' | 'ë' => 'e',
-        'î' | 'ï' => 'i',
-        'ô' | 'ö' => 'o',
-        'ù' | 'û' | 'ü' => 'u',
-        'ç' => 'c',
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -548,13 +319,19 @@ mod tests {
         prompt_units(prompt)
             .iter()
             .map(|unit| {
-                model::bias()
+                model().bias
                     + unit
                         .iter()
-                        .map(|f| model::weight(f).unwrap_or(0.0))
+                        .map(|f| model().weight(f).unwrap_or(0.0))
                         .sum::<f32>()
             })
             .fold(f32::NEG_INFINITY, f32::max)
+    }
+
+    #[test]
+    fn every_weight_of_the_model_is_found_by_the_search() {
+        crate::text::linear::assert_searchable(model());
+        assert!(model().threshold != 0.0 && model().bias != 0.0);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Catching corrections: the [`classify`]er (a linear model over the prompt's words, its
-//! weights in `model`, trained by `train`), the prompt-submit hook that reminds the agent
+//! weights in `model.tsv`, trained by `train` with the scorer and trainer of
+//! [`crate::text`]), the prompt-submit hook that reminds the agent
 //! to record a correction or to follow the rule it repeats ([`prompt`]), and `reflect`,
 //! which finds corrections in the agents' local transcripts ([`reflect`], reading them
 //! with `transcripts`). Autofix's own injected text is dropped first (`injected`). The
@@ -10,7 +11,6 @@
 pub(crate) mod classify;
 pub(crate) mod failure;
 mod injected;
-mod model;
 pub(crate) mod prompt;
 pub(crate) mod reflect;
 pub(crate) mod repeats;

@@ -165,7 +165,7 @@ pub(crate) fn hear(
         }
         // A pasted log must not cost one comparison per line: its corrections are judged.
         text = std::borrow::Cow::Owned(
-            (crate::meaning::sentences(&text))
+            (crate::text::sentences(&text))
                 .filter(|s| classify::is_correction(s))
                 .collect::<Vec<_>>()
                 .join("\n"),
@@ -226,7 +226,7 @@ pub(crate) fn recall(
     let mut text = injected::strip(prompt);
     if text.len() > MAX_WHOLE {
         text = std::borrow::Cow::Owned(
-            crate::meaning::sentences(&text)
+            crate::text::sentences(&text)
                 .filter(|s| classify::is_correction(s))
                 .collect::<Vec<_>>()
                 .join("\n"),

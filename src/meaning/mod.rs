@@ -12,6 +12,8 @@ pub(crate) mod encoder;
 pub(crate) use cache::Cache;
 pub(crate) use encoder::ModelError;
 
+use crate::text::{content, directive, worded_sentences};
+
 /// A rule near a text: its position among the rules ranked, and the cosine of the two.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Near {
@@ -74,7 +76,7 @@ pub(crate) const NEAR_RULES: f32 = 0.35;
 
 /// What every rule's vector shares, taken out before two rules are compared: raw, any two
 /// rules of a file score 0.85 to 0.97, and the part that tells them apart is small. The
-/// mean of the contents ([`content`]) of the rule pairs' train split's rules
+/// mean of the contents ([`crate::text::content`]) of the rule pairs' train split's rules
 /// (`tests/fixtures/pairs/train.tsv`): 384 little-endian `f32`, written by the ignored
 /// test `meaning::tests::write_the_centre` and compared with a fresh mean in every test
 /// run.
@@ -174,158 +176,9 @@ pub(crate) fn near_pairs(rules: &[&str], cache: &mut Cache) -> Result<Vec<Pair>,
     Ok(pairs)
 }
 
-/// Words that only say "do this", in lower case: a rule's polarity, not its content.
-pub(crate) const AFFIRMING: &[&str] = &[
-    "always",
-    "prefer",
-    "please",
-    "toujours",
-    "préfère",
-    "préférer",
-    "preferer",
-    "privilégie",
-    "privilégier",
-];
-
-/// Words that say "do not", in lower case: a rule's polarity, not its content.
-pub(crate) const DENYING: &[&str] = &[
-    "never", "not", "don't", "dont", "avoid", "jamais", "pas", "ne", "n'", "évite", "éviter",
-    "evite", "eviter", "plus",
-];
-
-/// What a rule is about: its directive without the words that only give its polarity
-/// ("Always", "Never", "Do not", "Ne … jamais"). Rules compared with each other are
-/// compared so: in a file where many open with "Never", the word made every two of
-/// them near.
-pub(crate) fn content(rule: &str) -> String {
-    let mut kept: Vec<&str> = Vec::new();
-    for word in directive(rule).split_whitespace() {
-        let bare = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
-        let lower = bare.to_lowercase().replace('’', "'");
-        if lower == "do" || AFFIRMING.contains(&lower.as_str()) || DENYING.contains(&lower.as_str())
-        {
-            continue;
-        }
-        // "N'utilise": the verb stays, the denial goes.
-        let elided = (lower
-            .strip_prefix("n'")
-            .is_some_and(|rest| !rest.is_empty()))
-        .then(|| word.find(['\'', '’']))
-        .flatten();
-        match elided {
-            Some(at) => kept.push(word[at..].trim_start_matches(['\'', '’'])),
-            None => kept.push(word),
-        }
-    }
-    kept.join(" ")
-}
-
-/// What opens a rule's reason, in lower case: the text before it is the directive.
-pub(crate) const REASONS: [&str; 7] = [
-    " - ",
-    " — ",
-    " – ",
-    " because ",
-    " parce qu",
-    " car ",
-    " since ",
-];
-
-/// A rule's directive: its text before the reason (" - because …", " — ", "parce que …",
-/// "car …", "since …"), which says why, not what.
-pub(crate) fn directive(rule: &str) -> &str {
-    // ASCII lower case keeps every byte's place, so an offset found in it cuts `rule`.
-    let lower = rule.to_ascii_lowercase();
-    let end = (REASONS.iter())
-        .filter_map(|reason| lower.find(reason))
-        .min()
-        .unwrap_or(rule.len());
-    rule[..end].trim_end_matches([' ', ',', ';'])
-}
-
-/// The sentences of `text`, each with its end mark: split after a line break or `;`, and
-/// after `.`, `!` or `?` that ends a word (followed by a space or the end), so `.env` or
-/// `main.rs` stay in their sentence. The one splitter of the matcher and the hook.
-pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let bytes = rest.as_bytes();
-        let end = (0..bytes.len()).find(|&at| match bytes[at] {
-            b'\n' | b';' => true,
-            b'.' | b'!' | b'?' => bytes.get(at + 1).is_none_or(u8::is_ascii_whitespace),
-            _ => false,
-        });
-        let (piece, next) = match end {
-            Some(at) => (&rest[..=at], &rest[at + 1..]),
-            None => (rest, ""),
-        };
-        rest = next;
-        Some(piece.trim_end_matches(['\n', ';']))
-    })
-}
-
-/// The sentences of `text` that hold a word, trimmed.
-fn worded_sentences(text: &str) -> impl Iterator<Item = &str> {
-    sentences(text)
-        .map(str::trim)
-        .filter(|sentence| sentence.chars().any(char::is_alphanumeric))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_directive_ends_where_the_reason_starts() {
-        assert_eq!(
-            directive("Never use var - because of hoisting."),
-            "Never use var"
-        );
-        assert_eq!(
-            directive("Use pnpm, since the lockfile is pnpm's"),
-            "Use pnpm"
-        );
-        assert_eq!(
-            directive("Utiliser pnpm parce que le lockfile est celui de pnpm."),
-            "Utiliser pnpm"
-        );
-        assert_eq!(directive("Prefer named exports."), "Prefer named exports.");
-    }
-
-    #[test]
-    fn a_rules_content_leaves_its_polarity_and_reason_out() {
-        assert_eq!(
-            content("Never use `var` - because of hoisting."),
-            "use `var`"
-        );
-        assert_eq!(content("Always prefer named exports."), "named exports.");
-        assert_eq!(content("Do not push to main"), "push to main");
-        assert_eq!(
-            content("N'utilise jamais Moment.js parce que c'est lourd"),
-            "utilise Moment.js"
-        );
-        assert_eq!(content("Never."), "");
-    }
-
-    #[test]
-    fn sentences_end_at_stops_not_at_dots_inside_words() {
-        let text = "Use e.g. tabs. Keep src/main.rs small!Done\nnext; last";
-        assert_eq!(
-            sentences(text).map(str::trim).collect::<Vec<_>>(),
-            [
-                "Use e.g.",
-                "tabs.",
-                "Keep src/main.rs small!Done",
-                "next",
-                "last"
-            ]
-        );
-        let worded: Vec<&str> = worded_sentences("Keep it small. No, use pnpm!\n;\nthen").collect();
-        assert_eq!(worded, ["Keep it small.", "No, use pnpm!", "then"]);
-    }
 
     /// The contents of the rule pairs' train split's rules, each once, sorted.
     fn train_contents() -> Vec<String> {

@@ -21,6 +21,7 @@ use crate::ops::learning::{self, Refreshed};
 use crate::report::diagnostics::Diagnostic;
 use crate::rules::similar::{self, Kind};
 use crate::rules::{self, RulesError, learn, listing};
+use crate::text::{directive, words_only};
 
 /// One `import` run.
 #[derive(Clone, Debug)]
@@ -411,14 +412,14 @@ fn keep_what_no_rule_words(items: &mut [Item], rules_then: &[(String, Vec<String
     // one look-up a line, not a scan of the rules.
     let worded: std::collections::HashSet<(String, Vec<String>)> = (rules_then.iter())
         .flat_map(|(rule, paths)| {
-            let whole = rules::words_only(rule);
-            let directive = rules::words_only(crate::meaning::directive(rule));
+            let whole = words_only(rule);
+            let directive = words_only(directive(rule));
             [(whole, scope(paths)), (directive, scope(paths))]
         })
         .collect();
     for item in items.iter_mut().filter(|i| i.status.held()) {
         let key = (
-            rules::words_only(&item.found.instruction),
+            words_only(&item.found.instruction),
             scope(&item.found.paths),
         );
         item.stays = !worded.contains(&key);

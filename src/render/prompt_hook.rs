@@ -29,7 +29,7 @@ fn reminder(heard: &Heard, note: Option<&Note>) -> String {
         format!(
             "rule {} (\"{}\")",
             rule.shown(),
-            crate::meaning::directive(&rule.instruction)
+            crate::text::directive(&rule.instruction)
         )
     };
     let (heading, tag) = match note {

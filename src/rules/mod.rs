@@ -164,28 +164,14 @@ pub(crate) fn parse_strict(path: &Path, source: String) -> Result<Document, Rule
     Ok(document)
 }
 
-/// `text` in the words two texts must share to say the same thing word for word: lower
-/// case, without Markdown's marks (`*`, `_`, `` ` ``, `~`), one space between words, no
-/// final period.
-pub(crate) fn words_only(text: &str) -> String {
-    let unmarked: String = (text.chars())
-        .filter(|c| !matches!(c, '*' | '_' | '`' | '~'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    let words = unmarked.split_whitespace().collect::<Vec<_>>().join(" ");
-    match words.strip_suffix('.') {
-        Some(stem) => stem.trim_end().to_string(),
-        None => words,
-    }
-}
-
 /// Whether a hand-written line says nothing the rule `rule` does not: the same words (see
-/// [`words_only`]), or the same words as the rule's directive, its text before the reason
+/// [`crate::text::words_only`]), or the same words as the rule's directive, its text before the reason
 /// (" - because …", "parce que …"). Only the rule's reason is set aside: a line's own
 /// reason is something the rule would not hold.
 pub(crate) fn holds_words_of(rule: &str, line: &str) -> bool {
+    use crate::text::{directive, words_only};
     let line = words_only(line);
-    line == words_only(rule) || line == words_only(crate::meaning::directive(rule))
+    line == words_only(rule) || line == words_only(directive(rule))
 }
 
 /// The key two instructions share exactly when [`same_instruction`] holds for them: trimmed

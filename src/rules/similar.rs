@@ -11,8 +11,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::meaning::{AFFIRMING, DENYING};
 use crate::report::jsonpos;
+use crate::text::cues::{ADDRESSES, AFFIRMING, ALTERNATIVES, DENYING};
+use crate::text::{self, words_only};
 
 /// How a text relates to a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -42,43 +43,22 @@ struct Statement {
     forbids: bool,
 }
 
-/// What opens a sentence to address the agent, not to say the rule ("No, use pnpm.", "I
-/// told you: never push to main."), in lower case.
-const LEADS: &[&str] = &[
-    "no, ",
-    "non, ",
-    "again, ",
-    "again: ",
-    "encore, ",
-    "so, ",
-    "ok, ",
-    "okay, ",
-    "i told you: ",
-    "i told you, ",
-    "i said: ",
-    "i said, ",
-    "as i said, ",
-    "je te l'ai dit : ",
-    "je te l'ai dit: ",
-    "je te l'ai dit, ",
-    "je t'ai dit : ",
-    "je t'ai dit, ",
-];
+/// `said` without a last clause that addresses the agent ("…, I told you").
+fn without_address_after(said: &str) -> &str {
+    (ADDRESSES.iter())
+        .find_map(|address| said.strip_suffix(address)?.strip_suffix(", "))
+        .unwrap_or(said)
+}
 
-/// A sentence's last clause that addresses the agent, not the rule ("Never push to main,
-/// I told you.").
-const TAILS: &[&str] = &[
-    ", i told you",
-    ", i said",
-    ", again",
-    ", please",
-    ", thanks",
-    ", je te l'ai dit",
-    ", je t'ai dit",
-    ", encore",
-    ", merci",
-    ", s'il te plaît",
-];
+/// `said` without its opening address to the agent ("No, …", "I told you: …", "je te l'ai
+/// dit : …"), if it has one.
+fn without_address_before(said: &str) -> Option<&str> {
+    ADDRESSES.iter().find_map(|address| {
+        let rest = said.strip_prefix(address)?;
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        rest.strip_prefix([',', ':'])?.strip_prefix(' ')
+    })
+}
 
 /// How `text` reads strictly: `None` for a question, or when no word is left.
 fn statement(text: &str) -> Option<Statement> {
@@ -88,19 +68,15 @@ fn statement(text: &str) -> Option<Statement> {
     }
     // Only what `learn` accepts of an instruction is compared.
     let end = jsonpos::floor_char_boundary(text, text.len().min(super::file::MAX_FIELD_CHARS * 4));
-    let mut flat = super::words_only(crate::meaning::directive(&text[..end])).replace('’', "'");
-    let said = flat.trim_end_matches(['!', '.', ' ']).len();
-    flat.truncate(said);
-    if let Some(tail) = TAILS.iter().find(|tail| flat.ends_with(*tail)) {
-        flat.truncate(flat.len() - tail.len());
-    }
-    while let Some(lead) = LEADS.iter().find(|lead| flat.starts_with(*lead)) {
-        flat.drain(..lead.len());
+    let flat = words_only(text::directive(&text[..end])).replace('’', "'");
+    let mut said = flat.trim_end_matches(['!', '.', ' ']);
+    said = without_address_after(said);
+    while let Some(rest) = without_address_before(said) {
+        said = rest;
     }
     let mut words: Vec<&str> = Vec::new();
     let mut forbids = false;
-    for raw in flat.split_whitespace() {
-        let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+    for word in text::words(said) {
         let word = word.trim_start_matches('\'');
         let (word, elided) = match word.strip_prefix("n'") {
             Some(rest) if !rest.is_empty() => (rest, true),
@@ -128,25 +104,11 @@ fn statement(text: &str) -> Option<Statement> {
     })
 }
 
-/// What sets aside an alternative after a sentence's directive ("Use pnpm, not npm"):
-/// the directive before it is said whole.
-const ALTERNATIVES: &[&str] = &[
-    ", not ",
-    ", never ",
-    " instead of ",
-    " rather than ",
-    ", pas ",
-    ", jamais ",
-    " au lieu de ",
-    " au lieu d'",
-    " plutôt que ",
-];
-
 /// The statements a text makes: the whole, each sentence of a longer one, and each of
 /// those before an alternative it sets aside.
 fn statements(text: &str) -> Vec<Statement> {
     let mut pieces = vec![text];
-    let sentences: Vec<&str> = crate::meaning::sentences(text).collect();
+    let sentences: Vec<&str> = text::sentences(text).collect();
     if sentences.len() > 1 {
         pieces.extend(sentences);
     }
@@ -328,6 +290,18 @@ pub(super) mod tests {
             kind("No, never use var in JavaScript, I told you.", rule),
             Some(Kind::Duplicate)
         );
+        // One list of addresses to the agent, before or after the rule.
+        for said in [
+            "Please, never use var in JavaScript.",
+            "Okay: never use var in JavaScript",
+            "Je te l'ai dit : never use var in JavaScript",
+            "Never use var in JavaScript, please!",
+            "Non, never use var in JavaScript, je t’ai dit.",
+        ] {
+            assert_eq!(kind(said, rule), Some(Kind::Duplicate), "{said}");
+        }
+        // An address is whole words: "nonsense" does not open with "non".
+        assert_eq!(kind("Nonsense, never use var in JavaScript", rule), None);
         assert_eq!(
             kind("Always use var in JavaScript.", rule),
             Some(Kind::Contradiction)
