@@ -15,8 +15,8 @@
 use std::sync::OnceLock;
 
 use crate::text::cues::{EXCUSES, PERSONAL, QUESTION_WORDS, STRONG, STRONG_OPENERS, TOLD, WEAK};
-use crate::text::fold_accent;
 use crate::text::linear::Linear;
+use crate::text::{self, fold_accent};
 
 /// The model's file, written by `train` (see [`crate::text::linear`] for its form).
 const MODEL_FILE: &str = include_str!("model.tsv");
@@ -233,12 +233,13 @@ fn has_cue(sentence: &str, cue: &str) -> bool {
     })
 }
 
-/// Lower-case, accent-free tokens separated by single spaces; commas, colons (`:` for `:`
-/// and `;`) and question marks kept as tokens, sentence ends as ` |`; text inside backticks and double quotes, fenced
-/// code blocks and `>` quoted lines dropped.
+/// The prompt as the model reads it: each sentence (as [`text::sentences`] splits them)
+/// in lower-case, accent-free tokens separated by single spaces and closed by ` |`;
+/// commas, colons and question marks kept as tokens. What the user did not say in their
+/// own words is dropped first ([`spoken`]).
 fn normalize(prompt: &str) -> String {
-    let mut out = String::with_capacity(prompt.len() + 8);
-    let mut quoted: Option<char> = None;
+    let spoken = spoken(prompt);
+    let mut out = String::with_capacity(spoken.len() + 8);
     let push_token = |out: &mut String, token: &str| {
         if !out.ends_with(' ') && !out.is_empty() {
             out.push(' ');
@@ -246,9 +247,44 @@ fn normalize(prompt: &str) -> String {
         out.push_str(token);
         out.push(' ');
     };
+    let worded = text::sentences(&spoken).filter(|s| s.chars().any(char::is_alphanumeric));
+    for sentence in worded {
+        for c in sentence.chars() {
+            match c {
+                '\'' | '\u{2019}' | '\u{2018}' => out.push('\''),
+                '-' if !out.ends_with(' ') && !out.is_empty() => out.push('-'),
+                ',' => push_token(&mut out, ","),
+                // A colon or semicolon joins clauses of one thought ("I told you: never…",
+                // "You used X; does it stream?"): a token, and no sentence ends at it.
+                ':' | ';' => push_token(&mut out, ":"),
+                '?' => push_token(&mut out, "?"),
+                c if c.is_alphanumeric() => {
+                    for lower in c.to_lowercase() {
+                        out.push(fold_accent(lower));
+                    }
+                }
+                _ => {
+                    if !out.ends_with(' ') && !out.is_empty() {
+                        out.push(' ');
+                    }
+                }
+            }
+        }
+        if !sentence.ends_with(';') {
+            push_token(&mut out, "|");
+        }
+    }
+    out
+}
+
+/// `prompt` without what the user did not say in their own words: fenced code blocks and
+/// `>` quoted lines (pasted text), and text inside backticks, double quotes and guillemets
+/// (a quoted error message is not the user speaking), each left as a space.
+fn spoken(prompt: &str) -> String {
+    let mut out = String::with_capacity(prompt.len());
+    let mut quoted: Option<char> = None;
     let mut fenced = false;
-    // Fenced code and `>` quotes are pasted text, not the user speaking.
-    let spoken = prompt.split_inclusive('\n').filter(|line| {
+    let lines = prompt.split_inclusive('\n').filter(|line| {
         let line = line.trim_start();
         if line.starts_with("```") || line.starts_with("~~~") {
             fenced = !fenced;
@@ -256,10 +292,11 @@ fn normalize(prompt: &str) -> String {
         }
         !fenced && !line.starts_with('>')
     });
-    for c in spoken.flat_map(str::chars) {
+    for c in lines.flat_map(str::chars) {
         if let Some(close) = quoted {
             if c == close || (close == '`' && c == '\n') {
                 quoted = None;
+                out.push(if c == '\n' { '\n' } else { ' ' });
             }
             continue;
         }
@@ -268,29 +305,7 @@ fn normalize(prompt: &str) -> String {
             '"' => quoted = Some('"'),
             '\u{201c}' => quoted = Some('\u{201d}'),
             '\u{ab}' => quoted = Some('\u{bb}'),
-            '\'' | '\u{2019}' | '\u{2018}' => out.push('\''),
-            '-' if !out.ends_with(' ') && !out.is_empty() => out.push('-'),
-            ',' => push_token(&mut out, ","),
-            // A colon or semicolon joins clauses of one thought ("I told you: never…",
-            // "You used X; does it stream?"): a token, not a sentence end.
-            ':' | ';' => push_token(&mut out, ":"),
-            '?' => {
-                push_token(&mut out, "?");
-                push_token(&mut out, "|");
-            }
-            '.' | '!' | '\n' | '\u{2014}' | '\u{2013}' | '(' | ')' => {
-                push_token(&mut out, "|");
-            }
-            c if c.is_alphanumeric() => {
-                for lower in c.to_lowercase() {
-                    out.push(fold_accent(lower));
-                }
-            }
-            _ => {
-                if !out.ends_with(' ') && !out.is_empty() {
-                    out.push(' ');
-                }
-            }
+            c => out.push(c),
         }
     }
     out
@@ -307,10 +322,16 @@ mod tests {
             "no , use | desormais : tabs | "
         );
         assert_eq!(normalize("I said \"never\" here?"), "i said here ? | ");
-        assert_eq!(normalize("C’est faux"), "c'est faux");
+        assert_eq!(normalize("C’est faux"), "c'est faux | ");
         assert_eq!(
             normalize("Why?\n```\nno, never\n```\n> no, always\nok"),
-            "why ? | | ok"
+            "why ? | ok | "
+        );
+        // The one splitter's sentences: a dot inside a word ends none, and a semicolon
+        // joins its clauses.
+        assert_eq!(
+            normalize("Keep .env out (always); see main.rs now. Done"),
+            "keep env out always : see main rs now | done | "
         );
     }
 

@@ -671,6 +671,15 @@ mod tests {
         assert!(m("a\\*b", "a*b"));
         assert!(!m("a\\*b", "axb"));
         assert!(m("my docs/*.md", "my docs/read me.md"));
+        // A class is one character of a segment, never the `/` between two.
+        assert!(!m("a[!x]b", "a/b") && !m("/a[!x]b", "a/b") && m("a[!x]b", "a-b"));
+        assert!(m("[\\]]x", "]x") && m("[a-]", "-") && m("é[é]", "éé"));
+        assert!(m("[\\!a]", "!") && !m("[\\!a]", "b") && m("[a\\-z]", "-") && !m("[a\\-z]", "b"));
+        assert!(m("a**b", "axyb") && !m("a**b", "ax/yb"));
+        // Character by character, as the agents' minimatch reads a glob: globset (ripgrep's
+        // matcher, 0.4.22) reads `?` and classes byte by byte, so `[é]` matched nothing and
+        // `a?b` missed `aéb` (<https://github.com/BurntSushi/ripgrep/issues/2873>).
+        assert!(m("[é]", "é") && m("a?b", "aéb") && m("[à-ê]", "é") && !m("x[a-z]", "xé"));
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn statement(text: &str) -> Option<Statement> {
     // Only what `learn` accepts of an instruction is compared.
     let end = jsonpos::floor_char_boundary(text, text.len().min(super::file::MAX_FIELD_CHARS * 4));
     let flat = words_only(text::directive(&text[..end])).replace('’', "'");
-    let mut said = flat.trim_end_matches(['!', '.', ' ']);
+    let mut said = flat.trim_end_matches(['!', '.', ';', ' ']);
     said = without_address_after(said);
     while let Some(rest) = without_address_before(said) {
         said = rest;

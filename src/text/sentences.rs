@@ -2,7 +2,9 @@
 
 /// The sentences of `text`, each with its end mark: split after a line break or `;`, and
 /// after `.`, `!` or `?` that ends a word (followed by a space or the end), so `.env` or
-/// `main.rs` stay in their sentence.
+/// `main.rs` stay in their sentence. A clause a semicolon closes keeps it, for a reader
+/// that takes it with the next (the classifier: "You used X; does it stream?" is one
+/// thought).
 pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
@@ -20,14 +22,14 @@ pub(crate) fn sentences(text: &str) -> impl Iterator<Item = &str> {
             None => (rest, ""),
         };
         rest = next;
-        Some(piece.trim_end_matches(['\n', ';']))
+        Some(piece.trim_end_matches('\n'))
     })
 }
 
-/// The sentences of `text` that hold a word, trimmed.
+/// The sentences of `text` that hold a word, trimmed (of a closing `;` too).
 pub(crate) fn worded_sentences(text: &str) -> impl Iterator<Item = &str> {
     sentences(text)
-        .map(str::trim)
+        .map(|sentence| sentence.trim().trim_end_matches(';').trim_end())
         .filter(|sentence| sentence.chars().any(char::is_alphanumeric))
 }
 
@@ -44,7 +46,7 @@ mod tests {
                 "Use e.g.",
                 "tabs.",
                 "Keep src/main.rs small!Done",
-                "next",
+                "next;",
                 "last"
             ]
         );
