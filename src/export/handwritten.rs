@@ -1115,13 +1115,7 @@ pub(crate) fn diagnostics(
             );
             Diagnostic::new(Code::HandwrittenDuplicate, message)
                 .in_file(file)
-                .at(
-                    "",
-                    Some(Position {
-                        line: found.line,
-                        column: 0,
-                    }),
-                )
+                .at("", Some(Position::new(found.line, 0)))
                 .with_help(if twice.worded {
                     "`autofix import --write --move` takes such lines out of the hand-written \
                      files; or delete the line by hand"

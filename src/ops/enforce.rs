@@ -284,7 +284,7 @@ pub(crate) fn keep_receipts(
                 .find(|c| c.number == rule)
                 .map_or("", |c| c.instruction.as_str()),
             file: diagnostic.file.as_deref().unwrap_or(Path::new("")),
-            line: diagnostic.position.map_or(1, |p| p.line),
+            line: diagnostic.position.map_or(1, |p| p.line as usize),
         })
         .collect();
     super::receipts::record(workspace, via, &breaks)
@@ -300,7 +300,7 @@ fn broken_rule(diagnostic: &Diagnostic) -> Option<u64> {
 fn violation(message: String, shown: &Path, line: usize, column: usize) -> Diagnostic {
     Diagnostic::new(Code::RuleBroken, message)
         .in_file(shown)
-        .at("", Some(Position { line, column }))
+        .at("", Some(Position::new(line, column)))
         .with_help("Change the code so the rule holds, or supersede the rule if it no longer does.")
 }
 

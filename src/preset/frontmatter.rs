@@ -51,7 +51,7 @@ pub(crate) fn check(page: &Page<'_>, bytes: &[u8], diagnostics: &mut Vec<Diagnos
     let report = |line: usize, pointer: &str, message: String, help: &str| {
         Diagnostic::new(Code::InvalidStorePage, message)
             .in_file(page.shown)
-            .at(pointer, Some(Position { line, column: 1 }))
+            .at(pointer, Some(Position::new(line, 1)))
             .with_help(help.to_string())
     };
     let help = "start the page with `---`, then `locale`, `slug`, `title`, `summary` and `status`, then `---`";

@@ -227,9 +227,9 @@ impl Dir {
                 locator: jsonpos::Locator::default(),
             })),
             Err(error) => {
-                let position = (error.line() > 0).then(|| Position {
-                    line: error.line(),
-                    column: jsonpos::char_column(body, error.line(), error.column()),
+                let position = (error.line() > 0).then(|| {
+                    let column = jsonpos::char_column(body, error.line(), error.column());
+                    Position::new(error.line(), column)
                 });
                 diagnostics.push(
                     Diagnostic::new(

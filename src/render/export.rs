@@ -218,7 +218,7 @@ impl Report {
                     message.push_str(": run `autofix export` and commit the result");
                 }
                 let code = outcome.problem.map_or(Code::ExportOutOfSync, Problem::code);
-                let line = outcome.line.map(|line| Position { line, column: 0 });
+                let line = outcome.line.map(|line| Position::new(line, 0));
                 Finding::Target(
                     Diagnostic::new(code, message)
                         .in_file(&outcome.path)

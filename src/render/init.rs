@@ -68,7 +68,7 @@ impl Report {
                 if let Some(path) = &step.path {
                     diagnostic = diagnostic
                         .in_file(path)
-                        .at("", step.line.map(|line| Position { line, column: 0 }));
+                        .at("", step.line.map(|line| Position::new(line, 0)));
                 }
                 Some(diagnostic)
             })

@@ -547,11 +547,23 @@ impl Serialize for Code {
 }
 
 /// A 1-based line and column (columns count characters). Column 0: the line is known, the
-/// column is not (an export refusal names a line of the target).
+/// column is not (an export refusal names a line of the target). Kept as `u32` (a line or
+/// column past 4 billion is read as the last): a report of 100k findings holds 100k of
+/// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub(crate) struct Position {
-    pub line: usize,
-    pub column: usize,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Position {
+    pub(crate) fn new(line: usize, column: usize) -> Position {
+        let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Position {
+            line: narrow(line),
+            column: narrow(column),
+        }
+    }
 }
 
 /// One finding: what, where, and how to fix it.
@@ -810,9 +822,9 @@ pub(crate) struct DiagnosticJson<'a> {
     pub message: Cow<'a, str>,
     pub file: Option<String>,
     pub pointer: Cow<'a, str>,
-    pub line: Option<usize>,
+    pub line: Option<u32>,
     /// `null` also when only the line is known.
-    pub column: Option<usize>,
+    pub column: Option<u32>,
     pub help: Option<Cow<'a, str>>,
 }
 
@@ -851,6 +863,19 @@ impl DiagnosticJson<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report of 100k findings holds 100k of these (see `src/docs/performance.md`).
+    #[test]
+    fn a_finding_stays_small() {
+        assert!(std::mem::size_of::<Diagnostic>() <= 88);
+        assert_eq!(
+            Position::new(usize::MAX, 3),
+            Position {
+                line: u32::MAX,
+                column: 3
+            }
+        );
+    }
 
     #[test]
     fn codes_are_unique_kebab_case() {

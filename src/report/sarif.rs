@@ -110,8 +110,8 @@ struct ArtifactLocation {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Region {
-    start_line: usize,
-    start_column: usize,
+    start_line: u32,
+    start_column: u32,
 }
 
 fn level(severity: Severity) -> &'static str {

@@ -63,8 +63,8 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, RulesError> {
             let position = jsonpos::position(&text, valid);
             Err(RulesError::NotUtf8 {
                 path: path.to_path_buf(),
-                line: position.line,
-                column: position.column,
+                line: position.line as usize,
+                column: position.column as usize,
             })
         }
     }
@@ -127,8 +127,8 @@ fn shape_error(path: &Path, source: &str, error: ParseError) -> RulesError {
             let position = jsonpos::position(source, offset);
             RulesError::NotObject {
                 path: path.to_path_buf(),
-                line: position.line,
-                column: position.column,
+                line: position.line as usize,
+                column: position.column as usize,
                 position: index + 1,
                 found,
             }
@@ -155,8 +155,8 @@ pub(crate) fn parse_strict(path: &Path, source: String) -> Result<Document, Rule
         let position = jsonpos::position(&document.source, rule.offset);
         return Err(RulesError::BadRule {
             path: path.to_path_buf(),
-            line: position.line,
-            column: position.column,
+            line: position.line as usize,
+            column: position.column as usize,
             position: rule.index + 1,
             problem,
         });
