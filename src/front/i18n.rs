@@ -388,7 +388,7 @@ impl Refusal<'_> {
             Refusal::StdinUnreadable => "cannot read the rule from standard input".to_string(),
             Refusal::StdinNotARule => "standard input is not a rule: expected {\"Category\", \"Instruction\", \"Why\"[, \"Supersedes\", \"Paths\", \"Check\", \"Force\"]}".to_string(),
             Refusal::InvalidGlob { glob, problem } => {
-                let problem = glob_problem_en(problem);
+                // A `GlobProblem` displays as its English sentence (`rules/scope.rs`).
                 format!("invalid glob `{glob}` for --path: it {problem}")
             }
         }
@@ -431,29 +431,6 @@ impl Refusal<'_> {
 fn ticked(names: &[&str], separator: &str) -> String {
     let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
     names.join(separator)
-}
-
-/// What is wrong with a glob, after "it".
-fn glob_problem_en(problem: GlobProblem) -> &'static str {
-    match problem {
-        GlobProblem::Control => "contains a control character",
-        GlobProblem::Empty => "is empty",
-        GlobProblem::Spaces => "starts or ends with a space",
-        GlobProblem::EmptySegment => "has an empty path segment",
-        GlobProblem::Dots => "names `.` or `..`; write paths from the workspace root",
-        GlobProblem::LoneBackslash => "ends with a lone `\\`",
-        GlobProblem::Unclosed => "has a `[` class without its `]`",
-        GlobProblem::BackwardRange => "has a class range whose end comes before its start",
-        GlobProblem::OnlyExcludes => "only excludes; a scope needs a glob that includes paths",
-        GlobProblem::Comma => {
-            "has a `,` outside `{}`: Cursor, Windsurf and Copilot read a comma as the end of a glob; write two globs, or `{a,b}`"
-        }
-        GlobProblem::TooManyAlternatives => "has braces that expand to more than 64 globs",
-        GlobProblem::TooLong => "is longer than 1024 bytes",
-        GlobProblem::Invisible => {
-            "contains an invisible character (a zero-width space, a word joiner, a soft hyphen or a byte order mark)"
-        }
-    }
 }
 
 /// What is wrong with a glob, after « il ».

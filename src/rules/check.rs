@@ -442,8 +442,8 @@ impl<'d> Linter<'d> {
 
 /// The active rules, each instruction once: their positions in the document, and their
 /// instructions in a list of their own, which the strict relation and the model read as
-/// it is. Two lists, not one of pairs: a file of 100k rules keeps 2.4 MB here, not 4.8,
-/// at `check`'s peak of memory.
+/// it is. Two lists, not one of pairs copied into a list of texts: a file of 100k rules
+/// keeps 3.2 MB here at `check`'s peak of memory, not 4.7 (heaptrack).
 #[derive(Default)]
 struct Active<'d> {
     index: Vec<usize>,
