@@ -186,10 +186,23 @@ impl Glob {
     /// Whether the glob (ignoring `!`) matches `path` (relative to the root, `/`-separated)
     /// or one of the directories it lies in.
     pub(crate) fn matches(&self, path: &str) -> bool {
-        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        self.alternatives
-            .iter()
-            .any(|pattern| pattern.matches(&parts))
+        // `check` matches every scope against every tracked file: the segments of a path
+        // of up to 32 go on the stack, not in an allocation per call.
+        let parts = path.split('/').filter(|p| !p.is_empty());
+        let mut stack = [""; 32];
+        let mut len = 0;
+        for part in parts.clone() {
+            if len == stack.len() {
+                return self.matches_parts(&parts.collect::<Vec<_>>());
+            }
+            stack[len] = part;
+            len += 1;
+        }
+        self.matches_parts(&stack[..len])
+    }
+
+    fn matches_parts(&self, parts: &[&str]) -> bool {
+        (self.alternatives.iter()).any(|pattern| pattern.matches(parts))
     }
 }
 
@@ -473,6 +486,13 @@ fn match_segments(pattern: &[Segment], parts: &[&str]) -> bool {
         parts,
         |segment| matches!(segment, Segment::AnyDepth),
         |segment, part| match segment {
+            // An ASCII segment (most are) is matched in place, byte by byte.
+            Segment::Part(tokens) if part.is_ascii() => wildcard(
+                tokens,
+                part.as_bytes(),
+                |token| matches!(token, Token::Star),
+                |token, &byte| one(token, char::from(byte)),
+            ),
             Segment::Part(tokens) => {
                 let chars: Vec<char> = part.chars().collect();
                 match_tokens(tokens, &chars)
